@@ -1,0 +1,101 @@
+// The contract of the one module that talks to Anthropic, and the shapes of the structured
+// outputs Arbiter asks for. Acceptance and the judge build requests; src/llm/client.ts sends
+// them and applies completion integrity; sim/anthropic answers them from scenario scripts.
+import { z } from 'zod';
+
+export type Tier = 'small' | 'large';
+export type CallKind = 'acceptance' | 'judge';
+
+/**
+ * Every request starts its user content with one header line, so the fake endpoint (and a
+ * person reading a log) can tell calls apart without parsing prose:
+ *   `[arbiter-call] kind=acceptance candidate=12`   (acceptance of PR #12)
+ *   `[arbiter-call] kind=judge candidates=12,13 mode=verdict`
+ */
+export const CALL_HEADER_PREFIX = '[arbiter-call]';
+
+export interface CompletionRequest {
+  tier: Tier;
+  kind: CallKind;
+  /** Acceptance: the candidate PR. */
+  candidate?: number;
+  /** Judge: the tied candidates and the mode. */
+  candidates?: number[];
+  mode?: 'verdict' | 'rubric';
+  /** Instructions (system prompt). Cached. */
+  system: string;
+  /** Shared prefix across siblings (criteria), sent with cache_control. */
+  sharedPrefix: string;
+  /** Untrusted material (patch, files, evidence), already bounded; the client redacts it again. */
+  material: string;
+  /** JSON Schema of the structured output. */
+  schema: Record<string, unknown>;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export type GapReason =
+  | 'model-error'
+  | 'rate-limited'
+  | 'refusal'
+  | 'max-tokens'
+  | 'tool-use'
+  | 'empty'
+  | 'too-long'
+  | 'aborted'
+  | 'timeout'
+  | 'budget'
+  | 'invalid-output';
+
+export type CompletionResult =
+  | { ok: true; text: string; json: unknown; model: string; usage: { input: number; output: number } }
+  | { ok: false; gap: GapReason };
+
+export interface LlmClient {
+  complete(req: CompletionRequest): Promise<CompletionResult>;
+}
+
+/** Human wording for a gap, used in check runs and comments (never provider text). */
+export const GAP_WORDING: Record<GapReason, string> = {
+  'model-error': 'the model service failed',
+  'rate-limited': 'the model service was overloaded',
+  refusal: 'the model refused',
+  'max-tokens': 'the answer was cut at the token limit',
+  'tool-use': 'the model tried to call a tool',
+  empty: 'the model returned no text',
+  'too-long': 'the answer was too long',
+  aborted: 'the call was cancelled',
+  timeout: 'the model did not answer in time',
+  budget: 'the model budget is exhausted',
+  'invalid-output': 'the answer was not valid',
+};
+
+/** Structured output of an acceptance call. */
+export const AcceptanceOutput = z.object({
+  criteria: z.array(
+    z.object({
+      id: z.string(),
+      status: z.enum(['met', 'not_met', 'unclear', 'uncheckable']),
+      path: z.string().nullable().optional(),
+      quote: z.string().nullable().optional(),
+      reason: z.string().max(2000).default(''),
+    }),
+  ),
+});
+export type AcceptanceOutput = z.infer<typeof AcceptanceOutput>;
+
+/** Structured output of a verdict-mode judge call. */
+export const VerdictOutput = z.object({
+  verdict: z.enum(['prefer_candidate', 'reject_candidate', 'needs_more_evidence', 'escalate_to_human']),
+  candidate: z.number().int().nullable(),
+  evidence: z.array(z.string()),
+  reason: z.string().max(2000),
+});
+export type VerdictOutput = z.infer<typeof VerdictOutput>;
+
+/** Structured output of a rubric-mode judge call: one cell per candidate × criterion. */
+export const RubricOutput = z.object({
+  scores: z.array(z.object({ candidate: z.number().int(), criterion: z.string(), score: z.number() })),
+  reason: z.string().max(2000).default(''),
+});
+export type RubricOutput = z.infer<typeof RubricOutput>;

@@ -1,0 +1,122 @@
+// The store's contract: what workflows may ask of the database. Implemented once
+// (src/store/store.ts) over one SQL dialect, on PGlite or on a real PostgreSQL.
+import type { CandidateState, Criterion, Receipt } from '../core/types.ts';
+
+export interface ChangeRow {
+  repo: string; // owner/name
+  number: number;
+  installationId: number;
+  title: string;
+  body: string;
+  criteria: Criterion[];
+  /** 'open' | 'cancelled' | 'shipped' | 'human' */
+  state: string;
+  updatedAt: string;
+}
+
+export interface CandidateRow {
+  repo: string;
+  pr: number;
+  change: number;
+  base: string;
+  headSha: string;
+  author: string;
+  state: CandidateState;
+  /** Human reason of the last transition. */
+  reason: string;
+  /** When the current head sha was first seen (ISO), for the sibling timeout. */
+  headSeenAt: string;
+  createdAt: string;
+}
+
+export interface PatchRow {
+  repo: string;
+  pr: number;
+  headSha: string;
+  mergeBase: string;
+  patch: string;
+  truncated: boolean;
+  /** Changed files: path, status, additions, deletions. */
+  files: { path: string; status: string; additions: number; deletions: number; binary?: boolean }[];
+}
+
+export type EvidenceKind = 'gate' | 'acceptance';
+
+export interface RoundRow {
+  id: number;
+  repo: string;
+  change: number;
+  base: string;
+  number: number; // 1, 2, …
+  /** Null until claimed; then the claimant's id (e.g. `pr:13:sha:abc…`). */
+  selection: string | null;
+  /** Null until the claimant recorded its decision (the plan). */
+  decision: unknown | null;
+  openedAt: string;
+  decidedAt: string | null;
+}
+
+export type ClaimResult = 'claimed' | 'mine' | 'taken';
+
+export interface Store {
+  // deliveries
+  /** Records a webhook delivery; false when this id was recorded before (redelivery). */
+  recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;
+  getDelivery(id: string): Promise<{ id: string; event: string; payload: unknown } | null>;
+  markDeliveryDone(id: string, error?: string): Promise<void>;
+
+  // Changes and candidates
+  upsertChange(row: Omit<ChangeRow, 'updatedAt'>): Promise<ChangeRow>;
+  getChange(repo: string, number: number): Promise<ChangeRow | null>;
+  setChangeState(repo: string, number: number, state: string): Promise<void>;
+  upsertCandidate(row: Omit<CandidateRow, 'createdAt' | 'headSeenAt'> & { headSeenAt?: string }): Promise<CandidateRow>;
+  getCandidate(repo: string, pr: number): Promise<CandidateRow | null>;
+  /** Every candidate of a Change on a base, in any state, ordered by pr. */
+  listCandidates(repo: string, change: number, base: string): Promise<CandidateRow[]>;
+  /** Candidates in `verifying` whose head was first seen before `before` (ISO). */
+  listVerifyingSince(before: string): Promise<CandidateRow[]>;
+  setCandidateState(repo: string, pr: number, state: CandidateState, reason: string): Promise<void>;
+
+  // per-head-sha material
+  putPatch(row: PatchRow): Promise<void>;
+  getPatch(repo: string, pr: number, headSha: string): Promise<PatchRow | null>;
+  putEvidence(repo: string, pr: number, headSha: string, kind: EvidenceKind, data: unknown): Promise<void>;
+  getEvidence(repo: string, pr: number, headSha: string, kind: EvidenceKind): Promise<unknown | null>;
+
+  // rounds and the claim
+  /** The newest round of the group, creating round 1 when there is none. */
+  currentRound(repo: string, change: number, base: string, now: string): Promise<RoundRow>;
+  /** Opens round n+1 if the current round is `fromRound` (idempotent for concurrent callers). */
+  openNextRound(repo: string, change: number, base: string, fromRound: number, now: string): Promise<RoundRow>;
+  /** One conditional update of the round's selection from NULL. `mine` when `claimant` already holds it. */
+  claimRound(roundId: number, claimant: string): Promise<ClaimResult>;
+  recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
+  getRound(roundId: number): Promise<RoundRow | null>;
+
+  // receipts, events, idempotent actions
+  addReceipt(receipt: Receipt): Promise<number>;
+  listReceipts(repo: string, change: number): Promise<Receipt[]>;
+  addEvent(repo: string, kind: string, data: unknown, at: string): Promise<void>;
+  /** The recorded result of an applied action, or null when it has not been applied. */
+  getAppliedAction(key: string): Promise<unknown | null>;
+  recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+
+  // repairs and budgets
+  /** At most one repair per Change: true for the one caller that takes it. */
+  claimRepair(repo: string, change: number, pr: number, at: string): Promise<boolean>;
+  getRepair(repo: string, change: number): Promise<{ pr: number; at: string } | null>;
+  /**
+   * Takes `calls` model calls from the per-Change budget and the installation's daily cap.
+   * False (and nothing taken) when either would be exceeded.
+   */
+  takeModelBudget(
+    input: { installationId: number; repo: string; change: number; day: string; calls: number },
+    limits: { perChange: number; dailyPerInstallation: number },
+  ): Promise<boolean>;
+
+  // repository config state
+  setConfigValid(repo: string, valid: boolean, detail: string): Promise<void>;
+  isConfigValid(repo: string): Promise<boolean>;
+
+  close(): Promise<void>;
+}
