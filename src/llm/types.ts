@@ -16,6 +16,9 @@ export const CALL_HEADER_PREFIX = '[arbiter-call]';
 
 export interface CompletionRequest {
   tier: Tier;
+  /** Model id for this tier, from the repository's config. */
+  model: string;
+  timeoutMs: number;
   kind: CallKind;
   /** Acceptance: the candidate PR. */
   candidate?: number;
@@ -32,6 +35,11 @@ export interface CompletionRequest {
   schema: Record<string, unknown>;
   maxTokens?: number;
   signal?: AbortSignal;
+  /**
+   * Asked once before the call is sent: false means the per-Change budget or the
+   * installation's daily cap is exhausted, and the result is the gap `budget`.
+   */
+  takeBudget?: () => Promise<boolean>;
 }
 
 export type GapReason =

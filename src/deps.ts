@@ -1,0 +1,30 @@
+// What every workflow and handler is given: the store, the queue, the clock, the model client
+// and a way to get an installation's GitHub client. Built once in src/app.ts.
+import type { Logger } from 'pino';
+import type { ProbotOctokit } from 'probot';
+import type { Clock } from './clock.ts';
+import type { LlmClient } from './llm/types.ts';
+import type { Store } from './store/types.ts';
+
+export type Octokit = InstanceType<typeof ProbotOctokit>;
+
+export interface JobOptions {
+  /** At most one queued job with this key at a time. */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+}
+
+export interface JobQueue {
+  send(name: string, data: Record<string, unknown>, opts?: JobOptions): Promise<string | null>;
+}
+
+export interface Deps {
+  store: Store;
+  queue: JobQueue;
+  clock: Clock;
+  llm: LlmClient;
+  log: Logger;
+  octokitFor(installationId: number): Promise<Octokit>;
+  /** The app's slug; its bot login is `${appSlug}[bot]`, used to recognise Arbiter's own acts. */
+  appSlug: string;
+}
