@@ -1,0 +1,45 @@
+// Who may run which verb: pure rules over the verb module, the user's repository role,
+// authorship of the candidate and whether the user is a bot.
+import type { Permission, VerbModule } from './types.ts';
+
+export type MayRun = { ok: true } | { ok: false; reason: string };
+
+export interface Asker {
+  permission: Permission;
+  /** The user opened the candidate the command is about. */
+  isAuthor: boolean;
+  isBot: boolean;
+}
+
+/** Roles that may change state; the table is the rule. */
+const CAN_WRITE: Record<Permission, boolean> = {
+  none: false,
+  read: false,
+  triage: false,
+  write: true,
+  maintain: true,
+  admin: true,
+};
+
+const describeRole = (permission: Permission): string =>
+  permission === 'none' ? 'no access' : `${permission} access`;
+
+export function mayRun(verb: Pick<VerbModule, 'name' | 'permission' | 'authorNeedsAdmin'>, asker: Asker): MayRun {
+  if (asker.isBot) return { ok: false, reason: 'commands from bots are not accepted.' };
+  if (verb.permission === 'write' && !CAN_WRITE[asker.permission]) {
+    return {
+      ok: false,
+      reason: `\`${verb.name}\` needs write, maintain or admin access to this repository; you have ${describeRole(asker.permission)}.`,
+    };
+  }
+  if (verb.authorNeedsAdmin && asker.isAuthor && asker.permission !== 'admin') {
+    return {
+      ok: false,
+      reason: `the author of a candidate cannot \`${verb.name}\` it unless they are an admin; another maintainer has to.`,
+    };
+  }
+  return { ok: true };
+}
+
+/** GitHub App and bot accounts end in `[bot]`; the flag from the payload is trusted too. */
+export const looksLikeBot = (user: string, flagged: boolean): boolean => flagged || /\[bot\]$/i.test(user);

@@ -1,0 +1,25 @@
+// `explore [N]`: ask for N (1 to 10) candidates with distinct approaches on this Change (portfolio search).
+import type { VerbModule } from '../types.ts';
+
+export const MAX_EXPLORE = 10;
+
+/** The optional N: absent → null; otherwise a whole number from 1 to MAX_EXPLORE. */
+const EXPLORE_ARGS = /^(?:[1-9]|10)?$/;
+
+export const exploreVerb: VerbModule = {
+  name: 'explore',
+  pattern: EXPLORE_ARGS,
+  help: {
+    usage: `explore [N]`,
+    description: `Request N (1 to ${MAX_EXPLORE}) candidates for this Change, each with a distinct configured approach.`,
+    who: 'write, maintain or admin',
+    example: 'explore 3',
+  },
+  permission: 'write',
+  where: 'change',
+  changesState: true,
+  run: (t, args, services) => {
+    const text = args.trim();
+    return services.explore(t, text === '' ? null : Number.parseInt(text, 10));
+  },
+};

@@ -1,0 +1,17 @@
+// `reject REASON`: a person rejects this candidate; the reason is required (it can start a repair).
+import type { VerbModule } from '../types.ts';
+
+export const rejectVerb: VerbModule = {
+  name: 'reject',
+  pattern: /\S/,
+  help: {
+    usage: 'reject REASON',
+    description: 'Reject this candidate with a reason (required); a gated winner may get one repair attempt.',
+    who: 'write, maintain or admin',
+    example: 'reject the calendar view is missing',
+  },
+  permission: 'write',
+  where: 'candidate',
+  changesState: true,
+  run: (t, args, services) => services.reject(t, args.trim()),
+};
