@@ -1,0 +1,256 @@
+// Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
+// the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
+import type { ArbiterConfig } from '../config/schema.ts';
+import { renderComparisonComment, renderRankingTable, renderReceiptText, type ComparisonRow } from '../github/markdown.ts';
+import { markerFor } from '../github/markers.ts';
+import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
+import { assessRisk, type RiskAssessment } from './policy.ts';
+import { failedRequired, loserReason, winnerSummary } from './reasons.ts';
+import type { CandidateEvidence, Criterion, Diagnostics, JudgeOutcome, RankedCandidate, Ranking, Receipt } from './types.ts';
+
+export const LABEL_LOST = 'arbiter:lost';
+export const LABEL_AWAITING = 'arbiter:awaiting-approval';
+
+export interface SelectionInput {
+  repo: string; // owner/name
+  change: { number: number; title: string; criteria: Criterion[] };
+  round: number;
+  base: string;
+  siblings: CandidateEvidence[];
+  ranking: Ranking;
+  judge: JudgeOutcome | null;
+  diagnostics: Diagnostics;
+  config: ArbiterConfig;
+  /** Repair enabled in config and not yet used for this Change. */
+  repairAvailable: boolean;
+  reviewers: { users: string[]; teams: string[] };
+  branch: { requiredReviews: number; mergeQueue: boolean };
+  /** Which PRs are still drafts (mark-ready is planned only for those). */
+  drafts: number[];
+  now: string;
+  buttons: CheckRunButton[];
+}
+
+export type Verdict =
+  | { kind: 'ship'; winner: number; losers: number[]; risk: RiskAssessment }
+  | { kind: 'human'; winner: number | null; before: number[]; losers: number[]; why: string }
+  | { kind: 'repair'; target: number; losers: number[]; objective: string; unmet: Criterion[] };
+
+export interface SelectionPlan {
+  verdict: Verdict;
+  actions: Action[];
+  receipt: Receipt;
+}
+
+const byPr = (list: CandidateEvidence[]): Map<number, CandidateEvidence> => new Map(list.map((e) => [e.pr, e]));
+
+function criteriaBy(e: CandidateEvidence, criteria: Criterion[], statuses: string[]): Criterion[] {
+  const ids = new Set((e.acceptance?.results ?? []).filter((r) => statuses.includes(r.status)).map((r) => r.id));
+  return criteria.filter((c) => ids.has(c.id));
+}
+
+/** Decides who wins and what happens to them. */
+export function decide(input: SelectionInput): Verdict {
+  const { ranking, judge, config, change } = input;
+  const evidence = byPr(input.siblings);
+  const all = ranking.ordered.map((c) => c.pr);
+  if (ranking.top.length === 0) {
+    const best = ranking.ordered[0];
+    if (best && input.repairAvailable && config.repair.enabled) {
+      const e = evidence.get(best.pr)!;
+      const failed = failedRequired(e);
+      const objective = e.gate.timedOut ? 'checks never finished' : failed.length > 0 ? `make required check ${failed.map((n) => `\`${n}\``).join(', ')} pass` : e.gate.reason;
+      return { kind: 'repair', target: best.pr, losers: [], objective, unmet: [] };
+    }
+    return { kind: 'human', winner: null, before: all, losers: [], why: 'No candidate is promotable: every one failed a required check or timed out.' };
+  }
+  let winner: number;
+  if (ranking.tiedAtTop) {
+    if (!judge || judge.winner === null || !ranking.top.includes(judge.winner)) {
+      const tied = ranking.top.map((n) => `#${n}`).join(', ');
+      const why = judge
+        ? `${tied} are tied on every evidence key and the judge did not settle it (${judge.reason}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
+        : `${tied} are tied on every evidence key. Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`;
+      return { kind: 'human', winner: null, before: ranking.top, losers: all.filter((n) => !ranking.top.includes(n)), why };
+    }
+    winner = judge.winner;
+  } else {
+    winner = ranking.top[0];
+  }
+  const losers = all.filter((n) => n !== winner);
+  const e = evidence.get(winner)!;
+  const total = change.criteria.length;
+  const met = criteriaBy(e, change.criteria, ['met']);
+  const acceptance = e.acceptance;
+  const allMet = acceptance !== null && acceptance.status === 'pass';
+  const noCriteriaOk = acceptance !== null && acceptance.status === 'none' && !config.acceptance.required;
+  if (allMet || noCriteriaOk) {
+    const risk = assessRisk(config.policy, e);
+    if (risk.mayShip) return { kind: 'ship', winner, losers, risk };
+    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} is ${risk.risk} risk (${risk.reasons.join('; ')}), which the policy does not ship without a person. Approve to ship it or cancel the change.` };
+  }
+  const notMet = criteriaBy(e, change.criteria, ['not_met']);
+  if (notMet.length > 0 && input.repairAvailable && config.repair.enabled) {
+    return { kind: 'repair', target: winner, losers, objective: `meet ${notMet.map((c) => c.id).join(', ')}`, unmet: notMet };
+  }
+  if (acceptance === null || acceptance.status === 'none') {
+    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} has no acceptance result (the Change lists no acceptance criteria). Approve to ship it or cancel the change.` };
+  }
+  const missing = criteriaBy(e, change.criteria, ['not_met', 'unclear', 'uncheckable', 'gap']);
+  const words = missing.map((c) => c.text.replace(/\.$/, '')).join('; ');
+  return {
+    kind: 'human',
+    winner,
+    before: [winner],
+    losers,
+    why: `Best candidate meets ${met.length} of ${total} criteria; not met: ${words}. Approve to ship it or cancel the change.`,
+  };
+}
+
+function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>): string {
+  if (reasons.has(pr)) return reasons.get(pr)!;
+  if (verdict.kind === 'ship') return 'selected: ships';
+  if (verdict.kind === 'repair') return verdict.target === pr ? `repair requested: ${verdict.objective}` : 'waiting';
+  return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
+}
+
+/** Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. */
+export function planSelection(input: SelectionInput): SelectionPlan {
+  const verdict = decide(input);
+  const { repo, change, round, ranking, config } = input;
+  const k = (suffix: string): string => `${repo}#${change.number}/r${round}/${suffix}`;
+  const evidence = byPr(input.siblings);
+  const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
+  const reasons = new Map<number, string>();
+  const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
+  const losers = verdict.losers;
+  for (const pr of losers) {
+    reasons.set(pr, loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge }));
+  }
+  const receipt: Receipt = {
+    kind: 'CANDIDATE_SELECTION',
+    repo,
+    change: change.number,
+    round,
+    at: input.now,
+    data: {
+      verdict: verdict.kind,
+      winner: verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'human' ? verdict.winner : null,
+      repairTarget: verdict.kind === 'repair' ? verdict.target : null,
+      beforePerson: verdict.kind === 'human' ? verdict.before : [],
+      losers: losers.map((pr) => ({ pr, reason: reasons.get(pr) })),
+      ranking: ranking.ordered.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({ pr, rank, promotable, met, gaps, score, passing })),
+      judge: input.judge ? { comparison: input.judge.comparison, winner: input.judge.winner, reason: input.judge.reason, source: input.judge.source, evidence: input.judge.evidence } : null,
+      risk: verdict.kind === 'ship' ? { risk: verdict.risk.risk, reasons: verdict.risk.reasons } : null,
+      diagnostics: input.diagnostics,
+      mode: config.mode,
+    },
+  };
+  const headline =
+    verdict.kind === 'ship'
+      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. It ships (${verdict.risk.risk} risk).`
+      : verdict.kind === 'repair'
+        ? `#${verdict.target} is the best candidate; a repair is requested: ${verdict.objective}.`
+        : verdict.why;
+  const detail: string[] = [];
+  if (input.judge && input.judge.comparison !== 'not-compared') {
+    const cited = input.judge.evidence.length > 0 ? ` citing ${input.judge.evidence.join(', ')}` : '';
+    detail.push(
+      input.judge.winner !== null
+        ? `Tie broken by the judge (${input.judge.reason}, ${input.judge.source}): #${input.judge.winner}${cited}.${input.judge.explanation ? ` ${input.judge.explanation}` : ''}`
+        : `The judge did not settle the tie (${input.judge.reason}).`,
+    );
+  }
+  for (const pr of losers) detail.push(`#${pr}: ${reasons.get(pr)}`);
+  const rows: ComparisonRow[] = ranking.ordered.map((c) => ({ evidence: evidence.get(c.pr)!, rank: c.rank, outcome: outcomeText(verdict, c.pr, reasons) }));
+  const shadow = config.mode === 'shadow';
+  const actions: Action[] = [
+    { kind: 'receipt', key: k('receipt/selection'), receipt },
+    {
+      kind: 'comment',
+      key: k(`comparison`),
+      issue: change.number,
+      marker: `comparison:${change.number}`,
+      body: renderComparisonComment({ change: change.number, round, headline, detail, criteria: change.criteria, rows, receipt, shadow }),
+    },
+  ];
+  const text = [renderRankingTable(ranking), '', renderReceiptText(receipt)].join('\n');
+  const selectionRun = (pr: number, conclusion: 'success' | 'neutral', title: string, summary: string, buttons = false): Action => ({
+    kind: 'check-run',
+    key: k(`check/selection/${pr}`),
+    pr,
+    headSha: evidence.get(pr)!.headSha,
+    name: 'Arbiter / selection',
+    status: 'completed',
+    conclusion,
+    title,
+    summary,
+    text,
+    buttons: buttons ? input.buttons : undefined,
+  });
+  for (const pr of losers) {
+    const reason = reasons.get(pr)!;
+    actions.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
+    actions.push({ kind: 'comment', key: k(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.` });
+    actions.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
+    actions.push({ kind: 'close', key: k(`close/${pr}`), pr });
+    actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
+  }
+  if (verdict.kind === 'ship') {
+    const w = verdict.winner;
+    actions.push(selectionRun(w, 'success', `Selected: ships`, headline));
+    actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
+    if (input.drafts.includes(w)) actions.push({ kind: 'mark-ready', key: k(`ready/${w}`), pr: w });
+    const sha = evidence.get(w)!.headSha;
+    if (input.branch.requiredReviews > 0 || input.branch.mergeQueue) {
+      actions.push({ kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: config.policy.mergeMethod, queue: input.branch.mergeQueue });
+    } else {
+      actions.push({ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: config.policy.mergeMethod });
+    }
+  } else if (verdict.kind === 'repair') {
+    const t = verdict.target;
+    const e = evidence.get(t)!;
+    const reason = verdict.unmet.length > 0 ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}`).join('; ')}` : e.gate.reason;
+    const repairReceipt: Receipt = { kind: 'ACCEPTANCE_REPAIR', repo, change: change.number, round, at: input.now, data: { candidate: t, headSha: e.headSha, objective: verdict.objective, unmet: verdict.unmet.map((c) => c.id), trigger: 'selection' } };
+    actions.push(selectionRun(t, 'neutral', 'Repair requested', `${headline}\n\nArbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`, true));
+    actions.push({ kind: 'receipt', key: k(`receipt/repair`), receipt: repairReceipt });
+    actions.push({
+      kind: 'dispatch',
+      key: k(`repair`),
+      eventType: 'arbiter.repair',
+      payload: {
+        change: change.number,
+        candidate: t,
+        base: input.base,
+        head_sha: e.headSha,
+        objective: verdict.objective,
+        criteria: verdict.unmet.map((c) => ({ id: c.id, text: c.text })),
+        reason,
+        round,
+      },
+    });
+    actions.push({
+      kind: 'comment',
+      key: k(`repair-note`),
+      issue: change.number,
+      marker: `repair:${change.number}`,
+      body: `${markerFor(`repair:${change.number}`)}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+    });
+  } else {
+    for (const pr of verdict.before) {
+      actions.push(selectionRun(pr, verdict.winner === pr ? 'success' : 'neutral', verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose', verdict.why, true));
+      actions.push({ kind: 'label', key: k(`label-awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] });
+      if (input.reviewers.users.length + input.reviewers.teams.length > 0) {
+        actions.push({ kind: 'request-review', key: k(`review/${pr}`), pr, reviewers: input.reviewers.users, teams: input.reviewers.teams });
+      }
+      actions.push({ kind: 'comment', key: k(`gate-note/${pr}`), issue: pr, marker: `gate:${pr}:r${round}`, body: `${markerFor(`gate:${pr}:r${round}`)}\n${verdict.why}` });
+      actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'selected', reason: verdict.why });
+    }
+    actions.push({
+      kind: 'receipt',
+      key: k('receipt/human'),
+      receipt: { kind: 'HUMAN_GATE', repo, change: change.number, round, at: input.now, data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why } },
+    });
+  }
+  return { verdict, receipt, actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind)) : actions };
+}
