@@ -1,0 +1,63 @@
+// `npm run simulate -- FILE.yml [--json OUT.json] [--database-url URL]`: runs one scenario
+// against the real app and prints its transcript; with no file, the bundled showcase.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadScenarioFile, runScenario, ScenarioInvalidError, ScenarioRunError } from './runner/index.ts';
+
+const SHOWCASE = fileURLToPath(new URL('../fixtures/scenarios/showcase.yml', import.meta.url));
+
+const USAGE = `usage: npm run simulate -- [FILE.yml] [--json OUT.json] [--database-url postgres://...]
+  FILE.yml          a scenario (docs/scenarios.md); default: the bundled showcase
+  --json OUT.json   also write the transcript as JSON (DESIGN.md section 9)
+  --database-url    run on a fresh database on this PostgreSQL server instead of PGlite`;
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.positionals.length > 1) {
+    console.error(`one scenario file at a time\n${USAGE}`);
+    return 2;
+  }
+  const file = args.positionals[0] ?? SHOWCASE;
+  try {
+    const scenario = await loadScenarioFile(file);
+    console.log(`Scenario ${file}${scenario.name ? `: ${scenario.name}` : ''}`);
+    const transcript = await runScenario(scenario, {
+      log: (line) => console.log(line),
+      databaseUrl: args.values['database-url'] ?? undefined,
+    });
+    if (args.values.json) {
+      await writeFile(args.values.json, `${JSON.stringify(transcript, null, 2)}\n`);
+      console.log(`Transcript written to ${args.values.json}`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof ScenarioInvalidError) {
+      console.error(`${e.file} is not a valid scenario:`);
+      for (const line of e.errors) console.error(`  ${line}`);
+      return 1;
+    }
+    if (e instanceof ScenarioRunError) {
+      console.error(`Scenario failed: ${e.message}`);
+      return 1;
+    }
+    console.error(e);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

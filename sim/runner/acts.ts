@@ -1,0 +1,158 @@
+// Carries out one act of the timeline against the emulator (people's acts and scripted CI)
+// and says what happened in one readable line.
+import type { GitHubEmulator } from '../github/index.ts';
+import type { ModelScripts } from '../anthropic/index.ts';
+import type { Candidate, CheckSpec, Scenario } from '../scenario-schema.ts';
+import type { Act, HeadKey } from './timeline.ts';
+import { ScenarioRunError } from './errors.ts';
+
+export interface ActContext {
+  scenario: Scenario;
+  emulator: GitHubEmulator;
+  /** Head sha of each scripted head (a candidate's first head, or one a push made). */
+  heads: Map<HeadKey, string>;
+  scripts: ModelScripts;
+  setScripts(s: ModelScripts): void;
+  say(line: string): void;
+  restart(): void;
+}
+
+type Event = Scenario['events'][number];
+
+function candidate(s: Scenario, n: number): Candidate {
+  const c = s.candidates.find((x) => x.number === n);
+  if (!c) throw new ScenarioRunError(`#${n} is not a candidate of this scenario`);
+  return c;
+}
+
+function headSha(ctx: ActContext, key: HeadKey): string {
+  const sha = ctx.heads.get(key);
+  if (!sha) throw new ScenarioRunError(`no head for ${key} yet (the runner's timeline is out of order)`);
+  return sha;
+}
+
+function countFiles(files: Record<string, string>, deleted: string[]): string {
+  const n = Object.keys(files).length + deleted.length;
+  return `${n} file${n === 1 ? '' : 's'}`;
+}
+
+/** Starts every scripted check of a new head: check runs in progress, statuses pending. */
+async function startChecks(ctx: ActContext, sha: string, pr: number, checks: CheckSpec[]): Promise<void> {
+  const { emulator, scenario } = ctx;
+  for (const check of checks) {
+    if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
+    else await emulator.startCheck(scenario.repo, sha, check.name);
+  }
+  if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
+}
+
+async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
+  const { emulator, scenario } = ctx;
+  const sha = headSha(ctx, head);
+  if (check.kind === 'status') {
+    const state = check.state ?? 'success';
+    await emulator.setStatus(scenario.repo, sha, check.name, state, check.description);
+    ctx.say(`CI: ${check.name} ${state} on #${pr}`);
+    return;
+  }
+  const conclusion = check.conclusion ?? 'success';
+  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, check.output);
+  ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${check.output?.title ? ` (${check.output.title})` : ''}`);
+}
+
+function firstLine(body: string): string {
+  const line = body.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+// One entry per event kind: what the person (or agent) does on GitHub.
+const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promise<void>> = {
+  async comment(ctx, e) {
+    const c = e.comment!;
+    await ctx.emulator.comment(ctx.scenario.repo, c.on, c.user, c.body);
+    ctx.say(`${c.user} commented on #${c.on}: ${firstLine(c.body)}`);
+  },
+  async review(ctx, e) {
+    const r = e.review!;
+    await ctx.emulator.review(ctx.scenario.repo, r.on, r.user, r.state, r.body);
+    ctx.say(`${r.user} reviewed #${r.on}: ${r.state}${r.body ? ` (${firstLine(r.body)})` : ''}`);
+  },
+  async push(ctx, e, index) {
+    const p = e.push!;
+    const c = candidate(ctx.scenario, p.on);
+    const user = p.user ?? c.author;
+    const sha = await ctx.emulator.push(
+      ctx.scenario.repo,
+      c.branch,
+      { files: p.files, deleted: p.deleted, message: p.message ?? `Update ${c.branch}`, author: user },
+      user,
+    );
+    ctx.heads.set(`push:${index}`, sha);
+    if (p.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [p.on]: p.model } });
+    ctx.say(`${user} pushed to #${p.on} (${countFiles(p.files, p.deleted)}, head ${sha.slice(0, 7)})`);
+    await startChecks(ctx, sha, p.on, p.checks);
+  },
+  async click(ctx, e) {
+    const k = e.click!;
+    await ctx.emulator.clickButton(ctx.scenario.repo, k.on, k.user, k.action);
+    ctx.say(`${k.user} clicked "${k.action}" on #${k.on}`);
+  },
+  async edit(ctx, e) {
+    const d = e.edit!;
+    const user = d.user ?? ctx.scenario.change.author;
+    await ctx.emulator.editIssue(ctx.scenario.repo, d.issue, d.body, user);
+    ctx.say(`${user} edited #${d.issue}`);
+  },
+  async close(ctx, e) {
+    const k = e.close!;
+    await ctx.emulator.closePullRequest(ctx.scenario.repo, k.on, k.user);
+    ctx.say(`${k.user} closed #${k.on}`);
+  },
+};
+
+const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K }>) => Promise<void> } = {
+  async tick() {},
+  async branch(ctx, act) {
+    const c = candidate(ctx.scenario, act.candidate);
+    const sha = ctx.emulator.commit(ctx.scenario.repo, c.branch, {
+      files: c.files,
+      deleted: c.deleted,
+      message: c.title,
+      author: c.author,
+      from: ctx.scenario.defaultBranch,
+    });
+    ctx.heads.set(`open:${c.number}`, sha);
+  },
+  async open(ctx, act) {
+    const c = candidate(ctx.scenario, act.candidate);
+    await ctx.emulator.openPullRequest(ctx.scenario.repo, {
+      number: c.number,
+      head: c.branch,
+      base: ctx.scenario.defaultBranch,
+      title: c.title,
+      body: c.body,
+      user: c.author,
+      draft: c.draft,
+      labels: c.labels,
+    });
+    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.branch}, ${countFiles(c.files, c.deleted)}: ${firstLine(c.body)}`);
+    await startChecks(ctx, headSha(ctx, `open:${c.number}`), c.number, c.checks);
+  },
+  async check(ctx, act) {
+    await completeCheck(ctx, act.candidate, act.head, act.check);
+  },
+  async event(ctx, act) {
+    const e = ctx.scenario.events[act.index];
+    const kind = Object.keys(EVENTS).find((k) => e[k as keyof Event] !== undefined);
+    if (!kind) throw new ScenarioRunError(`event ${act.index} has no act`);
+    await EVENTS[kind](ctx, e, act.index);
+  },
+  async restart(ctx) {
+    ctx.restart();
+  },
+};
+
+export async function runAct(ctx: ActContext, act: Act): Promise<void> {
+  const run = ACTS[act.kind] as (ctx: ActContext, act: Act) => Promise<void>;
+  await run(ctx, act);
+}

@@ -1,0 +1,152 @@
+// Runs Arbiter as its own child process (`node --import tsx src/main.ts`), waits for its health
+// endpoint, talks to its sim-control endpoints, and kills it (SIGKILL) for restart faults.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ScenarioRunError } from './errors.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const TAIL_LINES = 40;
+
+const Idle = z.object({
+  idle: z.boolean(),
+  queued: z.number().optional(),
+  active: z.number().optional(),
+  inflight: z.number().optional(),
+});
+export type IdleReport = z.infer<typeof Idle>;
+
+/** A free TCP port on 127.0.0.1 (the app binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface AppProcessOptions {
+  env: Record<string, string>;
+  port: number;
+  /** Arguments after `node` (default `--import tsx src/main.ts`). */
+  args?: string[];
+  startTimeoutMs?: number;
+}
+
+/** One Arbiter process at a time; `restart` replaces it with a fresh one on the same env. */
+export class AppProcess {
+  private child: ChildProcess | null = null;
+  private tail: string[] = [];
+  private expectingExit = false;
+  /** Set when the process died without being asked to. */
+  crashed: string | null = null;
+  readonly baseUrl: string;
+
+  constructor(private readonly opts: AppProcessOptions) {
+    this.baseUrl = `http://127.0.0.1:${opts.port}`;
+  }
+
+  get running(): boolean {
+    return this.child !== null;
+  }
+
+  stderrTail(): string {
+    return this.tail.join('\n');
+  }
+
+  async start(): Promise<void> {
+    this.expectingExit = false;
+    this.crashed = null;
+    const args = this.opts.args ?? ['--import', 'tsx', 'src/main.ts'];
+    const child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...this.opts.env, PORT: String(this.opts.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.tail.push(line);
+      if (this.tail.length > TAIL_LINES) this.tail.splice(0, this.tail.length - TAIL_LINES);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = null;
+      if (!this.expectingExit) this.crashed = `Arbiter exited unexpectedly (code ${code}, signal ${signal})`;
+    });
+    await this.waitHealthy(this.opts.startTimeoutMs ?? 60_000);
+  }
+
+  private async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.crashed) throw new ScenarioRunError(`${this.crashed} while starting`, this.stderrTail());
+      try {
+        const res = await fetch(`${this.baseUrl}/arbiter/health`);
+        const body: unknown = await res.json().catch(() => null);
+        const ok = z.object({ ok: z.literal(true) }).safeParse(body);
+        if (res.status === 200 && ok.success) return;
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+    throw new ScenarioRunError(`Arbiter did not become healthy within ${timeoutMs / 1000} s`, this.stderrTail());
+  }
+
+  /** SIGKILL, synchronously: the process never runs another line (used inside emulator.onWrite). */
+  killNow(): void {
+    this.expectingExit = true;
+    this.child?.kill('SIGKILL');
+  }
+
+  async waitExited(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.child = null;
+      return;
+    }
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  }
+
+  /** Asks the process to stop (SIGTERM), then kills it if it takes longer than a few seconds. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.expectingExit = true;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  async setClock(nowMs: number): Promise<void> {
+    const res = await this.post('/arbiter/sim/clock', { now: nowMs });
+    if (res.status !== 200) throw new ScenarioRunError(`POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`, this.stderrTail());
+  }
+
+  async idle(): Promise<IdleReport> {
+    const res = await fetch(`${this.baseUrl}/arbiter/sim/idle`);
+    const parsed = Idle.safeParse(await res.json().catch(() => null));
+    if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
+    return parsed.data;
+  }
+
+  private async post(path: string, body: unknown): Promise<{ status: number; text: string }> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+}

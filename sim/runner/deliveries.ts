@@ -1,0 +1,103 @@
+// Webhook delivery under the runner's control: the emulator holds every webhook and the
+// runner delivers them, in copies shuffled by a seeded PRNG when `redeliver` asks, and not
+// at all while the app is down (a restart), so none is lost.
+import { mulberry32, shuffle } from './prng.ts';
+
+export interface HeldWebhook {
+  event: string;
+  id: string;
+  body: string;
+}
+
+export interface WebhookPort {
+  holdWebhooks(hold: boolean): void;
+  takeHeldWebhooks(): HeldWebhook[];
+  sendWebhook(w: HeldWebhook): Promise<number>;
+}
+
+export interface DeliveryLog {
+  event: string;
+  id: string;
+  status: number;
+}
+
+export class DeliveryPump {
+  private readonly random: () => number;
+  private readonly pending: HeldWebhook[] = [];
+  private sending = 0;
+  private paused = false;
+  private running = false;
+  readonly delivered: DeliveryLog[] = [];
+
+  constructor(
+    private readonly port: WebhookPort,
+    private readonly redeliver: { copies: number; seed: number } | null,
+    private readonly onProblem: (line: string) => void,
+  ) {
+    this.random = mulberry32(redeliver?.seed ?? 1);
+    port.holdWebhooks(true);
+  }
+
+  /** Stop sending (the app is down); held and unsent webhooks wait for `resume`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  /** Webhooks taken from the emulator but not yet answered by the app. */
+  outstanding(): number {
+    return this.pending.length + this.sending;
+  }
+
+  /** True while a pump is delivering (its loop may still pick up more). */
+  busy(): boolean {
+    return this.running || this.outstanding() > 0;
+  }
+
+  /** Takes what the emulator holds, makes the copies, and delivers them one after another. */
+  async pump(): Promise<void> {
+    const taken = this.port.takeHeldWebhooks();
+    if (taken.length) {
+      const copies = this.redeliver?.copies ?? 1;
+      const batch = taken.flatMap((w) => Array.from({ length: copies }, () => w));
+      this.pending.push(...(this.redeliver ? shuffle(batch, this.random) : batch));
+    }
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.drain();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.paused && this.pending.length) {
+      const w = this.pending.shift()!;
+      this.sending++;
+      let status = 0;
+      try {
+        status = await this.port.sendWebhook(w);
+      } catch {
+        status = 0;
+      } finally {
+        this.sending--;
+      }
+      if (status === 0 || status >= 500) {
+        // The app went down while this was on the wire (a restart): deliver it again later,
+        // as a person would press "Redeliver" on GitHub.
+        if (this.paused) {
+          this.pending.unshift(w);
+          return;
+        }
+        this.onProblem(`webhook ${w.event} ${w.id} answered HTTP ${status}`);
+      } else if (status >= 300) {
+        this.onProblem(`webhook ${w.event} ${w.id} answered HTTP ${status}`);
+      }
+      this.delivered.push({ event: w.event, id: w.id, status });
+    }
+  }
+}

@@ -1,0 +1,220 @@
+// Runs one scenario end to end: the emulator and the fake model in-process, Arbiter as a
+// child process, the timeline on a virtual clock, faults, and the transcript at the end.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
+import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
+import type { Scenario } from '../scenario-schema.ts';
+import { runAct, type ActContext } from './acts.ts';
+import { AppProcess, freePort } from './app-process.ts';
+import { createTempDatabase, type TempDatabase } from './temp-database.ts';
+import { DeliveryPump } from './deliveries.ts';
+import { ScenarioRunError } from './errors.ts';
+import { buildTimeline, type HeadKey } from './timeline.ts';
+import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
+import { waitUntilQuiet } from './quiet.ts';
+
+/** Scenario time 0 on the virtual clock, so transcripts are the same from run to run. */
+export const SCENARIO_EPOCH_MS = Date.UTC(2026, 0, 1);
+const WEBHOOK_SECRET = 'arbiter-sim-secret';
+const APP_ID = 1;
+const APP_SLUG = 'arbiter';
+
+export interface RunOptions {
+  /** Log the JSON transcript at the end instead of the readable lines. */
+  json?: boolean;
+  /** A PostgreSQL server: the run gets a fresh database on it, dropped at the end. Unset: PGlite. */
+  databaseUrl?: string;
+  log?: (line: string) => void;
+  /** Extension for testing the runner: what to run after `node` instead of `--import tsx src/main.ts`. */
+  appArgs?: string[];
+  /** Extra environment for the app process. */
+  appEnv?: Record<string, string>;
+  /** Safety limit of one wait for quiet, in real milliseconds (default 30 000). */
+  quietTimeoutMs?: number;
+}
+
+function modelScripts(s: Scenario): ModelScripts {
+  const candidates: ModelScripts['candidates'] = {};
+  for (const c of s.candidates) if (c.model) candidates[c.number] = c.model;
+  return { candidates, ...(s.judge ? { judge: s.judge } : {}) };
+}
+
+function writeKey(w: WriteRecord): string {
+  return w.operation ? `${w.method} ${w.route} ${w.operation}` : `${w.method} ${w.route}`;
+}
+
+export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Promise<Transcript> {
+  const log = opts.log ?? (() => {});
+  const readable = opts.json ? () => {} : log;
+  let seconds = 0;
+  const now = () => SCENARIO_EPOCH_MS + seconds * 1000;
+  const say = (line: string) => readable(`${`t=${seconds}`.padEnd(6)} ${line}`);
+  const restarts: Restart[] = [];
+  let fatal: Error | null = null;
+
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
+  const dataDir = await mkdtemp(join(tmpdir(), 'arbiter-sim-'));
+  const port = await freePort();
+  let emulator: GitHubEmulator | null = null;
+  let model: FakeAnthropic | null = null;
+  let db: TempDatabase | null = null;
+  let app: AppProcess | null = null;
+  try {
+    emulator = await GitHubEmulator.start({
+      webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
+      webhookSecret: WEBHOOK_SECRET,
+      appId: APP_ID,
+      appSlug: APP_SLUG,
+      appPublicKeyPem: publicKey,
+      now,
+    });
+    const gh = emulator;
+    gh.setScenarioStart(SCENARIO_EPOCH_MS);
+    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line));
+    for (const f of scenario.faults.github) gh.addFault(f);
+    let scripts = modelScripts(scenario);
+    model = await FakeAnthropic.start({ scripts, faults: scenario.faults.model });
+    const fake = model;
+    if (opts.databaseUrl) db = await createTempDatabase(opts.databaseUrl);
+
+    const proc = new AppProcess({
+      port,
+      args: opts.appArgs,
+      env: {
+        APP_ID: String(APP_ID),
+        PRIVATE_KEY: privateKey,
+        WEBHOOK_SECRET,
+        GHE_HOST: new URL(gh.url).host,
+        GHE_PROTOCOL: 'http',
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: 'sim-key',
+        ARBITER_DATA_DIR: dataDir,
+        ARBITER_APP_SLUG: APP_SLUG,
+        ARBITER_SIM_CONTROL: '1',
+        LOG_LEVEL: 'warn',
+        ...(db ? { DATABASE_URL: db.url } : {}),
+        ...opts.appEnv,
+      },
+    });
+    app = proc;
+
+    let restarting: Promise<void> | null = null;
+    const restartNow = (afterSeq: number) => {
+      pump.pause();
+      proc.killNow();
+      restarts.push({ at: seconds, afterSeq });
+      say(`Restart: Arbiter killed (SIGKILL) after write ${afterSeq}; a fresh process starts on the same store`);
+      restarting = (async () => {
+        await proc.waitExited();
+        await proc.start();
+        await proc.setClock(now());
+        pump.resume();
+      })()
+        .catch((e: unknown) => {
+          fatal = e instanceof Error ? e : new Error(String(e));
+        })
+        .finally(() => {
+          restarting = null;
+        });
+    };
+
+    const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
+    gh.onWrite((w) => {
+      say(`Arbiter: ${w.summary}${w.status >= 400 ? ` (HTTP ${w.status})` : ''}`);
+      if (w.status >= 400) return; // not applied (or a lost response): not "the nth applied write"
+      for (const f of afterFaults) {
+        if (writeKey(w) !== f.after && `${w.method} ${w.route}` !== f.after) continue;
+        f.seen++;
+        if (f.seen === f.nth && !restarting) restartNow(w.seq);
+      }
+    });
+
+    const settle = () =>
+      waitUntilQuiet({
+        app: proc,
+        emulator: gh,
+        pump,
+        restarting: () => restarting,
+        fatal: () => fatal,
+        timeoutMs: opts.quietTimeoutMs ?? 30_000,
+        where: () => `t=${seconds}`,
+      });
+
+    await proc.start();
+    await proc.setClock(now());
+
+    // Time 0: the repository and the Change.
+    const files = { ...scenario.files, ...(scenario.config !== undefined ? { '.github/arbiter.yml': scenario.config } : {}) };
+    gh.createRepo({
+      owner: scenario.repo.split('/')[0],
+      name: scenario.repo.split('/')[1],
+      defaultBranch: scenario.defaultBranch,
+      files,
+      users: scenario.users,
+      ...(scenario.branch ? { rules: scenario.branch } : {}),
+    });
+    const c = scenario.change;
+    await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
+    say(`${c.author} opened Change #${c.number}: ${c.title}`);
+    await settle();
+
+    const ctx: ActContext = {
+      scenario,
+      emulator: gh,
+      heads: new Map<HeadKey, string>(),
+      get scripts() {
+        return scripts;
+      },
+      setScripts(s) {
+        scripts = s;
+        fake.setScripts(s);
+      },
+      say,
+      restart: () => restartNow(gh.writes.length ? gh.writes[gh.writes.length - 1].seq : 0),
+    };
+    for (const step of buildTimeline(scenario)) {
+      seconds = step.at;
+      if (restarting) await restarting;
+      await proc.setClock(now());
+      await settle();
+      for (const [i, act] of step.acts.entries()) {
+        await runAct(ctx, act);
+        // A scheduled restart right after this act interrupts whatever the act started.
+        if (step.acts[i + 1]?.kind !== 'restart') await settle();
+      }
+    }
+    await settle();
+
+    const state = gh.state(scenario.repo);
+    const parsed = parseTranscript({
+      writes: gh.writes,
+      prs: state.prs,
+      issues: state.issues,
+      dispatches: state.dispatches,
+      restarts,
+    });
+    if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
+    const transcript = parsed.transcript;
+    if (opts.json) log(JSON.stringify(transcript, null, 2));
+    else {
+      for (const line of renderFinalState(transcript, scenario.change.number)) log(line);
+      log('');
+      log(verdictLine(transcript));
+    }
+    return transcript;
+  } finally {
+    await app?.stop().catch(() => {});
+    await model?.stop().catch(() => {});
+    await emulator?.stop().catch(() => {});
+    await db?.drop().catch(() => {});
+    await rm(dataDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+

@@ -1,0 +1,120 @@
+// The transcript of a scenario run: the JSON shape of DESIGN.md §9 (validated, extra keys
+// dropped) and the readable rendering of the final state and its verdict line.
+import { z } from 'zod';
+
+export const WriteEntry = z.object({
+  seq: z.number().int(),
+  at: z.number(),
+  method: z.string(),
+  route: z.string(),
+  path: z.string(),
+  operation: z.string().nullable(),
+  status: z.number().int(),
+  summary: z.string(),
+});
+export type WriteEntry = z.infer<typeof WriteEntry>;
+
+const Comment = z.object({ user: z.string(), body: z.string() });
+
+export const CheckState = z.object({
+  status: z.string(),
+  conclusion: z.string().nullable(),
+  title: z.string().nullable(),
+});
+
+export const PrState = z.object({
+  state: z.string(),
+  merged: z.boolean(),
+  draft: z.boolean(),
+  labels: z.array(z.string()),
+  reviewers: z.array(z.string()),
+  checks: z.record(z.string(), CheckState),
+  comments: z.array(Comment),
+  reactions: z.array(z.unknown()),
+});
+export type PrState = z.infer<typeof PrState>;
+
+export const IssueState = z.object({
+  state: z.string(),
+  labels: z.array(z.string()),
+  comments: z.array(Comment),
+});
+export type IssueState = z.infer<typeof IssueState>;
+
+export const Dispatch = z.object({ event_type: z.string(), client_payload: z.unknown() });
+export const Restart = z.object({ at: z.number(), afterSeq: z.number().int() });
+export type Restart = z.infer<typeof Restart>;
+
+export const Transcript = z.object({
+  writes: z.array(WriteEntry),
+  prs: z.record(z.string(), PrState),
+  issues: z.record(z.string(), IssueState),
+  dispatches: z.array(Dispatch),
+  restarts: z.array(Restart),
+});
+export type Transcript = z.infer<typeof Transcript>;
+
+export const SELECTION = 'Arbiter / selection';
+export const AWAITING = 'arbiter:awaiting-approval';
+
+const HIDDEN = /<!--[\s\S]*?-->/g;
+
+function excerpt(body: string, lines = 4): string[] {
+  const kept = body.replace(HIDDEN, '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const shown = kept.slice(0, lines).map((l) => (l.length > 110 ? `${l.slice(0, 107)}...` : l));
+  if (kept.length > lines) shown.push(`... (${kept.length - lines} more lines)`);
+  return shown;
+}
+
+function selectionTitle(pr: PrState | undefined): string | null {
+  return pr?.checks[SELECTION]?.title ?? null;
+}
+
+/** The final state, readable: each PR with its labels and Arbiter's check runs, then the Change's comments. */
+export function renderFinalState(t: Transcript, change: number): string[] {
+  const out: string[] = ['', 'Final state'];
+  for (const [num, pr] of Object.entries(t.prs).sort((a, b) => Number(a[0]) - Number(b[0]))) {
+    const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : pr.draft ? 'open (draft)' : 'open';
+    out.push(`  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`);
+    for (const [name, c] of Object.entries(pr.checks).filter(([n]) => n.startsWith('Arbiter /')).sort()) {
+      const result = c.status === 'completed' ? (c.conclusion ?? 'completed') : c.status;
+      out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}`);
+    }
+    for (const cm of pr.comments) out.push(...excerpt(cm.body, 2).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
+  }
+  const issue = t.issues[String(change)];
+  if (issue) {
+    out.push(`  Change #${change}  ${issue.state}   labels: ${issue.labels.length ? issue.labels.join(', ') : '-'}   ${issue.comments.length} comment(s)`);
+    for (const cm of issue.comments) out.push(...excerpt(cm.body).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
+  }
+  if (t.dispatches.length) out.push(`  Dispatches: ${t.dispatches.map((d) => d.event_type).join(', ')}`);
+  if (t.restarts.length) out.push(`  Restarts: ${t.restarts.map((r) => `t=${r.at} after write ${r.afterSeq}`).join(', ')}`);
+  return out;
+}
+
+/** One line naming the winner and why, or that a person must decide, read from the final state only. */
+export function verdictLine(t: Transcript): string {
+  const prs = Object.entries(t.prs);
+  const merged = prs.filter(([, p]) => p.merged);
+  if (merged.length) {
+    return merged
+      .map(([n, p]) => `Winner: #${n} shipped (merged)${selectionTitle(p) ? ` - ${selectionTitle(p)}` : ''}`)
+      .join('; ');
+  }
+  const waiting = prs.filter(([, p]) => p.state === 'open' && p.labels.includes(AWAITING));
+  if (waiting.length) {
+    return `A person must decide: ${waiting.map(([n, p]) => `#${n} awaits approval${selectionTitle(p) ? ` (${selectionTitle(p)})` : ''}`).join('; ')}`;
+  }
+  const repairs = t.dispatches.filter((d) => d.event_type === 'arbiter.repair');
+  if (repairs.length) return `No winner yet: a repair was requested (${repairs.length} dispatch${repairs.length > 1 ? 'es' : ''})`;
+  const open = prs.filter(([, p]) => p.state === 'open');
+  const reasons = open.map(([n, p]) => `#${n}${selectionTitle(p) ? `: ${selectionTitle(p)}` : ''}`);
+  return `No winner: a person must decide${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
+}
+
+/** `path: message` lines when the emulator's state does not have the §9 shape. */
+export function parseTranscript(raw: unknown): { ok: true; transcript: Transcript } | { ok: false; errors: string[] } {
+  const r = Transcript.safeParse(raw);
+  if (r.success) return { ok: true, transcript: r.data };
+  return { ok: false, errors: r.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`) };
+}

@@ -1,0 +1,312 @@
+// The scenario file format of DESIGN.md §9 as a zod schema (the written form, with its
+// defaults), its readable errors, and the normalisation that fills defaults that depend on other keys.
+import { z } from 'zod';
+
+const seconds = z.number().nonnegative();
+const prNumber = z.number().int().positive();
+const login = z.string().min(1);
+const fileTree = z.record(z.string().min(1), z.string());
+
+export const Permission = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
+
+export const UserSpec = z.union(
+  [Permission, z.strictObject({ permission: Permission, bot: z.boolean().default(false) })],
+  { error: 'read | triage | write | maintain | admin, or { permission, bot }' },
+);
+
+export const BranchRules = z.strictObject({
+  required: z.array(z.string().min(1)).default([]),
+  requiredReviews: z.number().int().nonnegative().default(0),
+  mergeQueue: z.boolean().default(false),
+});
+
+export const CheckConclusion = z.enum([
+  'success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required', 'stale',
+]);
+export const StatusState = z.enum(['success', 'failure', 'error', 'pending']);
+
+/** One scripted CI result on a head: a check run (default) or a commit status (`kind: status`). */
+export const CheckSpec = z
+  .strictObject({
+    name: z.string().min(1),
+    kind: z.enum(['check', 'status']).default('check'),
+    conclusion: CheckConclusion.optional(),
+    state: StatusState.optional(),
+    at: seconds.optional(),
+    output: z.strictObject({ title: z.string().optional(), summary: z.string().optional() }).optional(),
+    /** Extension: the description of a commit status. */
+    description: z.string().optional(),
+    never: z.boolean().default(false),
+  })
+  .superRefine((c, ctx) => {
+    if (c.never) {
+      if (c.at !== undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'a check that never finishes has no `at`' });
+      return;
+    }
+    if (c.at === undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'required (or `never: true`)' });
+    if (c.kind === 'check' && c.conclusion === undefined)
+      ctx.addIssue({ code: 'custom', path: ['conclusion'], message: 'required for a check run' });
+    if (c.kind === 'status' && c.state === undefined)
+      ctx.addIssue({ code: 'custom', path: ['state'], message: 'required for a commit status (`kind: status`)' });
+    if (c.kind === 'status' && c.conclusion !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['conclusion'], message: 'a commit status has `state`, not `conclusion`' });
+    if (c.kind === 'check' && c.state !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['state'], message: 'a check run has `conclusion`, not `state` (add `kind: status`)' });
+  });
+
+export const CriterionScript = z.strictObject({
+  status: z.enum(['met', 'not_met', 'unclear', 'uncheckable']),
+  path: z.string().optional(),
+  quote: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+const criterionId = z.string().regex(/^AC\d+$/, 'a criterion id like AC1');
+export const CandidateModelScript = z.strictObject({
+  small: z.record(criterionId, CriterionScript).optional(),
+  large: z.record(criterionId, CriterionScript).optional(),
+});
+
+export const CandidateSpec = z.strictObject({
+  number: prNumber,
+  branch: z.string().min(1),
+  /** Extension: the PR title; default "Candidate <branch>". */
+  title: z.string().optional(),
+  /** Default: "Candidate-for: #<change>". */
+  body: z.string().optional(),
+  author: login.default('arbiter-candidate[bot]'),
+  draft: z.boolean().default(true),
+  openAt: seconds.default(0),
+  /** The branch is cut from the base as it is at this time (default 0). */
+  baseAt: seconds.default(0),
+  /** Extension: labels on the PR when it opens. */
+  labels: z.array(z.string().min(1)).default([]),
+  files: fileTree.default({}),
+  deleted: z.array(z.string().min(1)).default([]),
+  checks: z.array(CheckSpec).default([]),
+  model: CandidateModelScript.optional(),
+});
+
+export const JudgeScript = z.strictObject({
+  verdict: z.string().optional(),
+  candidate: prNumber.nullable().optional(),
+  evidence: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+  scores: z.record(z.string(), z.record(z.string(), z.number().int())).optional(),
+});
+
+const CommentEvent = z.strictObject({ on: prNumber, user: login, body: z.string() });
+const ReviewEvent = z.strictObject({
+  on: prNumber,
+  user: login,
+  state: z.enum(['approved', 'changes_requested', 'commented']),
+  body: z.string().optional(),
+});
+const PushEvent = z.strictObject({
+  on: prNumber,
+  files: fileTree.default({}),
+  deleted: z.array(z.string().min(1)).default([]),
+  checks: z.array(CheckSpec).default([]),
+  /** Extension: who pushes; default the candidate's author. */
+  user: login.optional(),
+  /** Extension: commit message. */
+  message: z.string().optional(),
+  /** Extension: the acceptance answers for the new head (replace the candidate's scripts). */
+  model: CandidateModelScript.optional(),
+});
+const ClickEvent = z.strictObject({ on: prNumber, user: login, action: z.string().min(1).max(20) });
+const EditEvent = z.strictObject({
+  issue: prNumber,
+  body: z.string(),
+  /** Extension: who edits; default the Change's author. */
+  user: login.optional(),
+});
+const CloseEvent = z.strictObject({ on: prNumber, user: login });
+
+export const EventKinds = ['comment', 'review', 'push', 'click', 'edit', 'close'] as const;
+export type EventKind = (typeof EventKinds)[number];
+
+export const EventSpec = z
+  .strictObject({
+    at: seconds,
+    comment: CommentEvent.optional(),
+    review: ReviewEvent.optional(),
+    push: PushEvent.optional(),
+    click: ClickEvent.optional(),
+    edit: EditEvent.optional(),
+    close: CloseEvent.optional(),
+  })
+  .superRefine((e, ctx) => {
+    const present = EventKinds.filter((k) => e[k] !== undefined);
+    if (present.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `an event has exactly one of ${EventKinds.join(', ')} (found ${present.length ? present.join(', ') : 'none'})`,
+      });
+  });
+
+export const GitHubFault = z.strictObject({
+  route: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \//, 'like "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge" or "POST /graphql <operation>"'),
+  status: z.number().int().min(100).max(599),
+  times: z.number().int().positive().default(1),
+  when: z.enum(['before', 'after']).default('before'),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+});
+
+export const ModelFault = z.strictObject({
+  tier: z.enum(['small', 'large']).optional(),
+  kind: z.enum(['acceptance', 'judge']).optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  stop_reason: z.enum(['max_tokens', 'refusal', 'tool_use', 'pause_turn']).optional(),
+  text: z.string().optional(),
+  delayMs: z.number().int().nonnegative().optional(),
+  times: z.number().int().positive().optional(),
+});
+
+export const RestartFault = z.union(
+  [
+    z.strictObject({
+      after: z.string().regex(/^(POST|PUT|PATCH|DELETE) \//, 'like "PATCH /repos/{owner}/{repo}/pulls/{pull_number}"'),
+      nth: z.number().int().positive().default(1),
+    }),
+    z.strictObject({ at: seconds }),
+  ],
+  { error: 'either { after: "<METHOD> <route>", nth: <n> } or { at: <seconds> }' },
+);
+
+export const Faults = z.strictObject({
+  redeliver: z
+    .union(
+      [z.boolean(), z.strictObject({ copies: z.number().int().min(1).max(10).default(2), seed: z.number().int().default(1) })],
+      { error: 'true (2 copies) or { copies: <n>, seed: <n> }' },
+    )
+    .optional(),
+  github: z.array(GitHubFault).default([]),
+  model: z.array(ModelFault).default([]),
+  restart: z.array(RestartFault).default([]),
+});
+
+export const ScenarioFile = z
+  .strictObject({
+    /** Extension: a one-line description shown at the top of the transcript. */
+    name: z.string().optional(),
+    repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/name'),
+    /** Extension: the default branch (default main). */
+    defaultBranch: z.string().min(1).default('main'),
+    files: fileTree.default({}),
+    config: z.string().optional(),
+    branch: BranchRules.optional(),
+    users: z.record(login, UserSpec).default({}),
+    change: z.strictObject({
+      number: prNumber,
+      title: z.string().min(1),
+      body: z.string(),
+      /** Extension: who opens the Change (default "requester", read access unless listed in users). */
+      author: login.default('requester'),
+    }),
+    candidates: z.array(CandidateSpec).default([]),
+    judge: JudgeScript.optional(),
+    events: z.array(EventSpec).default([]),
+    faults: Faults.prefault({}),
+    /** Extension: after the script, advance the virtual clock to this time (seconds) and run until quiet. */
+    until: seconds.optional(),
+  })
+  .superRefine((s, ctx) => {
+    const numbers = new Set<number>();
+    s.candidates.forEach((c, i) => {
+      if (c.number === s.change.number || numbers.has(c.number))
+        ctx.addIssue({ code: 'custom', path: ['candidates', i, 'number'], message: `#${c.number} is already used` });
+      numbers.add(c.number);
+      if (c.baseAt > c.openAt)
+        ctx.addIssue({ code: 'custom', path: ['candidates', i, 'baseAt'], message: 'must not be later than openAt' });
+      c.checks.forEach((k, j) => {
+        if (k.at !== undefined && k.at < c.openAt)
+          ctx.addIssue({ code: 'custom', path: ['candidates', i, 'checks', j, 'at'], message: `before the candidate opens (openAt ${c.openAt})` });
+      });
+    });
+    const branches = new Set<string>();
+    s.candidates.forEach((c, i) => {
+      if (branches.has(c.branch) || c.branch === s.defaultBranch)
+        ctx.addIssue({ code: 'custom', path: ['candidates', i, 'branch'], message: `branch ${c.branch} is already used` });
+      branches.add(c.branch);
+    });
+    const openAt = new Map(s.candidates.map((c) => [c.number, c.openAt]));
+    s.events.forEach((e, i) => {
+      const prTarget = e.review ?? e.push ?? e.click ?? e.close;
+      const kind = EventKinds.find((k) => e[k] !== undefined) ?? 'comment';
+      if (prTarget) {
+        const opens = openAt.get(prTarget.on);
+        if (opens === undefined)
+          ctx.addIssue({ code: 'custom', path: ['events', i, kind, 'on'], message: `#${prTarget.on} is not a candidate` });
+        else if (e.at < opens)
+          ctx.addIssue({ code: 'custom', path: ['events', i, 'at'], message: `#${prTarget.on} opens only at ${opens}` });
+      }
+      if (e.comment && e.comment.on !== s.change.number && !openAt.has(e.comment.on))
+        ctx.addIssue({ code: 'custom', path: ['events', i, 'comment', 'on'], message: `#${e.comment.on} is neither the Change nor a candidate` });
+      if (e.edit && e.edit.issue !== s.change.number && !openAt.has(e.edit.issue))
+        ctx.addIssue({ code: 'custom', path: ['events', i, 'edit', 'issue'], message: `#${e.edit.issue} is neither the Change nor a candidate` });
+      e.push?.checks.forEach((k, j) => {
+        if (k.at !== undefined && k.at < e.at)
+          ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'at'], message: `before the push (at ${e.at})` });
+      });
+    });
+  });
+
+export type ScenarioFileInput = z.input<typeof ScenarioFile>;
+export type ScenarioFileParsed = z.output<typeof ScenarioFile>;
+export type CheckSpec = z.output<typeof CheckSpec>;
+export type CandidateModelScript = z.output<typeof CandidateModelScript>;
+
+export interface User {
+  permission: z.infer<typeof Permission>;
+  bot: boolean;
+}
+export interface Candidate extends Omit<z.output<typeof CandidateSpec>, 'body' | 'title'> {
+  body: string;
+  title: string;
+}
+/** A scenario with every default filled in: what the runner executes. */
+export interface Scenario extends Omit<ScenarioFileParsed, 'users' | 'candidates' | 'faults'> {
+  users: Record<string, User>;
+  candidates: Candidate[];
+  faults: Omit<ScenarioFileParsed['faults'], 'redeliver'> & { redeliver: { copies: number; seed: number } | null };
+}
+
+export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
+
+/** `path: message` lines for zod issues, e.g. `candidates.0.checks.1.at: required (or never: true)`. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
+}
+
+function normaliseRedeliver(r: ScenarioFileParsed['faults']['redeliver']): Scenario['faults']['redeliver'] {
+  if (r === undefined || r === false) return null;
+  if (r === true) return { copies: 2, seed: 1 };
+  return r;
+}
+
+/** Validates a parsed YAML/JSON document and fills every default. */
+export function parseScenario(doc: unknown): ScenarioResult {
+  const parsed = ScenarioFile.safeParse(doc);
+  if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error.issues) };
+  const s = parsed.data;
+  const users: Record<string, User> = Object.fromEntries(
+    Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u]),
+  );
+  const candidates: Candidate[] = s.candidates.map((c) => ({
+    ...c,
+    body: c.body ?? `Candidate-for: #${s.change.number}`,
+    title: c.title ?? `Candidate ${c.branch}`,
+  }));
+  return {
+    ok: true,
+    scenario: { ...s, users, candidates, faults: { ...s.faults, redeliver: normaliseRedeliver(s.faults.redeliver) } },
+  };
+}
+
+/** The JSON Schema of the written scenario file (what docs/scenarios.md embeds). */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ScenarioFile, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+}
