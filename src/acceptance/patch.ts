@@ -1,0 +1,190 @@
+// Fetches a candidate's patch and merge base from GitHub, once per head sha: the `.diff` of
+// the pull request, or (when GitHub refuses it as too large, or it is over the byte bound) one
+// assembled from the PR's file pages, marked truncated where it is cut.
+import { z } from 'zod';
+import type { PatchRow } from '../store/types.ts';
+import { parseUnifiedDiff } from './diff.ts';
+
+/** The part of an @octokit/core client this module uses. */
+export interface RestClient {
+  request(route: string, params?: Record<string, unknown>): Promise<{ data: unknown }>;
+}
+
+/** Default bound on a stored patch; the model receives much less (acceptance.maxBytes). */
+export const PATCH_MAX_BYTES = 1_000_000;
+const FILES_PER_PAGE = 100;
+/** GitHub lists at most 3,000 files of a pull request. */
+const MAX_FILE_PAGES = 30;
+export const TRUNCATION_MARK = '\\ Arbiter: patch truncated here';
+
+export class PatchFetchError extends Error {
+  constructor(
+    readonly step: 'merge-base' | 'diff' | 'files',
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PatchFetchError';
+  }
+}
+
+const HttpError = z.object({ status: z.number() });
+const statusOf = (err: unknown): number | null => {
+  const parsed = HttpError.safeParse(err);
+  return parsed.success ? parsed.data.status : null;
+};
+
+const Compare = z.object({ merge_base_commit: z.object({ sha: z.string() }) });
+const FilesPage = z.array(
+  z.object({
+    filename: z.string(),
+    status: z.string(),
+    additions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+    patch: z.string().optional(),
+    previous_filename: z.string().optional(),
+  }),
+);
+type FileEntry = z.infer<typeof FilesPage>[number];
+
+export interface PatchTarget {
+  owner: string;
+  repo: string;
+  pr: number;
+  baseRef: string;
+  headSha: string;
+}
+
+const call = async (octokit: RestClient, step: PatchFetchError['step'], route: string, params: Record<string, unknown>): Promise<unknown> => {
+  try {
+    return (await octokit.request(route, params)).data;
+  } catch (err) {
+    const status = statusOf(err);
+    throw new PatchFetchError(step, status, `GitHub answered ${status ?? 'an error'} to ${route}`);
+  }
+};
+
+/** The diff in GitHub's `.diff` format, or null when GitHub says it is too large (406). */
+const fetchDiff = async (octokit: RestClient, t: PatchTarget): Promise<string | null> => {
+  try {
+    const res = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      owner: t.owner,
+      repo: t.repo,
+      pull_number: t.pr,
+      mediaType: { format: 'diff' },
+    });
+    const diff = z.string().safeParse(res.data);
+    if (!diff.success) throw new PatchFetchError('diff', null, 'GitHub answered the diff with something other than text');
+    return diff.data;
+  } catch (err) {
+    if (err instanceof PatchFetchError) throw err;
+    const status = statusOf(err);
+    if (status === 406) return null;
+    throw new PatchFetchError('diff', status, `GitHub answered ${status ?? 'an error'} to the diff request`);
+  }
+};
+
+const fileHeader = (f: FileEntry): string => {
+  const old = f.previous_filename ?? f.filename;
+  const lines = [`diff --git a/${old} b/${f.filename}`];
+  if (f.status === 'added') lines.push('new file mode 100644');
+  if (f.status === 'removed') lines.push('deleted file mode 100644');
+  if (f.previous_filename) lines.push(`rename from ${f.previous_filename}`, `rename to ${f.filename}`);
+  return `${lines.join('\n')}\n`;
+};
+
+const fileBody = (f: FileEntry): string => {
+  const old = f.status === 'added' ? '/dev/null' : `a/${f.previous_filename ?? f.filename}`;
+  const neu = f.status === 'removed' ? '/dev/null' : `b/${f.filename}`;
+  return `--- ${old}\n+++ ${neu}\n${f.patch ?? ''}\n`;
+};
+
+/** Cuts a text to at most `maxBytes` UTF-8 bytes at a line end (or mid-line when no line fits). */
+export const cutAtLineWithinBytes = (text: string, maxBytes: number): string => {
+  if (maxBytes <= 0) return '';
+  // Each UTF-16 unit is at least one byte, so the first `maxBytes` units hold every candidate.
+  const head = Buffer.from(text.slice(0, maxBytes), 'utf8').subarray(0, maxBytes).toString('utf8');
+  const safe = head.endsWith('\uFFFD') && !text.startsWith(head) ? head.slice(0, -1) : head;
+  const nl = safe.lastIndexOf('\n');
+  return nl > 0 ? safe.slice(0, nl + 1) : safe;
+};
+
+/** A patch assembled from the PR's file pages; binary files are named, their content never sent. */
+const assembleFromFiles = async (
+  octokit: RestClient,
+  t: PatchTarget,
+  maxBytes: number,
+): Promise<{ patch: string; truncated: boolean; files: PatchRow['files'] }> => {
+  const parts: string[] = [];
+  const files: PatchRow['files'] = [];
+  let bytes = 0;
+  let truncated = false;
+  for (let page = 1; page <= MAX_FILE_PAGES; page++) {
+    const data = await call(octokit, 'files', 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+      owner: t.owner,
+      repo: t.repo,
+      pull_number: t.pr,
+      per_page: FILES_PER_PAGE,
+      page,
+    });
+    const parsed = FilesPage.safeParse(data);
+    if (!parsed.success) throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
+    for (const f of parsed.data) {
+      const binary = f.patch === undefined && f.additions + f.deletions === 0;
+      files.push({ path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, binary });
+      const header = fileHeader(f);
+      let body: string;
+      if (binary) body = `Binary files a/${f.filename} and b/${f.filename} differ\n`;
+      else if (f.patch === undefined) {
+        // GitHub leaves out the patch of a very large file: name it, and say it is cut.
+        body = `${TRUNCATION_MARK}\n`;
+        truncated = true;
+      } else body = fileBody(f);
+      const room = maxBytes - bytes - Buffer.byteLength(header);
+      if (room <= 0) {
+        truncated = true;
+        continue;
+      }
+      const size = Buffer.byteLength(body);
+      if (size > room) {
+        body = `${cutAtLineWithinBytes(body, Math.max(0, room - TRUNCATION_MARK.length - 2))}${TRUNCATION_MARK}\n`;
+        truncated = true;
+      }
+      parts.push(header, body);
+      bytes += Buffer.byteLength(header) + Buffer.byteLength(body);
+    }
+    if (parsed.data.length < FILES_PER_PAGE) return { patch: parts.join(''), truncated, files };
+  }
+  // A full last page: GitHub's 3,000-file cap, more files may exist.
+  return { patch: parts.join(''), truncated: true, files };
+};
+
+/**
+ * The candidate's patch row: the merge base (compare base...head), the diff, and the changed
+ * files. The caller stores it once per head sha. Errors are `PatchFetchError`.
+ */
+export async function fetchPatch(octokit: RestClient, t: PatchTarget, opts: { maxBytes?: number } = {}): Promise<PatchRow> {
+  const maxBytes = opts.maxBytes ?? PATCH_MAX_BYTES;
+  const compare = Compare.safeParse(
+    await call(octokit, 'merge-base', 'GET /repos/{owner}/{repo}/compare/{basehead}', {
+      owner: t.owner,
+      repo: t.repo,
+      basehead: `${t.baseRef}...${t.headSha}`,
+    }),
+  );
+  if (!compare.success) throw new PatchFetchError('merge-base', null, 'GitHub answered the comparison without a merge base');
+  const base = { repo: `${t.owner}/${t.repo}`, pr: t.pr, headSha: t.headSha, mergeBase: compare.data.merge_base_commit.sha };
+
+  const diff = await fetchDiff(octokit, t);
+  if (diff !== null && Buffer.byteLength(diff) <= maxBytes) {
+    const files = parseUnifiedDiff(diff).map((f) => ({
+      path: f.path,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      binary: f.binary,
+    }));
+    return { ...base, patch: diff, truncated: false, files };
+  }
+  return { ...base, ...(await assembleFromFiles(octokit, t, maxBytes)) };
+}
