@@ -25,9 +25,9 @@ export const formatConfigError = (error: ConfigError): string => {
 export const formatConfigErrors = (errors: readonly ConfigError[]): string =>
   errors.map(formatConfigError).join('\n');
 
-/** Reading the configuration from GitHub failed for a reason other than the file's content. */
-export class ConfigFetchError extends Error {
-  override readonly name = 'ConfigFetchError';
+/** A GitHub request for the configuration or its check run failed (not a problem of the file itself). */
+export class ConfigGitHubError extends Error {
+  override readonly name = 'ConfigGitHubError';
   constructor(
     message: string,
     readonly status: number | null,

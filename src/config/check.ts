@@ -1,0 +1,141 @@
+// The `Arbiter / config` check on a commit, and the gate every workflow passes first:
+// `getRepoConfig` answers null while the repository's configuration is invalid.
+import { z } from 'zod';
+import type { Deps, Octokit } from '../deps.ts';
+import type { Store } from '../store/types.ts';
+import { CONFIG_CHECK_NAME, renderConfigCheck, type ConfigCheckOutput } from './check-output.ts';
+import { ConfigGitHubError, formatConfigErrors } from './errors.ts';
+import { loadRepoConfig } from './load.ts';
+import type { ArbiterConfig } from './schema.ts';
+
+/** What this module needs of `Deps` (a full `Deps` fits). */
+export interface ConfigDeps {
+  store: Pick<Store, 'setConfigValid' | 'isConfigValid'>;
+  clock: Deps['clock'];
+  log: Pick<Deps['log'], 'info' | 'warn'>;
+  appSlug: string;
+}
+
+export interface ConfigCheckInput {
+  owner: string;
+  repo: string;
+  sha: string;
+  /** The pushed ref (`refs/heads/main` or `main`). */
+  ref: string;
+  /** The repository's default branch, when the caller knows it (push payloads do); else it is read. */
+  defaultBranch?: string;
+}
+
+const ExistingRuns = z.object({
+  check_runs: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      status: z.string(),
+      conclusion: z.string().nullable(),
+      output: z.object({ title: z.string().nullable(), summary: z.string().nullable() }).partial().nullable().optional(),
+      app: z.object({ slug: z.string().optional() }).nullable().optional(),
+    }),
+  ),
+});
+type ExistingRun = z.infer<typeof ExistingRuns>['check_runs'][number];
+
+const RepoInfo = z.object({ default_branch: z.string() });
+
+const statusOf = (error: unknown): number | null => {
+  const parsed = z.object({ status: z.number() }).safeParse(error);
+  return parsed.success ? parsed.data.status : null;
+};
+
+const github = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    throw new ConfigGitHubError(`${what} failed`, statusOf(error), { cause: error });
+  }
+};
+
+const findExistingRun = async (octokit: Octokit, appSlug: string, { owner, repo, sha }: ConfigCheckInput) => {
+  const response = await github(`listing ${CONFIG_CHECK_NAME} runs on ${sha}`, () =>
+    octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner, repo, ref: sha, check_name: CONFIG_CHECK_NAME }),
+  );
+  const parsed = ExistingRuns.safeParse(response.data);
+  if (!parsed.success) throw new ConfigGitHubError(`unexpected check-run list for ${sha}: ${parsed.error.message}`, null);
+  // Another app may use the same name; only our own run is ours to update.
+  return parsed.data.check_runs.find((run) => run.name === CONFIG_CHECK_NAME && (run.app?.slug ?? appSlug) === appSlug);
+};
+
+const alreadyShows = (run: ExistingRun, output: ConfigCheckOutput): boolean =>
+  run.status === 'completed' &&
+  run.conclusion === output.conclusion &&
+  run.output?.title === output.title &&
+  run.output?.summary === output.summary;
+
+const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
+  let branch = input.defaultBranch;
+  if (branch === undefined) {
+    const { owner, repo } = input;
+    const response = await github(`reading ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}', { owner, repo }));
+    const parsed = RepoInfo.safeParse(response.data);
+    if (!parsed.success) throw new ConfigGitHubError(`unexpected repository answer for ${owner}/${repo}`, null);
+    branch = parsed.data.default_branch;
+  }
+  return input.ref.replace(/^refs\/heads\//, '') === branch;
+};
+
+/**
+ * Validates `.github/arbiter.yml` at `sha` and shows the result as the `Arbiter / config` check
+ * run (updated in place when it exists). On the default branch the result is also recorded, so
+ * `getRepoConfig` stops every workflow while the configuration is invalid.
+ */
+export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
+  const { owner, repo, sha } = input;
+  const result = await loadRepoConfig(octokit, { owner, repo, ref: sha });
+  const output = renderConfigCheck(result);
+  const existing = await findExistingRun(octokit, deps.appSlug, input);
+  const body = {
+    status: 'completed' as const,
+    conclusion: output.conclusion,
+    completed_at: deps.clock.now().toISOString(),
+    output: {
+      title: output.title,
+      summary: output.summary,
+      ...(output.annotations.length > 0 ? { annotations: output.annotations } : {}),
+    },
+  };
+  if (existing === undefined) {
+    await github(`creating ${CONFIG_CHECK_NAME} on ${sha}`, () =>
+      octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, name: CONFIG_CHECK_NAME, head_sha: sha, ...body }),
+    );
+  } else if (!alreadyShows(existing, output)) {
+    await github(`updating ${CONFIG_CHECK_NAME} on ${sha}`, () =>
+      octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: existing.id, ...body }),
+    );
+  }
+
+  if (await isDefaultBranch(octokit, input)) {
+    const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
+    await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
+  }
+  if (!result.ok) deps.log.info({ owner, repo, sha, errors: result.errors.length }, 'invalid .github/arbiter.yml');
+  return { ok: result.ok };
+};
+
+/**
+ * The configuration of the default branch, read afresh (nothing is cached between requests),
+ * or null while the repository's configuration is invalid: callers then do nothing else.
+ * A stored invalid state is cleared only by `checkConfigOnCommit` on a default-branch commit.
+ */
+export const getRepoConfig = async (
+  deps: ConfigDeps,
+  octokit: Octokit,
+  { owner, repo }: { owner: string; repo: string },
+): Promise<ArbiterConfig | null> => {
+  const key = `${owner}/${repo}`;
+  if (!(await deps.store.isConfigValid(key))) return null;
+  const result = await loadRepoConfig(octokit, { owner, repo });
+  if (result.ok) return result.config;
+  deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
+  await deps.store.setConfigValid(key, false, `invalid on the default branch:\n${formatConfigErrors(result.errors)}`);
+  return null;
+};
