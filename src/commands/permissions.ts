@@ -1,5 +1,6 @@
 // Who may run which verb: pure rules over the verb module, the user's repository role,
 // authorship of the candidate and whether the user is a bot.
+import { findVerb } from './registry.ts';
 import type { Permission, VerbModule } from './types.ts';
 
 export type MayRun = { ok: true } | { ok: false; reason: string };
@@ -24,7 +25,15 @@ const CAN_WRITE: Record<Permission, boolean> = {
 const describeRole = (permission: Permission): string =>
   permission === 'none' ? 'no access' : `${permission} access`;
 
-export function mayRun(verb: Pick<VerbModule, 'name' | 'permission' | 'authorNeedsAdmin'>, asker: Asker): MayRun {
+export type VerbRule = Pick<VerbModule, 'name' | 'permission' | 'authorNeedsAdmin'>;
+
+/** Whether `asker` may run `verb` (a registered name or alias, or the verb module itself). */
+export function mayRun(verb: string | VerbRule, asker: Asker): MayRun {
+  if (typeof verb === 'string') {
+    const found = findVerb(verb);
+    if (!found) return { ok: false, reason: `\`${verb}\` is not an Arbiter command.` };
+    return mayRun(found, asker);
+  }
   if (asker.isBot) return { ok: false, reason: 'commands from bots are not accepted.' };
   if (verb.permission === 'write' && !CAN_WRITE[asker.permission]) {
     return {

@@ -121,6 +121,13 @@ describe('mayRun', () => {
     expect(none).toEqual({ ok: false, reason: expect.stringContaining('you have no access') });
   });
 
+  it('accepts a verb name or alias, and refuses an unknown one', () => {
+    const writer = { permission: 'write' as const, isAuthor: false, isBot: false };
+    expect(mayRun('rerank', writer)).toEqual({ ok: true });
+    expect(mayRun('PROMOTE', { ...writer, isAuthor: true }).ok).toBe(false);
+    expect(mayRun('merge', { ...writer, permission: 'admin' }).ok).toBe(false);
+  });
+
   it('lets an author run every write verb except promote', () => {
     const author = { permission: 'write' as const, isAuthor: true, isBot: false };
     const refusedForAuthor = VERBS.filter((v) => !mayRun(v, author).ok).map((v) => v.name);

@@ -185,6 +185,10 @@ describe('help', () => {
     }
   });
 
+  it('renders as a stable markdown table', () => {
+    expect(renderHelp(VERBS, '/arbiter')).toMatchSnapshot();
+  });
+
   it('answers `help` and a bare prefix with the table, for anyone, anywhere', async () => {
     for (const body of ['/arbiter help', '/arbiter']) {
       const s = fakeServices(world());
