@@ -1,0 +1,125 @@
+// Reads head-tree file contents (and, for globs, folder listings) in ONE GraphQL query with
+// aliased `object(expression: "<sha>:<path>")` lookups; paths travel as variables, never spliced.
+import { z } from 'zod';
+
+/** The part of an @octokit/core client's `graphql` this module uses. */
+export type GraphqlClient = (query: string, variables?: Record<string, unknown>) => Promise<unknown>;
+
+export interface HeadFile {
+  /** Null for binary files (GitHub gives no text). */
+  text: string | null;
+  byteSize: number;
+  isBinary: boolean;
+  isTruncated: boolean;
+}
+
+/** At most this many lookups (files plus folders) go into one query. */
+export const MAX_LOOKUPS_PER_QUERY = 250;
+/** Folder listings descend this many levels below the listed folder. */
+export const TREE_DEPTH = 3;
+
+export class ReadFilesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReadFilesError';
+  }
+}
+
+const Blob = z.object({
+  text: z.string().nullable(),
+  byteSize: z.number().int().nonnegative(),
+  isBinary: z.boolean().nullable(),
+  isTruncated: z.boolean(),
+});
+
+interface TreeNode {
+  entries: { path?: string | null; type: string; object?: TreeNode | Record<string, never> | null }[];
+}
+const TreeSchema: z.ZodType<TreeNode> = z.lazy(() =>
+  z.object({
+    entries: z.array(
+      z.object({
+        path: z.string().nullable().optional(),
+        type: z.string(),
+        object: z.union([TreeSchema, z.object({})]).nullable().optional(),
+      }),
+    ),
+  }),
+);
+
+const Response = z.object({ repository: z.record(z.string(), z.unknown()).nullable() });
+
+const treeSelection = (depth: number): string =>
+  depth <= 0 ? 'entries { path type }' : `entries { path type object { ... on Tree { ${treeSelection(depth - 1)} } } }`;
+
+/** Builds the query text; exported for tests. Only aliases and variable names appear in it. */
+export function buildReadQuery(fileCount: number, dirCount: number): string {
+  const vars = ['$owner: String!', '$name: String!'];
+  const fields: string[] = [];
+  for (let i = 0; i < fileCount; i++) {
+    vars.push(`$e${i}: String!`);
+    fields.push(`f${i}: object(expression: $e${i}) { ... on Blob { text byteSize isBinary isTruncated } }`);
+  }
+  for (let i = 0; i < dirCount; i++) {
+    vars.push(`$d${i}: String!`);
+    fields.push(`d${i}: object(expression: $d${i}) { ... on Tree { ${treeSelection(TREE_DEPTH - 1)} } }`);
+  }
+  return `query ArbiterReadHead(${vars.join(', ')}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+
+const collectBlobs = (node: TreeNode, out: string[]): void => {
+  for (const e of node.entries) {
+    if (e.type === 'blob' && e.path) out.push(e.path);
+    const sub = e.object ? TreeSchema.safeParse(e.object) : null;
+    if (sub?.success) collectBlobs(sub.data, out);
+  }
+};
+
+export interface HeadRead {
+  /** Files found, in the order asked; a path that does not exist (or is a folder) is absent. */
+  files: Map<string, HeadFile>;
+  /** Blob paths under the listed folders (to expand globs). */
+  tree: string[];
+}
+
+/** Reads files and lists folders of the tree at `sha`, all in one query. */
+export async function readHead(
+  graphql: GraphqlClient,
+  input: { owner: string; repo: string; sha: string; paths: string[]; dirs?: string[] },
+): Promise<HeadRead> {
+  const paths = [...new Set(input.paths)].slice(0, MAX_LOOKUPS_PER_QUERY);
+  const dirs = [...new Set(input.dirs ?? [])].slice(0, Math.max(0, MAX_LOOKUPS_PER_QUERY - paths.length));
+  const files = new Map<string, HeadFile>();
+  if (paths.length === 0 && dirs.length === 0) return { files, tree: [] };
+  const variables: Record<string, unknown> = { owner: input.owner, name: input.repo };
+  paths.forEach((p, i) => (variables[`e${i}`] = `${input.sha}:${p}`));
+  dirs.forEach((d, i) => (variables[`d${i}`] = `${input.sha}:${d}`));
+
+  let data: unknown;
+  try {
+    data = await graphql(buildReadQuery(paths.length, dirs.length), variables);
+  } catch {
+    throw new ReadFilesError(`GitHub failed to read ${paths.length} files at ${input.sha.slice(0, 12)}`);
+  }
+  const parsed = Response.safeParse(data);
+  if (!parsed.success || parsed.data.repository === null) throw new ReadFilesError('GitHub answered the file read without the repository');
+  const repo = parsed.data.repository;
+  paths.forEach((p, i) => {
+    const blob = Blob.safeParse(repo[`f${i}`]);
+    if (blob.success) files.set(p, { ...blob.data, isBinary: blob.data.isBinary === true });
+  });
+  const tree: string[] = [];
+  dirs.forEach((_, i) => {
+    const t = TreeSchema.safeParse(repo[`d${i}`]);
+    if (t.success) collectBlobs(t.data, tree);
+  });
+  return { files, tree };
+}
+
+/** ALL contents of `paths` at `sha` in ONE GraphQL query. Missing paths are absent from the map. */
+export async function readHeadFiles(
+  graphql: GraphqlClient,
+  input: { owner: string; repo: string; sha: string; paths: string[] },
+): Promise<Map<string, HeadFile>> {
+  return (await readHead(graphql, input)).files;
+}
