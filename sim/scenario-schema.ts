@@ -232,7 +232,8 @@ export const ScenarioFile = z
         ctx.addIssue({ code: 'custom', path: ['candidates', i, 'branch'], message: `branch ${c.branch} is already used` });
       branches.add(c.branch);
     });
-    const openAt = new Map(s.candidates.map((c) => [c.number, c.openAt]));
+    const openAt = new Map<number, number>();
+    for (const c of s.candidates) if (!openAt.has(c.number)) openAt.set(c.number, c.openAt);
     s.events.forEach((e, i) => {
       const prTarget = e.review ?? e.push ?? e.click ?? e.close;
       const kind = EventKinds.find((k) => e[k] !== undefined) ?? 'comment';
