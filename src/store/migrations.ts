@@ -1,0 +1,168 @@
+// Versioned schema migrations, applied at start in one transaction under an advisory lock and
+// recorded in `schema_migrations`, so replicas starting together apply each version once.
+import type { Db } from './db.ts';
+import { StoreError } from './errors.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE deliveries (
+        id text PRIMARY KEY,
+        event text NOT NULL,
+        payload jsonb NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now(),
+        done_at timestamptz,
+        error text
+      );
+      CREATE INDEX deliveries_pending ON deliveries (received_at) WHERE done_at IS NULL;
+
+      CREATE TABLE changes (
+        repo text NOT NULL,
+        number integer NOT NULL,
+        installation_id bigint NOT NULL,
+        title text NOT NULL,
+        body text NOT NULL,
+        criteria jsonb NOT NULL,
+        state text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (repo, number)
+      );
+
+      CREATE TABLE candidates (
+        repo text NOT NULL,
+        pr integer NOT NULL,
+        change integer NOT NULL,
+        base text NOT NULL,
+        head_sha text NOT NULL,
+        author text NOT NULL,
+        state text NOT NULL,
+        reason text NOT NULL DEFAULT '',
+        head_seen_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (repo, pr)
+      );
+      CREATE INDEX candidates_group ON candidates (repo, change, base);
+      CREATE INDEX candidates_verifying ON candidates (head_seen_at) WHERE state = 'verifying';
+
+      CREATE TABLE rounds (
+        id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repo text NOT NULL,
+        change integer NOT NULL,
+        base text NOT NULL,
+        number integer NOT NULL,
+        selection text NULL,
+        decision jsonb NULL,
+        opened_at timestamptz NOT NULL,
+        decided_at timestamptz NULL,
+        UNIQUE (repo, change, base, number)
+      );
+
+      CREATE TABLE patches (
+        repo text NOT NULL,
+        pr integer NOT NULL,
+        head_sha text NOT NULL,
+        merge_base text NOT NULL,
+        patch text NOT NULL,
+        truncated boolean NOT NULL,
+        files jsonb NOT NULL,
+        PRIMARY KEY (repo, pr, head_sha)
+      );
+
+      CREATE TABLE evidence (
+        repo text NOT NULL,
+        pr integer NOT NULL,
+        head_sha text NOT NULL,
+        kind text NOT NULL,
+        data jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (repo, pr, head_sha, kind)
+      );
+
+      CREATE TABLE receipts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL,
+        repo text NOT NULL,
+        change integer NOT NULL,
+        round integer NOT NULL,
+        at timestamptz NOT NULL,
+        data jsonb NOT NULL
+      );
+      CREATE INDEX receipts_change ON receipts (repo, change);
+
+      CREATE TABLE events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repo text NOT NULL,
+        kind text NOT NULL,
+        data jsonb NOT NULL,
+        at timestamptz NOT NULL
+      );
+      CREATE INDEX events_repo ON events (repo, id);
+
+      CREATE TABLE applied_actions (
+        key text PRIMARY KEY,
+        result jsonb NOT NULL,
+        at timestamptz NOT NULL
+      );
+
+      CREATE TABLE repairs (
+        repo text NOT NULL,
+        change integer NOT NULL,
+        pr integer NOT NULL,
+        at timestamptz NOT NULL,
+        PRIMARY KEY (repo, change)
+      );
+
+      -- scope 'change' (key: owner/name#number) or 'installation' (key: id@YYYY-MM-DD)
+      CREATE TABLE model_budgets (
+        scope text NOT NULL,
+        key text NOT NULL,
+        calls integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, key)
+      );
+
+      CREATE TABLE repo_config (
+        repo text PRIMARY KEY,
+        valid boolean NOT NULL,
+        detail text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+/** Applies every migration not yet recorded. Safe to call from several processes at once. */
+export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+  try {
+    return await db.transaction(async (tx) => {
+      // The lock comes first: even CREATE TABLE IF NOT EXISTS races between two sessions.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':arbiter-migrations'))`);
+      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const done = await tx.query('SELECT version FROM schema_migrations');
+      const applied = new Set(done.rows.map((r) => Number(r.version)));
+      const ran: number[] = [];
+      for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+        if (applied.has(m.version)) continue;
+        await tx.exec(m.sql);
+        await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        ran.push(m.version);
+      }
+      return ran;
+    });
+  } catch (err) {
+    throw new StoreError('migration', `migrations failed: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,109 @@
+// Zod schemas of the rows read back from the database, and the one function that parses them:
+// a row that does not match is a StoreError, never a cast.
+import { z } from 'zod';
+import { CandidateState, Criterion, Receipt } from '../core/types.ts';
+import type { Row } from './db.ts';
+import { StoreError } from './errors.ts';
+
+/** Timestamps come back as Date (pg, PGlite) or text; either way the store hands out ISO strings. */
+const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
+  const d = v instanceof Date ? v : new Date(v);
+  if (Number.isNaN(d.getTime())) {
+    ctx.addIssue({ code: 'custom', message: `not a timestamp: ${String(v)}` });
+    return z.NEVER;
+  }
+  return d.toISOString();
+});
+/** bigint columns come back as strings from pg. */
+const int = z
+  .union([z.number(), z.string().regex(/^-?\d+$/), z.bigint()])
+  .transform((v) => Number(v))
+  .pipe(z.number().int());
+
+export const DeliveryRow = z.object({ id: z.string(), event: z.string(), payload: z.unknown() });
+
+export const ChangeRowSchema = z.object({
+  repo: z.string(),
+  number: int,
+  installation_id: int,
+  title: z.string(),
+  body: z.string(),
+  criteria: z.array(Criterion),
+  state: z.string(),
+  updated_at: iso,
+});
+
+export const CandidateRowSchema = z.object({
+  repo: z.string(),
+  pr: int,
+  change: int,
+  base: z.string(),
+  head_sha: z.string(),
+  author: z.string(),
+  state: CandidateState,
+  reason: z.string(),
+  head_seen_at: iso,
+  created_at: iso,
+});
+
+export const PatchRowSchema = z.object({
+  repo: z.string(),
+  pr: int,
+  head_sha: z.string(),
+  merge_base: z.string(),
+  patch: z.string(),
+  truncated: z.boolean(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.string(),
+      additions: z.number(),
+      deletions: z.number(),
+      binary: z.boolean().optional(),
+    }),
+  ),
+});
+
+export const RoundRowSchema = z.object({
+  id: int,
+  repo: z.string(),
+  change: int,
+  base: z.string(),
+  number: int,
+  selection: z.string().nullable(),
+  decision: z.unknown(),
+  opened_at: iso,
+  decided_at: iso.nullable(),
+});
+
+export const ReceiptRowSchema = z.object({
+  kind: z.string(),
+  repo: z.string(),
+  change: int,
+  round: int,
+  at: iso,
+  data: z.unknown(),
+});
+
+export const ReceiptSchema = Receipt;
+
+export const DataRow = z.object({ data: z.unknown() });
+export const ResultRow = z.object({ result: z.unknown() });
+export const RepairRow = z.object({ pr: int, at: iso });
+export const ValidRow = z.object({ valid: z.boolean() });
+export const IdRow = z.object({ id: int });
+export const BudgetRow = z.object({ scope: z.string(), calls: int });
+export const SelectionRow = z.object({ selection: z.string().nullable() });
+
+/** Parses one row; a mismatch names the table and the issues. */
+export function parseRow<S extends z.ZodType>(schema: S, row: Row | undefined, what: string): z.output<S> {
+  const parsed = schema.safeParse(row);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`).join('; ');
+    throw new StoreError('bad-row', `bad ${what} row: ${issues}`);
+  }
+  return parsed.data;
+}
+
+export const parseRows = <S extends z.ZodType>(schema: S, rows: Row[], what: string): z.output<S>[] =>
+  rows.map((r) => parseRow(schema, r, what));

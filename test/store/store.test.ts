@@ -1,0 +1,196 @@
+// Every Store method, on PGlite and on PostgreSQL: what is written is read back, claims are
+// exclusive, budgets never overdraw, bad rows are StoreErrors.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/store/errors.ts';
+import { BACKENDS, openBackend, type OpenedBackend } from './backends.ts';
+
+const REPO = 'acme/todo';
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:05:00.000Z';
+const T2 = '2026-01-01T00:10:00.000Z';
+
+describe.each(BACKENDS)('store on %s', (backend) => {
+  let b: OpenedBackend;
+  beforeAll(async () => {
+    b = await openBackend(backend, 'store');
+  });
+  afterAll(async () => {
+    await b?.dispose();
+  });
+  beforeEach(async () => {
+    await b.truncate();
+  });
+
+  it('records a delivery once and marks it done with an error', async () => {
+    const s = b.store;
+    expect(await s.recordDelivery('d-1', 'pull_request', { action: 'opened', n: [1, 2] })).toBe(true);
+    expect(await s.recordDelivery('d-1', 'pull_request', { action: 'other' })).toBe(false);
+    expect(await s.getDelivery('d-1')).toEqual({ id: 'd-1', event: 'pull_request', payload: { action: 'opened', n: [1, 2] } });
+    expect(await s.getDelivery('nope')).toBeNull();
+    await s.markDeliveryDone('d-1', 'boom');
+    const row = await s.db.query('SELECT done_at, error FROM deliveries WHERE id = $1', ['d-1']);
+    expect(row.rows[0]?.error).toBe('boom');
+    expect(row.rows[0]?.done_at).not.toBeNull();
+  });
+
+  it('upserts and reads Changes, and sets their state', async () => {
+    const s = b.store;
+    const criteria = [{ id: 'AC1', text: 'calendar', check: null }];
+    const c = await s.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 't', body: 'b', criteria, state: 'open' });
+    expect(c).toMatchObject({ repo: REPO, number: 42, installationId: 7, criteria, state: 'open' });
+    expect(Number.isNaN(Date.parse(c.updatedAt))).toBe(false);
+    await s.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 't2', body: 'b2', criteria: [], state: 'open' });
+    await s.setChangeState(REPO, 42, 'human');
+    expect(await s.getChange(REPO, 42)).toMatchObject({ title: 't2', body: 'b2', criteria: [], state: 'human' });
+    expect(await s.getChange(REPO, 43)).toBeNull();
+  });
+
+  it('keeps head_seen_at while the head is unchanged and restarts it on a new head', async () => {
+    const s = b.store;
+    const base = { repo: REPO, change: 42, base: 'main', author: 'bot', state: 'verifying' as const, reason: '' };
+    const c1 = await s.upsertCandidate({ ...base, pr: 12, headSha: 'aaa', headSeenAt: T0 });
+    expect(c1).toMatchObject({ pr: 12, headSha: 'aaa', headSeenAt: T0, createdAt: T0 });
+    const same = await s.upsertCandidate({ ...base, pr: 12, headSha: 'aaa', headSeenAt: T1 });
+    expect(same.headSeenAt).toBe(T0);
+    const moved = await s.upsertCandidate({ ...base, pr: 12, headSha: 'bbb', headSeenAt: T2 });
+    expect(moved).toMatchObject({ headSha: 'bbb', headSeenAt: T2, createdAt: T0 });
+    expect(await s.getCandidate(REPO, 12)).toEqual(moved);
+    expect(await s.getCandidate(REPO, 99)).toBeNull();
+  });
+
+  it('lists siblings by pr and verifying candidates by age, and sets states', async () => {
+    const s = b.store;
+    const base = { repo: REPO, change: 42, author: 'bot', reason: '' };
+    await s.upsertCandidate({ ...base, pr: 13, base: 'main', headSha: 'b', state: 'verifying', headSeenAt: T1 });
+    await s.upsertCandidate({ ...base, pr: 12, base: 'main', headSha: 'a', state: 'verifying', headSeenAt: T0 });
+    await s.upsertCandidate({ ...base, pr: 14, base: 'dev', headSha: 'c', state: 'verifying', headSeenAt: T0 });
+    expect((await s.listCandidates(REPO, 42, 'main')).map((c) => c.pr)).toEqual([12, 13]);
+    expect((await s.listVerifyingSince(T1)).map((c) => c.pr)).toEqual([12, 14]);
+    await s.setCandidateState(REPO, 12, 'unpromotable', 'timed out');
+    expect(await s.getCandidate(REPO, 12)).toMatchObject({ state: 'unpromotable', reason: 'timed out' });
+    expect((await s.listVerifyingSince(T2)).map((c) => c.pr)).toEqual([13, 14]);
+  });
+
+  it('stores patches and evidence per head sha', async () => {
+    const s = b.store;
+    const files = [{ path: 'src/a.ts', status: 'modified', additions: 3, deletions: 1 }];
+    await s.putPatch({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+x', truncated: false, files });
+    await s.putPatch({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+y', truncated: true, files });
+    expect(await s.getPatch(REPO, 12, 'aaa')).toEqual({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+y', truncated: true, files });
+    expect(await s.getPatch(REPO, 12, 'bbb')).toBeNull();
+    await s.putEvidence(REPO, 12, 'aaa', 'gate', { settled: false });
+    await s.putEvidence(REPO, 12, 'aaa', 'gate', { settled: true });
+    await s.putEvidence(REPO, 12, 'aaa', 'acceptance', ['x']);
+    expect(await s.getEvidence(REPO, 12, 'aaa', 'gate')).toEqual({ settled: true });
+    expect(await s.getEvidence(REPO, 12, 'aaa', 'acceptance')).toEqual(['x']);
+    expect(await s.getEvidence(REPO, 12, 'bbb', 'gate')).toBeNull();
+  });
+
+  it('opens round 1 once, opens the next round idempotently, records the decision', async () => {
+    const s = b.store;
+    const r1 = await s.currentRound(REPO, 42, 'main', T0);
+    expect(r1).toMatchObject({ number: 1, selection: null, decision: null, openedAt: T0, decidedAt: null });
+    expect((await s.currentRound(REPO, 42, 'main', T1)).id).toBe(r1.id);
+    const [a, c] = await Promise.all([s.openNextRound(REPO, 42, 'main', 1, T1), s.openNextRound(REPO, 42, 'main', 1, T1)]);
+    expect(a.number).toBe(2);
+    expect(c.id).toBe(a.id);
+    // From a round that is no longer the newest: nothing new opens.
+    expect((await s.openNextRound(REPO, 42, 'main', 1, T2)).number).toBe(2);
+    expect((await s.currentRound(REPO, 42, 'main', T2)).number).toBe(2);
+    await s.recordDecision(a.id, { winner: 12 }, T2);
+    expect(await s.getRound(a.id)).toMatchObject({ decision: { winner: 12 }, decidedAt: T2 });
+    expect(await s.getRound(9999)).toBeNull();
+  });
+
+  it('claims a round once: claimed, then mine for the claimant, taken for others', async () => {
+    const s = b.store;
+    const r = await s.currentRound(REPO, 42, 'main', T0);
+    expect(await s.claimRound(r.id, 'pr:12:sha:a')).toBe('claimed');
+    expect(await s.claimRound(r.id, 'pr:12:sha:a')).toBe('mine');
+    expect(await s.claimRound(r.id, 'pr:13:sha:b')).toBe('taken');
+    expect((await s.getRound(r.id))?.selection).toBe('pr:12:sha:a');
+    await expect(s.claimRound(123456, 'x')).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('adds and lists receipts in order, and events', async () => {
+    const s = b.store;
+    const id1 = await s.addReceipt({ kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } });
+    const id2 = await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } });
+    await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 43, round: 1, at: T1, data: {} });
+    expect(id2).toBeGreaterThan(id1);
+    expect(await s.listReceipts(REPO, 42)).toEqual([
+      { kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } },
+      { kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } },
+    ]);
+    await s.addEvent(REPO, 'job-failed', { reason: 'x' }, T0);
+    const ev = await s.db.query('SELECT kind, data FROM events');
+    expect(ev.rows).toEqual([{ kind: 'job-failed', data: { reason: 'x' } }]);
+  });
+
+  it('records an applied action once; the first result wins', async () => {
+    const s = b.store;
+    expect(await s.getAppliedAction('k1')).toBeNull();
+    await s.recordAppliedAction('k1', { commentId: 5 }, T0);
+    await s.recordAppliedAction('k1', { commentId: 6 }, T1);
+    expect(await s.getAppliedAction('k1')).toEqual({ commentId: 5 });
+    await s.recordAppliedAction('k2', undefined, T0);
+    expect(await s.getAppliedAction('k2')).toEqual({});
+  });
+
+  it('grants one repair per Change', async () => {
+    const s = b.store;
+    expect(await s.getRepair(REPO, 42)).toBeNull();
+    const results = await Promise.all([s.claimRepair(REPO, 42, 12, T0), s.claimRepair(REPO, 42, 13, T0)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results[0] ? 12 : 13;
+    expect(await s.getRepair(REPO, 42)).toEqual({ pr: winner, at: T0 });
+    expect(await s.claimRepair(REPO, 43, 14, T1)).toBe(true);
+  });
+
+  it('takes model budget within both limits, all or nothing', async () => {
+    const s = b.store;
+    const input = { installationId: 1, repo: REPO, change: 42, day: '2026-01-01', calls: 2 };
+    const limits = { perChange: 5, dailyPerInstallation: 100 };
+    expect(await s.takeModelBudget(input, limits)).toBe(true);
+    expect(await s.takeModelBudget(input, limits)).toBe(true);
+    expect(await s.takeModelBudget(input, limits)).toBe(false); // 6 > 5
+    expect(await s.takeModelBudget({ ...input, calls: 1 }, limits)).toBe(true); // 5
+    // The daily cap of the installation binds across Changes; a refusal takes nothing.
+    const tight = { perChange: 100, dailyPerInstallation: 7 };
+    expect(await s.takeModelBudget({ ...input, change: 43 }, tight)).toBe(true); // installation 7
+    expect(await s.takeModelBudget({ ...input, change: 44, calls: 1 }, tight)).toBe(false);
+    expect(await s.takeModelBudget({ ...input, change: 44, calls: 1, day: '2026-01-02' }, tight)).toBe(true);
+    const rows = await s.db.query(`SELECT key, calls FROM model_budgets WHERE key = $1`, [`${REPO}#44`]);
+    expect(rows.rows[0]?.calls).toBe(1);
+  });
+
+  it('keeps repository config validity, valid by default', async () => {
+    const s = b.store;
+    expect(await s.isConfigValid(REPO)).toBe(true);
+    await s.setConfigValid(REPO, false, 'gate.required: expected array');
+    expect(await s.isConfigValid(REPO)).toBe(false);
+    await s.setConfigValid(REPO, true, '');
+    expect(await s.isConfigValid(REPO)).toBe(true);
+  });
+
+  it('turns a row that fails its schema into a StoreError, and a bad statement too', async () => {
+    const s = b.store;
+    await s.db.query(
+      `INSERT INTO changes (repo, number, installation_id, title, body, criteria, state) VALUES ($1, 1, 1, 't', 'b', '[{"id":"bad"}]', 'open')`,
+      [REPO],
+    );
+    await expect(s.getChange(REPO, 1)).rejects.toMatchObject({ name: 'StoreError', code: 'bad-row' });
+    await expect(s.db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ name: 'StoreError', code: 'query' });
+  });
+
+  it('rolls back a transaction that throws', async () => {
+    const s = b.store;
+    await expect(
+      s.db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO repo_config (repo, valid, detail) VALUES ('x/y', false, '')`);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect(await s.isConfigValid('x/y')).toBe(true);
+  });
+});
