@@ -33,6 +33,8 @@ const statusOf = (error: unknown): number | null => {
   return parsed.success ? parsed.data.status : null;
 };
 
+const RawText = z.union([z.string(), z.instanceof(ArrayBuffer).transform((bytes) => new TextDecoder().decode(bytes))]);
+
 const PluginFile = z.object({
   owner: z.string(),
   repo: z.string(),
@@ -54,8 +56,9 @@ const readConfigText = async (octokit: Octokit, { owner, repo, ref }: RepoRef): 
       mediaType: { format: 'raw' },
       ...(ref === undefined ? {} : { ref }),
     });
-    const text = z.string().safeParse(response.data);
-    // Anything but text (a directory listing, a submodule) is not a config file.
+    // GitHub labels raw files `application/vnd.github.raw; charset=utf-8` (text); without the
+    // charset Octokit hands over bytes. A JSON answer (directory listing, submodule) is no file.
+    const text = RawText.safeParse(response.data);
     if (!text.success) throw new ConfigGitHubError(`${CONFIG_PATH} in ${owner}/${repo} is not a file`, null);
     return text.data;
   } catch (error) {

@@ -1,0 +1,15 @@
+// A real Probot octokit for nock tests: retries and throttling off, so tests never wait.
+import { ProbotOctokit } from 'probot';
+import type { Octokit } from '../../src/deps.ts';
+
+const TestOctokit = ProbotOctokit.defaults((o: Record<string, unknown> & { throttle?: Record<string, unknown> }) => ({
+  ...o,
+  retry: { enabled: false },
+  throttle: { ...o?.throttle, enabled: false },
+}));
+
+export const makeOctokit = (): Octokit => new TestOctokit({ auth: { token: 'test' } });
+
+export const API = 'https://api.github.com';
+/** Octokit sends `/` inside the `{path}` parameter encoded as %2F. */
+export const CONTENTS = (owner: string, repo: string) => `/repos/${owner}/${repo}/contents/.github%2Farbiter.yml`;
