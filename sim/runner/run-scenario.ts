@@ -34,6 +34,8 @@ export interface RunOptions {
   appEnv?: Record<string, string>;
   /** Safety limit of one wait for quiet, in real milliseconds (default 30 000). */
   quietTimeoutMs?: number;
+  /** Called with the emulator once the run is quiet, before everything stops (tests read its webhooks). */
+  inspect?: (emulator: GitHubEmulator) => void;
 }
 
 function modelScripts(s: Scenario): ModelScripts {
@@ -191,6 +193,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       }
     }
     await settle();
+    opts.inspect?.(gh);
 
     const state = gh.state(scenario.repo);
     const parsed = parseTranscript({

@@ -1,0 +1,131 @@
+// Every bundled scenario against the real app: the final state of each transcript is what
+// DESIGN.md says must happen (winner, losers, labels, Arbiter's check runs, dispatches),
+// and no comment, closure, label or merge is ever written twice.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+
+const SELECTION = 'Arbiter / selection';
+const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
+
+const load = (name: string) => loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+
+function applied(t: Transcript) {
+  return t.writes.filter((w) => w.status < 300);
+}
+
+/** Closures, merges and labels are each written once; no comment body appears twice in one thread. */
+function expectNoDuplicateWrites(t: Transcript): void {
+  const once = applied(t)
+    .map((w) => w.summary)
+    .filter((s) => /^(close|merge|label) /.test(s));
+  expect(once.filter((s, i) => once.indexOf(s) !== i), 'repeated writes').toEqual([]);
+  const threads = [...Object.entries(t.prs), ...Object.entries(t.issues)];
+  for (const [num, thread] of threads) {
+    const bodies = thread.comments.map((c) => `${c.user}\n${c.body}`);
+    expect(bodies.filter((b, i) => bodies.indexOf(b) !== i), `repeated comment on #${num}`).toEqual([]);
+  }
+  expect(applied(t).filter((w) => w.route === MERGE)).toHaveLength(Object.values(t.prs).filter((p) => p.merged).length);
+}
+
+function lostTo(t: Transcript, loser: number, winner: number): void {
+  const pr = t.prs[String(loser)];
+  expect(pr, `#${loser}`).toMatchObject({ state: 'closed', merged: false });
+  expect(pr.labels).toContain('arbiter:lost');
+  expect(pr.checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+  expect(pr.checks[SELECTION].title ?? '').toContain(`Lost to #${winner}`);
+}
+
+function shipped(t: Transcript, winner: number): void {
+  expect(t.prs[String(winner)], `#${winner}`).toMatchObject({ state: 'closed', merged: true });
+  expect(t.prs[String(winner)].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'success' });
+  expect(verdictLine(t)).toMatch(new RegExp(`^Winner: #${winner} shipped`));
+}
+
+async function run(s: Scenario, inspect?: Parameters<typeof runScenario>[1]['inspect']) {
+  const lines: string[] = [];
+  const t = await runScenario(s, { log: (l) => lines.push(l), inspect });
+  return { t, lines };
+}
+
+describe('bundled scenarios', () => {
+  it('showcase: the fastest candidate loses to the one that meets every criterion', async () => {
+    let sent: { event: string; status: number }[] = [];
+    let violations: string[] = ['not inspected'];
+    const { t } = await run(await load('showcase'), (emulator) => {
+      sent = emulator.sentWebhooks.map((w) => ({ event: w.event, status: w.status }));
+      violations = [...emulator.violations];
+    });
+    shipped(t, 13);
+    lostTo(t, 12, 13);
+    const reason = [...t.prs['12'].comments.map((c) => c.body), t.prs['12'].checks[SELECTION].title ?? ''].join('\n');
+    expect(reason).toContain('Lost to #13: met 3 of 3 criteria, this met 1 of 3.');
+    expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
+    expect(t.dispatches).toEqual([]);
+    expectNoDuplicateWrites(t);
+    // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
+    expect(violations).toEqual([]);
+    expect(sent.length).toBeGreaterThan(5);
+    expect(sent.filter((w) => w.status < 200 || w.status >= 300)).toEqual([]);
+  });
+
+  it('a required check fails on the candidate that meets more criteria: it loses', async () => {
+    const { t } = await run(await load('required-check-fails'));
+    lostTo(t, 22, 21);
+    expect(t.prs['21'].merged).toBe(false);
+    expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toHaveLength(1);
+    expectNoDuplicateWrites(t);
+  });
+
+  it('unmet criteria: one repair, then a person; never a merge', async () => {
+    const { t } = await run(await load('unmet-criteria'));
+    expect(t.prs['31']).toMatchObject({ state: 'open', merged: false });
+    expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toHaveLength(1);
+    expect(t.prs['31'].labels).toContain('arbiter:awaiting-approval');
+    expect(verdictLine(t)).toMatch(/^A person must decide: #31 awaits approval/);
+    expectNoDuplicateWrites(t);
+  });
+
+  it('/arbiter promote by a write user ships a gated winner; a read user cannot', async () => {
+    const { t } = await run(await load('promote-command'));
+    shipped(t, 41);
+    const merges = applied(t).filter((w) => w.route === MERGE);
+    expect(merges).toHaveLength(1);
+    expect(merges[0].at).toBeGreaterThanOrEqual(6);
+    expect(t.dispatches).toEqual([]);
+    expectNoDuplicateWrites(t);
+  });
+
+  it('every webhook redelivered three times: the same outcome, nothing written twice', async () => {
+    const { t } = await run(await load('redeliver'));
+    shipped(t, 52);
+    lostTo(t, 51, 52);
+    expectNoDuplicateWrites(t);
+  });
+
+  it('GitHub answers 502 to the merge twice: retried, merged once', async () => {
+    const { t } = await run(await load('merge-502'));
+    shipped(t, 61);
+    expect(t.writes.filter((w) => w.route === MERGE).map((w) => w.status)).toEqual([502, 502, 200]);
+    expectNoDuplicateWrites(t);
+  });
+
+  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', async () => {
+    const scenario = await load('restart-mid-selection');
+    const disturbed = (await run(scenario)).t;
+    const calm = (await run({ ...scenario, faults: { ...scenario.faults, restart: [] } })).t;
+    expect(disturbed.restarts).toHaveLength(1);
+    const killedAfter = disturbed.writes.find((w) => w.seq === disturbed.restarts[0].afterSeq);
+    expect(killedAfter?.summary).toMatch(/^close #/);
+    shipped(disturbed, 73);
+    lostTo(disturbed, 71, 73);
+    lostTo(disturbed, 72, 73);
+    expectNoDuplicateWrites(disturbed);
+    const outcome = (t: Transcript) => ({
+      prs: Object.fromEntries(Object.entries(t.prs).map(([n, p]) => [n, { ...p, comments: p.comments.map((c) => c.user) }])),
+      issues: Object.fromEntries(Object.entries(t.issues).map(([n, i]) => [n, { ...i, comments: i.comments.map((c) => c.user) }])),
+      dispatches: t.dispatches,
+    });
+    expect(outcome(disturbed)).toEqual(outcome(calm));
+  });
+});
