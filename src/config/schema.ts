@@ -1,113 +1,247 @@
-// The `.github/arbiter.yml` schema: every key with its default. Unknown keys are errors
-// (strict objects), so a typo never passes silently. `ArbiterConfig` is the normalised type.
+// The `.github/arbiter.yml` schema: every key with its default, description and example (the
+// source of docs/configuration.md). Unknown keys are errors (strict objects), so a typo never
+// passes silently. `ArbiterConfig` is the normalised type.
 import { z } from 'zod';
 
 const seconds = z.number().int().positive();
 const globs = z.array(z.string().min(1));
 
 export const RiskRule = z.strictObject({
-  risk: z.enum(['low', 'medium', 'high']),
-  /** Any changed path matching one of these globs. */
-  paths: globs.optional(),
-  /** More changed lines (additions + deletions) than this. */
-  minChangedLines: z.number().int().nonnegative().optional(),
-  /** More changed files than this. */
-  minChangedFiles: z.number().int().nonnegative().optional(),
-  /** Any of these labels on the candidate. */
-  labels: z.array(z.string()).optional(),
+  risk: z.enum(['low', 'medium', 'high']).meta({ description: 'The risk this rule gives when it matches.', examples: ['high'] }),
+  paths: globs.optional().meta({ description: 'Matches when any changed path matches one of these globs.', examples: [['infra/**']] }),
+  minChangedLines: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'Matches when more lines than this changed (additions + deletions).', examples: [400] }),
+  minChangedFiles: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'Matches when more files than this changed.', examples: [30] }),
+  labels: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'Matches when the candidate carries any of these labels.', examples: [['security']] }),
 });
 export type RiskRule = z.infer<typeof RiskRule>;
 
 export const RubricCriterion = z.strictObject({
-  id: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'lower-case id of at most 40 characters'),
-  description: z.string().min(1),
-  weight: z.number().positive().default(1),
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'lower-case id of at most 40 characters')
+    .meta({ description: 'Lower-case id (letters, digits, `-`, `_`; at most 40 characters), unique in the rubric.', examples: ['tests'] }),
+  description: z.string().min(1).meta({ description: 'What the judge scores, in one sentence.', examples: ['How well the evidence shows the change is tested'] }),
+  weight: z.number().positive().default(1).meta({ description: 'Weight of this criterion in the total score.', examples: [1] }),
 });
 
 export const ConfigSchema = z.strictObject({
-  /** `live` acts; `shadow` computes and comments its decision but changes no PR state. */
-  mode: z.enum(['live', 'shadow']).default('live'),
+  mode: z
+    .enum(['live', 'shadow'])
+    .default('live')
+    .meta({
+      description:
+        '`live` acts on pull requests. `shadow` computes and comments its decision but changes no pull request (no close, label, review request or merge): the safe way to try Arbiter.',
+      examples: ['shadow'],
+    }),
   gate: z
     .strictObject({
-      /** Required check names or globs; empty: the branch rules, else every check suite. */
-      required: globs.default([]),
-      /** A scoring check: the first number after `score:`/`score=` in its title, else summary. */
-      score: z.string().nullable().default(null),
+      required: globs.default([]).meta({
+        description:
+          "Required check names or globs (check runs and commit statuses) on a candidate's head. Empty: the branch's required checks; with none, every check suite on the head must complete. A failed required check makes a candidate unpromotable. Arbiter's own checks never count.",
+        examples: [['test', 'ci/*']],
+      }),
+      score: z.string().nullable().default(null).meta({
+        description:
+          'A scoring check: the first number after `score:` or `score=` in its output title, else in its summary, ranks candidates that are otherwise equal (higher is better). null: no score.',
+        examples: ['bench'],
+      }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({ description: "Which checks on a candidate's head are its gate evidence." }),
   acceptance: z
     .strictObject({
-      /** When false, a Change with no criteria may ship without a person. */
-      required: z.boolean().default(true),
-      alwaysInclude: globs.default([]),
-      maxFiles: z.number().int().min(1).max(200).default(24),
-      maxBytes: z.number().int().min(1024).max(1_000_000).default(61_440),
+      required: z.boolean().default(true).meta({
+        description:
+          'When false, a Change with no acceptance criteria may ship without a person. When true, such a Change goes to the human gate.',
+        examples: [false],
+      }),
+      alwaysInclude: globs.default([]).meta({
+        description:
+          "Files always sent to the model with the candidate's changed files (entry points), together with the files they reference. Globs.",
+        examples: [['public/index.html', 'src/app.ts']],
+      }),
+      maxFiles: z.number().int().min(1).max(200).default(24).meta({
+        description: 'At most this many files are sent to the model (1 to 200).',
+        examples: [12],
+      }),
+      maxBytes: z.number().int().min(1024).max(1_000_000).default(61_440).meta({
+        description: 'At most this many bytes of patch and file text in total (1024 to 1000000); a cut file or patch is marked truncated.',
+        examples: [40_960],
+      }),
       models: z
-        .strictObject({ small: z.string().default('claude-haiku-5-5'), large: z.string().default('claude-sonnet-5-5') })
-        .prefault({}),
-      timeoutSeconds: seconds.default(90),
-      maxOutputTokens: z.number().int().min(256).max(32_000).default(4096),
+        .strictObject({
+          small: z.string().default('claude-haiku-5-5').meta({
+            description: 'The small model: one call judges every criterion.',
+            examples: ['claude-haiku-5-5'],
+          }),
+          large: z.string().default('claude-sonnet-5-5').meta({
+            description: "The large model: called only when the small model's answer is invalid or leaves criteria unclear.",
+            examples: ['claude-sonnet-5-5'],
+          }),
+        })
+        .prefault({})
+        .meta({ description: 'Model ids of the acceptance check.' }),
+      timeoutSeconds: seconds.default(90).meta({
+        description: 'Seconds before a model call is abandoned; its criteria become gaps.',
+        examples: [60],
+      }),
+      maxOutputTokens: z.number().int().min(256).max(32_000).default(4096).meta({
+        description: 'Output token limit of each acceptance call (256 to 32000); an answer cut by it is a gap, never a guess.',
+        examples: [8192],
+      }),
       budget: z
         .strictObject({
-          perChange: z.number().int().nonnegative().default(40),
-          dailyPerInstallation: z.number().int().nonnegative().default(1000),
+          perChange: z.number().int().nonnegative().default(40).meta({
+            description: 'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps.',
+            examples: [20],
+          }),
+          dailyPerInstallation: z.number().int().nonnegative().default(1000).meta({
+            description: 'At most this many model calls per installation per day.',
+            examples: [500],
+          }),
         })
-        .prefault({}),
+        .prefault({})
+        .meta({ description: 'Cost control of acceptance model calls.' }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({
+      description:
+        "The acceptance check: a model judges each acceptance criterion of the Change against the candidate; a `met` counts only with a quote verified in the candidate's files.",
+    }),
   judge: z
     .strictObject({
-      mode: z.enum(['verdict', 'rubric']).default('verdict'),
-      model: z.string().default('claude-sonnet-5-5'),
-      timeoutSeconds: seconds.default(120),
+      mode: z.enum(['verdict', 'rubric']).default('verdict').meta({
+        description:
+          '`verdict`: one call names the preferred tied candidate and the evidence ids it relies on. `rubric`: the model scores every tied candidate on each rubric criterion (0 to 4) and the weighted total decides.',
+        examples: ['rubric'],
+      }),
+      model: z.string().default('claude-sonnet-5-5').meta({ description: 'Model id of the judge.', examples: ['claude-sonnet-5-5'] }),
+      timeoutSeconds: seconds.default(120).meta({
+        description: 'Seconds before the judge call is abandoned; the tie then goes to a person.',
+        examples: [60],
+      }),
       rubric: z
         .array(RubricCriterion)
         .default([
           { id: 'completeness', description: 'How completely the evidence shows the request carried out', weight: 2 },
           { id: 'risk', description: 'How little risk the evidence suggests (fewer failing or flaky checks)', weight: 1 },
-        ]),
+        ])
+        .meta({
+          description: 'The rubric of `mode: rubric`. A list replaces the default list whole.',
+          examples: [
+            [
+              { id: 'completeness', description: 'How completely the evidence shows the request carried out', weight: 3 },
+              { id: 'tests', description: 'How well the evidence shows the change is tested', weight: 1 },
+            ],
+          ],
+        }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({ description: 'The tie-break judge: runs only when ranking ends in a tie at the top, and reads only the evidence, never the code.' }),
   selection: z
     .strictObject({
-      /** Seconds after which a sibling whose checks never finish is settled as timed out. */
-      siblingTimeout: seconds.default(7200),
-      /** A PR that is not a draft is still recorded when it carries this label. */
-      label: z.string().nullable().default(null),
+      siblingTimeout: seconds.default(7200).meta({
+        description: 'Seconds after which a sibling whose checks never finish is settled as unpromotable ("timed out"), so the round can be decided.',
+        examples: [3600],
+      }),
+      label: z.string().nullable().default(null).meta({
+        description: 'A pull request that is not a draft is still recorded as a candidate when it carries this label. null: drafts only.',
+        examples: ['arbiter:candidate'],
+      }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({ description: 'How candidates are recorded and when a round is decided.' }),
   policy: z
     .strictObject({
-      mergeMethod: z.enum(['merge', 'squash', 'rebase']).default('squash'),
-      /** Risks that may ship without a person. */
-      autoShip: z.array(z.enum(['low', 'medium', 'high'])).default(['low', 'medium']),
-      /** Rules are checked in order; the highest risk any rule gives wins. Default: low. */
+      mergeMethod: z.enum(['merge', 'squash', 'rebase']).default('squash').meta({
+        description: 'How the winner is merged.',
+        examples: ['rebase'],
+      }),
+      autoShip: z
+        .array(z.enum(['low', 'medium', 'high']))
+        .default(['low', 'medium'])
+        .meta({ description: 'Risks that may ship without a person; a winner of any other risk goes to the human gate.', examples: [['low']] }),
       rules: z
         .array(RiskRule)
         .default([
           { risk: 'high', paths: ['.github/workflows/**'] },
           { risk: 'medium', minChangedLines: 400 },
-        ]),
-      /** Reviewers asked at the human gate; empty: CODEOWNERS of the changed files. */
-      reviewers: z.array(z.string()).default([]),
+        ])
+        .meta({
+          description:
+            'Risk rules, checked in order; the highest risk of any matching rule wins, and a candidate no rule matches is low risk. A list replaces the default list whole.',
+          examples: [
+            [
+              { risk: 'high', paths: ['.github/workflows/**', 'infra/**'] },
+              { risk: 'high', labels: ['security'] },
+              { risk: 'medium', minChangedLines: 400 },
+              { risk: 'medium', minChangedFiles: 30 },
+            ],
+          ],
+        }),
+      reviewers: z.array(z.string()).default([]).meta({
+        description: 'GitHub logins asked for review at the human gate. Empty: the CODEOWNERS of the changed files.',
+        examples: [['octocat']],
+      }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({ description: 'The risk policy under which the winner ships.' }),
   repair: z
     .strictObject({
-      enabled: z.boolean().default(true),
-      /** Seconds to wait for a repair before the Change goes to a person. */
-      timeout: seconds.default(3600),
+      enabled: z.boolean().default(true).meta({
+        description:
+          'Whether Arbiter asks for one repair attempt (a `repository_dispatch` of type `arbiter.repair` and a comment on the Change) before handing the Change to a person. At most one per Change.',
+        examples: [false],
+      }),
+      timeout: seconds.default(3600).meta({
+        description: 'Seconds to wait for the repair to arrive before the Change goes to a person.',
+        examples: [1800],
+      }),
     })
-    .prefault({}),
+    .prefault({})
+    .meta({ description: 'One more attempt, asked for before a person decides.' }),
   portfolio: z
     .strictObject({
-      approaches: z.array(z.string().min(1)).default([]),
-      composeTimeout: seconds.default(3600),
-      policy: z.enum(['top-k', 'successive-halving']).default('top-k'),
-      k: z.number().int().min(1).default(2),
+      approaches: z.array(z.string().min(1)).default([]).meta({
+        description: 'Distinct approaches, one per candidate dispatched by `/arbiter explore N`. Required for explore: nothing is generated.',
+        examples: [['Keep state in the URL', 'Keep state in local storage']],
+      }),
+      composeTimeout: seconds.default(3600).meta({
+        description: 'Seconds a dispatched candidate may take to open its pull request before it is dropped.',
+        examples: [1800],
+      }),
+      policy: z.enum(['top-k', 'successive-halving']).default('top-k').meta({
+        description:
+          '`top-k` takes the k best by score to the deep round; `successive-halving` re-runs the scoring check on the survivors and averages, so one noisy reading does not pick the winner.',
+        examples: ['successive-halving'],
+      }),
+      k: z.number().int().min(1).default(2).meta({ description: 'How many candidates go on to the deep round.', examples: [3] }),
     })
-    .prefault({}),
-  commands: z.strictObject({ prefix: z.string().regex(/^\/[a-z][a-z0-9-]*$/).default('/arbiter') }).prefault({}),
+    .prefault({})
+    .meta({ description: 'Portfolio search: explore several approaches, then exploit the best (`/arbiter explore`).' }),
+  commands: z
+    .strictObject({
+      prefix: z
+        .string()
+        .regex(/^\/[a-z][a-z0-9-]*$/)
+        .default('/arbiter')
+        .meta({ description: 'The slash-command prefix, as in `/arbiter promote`.', examples: ['/bot'] }),
+    })
+    .prefault({})
+    .meta({ description: 'Slash commands in comments.' }),
 });
 
 export type ArbiterConfig = z.infer<typeof ConfigSchema>;
