@@ -1,5 +1,6 @@
 // The Store (src/store/types.ts) over one SQL dialect, on PGlite or PostgreSQL. Claims are single
 // conditional statements so replicas sharing one PostgreSQL never both win.
+import { z } from 'zod';
 import type { CandidateState, Receipt } from '../core/types.ts';
 import { openDb, type Db, type OpenDbOptions } from './db.ts';
 import { StoreError } from './errors.ts';
@@ -95,8 +96,14 @@ export function storeOver(db: Db): StoreWithDb {
       return res.rowCount === 1;
     },
     async getDelivery(id) {
-      const row = await one('SELECT id, event, payload FROM deliveries WHERE id = $1', [id]);
-      return row ? parseRow(DeliveryRow, row, 'delivery') : null;
+      const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
+      if (!row) return null;
+      const d = parseRow(DeliveryRow, row, 'delivery');
+      return { id: d.id, event: d.event, payload: d.payload, doneAt: d.done_at, error: d.error };
+    },
+    async listPendingDeliveries(limit) {
+      const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
+      return res.rows.map((r) => parseRow(z.object({ id: z.string() }), r, 'delivery').id);
     },
     async markDeliveryDone(id, error) {
       await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);
@@ -152,6 +159,14 @@ export function storeOver(db: Db): StoreWithDb {
         `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND change = $2 AND base = $3 ORDER BY pr`,
         [repo, change, base],
       );
+      return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
+    },
+    async listCandidatesOfChange(repo, change) {
+      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND change = $2 ORDER BY pr`, [repo, change]);
+      return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
+    },
+    async listCandidatesByHead(repo, headSha) {
+      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND head_sha = $2 ORDER BY pr`, [repo, headSha]);
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
     async listVerifyingSince(before) {

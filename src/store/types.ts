@@ -62,8 +62,13 @@ export interface Store {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
   recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;
-  getDelivery(id: string): Promise<{ id: string; event: string; payload: unknown } | null>;
+  /** `doneAt` is set once the delivery was processed or finally failed (`error` then says why). */
+  getDelivery(
+    id: string,
+  ): Promise<{ id: string; event: string; payload: unknown; doneAt?: string | null; error?: string | null } | null>;
   markDeliveryDone(id: string, error?: string): Promise<void>;
+  /** Ids of recorded deliveries not yet done, oldest first (re-enqueued at start). */
+  listPendingDeliveries(limit: number): Promise<string[]>;
 
   // Changes and candidates
   upsertChange(row: Omit<ChangeRow, 'updatedAt'>): Promise<ChangeRow>;
@@ -73,6 +78,10 @@ export interface Store {
   getCandidate(repo: string, pr: number): Promise<CandidateRow | null>;
   /** Every candidate of a Change on a base, in any state, ordered by pr. */
   listCandidates(repo: string, change: number, base: string): Promise<CandidateRow[]>;
+  /** Every candidate of a Change on any base, ordered by pr. */
+  listCandidatesOfChange(repo: string, change: number): Promise<CandidateRow[]>;
+  /** Candidates whose recorded head is this sha. */
+  listCandidatesByHead(repo: string, headSha: string): Promise<CandidateRow[]>;
   /** Candidates in `verifying` whose head was first seen before `before` (ISO). */
   listVerifyingSince(before: string): Promise<CandidateRow[]>;
   setCandidateState(repo: string, pr: number, state: CandidateState, reason: string): Promise<void>;
