@@ -214,6 +214,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     const repairReceipt: Receipt = { kind: 'ACCEPTANCE_REPAIR', repo, change: change.number, round, at: input.now, data: { candidate: t, headSha: e.headSha, objective: verdict.objective, unmet: verdict.unmet.map((c) => c.id), trigger: 'selection' } };
     actions.push(selectionRun(t, 'neutral', 'Repair requested', `${headline}\n\nArbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`, true));
     actions.push({ kind: 'receipt', key: k(`receipt/repair`), receipt: repairReceipt });
+    actions.push({ kind: 'set-state', key: k(`state/${t}`), pr: t, state: 'selected', reason: `repair requested: ${verdict.objective}` });
     actions.push({
       kind: 'dispatch',
       key: k(`repair`),

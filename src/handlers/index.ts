@@ -1,5 +1,15 @@
-// Routes one recorded webhook delivery to the handler of its event family.
+// Routes one recorded webhook delivery to the handler of its event family. Every handler first
+// reads the repository's configuration and does nothing else while it is invalid.
+import { z } from 'zod';
+import { getRepoConfig } from '../config/check.ts';
 import type { Deps } from '../deps.ts';
+import { repoContext, type RepoContext } from '../workflows/context.ts';
+import { onCheckEvent } from './checks.ts';
+import { onIssueComment, onRequestedAction } from './commands.ts';
+import { onIssues } from './issues.ts';
+import { onPullRequest } from './pull-request.ts';
+import { onPush } from './push.ts';
+import { onReview } from './review.ts';
 
 export interface Delivery {
   id: string;
@@ -7,7 +17,66 @@ export interface Delivery {
   payload: Record<string, any>;
 }
 
+export type Handler = (ctx: RepoContext, payload: Record<string, unknown>) => Promise<void>;
+
+/** Event families Arbiter acts on; a lookup table, so a new family is one line. */
+const HANDLERS: Record<string, Handler> = {
+  pull_request: onPullRequest,
+  pull_request_review: onReview,
+  check_run: async (ctx, payload) => ((payload as { action?: string }).action === 'requested_action' ? onRequestedAction(ctx, payload) : onCheckEvent(ctx, payload)),
+  check_suite: onCheckEvent,
+  status: onCheckEvent,
+  issue_comment: onIssueComment,
+  issues: onIssues,
+};
+
+const Envelope = z.object({
+  installation: z.object({ id: z.number().int() }),
+  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
+});
+
 /** Processes one delivery inside a durable job. Idempotent: a retry repeats no action. */
 export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<void> {
-  deps.log.debug({ delivery: delivery.id, event: delivery.name }, 'no handler yet');
+  const envelope = Envelope.safeParse(delivery.payload);
+  if (!envelope.success) {
+    deps.log.debug({ delivery: delivery.id, event: delivery.name }, 'delivery without installation or repository: ignored');
+    return;
+  }
+  const { installation, repository } = envelope.data;
+  const owner = repository.owner.login;
+  const repo = repository.name;
+  const log = deps.log.child({ delivery: delivery.id, repo: `${owner}/${repo}`, event: delivery.name });
+  const scoped: Deps = { ...deps, log };
+  if (delivery.name === 'push') {
+    await onPush(scoped, await deps.octokitFor(installation.id), delivery.payload);
+  }
+  const handler = HANDLERS[delivery.name];
+  if (!handler) return;
+  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, installation.id, owner, repo, delivery.payload);
+  const octokit = await deps.octokitFor(installation.id);
+  const config = await getRepoConfig(scoped, octokit, { owner, repo });
+  if (!config) {
+    log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
+    return;
+  }
+  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: `delivery:${delivery.id}` });
+  await handler(ctx, delivery.payload);
+}
+
+const PullWithHead = z.object({
+  action: z.string(),
+  pull_request: z.object({ number: z.number(), head: z.object({ sha: z.string(), ref: z.string() }), state: z.string() }),
+});
+
+/** A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head. */
+async function checkConfigOfPull(deps: Deps, installationId: number, owner: string, repo: string, payload: unknown): Promise<void> {
+  const parsed = PullWithHead.safeParse(payload);
+  if (!parsed.success || !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) || parsed.data.pull_request.state !== 'open') return;
+  const { checkConfigOnCommit } = await import('../config/check.ts');
+  const octokit = await deps.octokitFor(installationId);
+  const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: parsed.data.pull_request.number, per_page: 100 });
+  const files = z.array(z.object({ filename: z.string() })).catch([]).parse(data);
+  if (!files.some((f) => f.filename === '.github/arbiter.yml')) return;
+  const pr = parsed.data.pull_request;
+  await checkConfigOnCommit(deps, octokit, { owner, repo, sha: pr.head.sha, ref: pr.head.ref });
 }

@@ -169,6 +169,10 @@ export function storeOver(db: Db): StoreWithDb {
       const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND head_sha = $2 ORDER BY pr`, [repo, headSha]);
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
+    async listCandidatesInState(state) {
+      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE state = $1 ORDER BY repo, pr`, [state]);
+      return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
+    },
     async listVerifyingSince(before) {
       const res = await db.query(
         `SELECT ${CANDIDATE_COLUMNS} FROM candidates

@@ -82,6 +82,8 @@ export interface Store {
   listCandidatesOfChange(repo: string, change: number): Promise<CandidateRow[]>;
   /** Candidates whose recorded head is this sha. */
   listCandidatesByHead(repo: string, headSha: string): Promise<CandidateRow[]>;
+  /** Every candidate in one state, across repositories (for the sweep). */
+  listCandidatesInState(state: CandidateState): Promise<CandidateRow[]>;
   /** Candidates in `verifying` whose head was first seen before `before` (ISO). */
   listVerifyingSince(before: string): Promise<CandidateRow[]>;
   setCandidateState(repo: string, pr: number, state: CandidateState, reason: string): Promise<void>;

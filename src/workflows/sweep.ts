@@ -1,6 +1,84 @@
-// The periodic sweep: settles siblings whose checks never finish and Changes whose repair never came.
+// The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
+// (unpromotable, "timed out"), and sends a Change to a person when its repair never came.
+import { getRepoConfig } from '../config/check.ts';
+import { LABEL_AWAITING } from '../core/plan.ts';
+import { timeOutGate } from '../core/gate.ts';
+import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
+import { markerFor } from '../github/markers.ts';
+import { gateTitle, renderGateTable } from '../github/markdown.ts';
+import type { CandidateRow } from '../store/types.ts';
+import { OPEN_STATES } from './candidates.ts';
+import { nowIso, repoContext, type RepoContext } from './context.ts';
+import { executePlan, writeCheck } from './execute.ts';
+import { selectionStep } from './select.ts';
+
+async function contextFor(deps: Deps, c: CandidateRow, token: string): Promise<RepoContext | null> {
+  const change = await deps.store.getChange(c.repo, c.change);
+  if (!change) return null;
+  const [owner, repo] = c.repo.split('/');
+  const octokit = await deps.octokitFor(change.installationId);
+  const config = await getRepoConfig(deps, octokit, { owner, repo });
+  if (!config) return null;
+  return repoContext(deps, { owner, repo, installationId: change.installationId, config, token });
+}
+
+async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  const seen = Date.parse(c.headSeenAt);
+  if (ctx.deps.clock.now().getTime() - seen < ctx.config.selection.siblingTimeout * 1000) return false;
+  const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
+  if (!stored.success || stored.data.settled) return false;
+  const gate = timeOutGate(stored.data);
+  await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
+  await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
+  await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / gate', status: 'completed', conclusion: 'failure', title: gateTitle(gate), summary: renderGateTable(gate) });
+  await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / acceptance', status: 'completed', conclusion: 'neutral', title: 'Not run: checks never finished', summary: 'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.' });
+  return true;
+}
+
+/** A repair requested by a decided round that nothing answered within `repair.timeout`. */
+async function expireRepair(ctx: RepoContext, change: number, base: string): Promise<void> {
+  const { store } = ctx.deps;
+  const repair = await store.getRepair(ctx.key, change);
+  const round = await store.currentRound(ctx.key, change, base, nowIso(ctx));
+  const decision = round.decision as { verdict?: { kind?: string; target?: number } } | null;
+  if (!repair || decision?.verdict?.kind !== 'repair' || !round.decidedAt) return;
+  if (ctx.deps.clock.now().getTime() - Date.parse(round.decidedAt) < ctx.config.repair.timeout * 1000) return;
+  const target = await store.getCandidate(ctx.key, decision.verdict.target ?? repair.pr);
+  if (!target || !OPEN_STATES.has(target.state)) return;
+  const why = `The requested repair of #${target.pr} did not arrive within ${Math.round(ctx.config.repair.timeout / 60)} minutes. Approve to ship it as it is or cancel the change.`;
+  const k = (s: string): string => `${ctx.key}#${change}/r${round.number}/repair-timeout/${s}`;
+  await executePlan(ctx, [
+    { kind: 'label', key: k('label'), issue: target.pr, labels: [LABEL_AWAITING] },
+    { kind: 'comment', key: k('note'), issue: target.pr, marker: `repair-timeout:${target.pr}`, body: `${markerFor(`repair-timeout:${target.pr}`)}\n${why}` },
+    { kind: 'check-run', key: k('check'), pr: target.pr, headSha: target.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide', summary: why },
+    { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo: ctx.key, change, round: round.number, at: nowIso(ctx), data: { candidates: [target.pr], winner: target.pr, why: 'repair timed out' } } },
+    { kind: 'set-state', key: k('state'), pr: target.pr, state: 'selected', reason: why },
+  ]);
+  await store.setChangeState(ctx.key, change, 'human');
+}
 
 export async function runSweep(deps: Deps): Promise<void> {
-  deps.log.debug('sweep: nothing to do yet');
+  const now = deps.clock.now();
+  const token = `sweep:${now.toISOString()}`;
+  const groups = new Map<string, { c: CandidateRow; ctx: RepoContext }>();
+  for (const c of await deps.store.listVerifyingSince(now.toISOString())) {
+    try {
+      const ctx = await contextFor(deps, c, token);
+      if (!ctx) continue;
+      await timeOut(ctx, c);
+      groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
+    } catch (error) {
+      deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');
+    }
+  }
+  for (const { c, ctx } of groups.values()) await selectionStep(ctx, c.change, c.base).catch((error) => deps.log.warn({ err: error }, 'sweep: selection failed'));
+  for (const c of await deps.store.listCandidatesInState('selected')) {
+    try {
+      const ctx = await contextFor(deps, c, token);
+      if (ctx) await expireRepair(ctx, c.change, c.base);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: repair check skipped');
+    }
+  }
 }

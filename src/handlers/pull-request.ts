@@ -1,0 +1,66 @@
+// pull_request: record candidates and new heads; a closure by someone else withdraws the
+// candidate; a merge (by anyone) ships it and closes its siblings as stale.
+import { z } from 'zod';
+import { OPEN_STATES, recordCandidate } from '../workflows/candidates.ts';
+import { nowIso, type RepoContext } from '../workflows/context.ts';
+import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { afterMerged } from '../workflows/promote.ts';
+import { selectionStep } from '../workflows/select.ts';
+
+const Payload = z.object({
+  action: z.string(),
+  sender: z.object({ login: z.string() }),
+  pull_request: z.object({
+    number: z.number().int(),
+    state: z.string(),
+    draft: z.boolean().optional(),
+    merged: z.boolean().nullable().optional(),
+    body: z.string().nullable(),
+    user: z.object({ login: z.string() }).nullable(),
+    base: z.object({ ref: z.string() }),
+    head: z.object({ sha: z.string() }),
+    labels: z.array(z.object({ name: z.string() })).default([]),
+  }),
+});
+
+const RECORD_ACTIONS = new Set(['opened', 'reopened', 'edited', 'synchronize', 'ready_for_review', 'converted_to_draft', 'labeled']);
+
+export async function onPullRequest(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
+  const parsed = Payload.safeParse(payload);
+  if (!parsed.success) return;
+  const { action, sender, pull_request: pr } = parsed.data;
+  const own = sender.login === ctx.gh.botLogin;
+  if (action === 'closed') return onClosed(ctx, pr.number, pr.merged === true, own, sender.login, pr.head.sha);
+  if (!RECORD_ACTIONS.has(action)) return;
+  // Arbiter's own acts (marking ready, labelling) are never read as a person's.
+  if (own && action !== 'synchronize') return;
+  const candidate = await recordCandidate(ctx, {
+    number: pr.number,
+    draft: pr.draft === true,
+    state: pr.state,
+    body: pr.body,
+    base: pr.base.ref,
+    headSha: pr.head.sha,
+    author: pr.user?.login ?? '',
+    labels: pr.labels.map((l) => l.name),
+  });
+  if (candidate) await evaluateCandidate(ctx, pr.number);
+}
+
+async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: boolean, by: string, headSha: string): Promise<void> {
+  const { store } = ctx.deps;
+  const candidate = await store.getCandidate(ctx.key, number);
+  if (!candidate) return;
+  const change = await store.getChange(ctx.key, candidate.change);
+  if (!change) return;
+  if (merged) {
+    const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
+    await afterMerged(ctx, { change, base: candidate.base, pr: number, sha: headSha, by: own ? null : by, round: round.number, scope: 'merged' });
+    return;
+  }
+  if (own || !OPEN_STATES.has(candidate.state)) return;
+  await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
+  await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
+  // A withdrawn sibling may have been the one the others were waiting on.
+  await selectionStep(ctx, candidate.change, candidate.base);
+}

@@ -1,0 +1,63 @@
+// Running the acceptance check for one candidate head: gather the context (patch first, then
+// head files, in at most two GraphQL queries), judge it within budget, and show the result as
+// the `Arbiter / acceptance` check run.
+import { buildAcceptanceContext } from '../acceptance/context.ts';
+import { gatherHeadFiles } from '../acceptance/gather.ts';
+import { renderAcceptanceCheck } from '../acceptance/render.ts';
+import { runAcceptance } from '../acceptance/run.ts';
+import type { AcceptanceEvidence } from '../core/types.ts';
+import type { PullState } from '../github/group-query.ts';
+import type { CandidateRow, ChangeRow } from '../store/types.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { writeCheck } from './execute.ts';
+
+/** Takes one model call from the Change's budget and the installation's daily cap. */
+export function budgetTaker(ctx: RepoContext, change: number): () => Promise<boolean> {
+  return () =>
+    ctx.deps.store.takeModelBudget(
+      { installationId: ctx.installationId, repo: ctx.key, change, day: nowIso(ctx).slice(0, 10), calls: 1 },
+      ctx.config.acceptance.budget,
+    );
+}
+
+export async function runCandidateAcceptance(ctx: RepoContext, candidate: CandidateRow, change: ChangeRow, state: PullState): Promise<AcceptanceEvidence> {
+  const { store } = ctx.deps;
+  const { criteria } = change;
+  const base = { pr: candidate.pr, headSha: candidate.headSha, name: 'Arbiter / acceptance' as const };
+  const patch = await store.getPatch(ctx.key, candidate.pr, candidate.headSha);
+  if (criteria.length === 0 || !patch) {
+    const evidence: AcceptanceEvidence = { status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } };
+    const shown = renderAcceptanceCheck(evidence, criteria, {});
+    await writeCheck(ctx, { ...base, status: 'completed', conclusion: 'neutral', title: shown.title, summary: shown.summary, text: shown.text });
+    return evidence;
+  }
+  const modelCriteria = criteria.filter((c) => c.check === null).length;
+  if (modelCriteria > 0) {
+    await writeCheck(ctx, { ...base, status: 'in_progress', title: `Judging ${criteria.length} criteria`, summary: `The model is judging ${criteria.length} criteria against this head.` });
+  }
+  const headFiles = modelCriteria > 0
+    ? await gatherHeadFiles((q, v) => ctx.gh.octokit.graphql(q, v), { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, patch, config: ctx.config.acceptance })
+    : new Map();
+  const context = buildAcceptanceContext({ patch, headFiles, config: ctx.config.acceptance });
+  const evidence = await runAcceptance({
+    candidate: candidate.pr,
+    criteria,
+    context,
+    changeTitle: change.title,
+    checks: state.checks,
+    config: ctx.config.acceptance,
+    llm: ctx.deps.llm,
+    takeBudget: budgetTaker(ctx, change.number),
+  });
+  const shown = renderAcceptanceCheck(evidence, criteria, {});
+  await writeCheck(ctx, { ...base, status: 'completed', conclusion: shown.conclusion, title: shown.title, summary: shown.summary, text: shown.text, annotations: shown.annotations });
+  await store.addReceipt({
+    kind: 'ACCEPTANCE',
+    repo: ctx.key,
+    change: change.number,
+    round: 0,
+    at: nowIso(ctx),
+    data: { candidate: candidate.pr, headSha: candidate.headSha, status: evidence.status, results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })), modelCalls: evidence.modelCalls, truncated: evidence.truncated },
+  });
+  return evidence;
+}

@@ -1,0 +1,52 @@
+// What a workflow knows about the repository it works on: deps, the gateway, the config, and
+// the token that names this run (the job's delivery id) for claims that must survive retries.
+import type { Logger } from 'pino';
+import type { ArbiterConfig } from '../config/schema.ts';
+import type { Deps } from '../deps.ts';
+import { GitHubGateway } from '../github/gateway.ts';
+
+export interface RepoContext {
+  deps: Deps;
+  gh: GitHubGateway;
+  owner: string;
+  repo: string;
+  /** owner/name */
+  key: string;
+  installationId: number;
+  config: ArbiterConfig;
+  /** Names this run; a retry of the same job carries the same token, so it continues its own claims. */
+  token: string;
+  log: Logger;
+}
+
+export async function repoContext(deps: Deps, input: { owner: string; repo: string; installationId: number; config: ArbiterConfig; token: string }): Promise<RepoContext> {
+  const octokit = await deps.octokitFor(input.installationId);
+  const key = `${input.owner}/${input.repo}`;
+  return {
+    deps,
+    gh: new GitHubGateway(octokit, input.owner, input.repo, deps.appSlug),
+    owner: input.owner,
+    repo: input.repo,
+    key,
+    installationId: input.installationId,
+    config: input.config,
+    token: input.token,
+    log: deps.log.child({ repo: key, token: input.token }),
+  };
+}
+
+export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock.now().toISOString();
+
+/**
+ * Claims `key` for this run: true for the first run to ask and for any retry of it (same
+ * token). Built on the store's insert-once applied-actions table.
+ */
+export async function claimOnce(ctx: RepoContext, key: string): Promise<boolean> {
+  const holder = await ctx.deps.store.getAppliedAction(`claim:${key}`);
+  if (holder === null) {
+    await ctx.deps.store.recordAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx));
+    const after = await ctx.deps.store.getAppliedAction(`claim:${key}`);
+    return (after as { token?: string } | null)?.token === ctx.token;
+  }
+  return (holder as { token?: string }).token === ctx.token;
+}

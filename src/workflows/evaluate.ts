@@ -1,0 +1,89 @@
+// Verifying one candidate: gate evidence from its head's checks, then (once every required
+// check has concluded) the acceptance check, each shown as Arbiter's own check run. When the
+// candidate has settled, the selection step runs for its group.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { computeGate, timeOutGate } from '../core/gate.ts';
+import { AcceptanceEvidence, GateEvidence, type CandidateState } from '../core/types.ts';
+import { gateTitle, renderGateTable } from '../github/markdown.ts';
+import type { PullState } from '../github/group-query.ts';
+import type { CandidateRow, ChangeRow } from '../store/types.ts';
+import { runCandidateAcceptance } from './acceptance.ts';
+import { OPEN_STATES, ensurePatch, recordCandidate } from './candidates.ts';
+import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { writeCheck } from './execute.ts';
+import { selectionStep } from './select.ts';
+
+export const criteriaHash = (change: ChangeRow): string => createHash('sha256').update(JSON.stringify(change.criteria)).digest('hex').slice(0, 12);
+
+export async function storedGate(ctx: RepoContext, c: CandidateRow): Promise<GateEvidence | null> {
+  const parsed = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Acceptance evidence of this head for the Change's current criteria, or null. */
+export async function storedAcceptance(ctx: RepoContext, c: CandidateRow, change: ChangeRow): Promise<AcceptanceEvidence | null> {
+  const raw = await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'acceptance');
+  const stamp = z.object({ criteriaHash: z.string() }).safeParse(raw);
+  if (!stamp.success || stamp.data.criteriaHash !== criteriaHash(change)) return null;
+  const parsed = AcceptanceEvidence.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Gate evidence from a fresh read of the head, keeping a timeout the sweep recorded. */
+export function gateFrom(ctx: RepoContext, state: PullState, previous: GateEvidence | null, branchRequired: string[] | null): GateEvidence {
+  const gate = computeGate({ configured: ctx.config.gate.required, branchRequired, observed: state.checks, scoreCheck: ctx.config.gate.score });
+  return previous?.timedOut && !gate.settled ? timeOutGate(gate) : gate;
+}
+
+export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<void> {
+  const { store } = ctx.deps;
+  let candidate = await store.getCandidate(ctx.key, pr);
+  if (!candidate || !OPEN_STATES.has(candidate.state)) return;
+  const change = await store.getChange(ctx.key, candidate.change);
+  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
+  const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
+  if (!state || state.state !== 'OPEN') return;
+  if (state.headSha !== candidate.headSha) {
+    // A push we have not processed yet: record the new head first; its evidence starts afresh.
+    candidate = await recordCandidate(ctx, { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels });
+    if (!candidate) return;
+  }
+  await ensurePatch(ctx, candidate);
+  const rules = await ctx.gh.branchRules(candidate.base);
+  const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required);
+  await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
+  await writeCheck(ctx, {
+    pr,
+    headSha: candidate.headSha,
+    name: 'Arbiter / gate',
+    status: gate.settled ? 'completed' : 'in_progress',
+    conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
+    title: gateTitle(gate),
+    summary: renderGateTable(gate),
+  });
+  let acceptance = await storedAcceptance(ctx, candidate, change);
+  if (!acceptance) {
+    if (!gate.settled) {
+      await writeCheck(ctx, {
+        pr,
+        headSha: candidate.headSha,
+        name: 'Arbiter / acceptance',
+        status: 'in_progress',
+        title: 'Waiting for the required checks',
+        summary: `The acceptance check runs once every required check has concluded (${gate.reason}).`,
+      });
+      return;
+    }
+    // One run per head sha and criteria judges acceptance; the others leave it to that run.
+    if (!(await claimOnce(ctx, `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`))) return;
+    acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
+    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...acceptance, criteriaHash: criteriaHash(change) });
+  }
+  if (candidate.state === 'verifying') {
+    const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
+    await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
+  }
+  await store.addEvent(ctx.key, 'candidate.settled', { pr, headSha: candidate.headSha, promotable: gate.promotable }, nowIso(ctx));
+  await selectionStep(ctx, candidate.change, candidate.base);
+}

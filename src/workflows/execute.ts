@@ -1,0 +1,155 @@
+// The executor: applies each planned action once. An action whose key is recorded in the store
+// is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
+import { createHash } from 'node:crypto';
+import type { Action, CheckRunAnnotation, CheckRunButton, CheckRunName } from '../core/actions.ts';
+import { GitHubError } from '../github/errors.ts';
+import type { MergeResult } from '../github/gateway.ts';
+import { CandidateState } from '../core/types.ts';
+import { claimOnce, nowIso, type RepoContext } from './context.ts';
+
+const MAX_ATTEMPTS = 4;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs a write, retrying transient GitHub errors a bounded number of times. */
+export async function withRetry<T>(ctx: RepoContext, what: string, write: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (error) {
+      if (!(error instanceof GitHubError) || !error.transient || attempt >= MAX_ATTEMPTS) throw error;
+      const wait = Math.min(error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 250 * 2 ** attempt, 10_000);
+      ctx.log.warn({ what, status: error.status, attempt, wait }, 'GitHub write failed; retrying');
+      await sleep(wait);
+    }
+  }
+}
+
+const contentHash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+
+export interface CheckWrite {
+  pr: number;
+  headSha: string;
+  name: CheckRunName;
+  status: 'in_progress' | 'completed';
+  conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
+  title: string;
+  summary: string;
+  text?: string;
+  buttons?: CheckRunButton[];
+  annotations?: CheckRunAnnotation[];
+}
+
+/**
+ * Creates or updates Arbiter's check run of that name on a head. An identical write is skipped;
+ * creation is claimed in the store so two runs never create the same check twice.
+ */
+export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
+  const { store } = ctx.deps;
+  const idKey = `check-id:${ctx.key}:${check.headSha}:${check.name}`;
+  const contentKey = `check-content:${ctx.key}:${check.headSha}:${check.name}:${contentHash(check)}`;
+  if ((await store.getAppliedAction(contentKey)) !== null) return;
+  let id = ((await store.getAppliedAction(idKey)) as { id?: number } | null)?.id ?? null;
+  if (id === null) {
+    const creator = await claimOnce(ctx, `check-create:${ctx.key}:${check.headSha}:${check.name}`);
+    id = await ctx.gh.findCheckRun(check.headSha, check.name);
+    if (id === null && !creator) {
+      // Another run is creating it right now: wait for its id rather than create a second one.
+      for (let i = 0; i < 40 && id === null; i++) {
+        await sleep(250);
+        id = ((await store.getAppliedAction(idKey)) as { id?: number } | null)?.id ?? null;
+      }
+      if (id === null) id = await ctx.gh.findCheckRun(check.headSha, check.name);
+    }
+  }
+  const known = id;
+  const written = await withRetry(ctx, `check ${check.name}`, async (attempt) => {
+    // A creation whose answer was lost may have landed: look before creating again.
+    const target = known ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
+    return ctx.gh.writeCheckRun({ id: target, sha: check.headSha, ...check });
+  });
+  if (known === null) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
+  await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
+}
+
+export interface ExecutionResult {
+  merge: MergeResult | null;
+  applied: string[];
+}
+
+async function apply(ctx: RepoContext, action: Action): Promise<unknown> {
+  const { gh, deps } = ctx;
+  switch (action.kind) {
+    case 'comment':
+      return withRetry(ctx, 'comment', () => gh.upsertComment(action.issue, action.marker, action.body));
+    case 'close':
+      return withRetry(ctx, 'close', async (attempt) => {
+        if (attempt > 1 && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
+        await gh.closePull(action.pr);
+        return { closed: true };
+      });
+    case 'label':
+      return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));
+    case 'unlabel':
+      return withRetry(ctx, 'unlabel', () => gh.removeLabel(action.issue, action.label));
+    case 'mark-ready':
+      return withRetry(ctx, 'mark ready', async () => {
+        const pull = await gh.pullState(action.pr);
+        if (!pull.draft) return { already: true };
+        await gh.markReady(pull.nodeId);
+        return { ready: true };
+      });
+    case 'merge':
+      return withRetry(ctx, 'merge', async (attempt) => {
+        if (attempt > 1) {
+          const pull = await gh.pullState(action.pr);
+          if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
+        }
+        return gh.merge(action.pr, action.sha, action.method);
+      });
+    case 'auto-merge':
+      return withRetry(ctx, 'auto-merge', async () => {
+        const pull = await gh.pullState(action.pr);
+        if (pull.headSha !== action.sha) return { ok: false, status: 409, message: 'head moved' } satisfies MergeResult;
+        await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
+        return { ok: true, sha: null, queued: true };
+      });
+    case 'request-review':
+      return withRetry(ctx, 'request review', () => gh.requestReviewers(action.pr, action.reviewers, action.teams));
+    case 'check-run':
+      await writeCheck(ctx, action);
+      return { written: true };
+    case 'dispatch':
+      return withRetry(ctx, 'dispatch', () => gh.dispatch(action.eventType, action.payload));
+    case 'receipt':
+      return { id: await deps.store.addReceipt(action.receipt) };
+    case 'set-state': {
+      const state = CandidateState.safeParse(action.state);
+      if (state.success) await deps.store.setCandidateState(ctx.key, action.pr, state.data, action.reason);
+      return { state: action.state };
+    }
+  }
+}
+
+/**
+ * Applies a plan in order. Stops at a merge that GitHub refused (409 head moved, 405 not
+ * mergeable): the caller decides what follows. A failure throws, and the job's retry resumes.
+ */
+export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<ExecutionResult> {
+  const { store } = ctx.deps;
+  const applied: string[] = [];
+  let merge: MergeResult | null = null;
+  for (const action of actions) {
+    const recorded = await store.getAppliedAction(action.key);
+    let result: unknown = recorded;
+    if (recorded === null) {
+      result = (await apply(ctx, action)) ?? { done: true };
+      await store.recordAppliedAction(action.key, result, nowIso(ctx));
+      applied.push(action.key);
+    }
+    if (action.kind === 'merge' || action.kind === 'auto-merge') {
+      merge = result as MergeResult;
+      if (!merge.ok) break;
+    }
+  }
+  return { merge, applied };
+}

@@ -1,0 +1,89 @@
+// Promotion and what follows it: executing a decided plan, then reading the merge's answer.
+// Merged: PROMOTION receipt and the open siblings close as stale. 409 (the head moved): the next
+// round starts and no merge is reported. 405 (not mergeable): a person is asked.
+import type { Action } from '../core/actions.ts';
+import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
+import type { Receipt } from '../core/types.ts';
+import { markerFor } from '../github/markers.ts';
+import type { MergeResult } from '../github/gateway.ts';
+import type { ChangeRow, RoundRow } from '../store/types.ts';
+import { OPEN_STATES } from './candidates.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
+
+export async function finishPromotion(ctx: RepoContext, input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan }): Promise<void> {
+  const { plan, change, round, base } = input;
+  const result = await executePlan(ctx, plan.actions);
+  if (ctx.config.mode === 'shadow') return;
+  if (plan.verdict.kind === 'ship') {
+    const winner = plan.verdict.winner;
+    const sha = plan.actions.find((a): a is Extract<Action, { kind: 'merge' | 'auto-merge' }> => a.kind === 'merge' || a.kind === 'auto-merge')?.sha ?? '';
+    await afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `r${round.number}` });
+  } else if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
+    await ctx.deps.store.setChangeState(ctx.key, change.number, plan.verdict.kind === 'human' ? 'human' : 'open');
+  }
+}
+
+/** Reads the merge's answer and plans what follows, each action applied once. */
+export async function afterMergeAnswer(
+  ctx: RepoContext,
+  input: { change: ChangeRow; round: RoundRow; base: string; pr: number; sha: string; result: MergeResult | null; by: string | null; scope: string },
+): Promise<void> {
+  const { change, round, pr, sha, result, by } = input;
+  const { store } = ctx.deps;
+  const k = (suffix: string): string => `${ctx.key}#${change.number}/${input.scope}/after/${suffix}`;
+  if (!result) return;
+  if (result.ok && 'queued' in result) {
+    await executePlan(ctx, [
+      { kind: 'check-run', key: k(`check/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: 'Selected: auto-merge enabled', summary: `#${pr} merges once the branch's required reviews or merge queue let it.` },
+    ]);
+    return;
+  }
+  if (result.ok) {
+    await afterMerged(ctx, { change, base: input.base, pr, sha, by, round: round.number, scope: input.scope });
+    return;
+  }
+  if (result.status === 409) {
+    // The head moved between the decision and the merge: nothing shipped; the new head is compared afresh.
+    await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
+    await store.setCandidateState(ctx.key, pr, 'verifying', 'head moved during promotion');
+    await store.addEvent(ctx.key, 'promotion.head-moved', { pr, sha, round: round.number }, nowIso(ctx));
+    await executePlan(ctx, [
+      { kind: 'check-run', key: k(`moved/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Head moved during promotion', summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round.number + 1}.` },
+    ]);
+    return;
+  }
+  const why = `GitHub refused to merge #${pr} (${result.status}: not mergeable, for example a conflict). Resolve it and approve, or cancel the change.`;
+  await store.setChangeState(ctx.key, change.number, 'human');
+  await executePlan(ctx, [
+    { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },
+    { kind: 'comment', key: k(`refused/${pr}`), issue: pr, marker: `refused:${pr}:${input.scope}`, body: `${markerFor(`refused:${pr}:${input.scope}`)}\n${why}` },
+    { kind: 'check-run', key: k(`refused-check/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Not mergeable: a person must act', summary: why },
+    { kind: 'receipt', key: k('receipt/human'), receipt: { kind: 'HUMAN_GATE', repo: ctx.key, change: change.number, round: round.number, at: nowIso(ctx), data: { candidates: [pr], winner: pr, why: `merge refused (${result.status})` } } },
+  ]);
+}
+
+/** A candidate shipped: PROMOTION receipt, its state, and its open siblings closed as stale. */
+export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; base: string; pr: number; sha: string; by: string | null; round: number; scope: string }): Promise<void> {
+  const { store } = ctx.deps;
+  const { change, pr } = input;
+  const k = (suffix: string): string => `${ctx.key}#${change.number}/shipped/${suffix}`;
+  const receipt: Receipt = { kind: 'PROMOTION', repo: ctx.key, change: change.number, round: input.round, at: nowIso(ctx), data: { candidate: pr, headSha: input.sha, by: input.by ?? 'arbiter', method: ctx.config.policy.mergeMethod } };
+  const actions: Action[] = [
+    { kind: 'receipt', key: k('receipt'), receipt },
+    { kind: 'set-state', key: k(`state/${pr}`), pr, state: 'promoted', reason: input.by ? `promoted by @${input.by}` : 'merged' },
+  ];
+  if (input.sha) {
+    actions.push({ kind: 'check-run', key: k(`check/${pr}`), pr, headSha: input.sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped', summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.` });
+  }
+  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
+  for (const s of siblings) {
+    const reason = `Superseded: #${pr} shipped.`;
+    actions.push({ kind: 'check-run', key: k(`stale-check/${s.pr}`), pr: s.pr, headSha: s.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: reason, summary: reason });
+    actions.push({ kind: 'comment', key: k(`stale-note/${s.pr}`), issue: s.pr, marker: `stale:${s.pr}`, body: `${markerFor(`stale:${s.pr}`)}\n${reason}` });
+    actions.push({ kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr });
+    actions.push({ kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason });
+  }
+  await executePlan(ctx, actions);
+  await store.setChangeState(ctx.key, change.number, 'shipped');
+}

@@ -1,0 +1,164 @@
+// The selection step (DESIGN.md section 2, steps 3-4): wait for every sibling, let the last to
+// settle claim the round, rank, break a true tie with the judge, plan and execute the outcome.
+import { SELECTION_BUTTONS } from '../commands/buttons.ts';
+import type { SelectionPlan } from '../core/plan.ts';
+import { planSelection } from '../core/plan.ts';
+import { rankCandidates } from '../core/rank.ts';
+import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
+import type { PullState } from '../github/group-query.ts';
+import { diagnose } from '../judge/diagnostics.ts';
+import { judgeTie } from '../judge/judge.ts';
+import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
+import { budgetTaker } from './acceptance.ts';
+import { OPEN_STATES } from './candidates.ts';
+import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
+import { writeCheck } from './execute.ts';
+import { finishPromotion } from './promote.ts';
+import { resolveReviewers } from './reviewers.ts';
+
+export interface GroupView {
+  change: ChangeRow;
+  round: RoundRow;
+  siblings: CandidateRow[];
+  pulls: Map<number, PullState>;
+  evidence: Map<number, CandidateEvidence>;
+  /** Siblings that have not settled, with why: "CI running", "acceptance", "new commits". */
+  pending: { pr: number; why: string }[];
+  branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
+}
+
+/** Reads the whole group's state: the store, plus ONE GraphQL query for every sibling. */
+export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string): Promise<GroupView | null> {
+  const { store } = ctx.deps;
+  const change = await store.getChange(ctx.key, changeNumber);
+  if (!change) return null;
+  const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
+  const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
+  const pulls = await ctx.gh.readGroup(siblings.map((s) => s.pr));
+  const branch = await ctx.gh.branchRules(base);
+  const evidence = new Map<number, CandidateEvidence>();
+  const pending: { pr: number; why: string }[] = [];
+  for (const s of siblings) {
+    const pull = pulls.get(s.pr);
+    if (!pull || pull.state !== 'OPEN') {
+      pending.push({ pr: s.pr, why: 'closing' });
+      continue;
+    }
+    if (pull.headSha !== s.headSha) {
+      pending.push({ pr: s.pr, why: 'new commits' });
+      continue;
+    }
+    const gate = gateFrom(ctx, pull, await storedGate(ctx, s), branch.required);
+    const acceptance = await storedAcceptance(ctx, s, change);
+    if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
+    else if (!acceptance) pending.push({ pr: s.pr, why: 'acceptance' });
+    const patch = await store.getPatch(ctx.key, s.pr, s.headSha);
+    evidence.set(s.pr, {
+      pr: s.pr,
+      headSha: s.headSha,
+      gate,
+      acceptance,
+      changedPaths: patch?.files.map((f) => f.path) ?? [],
+      changedLines: patch?.files.reduce((n, f) => n + f.additions + f.deletions, 0) ?? 0,
+      labels: pull.labels,
+      author: s.author,
+    });
+  }
+  return { change, round, siblings, pulls, evidence, pending, branch };
+}
+
+export const waitingList = (pending: GroupView['pending']): string => pending.map((p) => `#${p.pr} (${p.why})`).join(', ');
+
+async function showWaiting(ctx: RepoContext, view: GroupView): Promise<void> {
+  const list = waitingList(view.pending);
+  for (const s of view.siblings) {
+    const pull = view.pulls.get(s.pr);
+    if (!pull || pull.state !== 'OPEN' || pull.headSha !== s.headSha) continue;
+    await writeCheck(ctx, {
+      pr: s.pr,
+      headSha: s.headSha,
+      name: 'Arbiter / selection',
+      status: 'in_progress',
+      title: `Waiting on ${list}`.slice(0, 200),
+      summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.`,
+    });
+  }
+}
+
+async function computePlan(ctx: RepoContext, view: GroupView): Promise<SelectionPlan> {
+  const { store } = ctx.deps;
+  const evidence = [...view.evidence.values()];
+  const ranking = rankCandidates(evidence);
+  let judge: JudgeOutcome | null = null;
+  if (ranking.tiedAtTop) {
+    const tied = evidence.filter((e) => ranking.top.includes(e.pr));
+    judge = await judgeTie({
+      tied,
+      deterministicOrder: ranking.top,
+      criteria: view.change.criteria,
+      config: ctx.config.judge,
+      llm: ctx.deps.llm,
+      takeBudget: budgetTaker(ctx, view.change.number),
+      scoreCheck: ctx.config.gate.score,
+    });
+  }
+  const base = {
+    repo: ctx.key,
+    change: { number: view.change.number, title: view.change.title, criteria: view.change.criteria },
+    round: view.round.number,
+    base: view.siblings[0]?.base ?? 'main',
+    siblings: evidence,
+    ranking,
+    judge,
+    diagnostics: diagnose({ evidence, judge }),
+    config: ctx.config,
+    reviewers: { users: [], teams: [] as string[] },
+    branch: { requiredReviews: view.branch.requiredReviews, mergeQueue: view.branch.mergeQueue },
+    drafts: [...view.pulls.values()].filter((p) => p.isDraft).map((p) => p.number),
+    now: nowIso(ctx),
+    buttons: [...SELECTION_BUTTONS],
+  };
+  const repairAvailable = ctx.config.repair.enabled && (await store.getRepair(ctx.key, view.change.number)) === null;
+  let plan = planSelection({ ...base, repairAvailable });
+  if (plan.verdict.kind === 'repair') {
+    const mine = await claimOnce(ctx, `repair:${ctx.key}#${view.change.number}`);
+    const taken = mine && (await store.claimRepair(ctx.key, view.change.number, plan.verdict.target, nowIso(ctx)));
+    if (!taken) plan = planSelection({ ...base, repairAvailable: false });
+  }
+  if (plan.verdict.kind === 'human') {
+    const paths = plan.verdict.before.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
+    const reviewers = await resolveReviewers(ctx, paths, plan.verdict.before.map((pr) => view.evidence.get(pr)?.author ?? ''));
+    plan = planSelection({ ...base, reviewers, repairAvailable: false });
+  }
+  return plan;
+}
+
+/**
+ * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
+ * update); the claimant (or its retry) decides, records the plan, and executes it.
+ */
+export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string): Promise<void> {
+  const { store } = ctx.deps;
+  const change = await store.getChange(ctx.key, changeNumber);
+  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
+  let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
+  if (round.selection !== null && round.selection !== ctx.token) return;
+  const view = await readGroupView(ctx, changeNumber, base);
+  if (!view || view.siblings.length === 0) return;
+  if (view.round.id !== round.id) return;
+  if (round.decision === null && view.pending.length > 0) {
+    await showWaiting(ctx, view);
+    return;
+  }
+  const claim = await store.claimRound(round.id, ctx.token);
+  if (claim === 'taken') return;
+  round = (await store.getRound(round.id)) ?? round;
+  let plan = round.decision as SelectionPlan | null;
+  if (plan === null) {
+    plan = await computePlan(ctx, view);
+    await store.recordDecision(round.id, plan, nowIso(ctx));
+    await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
+  }
+  await finishPromotion(ctx, { change: view.change, round, base, plan });
+}

@@ -1,0 +1,49 @@
+// The CommandServices that slash commands and check-run buttons call: each verb goes to the
+// same workflow the automatic path uses. Replies are idempotent per comment or click.
+import type { CommandServices, CommandTarget } from '../commands/types.ts';
+import { markerFor } from '../github/markers.ts';
+import type { RepoContext } from './context.ts';
+import { withRetry } from './execute.ts';
+import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
+
+export function commandServices(ctx: RepoContext): CommandServices {
+  const { store } = ctx.deps;
+  const replyMarker = (t: CommandTarget): string => `reply:${t.commentId ?? `click-${ctx.token}`}`;
+  return {
+    prefix: ctx.config.commands.prefix,
+    permission: (user) => ctx.gh.permission(user),
+    async candidate(issueNumber) {
+      const c = await store.getCandidate(ctx.key, issueNumber);
+      return c ? { pr: c.pr, change: c.change, author: c.author, state: c.state } : null;
+    },
+    async isChange(issueNumber) {
+      return (await store.getChange(ctx.key, issueNumber)) !== null;
+    },
+    status: (t) => statusOf(ctx, t.issueNumber),
+    rank: (t) => rankNow(ctx, t.issueNumber),
+    recheck: (t) => recheckCandidate(ctx, t.issueNumber),
+    promote: (t) => promoteByPerson(ctx, t.issueNumber, t.user, t.source),
+    reject: (t, reason) => rejectByPerson(ctx, t.issueNumber, t.user, reason),
+    async cancel(t) {
+      const candidate = await store.getCandidate(ctx.key, t.issueNumber);
+      return cancelChange(ctx, candidate ? candidate.change : t.issueNumber, t.user);
+    },
+    async explore() {
+      return { ok: false, code: 'not_configured', message: 'portfolio search is not configured' };
+    },
+    async reply(t, body) {
+      const key = `${ctx.key}/${replyMarker(t)}`;
+      if ((await store.getAppliedAction(key)) !== null) return;
+      const marker = replyMarker(t);
+      await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(t.issueNumber, marker, `${markerFor(marker)}\n${body}`));
+      await store.recordAppliedAction(key, { replied: true }, ctx.deps.clock.now().toISOString());
+    },
+    async react(t, content) {
+      if (t.commentId === null) return;
+      const key = `${ctx.key}/react:${t.commentId}:${content}`;
+      if ((await store.getAppliedAction(key)) !== null) return;
+      await withRetry(ctx, 'react', () => ctx.gh.react(t.commentId!, content));
+      await store.recordAppliedAction(key, { reacted: true }, ctx.deps.clock.now().toISOString());
+    },
+  };
+}
