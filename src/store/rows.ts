@@ -20,7 +20,13 @@ const int = z
   .transform((v) => Number(v))
   .pipe(z.number().int());
 
-export const DeliveryRow = z.object({ id: z.string(), event: z.string(), payload: z.unknown() });
+export const DeliveryRow = z.object({
+  id: z.string(),
+  event: z.string(),
+  payload: z.unknown(),
+  done_at: iso.nullable(),
+  error: z.string().nullable(),
+});
 
 export const ChangeRowSchema = z.object({
   repo: z.string(),

@@ -25,12 +25,24 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const s = b.store;
     expect(await s.recordDelivery('d-1', 'pull_request', { action: 'opened', n: [1, 2] })).toBe(true);
     expect(await s.recordDelivery('d-1', 'pull_request', { action: 'other' })).toBe(false);
-    expect(await s.getDelivery('d-1')).toEqual({ id: 'd-1', event: 'pull_request', payload: { action: 'opened', n: [1, 2] } });
+    expect(await s.getDelivery('d-1')).toEqual({
+      id: 'd-1',
+      event: 'pull_request',
+      payload: { action: 'opened', n: [1, 2] },
+      doneAt: null,
+      error: null,
+    });
     expect(await s.getDelivery('nope')).toBeNull();
+    await s.recordDelivery('d-2', 'push', {});
+    await s.recordDelivery('d-3', 'push', {});
+    expect(await s.listPendingDeliveries(10)).toEqual(['d-1', 'd-2', 'd-3']);
     await s.markDeliveryDone('d-1', 'boom');
-    const row = await s.db.query('SELECT done_at, error FROM deliveries WHERE id = $1', ['d-1']);
-    expect(row.rows[0]?.error).toBe('boom');
-    expect(row.rows[0]?.done_at).not.toBeNull();
+    await s.markDeliveryDone('d-3');
+    const d1 = await s.getDelivery('d-1');
+    expect(d1?.error).toBe('boom');
+    expect(Number.isNaN(Date.parse(d1?.doneAt ?? ''))).toBe(false);
+    expect((await s.getDelivery('d-3'))?.error).toBeNull();
+    expect(await s.listPendingDeliveries(10)).toEqual(['d-2']);
   });
 
   it('upserts and reads Changes, and sets their state', async () => {

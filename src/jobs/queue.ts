@@ -1,0 +1,244 @@
+// The durable job queue: pg-boss 10 on the store's database (PGlite or PostgreSQL), with retries
+// and backoff, a recorded final failure, graceful stop, and recovery of jobs a killed process held.
+import { createHash } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { JobOptions, JobQueue } from '../deps.ts';
+import type { Db } from '../store/db.ts';
+
+export interface JobContext {
+  id: string;
+  name: string;
+  data: Record<string, unknown>;
+  /** Attempts already failed before this one. */
+  retryCount: number;
+  retryLimit: number;
+  /** True on the last attempt pg-boss will make: a throw now is the final failure. */
+  final: boolean;
+  log: Logger;
+}
+
+export type JobHandler = (job: JobContext) => Promise<void>;
+
+export interface WorkOptions {
+  /** Parallel workers for this queue (each takes one job at a time). */
+  concurrency?: number;
+  /** Called once when the last attempt failed, before pg-boss records the failure. */
+  onFinalFailure?: (job: JobContext, reason: string) => Promise<void>;
+}
+
+export interface QueueCounts {
+  /** Jobs waiting: created, or failed and waiting for their retry. */
+  queued: number;
+  active: number;
+}
+
+export interface Queue extends JobQueue {
+  /** Sends a job whose id is derived from `key`: a second send with the same key adds nothing. */
+  sendOnce(name: string, data: Record<string, unknown>, key: string): Promise<string | null>;
+  work(name: string, handler: JobHandler, opts?: WorkOptions): Promise<void>;
+  /** A cron schedule (pg-boss's timekeeper; one job per slot across replicas). */
+  schedule(name: string, cron: string, data?: Record<string, unknown>): Promise<void>;
+  counts(): Promise<QueueCounts>;
+  /** Stops taking jobs. Graceful: jobs in flight may finish (up to `timeoutMs`), the rest are failed back to retry. */
+  stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+  /** Runs pg-boss maintenance now (expiry of jobs whose worker vanished, archiving). */
+  maintain(): Promise<void>;
+  readonly boss: PgBoss;
+  readonly schema: string;
+}
+
+export interface QueueOptions {
+  log: Logger;
+  /** Scenario runs and tests: short polling and retry delays. */
+  fast?: boolean;
+  /** pg-boss schema; default `pgboss`. */
+  schema?: string;
+  /** Override any retry/expiry setting (tests). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  expireInSeconds?: number;
+  maintenanceIntervalSeconds?: number;
+}
+
+interface Timing {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+  pollingIntervalSeconds: number;
+  maintenanceIntervalSeconds: number;
+}
+
+const TIMING: Record<'live' | 'fast', Timing> = {
+  // Live: a model call may take minutes, so a job is presumed dead only after 15 minutes.
+  live: { retryLimit: 6, retryDelay: 5, retryBackoff: true, expireInSeconds: 900, pollingIntervalSeconds: 2, maintenanceIntervalSeconds: 60 },
+  fast: { retryLimit: 4, retryDelay: 1, retryBackoff: false, expireInSeconds: 120, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 5 },
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A stable UUID for a key (name-based, version 5 layout), so a job can be sent idempotently. */
+export function jobIdFor(name: string, key: string): string {
+  const h = createHash('sha1').update(`arbiter:${name}:${key}`).digest('hex');
+  const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const JobRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable().catch({}),
+  retryCount: z.coerce.number().int().default(0),
+  retryLimit: z.coerce.number().int().default(0),
+});
+
+const CountRow = z.object({ state: z.string(), n: z.coerce.number().int() });
+
+export const errorReason = (err: unknown): string =>
+  (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 2000);
+
+export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
+  const schema = opts.schema ?? 'pgboss';
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid pg-boss schema name ${JSON.stringify(schema)}`);
+  const base = TIMING[opts.fast ? 'fast' : 'live'];
+  const timing: Timing = {
+    ...base,
+    retryLimit: opts.retryLimit ?? base.retryLimit,
+    retryDelay: opts.retryDelaySeconds ?? base.retryDelay,
+    expireInSeconds: opts.expireInSeconds ?? base.expireInSeconds,
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? base.maintenanceIntervalSeconds,
+  };
+  const log = opts.log;
+
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
+    schema,
+    retryLimit: timing.retryLimit,
+    retryDelay: timing.retryDelay,
+    retryBackoff: timing.retryBackoff,
+    expireInSeconds: timing.expireInSeconds,
+    maintenanceIntervalSeconds: timing.maintenanceIntervalSeconds,
+  });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  await boss.start();
+
+  if (db.kind === 'pglite') {
+    // One process owns a PGlite folder, so a job still `active` was held by a process that
+    // died: it cannot be running anywhere, and goes back to the queue now.
+    const res = await db.query(`UPDATE ${schema}.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
+    if (res.rowCount > 0) log.warn({ jobs: res.rowCount }, 'returned jobs left active by a previous process');
+  }
+
+  const known = new Set<string>();
+  const ensure = async (name: string): Promise<void> => {
+    if (known.has(name)) return;
+    if (!(await boss.getQueue(name))) {
+      try {
+        await boss.createQueue(name, {
+          name,
+          retryLimit: timing.retryLimit,
+          retryDelay: timing.retryDelay,
+          retryBackoff: timing.retryBackoff,
+          expireInSeconds: timing.expireInSeconds,
+        });
+      } catch (err) {
+        // Another replica created it at the same moment.
+        if (!(await boss.getQueue(name))) throw err;
+      }
+    }
+    known.add(name);
+  };
+
+  const workerIds = new Map<string, string[]>();
+  const notify = (name: string): void => {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  };
+
+  const queue: Queue = {
+    boss,
+    schema,
+    async send(name, data, o?: JobOptions) {
+      await ensure(name);
+      const id = await boss.send(name, data, {
+        ...(o?.singletonKey ? { singletonKey: o.singletonKey } : {}),
+        ...(o?.startAfterSeconds ? { startAfter: o.startAfterSeconds } : {}),
+      });
+      // Wake a local worker now instead of at its next poll.
+      if (id && !o?.startAfterSeconds) notify(name);
+      return id;
+    },
+    async sendOnce(name, data, key) {
+      await ensure(name);
+      const id = await boss.send(name, data, { id: jobIdFor(name, key) });
+      if (id) notify(name);
+      return id;
+    },
+    async work(name, handler, wo = {}) {
+      await ensure(name);
+      const ids: string[] = [];
+      for (let i = 0; i < Math.max(1, wo.concurrency ?? 1); i++) {
+        const id = await boss.work(
+          name,
+          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: timing.pollingIntervalSeconds },
+          async (jobs) => {
+            for (const raw of jobs) await runOne(name, raw, handler, wo);
+            notify(name); // there may be more waiting
+          },
+        );
+        ids.push(id);
+      }
+      workerIds.set(name, [...(workerIds.get(name) ?? []), ...ids]);
+    },
+    async schedule(name, cron, data = {}) {
+      await ensure(name);
+      await boss.schedule(name, cron, data, { singletonKey: name });
+    },
+    async counts() {
+      const res = await db.query(
+        `SELECT state::text AS state, count(*)::int AS n FROM ${schema}.job
+         WHERE state IN ('created', 'retry', 'active') GROUP BY state`,
+      );
+      const rows = res.rows.flatMap((r) => {
+        const p = CountRow.safeParse(r);
+        return p.success ? [p.data] : [];
+      });
+      const n = (s: string) => rows.find((r) => r.state === s)?.n ?? 0;
+      return { queued: n('created') + n('retry'), active: n('active') };
+    },
+    async stop(so = {}) {
+      await boss.stop({ graceful: so.graceful ?? true, timeout: so.timeoutMs ?? 20_000, close: false, wait: true });
+    },
+    async maintain() {
+      await boss.maintain();
+    },
+  };
+
+  async function runOne(name: string, raw: unknown, handler: JobHandler, wo: WorkOptions): Promise<void> {
+    const parsed = JobRow.safeParse(raw);
+    if (!parsed.success) throw new Error(`malformed job from pg-boss: ${parsed.error.message}`);
+    const j = parsed.data;
+    const ctx: JobContext = {
+      id: j.id,
+      name,
+      data: j.data ?? {},
+      retryCount: j.retryCount,
+      retryLimit: j.retryLimit,
+      final: j.retryCount >= j.retryLimit,
+      log: log.child({ job: j.id, queue: name }),
+    };
+    try {
+      await handler(ctx);
+    } catch (err) {
+      const reason = errorReason(err);
+      ctx.log.warn({ err, attempt: j.retryCount + 1, final: ctx.final }, 'job failed');
+      if (ctx.final && wo.onFinalFailure) {
+        await wo.onFinalFailure(ctx, reason).catch((e: unknown) => ctx.log.error({ err: e }, 'recording the final failure failed'));
+      }
+      throw err;
+    }
+  }
+
+  return queue;
+}

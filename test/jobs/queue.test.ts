@@ -1,0 +1,179 @@
+// The durable queue on PGlite and PostgreSQL: jobs run, retry, fail finally with a recorded
+// reason, are sent once per key, survive a stop in the middle, and are counted.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DELIVERY_QUEUE, deliveryJob, intakeDelivery, requeuePendingDeliveries } from '../../src/jobs/delivery-job.ts';
+import { createQueue, jobIdFor, type Queue, type QueueOptions } from '../../src/jobs/queue.ts';
+import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
+import { silentLog, testDeps } from './test-deps.ts';
+import { until } from './wait.ts';
+
+describe.each(BACKENDS)('job queue on %s', (backend) => {
+  let b: OpenedBackend;
+  let bossSchema: string;
+  const open: Queue[] = [];
+  const newQueue = async (o: Partial<QueueOptions> = {}) => {
+    const q = await createQueue(b.store.db, { log: silentLog, fast: true, schema: bossSchema, retryDelaySeconds: 0, ...o });
+    open.push(q);
+    return q;
+  };
+  beforeAll(async () => {
+    b = await openBackend(backend, 'queue');
+    bossSchema = backend === 'postgres' ? `${b.where}_boss` : 'pgboss';
+  });
+  afterAll(async () => {
+    if (backend === 'postgres') await b.store.db.exec(`DROP SCHEMA IF EXISTS ${bossSchema} CASCADE`);
+    await b?.dispose();
+  });
+  beforeEach(async () => {
+    await b.truncate();
+  });
+  afterEach(async () => {
+    while (open.length) await open.pop()?.stop({ graceful: false });
+    await b.store.db.exec(`DELETE FROM ${bossSchema}.job`);
+  });
+
+  it('runs a sent job with its data, and counts it while it waits', async () => {
+    const q = await newQueue();
+    const seen: unknown[] = [];
+    await q.send('t-run', { n: 1 });
+    expect(await q.counts()).toEqual({ queued: 1, active: 0 });
+    await q.work('t-run', async (job) => {
+      seen.push(job.data);
+    });
+    await until('job ran', () => seen.length === 1);
+    expect(seen).toEqual([{ n: 1 }]);
+    await until('queue drained', async () => (await q.counts()).queued + (await q.counts()).active === 0);
+  });
+
+  it('sends once per key', async () => {
+    const q = await newQueue();
+    const a = await q.sendOnce('t-once', { id: 'x' }, 'x');
+    const again = await q.sendOnce('t-once', { id: 'x' }, 'x');
+    expect(a).toBe(jobIdFor('t-once', 'x'));
+    expect(again).toBeNull();
+    expect((await q.counts()).queued).toBe(1);
+  });
+
+  it('retries a failing job until it succeeds', async () => {
+    const q = await newQueue();
+    let calls = 0;
+    await q.work('t-retry', async () => {
+      calls++;
+      if (calls < 3) throw new Error('transient');
+    });
+    await q.send('t-retry', {});
+    await until('third attempt', () => calls === 3);
+    await until('completed', async () => (await q.counts()).queued === 0 && (await q.counts()).active === 0);
+    expect(calls).toBe(3);
+  });
+
+  it('records the final failure of a delivery with its reason, once', async () => {
+    const q = await newQueue({ retryLimit: 1 });
+    const deps = testDeps(b.store, q);
+    let attempts = 0;
+    const job = deliveryJob(deps, async () => {
+      attempts++;
+      throw new Error('handler broke');
+    });
+    await q.work(DELIVERY_QUEUE, job.handler, job.options);
+    await intakeDelivery(b.store, q, { id: 'dlv-fail', name: 'issues', payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } } });
+    const done = await until('delivery marked done', async () => {
+      const d = await b.store.getDelivery('dlv-fail');
+      return d?.doneAt ? d : undefined;
+    });
+    expect(done.error).toContain('handler broke');
+    expect(attempts).toBe(2);
+    const events = await b.store.db.query(`SELECT repo, kind, data FROM events`);
+    expect(events.rows).toHaveLength(1);
+    expect(events.rows[0]).toMatchObject({ repo: 'acme/todo', kind: 'delivery-failed', data: { delivery: 'dlv-fail', pr: 42, attempts: 2 } });
+  });
+
+  it('processes a delivery once although it is delivered twice', async () => {
+    const q = await newQueue();
+    const deps = testDeps(b.store, q);
+    const handled: string[] = [];
+    const job = deliveryJob(deps, async (_d, delivery) => {
+      handled.push(delivery.id);
+    });
+    expect(await intakeDelivery(b.store, q, { id: 'dup', name: 'push', payload: {} })).toBe('queued');
+    expect(await intakeDelivery(b.store, q, { id: 'dup', name: 'push', payload: {} })).toBe('redelivery');
+    await q.work(DELIVERY_QUEUE, job.handler, job.options);
+    await until('done', async () => (await b.store.getDelivery('dup'))?.doneAt);
+    // A redelivery after it was processed, and a startup re-enqueue, add nothing.
+    expect(await intakeDelivery(b.store, q, { id: 'dup', name: 'push', payload: {} })).toBe('redelivery');
+    expect(await requeuePendingDeliveries(b.store, q)).toBe(0);
+    await until('drained', async () => (await q.counts()).queued + (await q.counts()).active === 0);
+    expect(handled).toEqual(['dup']);
+  });
+
+  it('re-enqueues a delivery recorded before a crash but never queued', async () => {
+    const q = await newQueue();
+    await b.store.recordDelivery('orphan', 'push', {}); // the process died right after this
+    expect(await requeuePendingDeliveries(b.store, q)).toBe(1);
+    expect(await requeuePendingDeliveries(b.store, q)).toBe(0);
+    expect((await q.counts()).queued).toBe(1);
+  });
+
+  it('lets a job in flight finish on a graceful stop', async () => {
+    const q = await newQueue();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = false;
+    let finished = false;
+    await q.work('t-graceful', async () => {
+      started = true;
+      await gate;
+      finished = true;
+    });
+    await q.send('t-graceful', {});
+    await until('started', () => started);
+    const stopping = q.stop({ graceful: true, timeoutMs: 20_000 });
+    setTimeout(release, 200);
+    await stopping;
+    open.splice(open.indexOf(q), 1);
+    expect(finished).toBe(true);
+    const left = await b.store.db.query(`SELECT state FROM ${bossSchema}.job WHERE name = 't-graceful'`);
+    expect(left.rows.map((r) => r.state)).toEqual(['completed']);
+  });
+
+  it('finishes, once in effect, a delivery whose worker stopped in the middle', async () => {
+    appliedCount = {};
+    const q1 = await newQueue();
+    const deps1 = testDeps(b.store, q1);
+    let firstStarted = false;
+    // The first worker applies half of its effects, then hangs (as if the process stalled).
+    const first = deliveryJob(deps1, async (d, delivery) => {
+      await applyOnce(d, `${delivery.id}:comment`);
+      firstStarted = true;
+      await new Promise(() => undefined);
+    });
+    await q1.work(DELIVERY_QUEUE, first.handler, first.options);
+    await intakeDelivery(b.store, q1, { id: 'mid', name: 'push', payload: {} });
+    await until('first worker started', () => firstStarted);
+    await q1.stop({ graceful: false });
+    open.splice(open.indexOf(q1), 1);
+
+    const q2 = await newQueue();
+    const deps2 = testDeps(b.store, q2);
+    const second = deliveryJob(deps2, async (d, delivery) => {
+      await applyOnce(d, `${delivery.id}:comment`);
+      await applyOnce(d, `${delivery.id}:label`);
+    });
+    await q2.work(DELIVERY_QUEUE, second.handler, second.options);
+    await until('delivery done', async () => (await b.store.getDelivery('mid'))?.doneAt);
+    const actions = await b.store.db.query(`SELECT key, result FROM applied_actions ORDER BY key`);
+    expect(actions.rows).toEqual([
+      { key: 'mid:comment', result: { applied: 1 } },
+      { key: 'mid:label', result: { applied: 1 } },
+    ]);
+    expect(appliedCount).toEqual({ 'mid:comment': 1, 'mid:label': 1 });
+  });
+});
+
+let appliedCount: Record<string, number> = {};
+/** An idempotent effect, as the executor applies them: skipped when its key was recorded. */
+async function applyOnce(deps: { store: { getAppliedAction(k: string): Promise<unknown>; recordAppliedAction(k: string, r: unknown, at: string): Promise<void> } }, key: string): Promise<void> {
+  if ((await deps.store.getAppliedAction(key)) !== null) return;
+  appliedCount[key] = (appliedCount[key] ?? 0) + 1;
+  await deps.store.recordAppliedAction(key, { applied: appliedCount[key] }, '2026-01-01T00:00:00Z');
+}
