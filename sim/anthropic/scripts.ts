@@ -35,6 +35,8 @@ export interface ModelFault {
   text?: string;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Extra response headers, e.g. `{ "retry-after": "1" }` on a 429. */
+  headers?: Record<string, string>;
   /** How many matching calls this fault applies to; default every one. */
   times?: number;
 }

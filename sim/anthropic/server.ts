@@ -46,6 +46,7 @@ function userTexts(body: z.infer<typeof RequestBody>): string[] {
 interface Answer {
   status: number;
   json: unknown;
+  headers?: Record<string, string>;
 }
 
 const errorAnswer = (status: number, message: string): Answer => ({
@@ -175,13 +176,13 @@ export class FakeAnthropic {
   ): Promise<Answer> {
     const fault = this.takeFault(tier, header.kind);
     if (fault?.delayMs !== undefined && fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault?.status !== undefined) return errorAnswer(fault.status, `scripted fault ${fault.status}`);
+    if (fault?.status !== undefined) return { ...errorAnswer(fault.status, `scripted fault ${fault.status}`), headers: fault.headers };
     const planned = this.plan(tier, header, texts);
     const overridden = fault?.text !== undefined || fault?.stop_reason !== undefined;
     if (planned.text === null && !overridden) return errorAnswer(529, 'Overloaded');
     const text = fault?.text ?? planned.text ?? '';
     const stop = fault?.stop_reason ?? 'end_turn';
-    return { status: 200, json: this.message(model, stop, text, body) };
+    return { status: 200, json: this.message(model, stop, text, body), headers: fault?.headers };
   }
 
   /** A full Messages API answer; the content follows the stop reason as the real API would. */
@@ -232,6 +233,7 @@ function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return; // the client went away (an abort): nothing to answer
   const payload = JSON.stringify(answer.json);
   res.writeHead(answer.status, {
+    ...answer.headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(payload),
     'request-id': 'req_fake',

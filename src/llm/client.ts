@@ -5,7 +5,7 @@ import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } fro
 import type { Logger } from 'pino';
 import { formatCallHeader } from './call-header.ts';
 import { checkCompletion, DEFAULT_MAX_TEXT_BYTES, isRetryableStatus } from './integrity.ts';
-import { boundText, frameUntrusted, isFramed, redactSecrets } from './redact.ts';
+import { boundTextWithFlag, frameUntrusted, isFramed, redactSecrets } from './redact.ts';
 import type { CompletionRequest, CompletionResult, GapReason, LlmClient } from './types.ts';
 
 export interface AnthropicClientOptions {
@@ -56,8 +56,9 @@ function retryDelayMs(err: APIError, attempt: number, baseMs: number, capMs: num
 /** Builds the Messages API body. Exported for tests of the request shape. */
 export function buildMessageParams(req: CompletionRequest, maxMaterialBytes: number): Anthropic.MessageCreateParamsNonStreaming {
   const prefix = redactSecrets(req.sharedPrefix).text;
-  const redacted = redactSecrets(req.material).text;
-  const framed = isFramed(redacted) ? redacted : frameUntrusted(`${req.kind} material`, redacted);
+  // Bound before framing, so a cut never drops the closing delimiter; a cut caller frame is framed again.
+  const bounded = boundTextWithFlag(redactSecrets(req.material).text, maxMaterialBytes);
+  const framed = isFramed(bounded.text) && !bounded.truncated ? bounded.text : frameUntrusted(`${req.kind} material`, bounded.text);
   return {
     model: req.model,
     max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -67,7 +68,7 @@ export function buildMessageParams(req: CompletionRequest, maxMaterialBytes: num
         role: 'user',
         content: [
           { type: 'text', text: `${formatCallHeader(req)}\n${prefix}`, cache_control: { type: 'ephemeral' } },
-          { type: 'text', text: boundText(framed, maxMaterialBytes) },
+          { type: 'text', text: framed },
         ],
       },
     ],

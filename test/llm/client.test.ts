@@ -138,6 +138,14 @@ describe('bounded retries', () => {
     expect(fake.requests.map((r) => r.status)).toEqual([529, 200]);
   });
 
+  it('retry-after from the service is honoured instead of the (here very long) default backoff', async () => {
+    fake = await FakeAnthropic.start({ scripts: SCRIPTS, faults: [{ status: 429, times: 1, headers: { 'retry-after': '0' } }] });
+    const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, retryBaseMs: 600_000, maxRetryDelayMs: 600_000 });
+    const result = await llm.complete(acceptance());
+    expect(result.ok).toBe(true);
+    expect(fake.requests.map((r) => r.status)).toEqual([429, 200]);
+  });
+
   it('maxRetries429: 0 sends exactly one request', async () => {
     fake = await FakeAnthropic.start({ scripts: SCRIPTS, faults: [{ status: 529 }] });
     const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries429: 0 });
@@ -219,6 +227,18 @@ describe('redaction', () => {
     expect(sent).not.toContain(ant);
     expect(sent).toContain('[REDACTED:github-token]');
     expect(sent).toContain('[REDACTED:anthropic-key]');
+  });
+});
+
+describe('material bounding', () => {
+  it('oversized material is cut but keeps its closing delimiter', async () => {
+    fake = await FakeAnthropic.start({ scripts: SCRIPTS });
+    const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, maxMaterialBytes: 2048 });
+    await llm.complete(acceptance({ material: '+line\n'.repeat(5000) }));
+    const text: string = fake.requests[0]!.body.messages[0].content[1].text;
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThan(2048 + 400);
+    expect(text).toContain('[truncated]');
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^<<<END-UNTRUSTED-DATA /);
   });
 });
 
