@@ -1,0 +1,146 @@
+// Renders acceptance evidence as the `Arbiter / acceptance` check run: a title, a markdown
+// table per criterion, notes for the person, and a notice annotation on each verified citation.
+import type { CheckRunAnnotation } from '../core/actions.ts';
+import type { AcceptanceEvidence, Criterion, CriterionResult, CriterionStatus } from '../core/types.ts';
+
+export interface RenderedAcceptance {
+  conclusion: 'success' | 'neutral';
+  title: string;
+  summary: string;
+  text: string;
+  annotations: CheckRunAnnotation[];
+}
+
+/** GitHub's limit on a check run's summary and on its text, each. Both together stay under it. */
+export const CHECK_TEXT_LIMIT = 65_535;
+const SUMMARY_BUDGET = 56_000;
+const CRITERION_CHARS = 200;
+const QUOTE_CHARS = 160;
+const REASON_CHARS = 160;
+
+const STATUS_LABEL: Record<CriterionStatus, string> = {
+  met: '✅ met',
+  not_met: '❌ not met',
+  unclear: '❔ unclear',
+  uncheckable: '⚪ uncheckable',
+  gap: '⚠️ gap',
+};
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+const bound = (s: string, max: number): string => {
+  const chars = Array.from(s.replace(/\s+/g, ' ').trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+};
+
+/** Safe inside a GFM table cell: no line breaks, pipes escaped. */
+const cell = (s: string): string => s.replace(/\|/g, '\\|');
+
+/** A code span that survives any backticks in `s`. */
+const codeSpan = (s: string): string => {
+  const longest = Math.max(0, ...Array.from(s.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+};
+
+const evidenceCell = (r: CriterionResult): string => {
+  if (r.status === 'met' && r.citation !== null) {
+    const where = `${r.citation.path}${r.citation.line !== null ? `:${r.citation.line}` : ''}`;
+    const side = r.citation.side === 'removed' ? 'removed line ' : '';
+    return `${side}${codeSpan(bound(where, 120))} ${codeSpan(bound(r.citation.quote, QUOTE_CHARS))}`;
+  }
+  return bound(r.reason, REASON_CHARS);
+};
+
+const row = (c: Criterion, r: CriterionResult): string =>
+  `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${STATUS_LABEL[r.status]} | ${cell(evidenceCell(r))} |`;
+
+const missingResult = (id: string): CriterionResult => ({ id, status: 'gap', citation: null, reason: 'no result recorded', source: 'none' });
+
+/** Lines of a section, added while they fit in `room` characters. */
+const fitLines = (lines: string[], room: number, more: (n: number) => string): string[] => {
+  const out: string[] = [];
+  let size = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (size + lines[i].length + 1 + 80 > room) {
+      out.push(more(lines.length - i));
+      break;
+    }
+    out.push(lines[i]);
+    size += lines[i].length + 1;
+  }
+  return out;
+};
+
+/** The check run for one candidate head: success only when every criterion is met, else neutral. */
+export function renderAcceptanceCheck(
+  evidence: AcceptanceEvidence | null,
+  criteria: Criterion[],
+  opts: { inProgress?: boolean } = {},
+): RenderedAcceptance {
+  if (opts.inProgress) {
+    const what = plural(criteria.length, 'criterion', 'criteria');
+    return { conclusion: 'neutral', title: `judging ${what}`, summary: `Arbiter is judging ${what} against this head.`, text: '', annotations: [] };
+  }
+  if (evidence === null || evidence.status === 'none' || criteria.length === 0) {
+    return {
+      conclusion: 'neutral',
+      title: 'no acceptance criteria',
+      summary: 'The Change lists no acceptance criteria (list items under a heading or bold line named "Acceptance criteria").',
+      text: '',
+      annotations: [],
+    };
+  }
+
+  const byId = new Map(evidence.results.map((r) => [r.id, r]));
+  const pairs = criteria.map((c) => [c, byId.get(c.id) ?? missingResult(c.id)] as const);
+  const count = (s: CriterionStatus): number => pairs.filter(([, r]) => r.status === s).length;
+  const met = count('met');
+  const allMet = met === criteria.length && evidence.status === 'pass';
+  const extras = [count('gap') > 0 ? plural(count('gap'), 'gap', 'gaps') : '', count('uncheckable') > 0 ? `${count('uncheckable')} for a person` : '']
+    .filter(Boolean)
+    .join(', ');
+  const title = `${met} of ${plural(criteria.length, 'criterion', 'criteria')} met${extras ? ` (${extras})` : ''}`;
+
+  const notes: string[] = [];
+  if (evidence.truncated) notes.push('> The patch or a file was cut to fit the limits: criteria may be unclear for lack of material.');
+  const header = ['| ID | Criterion | Result | Evidence |', '| --- | --- | --- | --- |'];
+  const rows = fitLines(
+    pairs.map(([c, r]) => row(c, r)),
+    SUMMARY_BUDGET - 4_000,
+    (n) => `| … | ${plural(n, 'more criterion', 'more criteria')} not shown | | |`,
+  );
+  const person = pairs.filter(([, r]) => r.status === 'uncheckable').map(([c]) => `- ${c.id}: ${bound(c.text, CRITERION_CHARS)}`);
+  const gaps = pairs.filter(([, r]) => r.status === 'gap').map(([c, r]) => `- ${c.id}: ${bound(r.reason, REASON_CHARS)}`);
+  const tail: string[] = [];
+  if (person.length > 0) tail.push('', '**For a person to check** (never counted as met):', ...fitLines(person, 1_800, (n) => `- … and ${n} more`));
+  if (gaps.length > 0) tail.push('', '**Gaps** (could not be judged):', ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
+  const summary = [...notes, ...(notes.length > 0 ? [''] : []), ...header, ...rows, ...tail].join('\n');
+
+  const calls = `Model calls: ${evidence.modelCalls.small} small, ${evidence.modelCalls.large} large.`;
+  const textLines = [
+    `Every \`met\` cites a file and a quote that Arbiter found verbatim (whitespace-normalised) in the material this candidate's model call received; a citation that fails becomes unclear.`,
+    allMet ? 'Every criterion is met.' : 'Acceptance warns; it never blocks a merge by itself.',
+    calls,
+  ];
+  // The summary is bounded to SUMMARY_BUDGET and the text is a few short lines: together under the limit.
+  const text = textLines.join('\n');
+
+  const annotations: CheckRunAnnotation[] = pairs.flatMap(([c, r]) =>
+    r.status === 'met' && r.citation !== null && r.citation.side === 'head' && r.citation.line !== null
+      ? [
+          {
+            path: r.citation.path,
+            start_line: r.citation.line,
+            end_line: r.citation.line,
+            annotation_level: 'notice' as const,
+            title: `${c.id} met`,
+            message: bound(c.text, 500),
+          },
+        ]
+      : [],
+  );
+
+  return { conclusion: allMet ? 'success' : 'neutral', title, summary, text, annotations };
+}
