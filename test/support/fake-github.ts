@@ -1,0 +1,435 @@
+// A recording fake of GitHubGateway for workflow tests: a small in-memory repository (pull
+// requests, comments, check runs, dispatches) that answers like GitHub and records every call as
+// a readable string (`close #12`, `merge #13 sha=abc`), counting reads and writes separately.
+import type { CheckRunAnnotation, CheckRunButton, CheckRunName } from '../../src/core/actions.ts';
+import { GitHubError } from '../../src/github/errors.ts';
+import type { BranchRules, GitHubGateway, MergeResult, Permission } from '../../src/github/gateway.ts';
+import { readGroupState, type PullState } from '../../src/github/group-query.ts';
+import { hasMarker, markerFor } from '../../src/github/markers.ts';
+
+export interface FakeCheck {
+  name: string;
+  kind?: 'check' | 'status';
+  /** Check run: `success`, `failure`, … or `pending` (in progress). Status: `success`, `failure`, `pending`, `error`. */
+  conclusion: string;
+  title?: string | null;
+  summary?: string | null;
+}
+
+export interface FakePull {
+  number: number;
+  nodeId: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  draft: boolean;
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+  title: string;
+  body: string;
+  author: string;
+  labels: string[];
+  reviewers: string[];
+  teams: string[];
+  /** CI on the current head (other apps' check runs and commit statuses). */
+  checks: FakeCheck[];
+  /** false: a merge is answered 405 (e.g. a conflict). */
+  mergeable: boolean;
+}
+
+export interface FakeComment {
+  id: number;
+  issue: number;
+  user: string;
+  body: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  sha: string;
+  pr: number | null;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  title: string;
+  summary: string;
+  buttons: CheckRunButton[];
+}
+
+export interface Dispatch {
+  eventType: string;
+  payload: Record<string, unknown>;
+}
+
+/** A scripted failure: the next `times` calls whose recorded line starts with `match` fail with `status`. */
+export interface Fault {
+  match: string;
+  status: number;
+  times: number;
+  /** `before`: nothing is applied. `after`: the write lands, then the answer is lost. */
+  when: 'before' | 'after';
+}
+
+export interface FakeGitHubOptions {
+  owner?: string;
+  repo?: string;
+  appSlug?: string;
+  /** Awaited before every call, so tests can interleave concurrent runs (e.g. seeded yields). */
+  latency?: () => Promise<void>;
+}
+
+const GROUP_ALIAS = /pr(\d+): pullRequest\(number: (\d+)\)/g;
+
+/** The fake, with the gateway's public methods plus state and the record of calls. */
+export class FakeGitHub {
+  readonly owner: string;
+  readonly repo: string;
+  readonly appSlug: string;
+  readonly pulls = new Map<number, FakePull>();
+  readonly issues = new Map<number, { title: string; body: string; state: string }>();
+  readonly comments: FakeComment[] = [];
+  readonly checkRuns: FakeCheckRun[] = [];
+  readonly dispatches: Dispatch[] = [];
+  readonly files = new Map<string, string>();
+  readonly permissions = new Map<string, Permission>();
+  branch: BranchRules = { required: null, requiredReviews: 0, mergeQueue: false };
+  /** Every write, in order, as a readable line. */
+  readonly writes: string[] = [];
+  /** Every read, in order, as a readable line. */
+  readonly reads: string[] = [];
+  /** Reads a write makes to stay idempotent (listing comments for a marker, finding a check run). */
+  readonly lookups: string[] = [];
+  private readonly faults: Fault[] = [];
+  private nextId = 1000;
+  private readonly latency: () => Promise<void>;
+
+  constructor(opts: FakeGitHubOptions = {}) {
+    this.owner = opts.owner ?? 'acme';
+    this.repo = opts.repo ?? 'todo';
+    this.appSlug = opts.appSlug ?? 'arbiter';
+    this.latency = opts.latency ?? (async () => undefined);
+  }
+
+  /** The fake where a GitHubGateway is expected: the one cast (the class has private members). */
+  asGateway(): GitHubGateway {
+    return this as unknown as GitHubGateway;
+  }
+
+  get botLogin(): string {
+    return `${this.appSlug}[bot]`;
+  }
+
+  /** Workflows that would send raw requests (patches, file contents) are out of this fake's scope. */
+  get octokit(): never {
+    throw new Error('FakeGitHub has no octokit: seed patches and acceptance evidence in the store');
+  }
+
+  // ------------------------------------------------------------------ test set-up
+
+  addPull(input: Partial<FakePull> & { number: number; headSha: string }): FakePull {
+    const pull: FakePull = {
+      nodeId: `PR_${input.number}`,
+      state: 'open',
+      merged: false,
+      draft: true,
+      headRef: `agent/${input.number}`,
+      baseRef: 'main',
+      title: `Candidate #${input.number}`,
+      body: 'Candidate-for: #42',
+      author: 'agent-bot',
+      labels: [],
+      reviewers: [],
+      teams: [],
+      checks: [],
+      mergeable: true,
+      ...input,
+    };
+    this.pulls.set(pull.number, pull);
+    return pull;
+  }
+
+  pull(n: number): FakePull {
+    const p = this.pulls.get(n);
+    if (!p) throw new Error(`no pull #${n} in the fake`);
+    return p;
+  }
+
+  /** A push: a new head with its own (fresh) checks. */
+  push(n: number, headSha: string, checks: FakeCheck[] = []): void {
+    const p = this.pull(n);
+    p.headSha = headSha;
+    p.checks = checks;
+  }
+
+  fail(fault: Omit<Fault, 'times' | 'when'> & Partial<Pick<Fault, 'times' | 'when'>>): void {
+    this.faults.push({ times: 1, when: 'before', ...fault });
+  }
+
+  /** Forgets the record (state stays). */
+  resetRecord(): void {
+    this.writes.length = 0;
+    this.reads.length = 0;
+    this.lookups.length = 0;
+  }
+
+  /** The latest of Arbiter's check runs of that name on a PR's current head. */
+  checkOn(pr: number, name: CheckRunName, sha = this.pull(pr).headSha): FakeCheckRun | undefined {
+    return this.checkRuns.filter((r) => r.sha === sha && r.name === name).at(-1);
+  }
+
+  commentsOn(issue: number): FakeComment[] {
+    return this.comments.filter((c) => c.issue === issue);
+  }
+
+  // ------------------------------------------------------------------ recording
+
+  private async read(line: string, kind: 'read' | 'lookup' = 'read'): Promise<void> {
+    await this.latency();
+    (kind === 'read' ? this.reads : this.lookups).push(line);
+  }
+
+  /**
+   * Records a write and applies it, honouring scripted faults. A refused write is recorded with
+   * its status (`merge #13 sha=abc → 409`); `applied()` lists only the writes that landed.
+   */
+  private async write<T>(line: string, apply: () => T): Promise<T> {
+    await this.latency();
+    const fault = this.faults.find((f) => f.times > 0 && line.startsWith(f.match));
+    if (fault) {
+      fault.times -= 1;
+      if (fault.when === 'after') apply();
+      this.writes.push(`${line} → ${fault.status}${fault.when === 'after' ? ' (applied, answer lost)' : ''}`);
+      throw new GitHubError(line, fault.status, `scripted ${fault.status}`, null);
+    }
+    try {
+      const result = apply();
+      this.writes.push(line);
+      return result;
+    } catch (error) {
+      this.writes.push(`${line} → ${error instanceof GitHubError ? error.status : 'error'}`);
+      throw error;
+    }
+  }
+
+  /** The writes that landed on GitHub (a lost answer counts: the write happened). */
+  applied(): string[] {
+    return this.writes.filter((w) => !w.includes(' → ') || w.endsWith('(applied, answer lost)')).map((w) => w.replace(/ → .*$/, ''));
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async readGroup(prs: number[]): Promise<Map<number, PullState>> {
+    await this.read(`graphql ArbiterGroup ${prs.map((n) => `#${n}`).join(',')}`);
+    return readGroupState(async (query, variables) => this.answerGraphql(query, variables), this.owner, this.repo, prs, this.appSlug);
+  }
+
+  /** Answers the group query the way GitHub's GraphQL API shapes it. */
+  private answerGraphql(query: string, variables: Record<string, unknown>): unknown {
+    if (variables.owner !== this.owner || variables.name !== this.repo) throw new Error('graphql: wrong repository');
+    if (!query.startsWith('query ArbiterGroup')) throw new Error(`graphql: the fake answers only ArbiterGroup, not ${query.slice(0, 40)}`);
+    const repository: Record<string, unknown> = {};
+    for (const [, alias, number] of query.matchAll(GROUP_ALIAS)) {
+      const p = this.pulls.get(Number(number));
+      repository[`pr${alias}`] = p ? this.pullNode(p) : null;
+    }
+    return { repository };
+  }
+
+  private pullNode(p: FakePull): unknown {
+    const ci = p.checks.map((c) =>
+      c.kind === 'status'
+        ? { __typename: 'StatusContext', context: c.name, state: c.conclusion.toUpperCase(), description: c.title ?? null }
+        : {
+            __typename: 'CheckRun',
+            name: c.name,
+            status: c.conclusion === 'pending' ? 'IN_PROGRESS' : 'COMPLETED',
+            conclusion: c.conclusion === 'pending' ? null : c.conclusion.toUpperCase(),
+            title: c.title ?? null,
+            summary: c.summary ?? null,
+            checkSuite: { app: { slug: 'github-actions' } },
+          },
+    );
+    const own = this.checkRuns
+      .filter((r) => r.sha === p.headSha)
+      .map((r) => ({ __typename: 'CheckRun', name: r.name, status: r.status.toUpperCase(), conclusion: r.conclusion?.toUpperCase() ?? null, title: r.title, summary: r.summary, checkSuite: { app: { slug: this.appSlug } } }));
+    return {
+      id: p.nodeId,
+      number: p.number,
+      state: p.merged ? 'MERGED' : p.state === 'open' ? 'OPEN' : 'CLOSED',
+      isDraft: p.draft,
+      merged: p.merged,
+      headRefOid: p.headSha,
+      headRefName: p.headRef,
+      baseRefName: p.baseRef,
+      title: p.title,
+      body: p.body,
+      author: { login: p.author },
+      labels: { nodes: p.labels.map((name) => ({ name })) },
+      commits: { nodes: [{ commit: { oid: p.headSha, statusCheckRollup: { contexts: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [...ci, ...own] } } } }] },
+    };
+  }
+
+  async branchRules(branch: string): Promise<BranchRules> {
+    await this.read(`branch rules ${branch}`);
+    return { ...this.branch, required: this.branch.required ? [...this.branch.required] : null };
+  }
+
+  async getIssue(number: number): Promise<{ number: number; title: string; body: string | null; state: string; pull_request?: unknown; user: { login: string } | null } | null> {
+    await this.read(`issue #${number}`);
+    const issue = this.issues.get(number);
+    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: 'maintainer' } };
+    const pull = this.pulls.get(number);
+    return pull ? { number, title: pull.title, body: pull.body, state: pull.state, pull_request: {}, user: { login: pull.author } } : null;
+  }
+
+  async permission(user: string): Promise<Permission> {
+    await this.read(`permission ${user}`);
+    return this.permissions.get(user) ?? 'read';
+  }
+
+  async readFile(path: string): Promise<string | null> {
+    await this.read(`file ${path}`);
+    return this.files.get(path) ?? null;
+  }
+
+  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+    await this.read(`pull #${pr}`);
+    const p = this.pulls.get(pr);
+    if (!p) throw new GitHubError('get pull request', 404, 'Not Found', null);
+    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels] };
+  }
+
+  async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
+    await this.read(`find check ${sha.slice(0, 7)} ${name}`, 'lookup');
+    const mine = this.checkRuns.filter((r) => r.sha === sha && r.name === name);
+    return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  async upsertComment(issue: number, marker: string, body: string): Promise<{ id: number; created: boolean }> {
+    const text = body.includes(markerFor(marker)) ? body : `${markerFor(marker)}\n${body}`;
+    await this.read(`comments #${issue}`, 'lookup');
+    const existing = this.comments.find((c) => c.issue === issue && c.user === this.botLogin && hasMarker(c.body, marker));
+    if (existing) {
+      if (existing.body !== text) {
+        await this.write(`edit comment #${issue} ${marker}`, () => {
+          existing.body = text;
+        });
+      }
+      return { id: existing.id, created: false };
+    }
+    const id = await this.write(`comment #${issue} ${marker}`, () => {
+      const c = { id: this.nextId++, issue, user: this.botLogin, body: text };
+      this.comments.push(c);
+      return c.id;
+    });
+    return { id, created: true };
+  }
+
+  async closePull(pr: number): Promise<void> {
+    await this.write(`close #${pr}`, () => {
+      this.pull(pr).state = 'closed';
+    });
+  }
+
+  async addLabels(issue: number, labels: string[]): Promise<void> {
+    await this.write(`label #${issue} ${labels.join(',')}`, () => {
+      const p = this.pulls.get(issue);
+      if (p) for (const l of labels) if (!p.labels.includes(l)) p.labels.push(l);
+    });
+  }
+
+  async removeLabel(issue: number, label: string): Promise<void> {
+    await this.write(`unlabel #${issue} ${label}`, () => {
+      const p = this.pulls.get(issue);
+      if (p) p.labels = p.labels.filter((l) => l !== label);
+    });
+  }
+
+  async markReady(nodeId: string): Promise<void> {
+    const p = [...this.pulls.values()].find((x) => x.nodeId === nodeId);
+    await this.write(`ready #${p?.number ?? nodeId}`, () => {
+      if (!p) throw new GitHubError('mark ready', 404, 'Not Found', null);
+      p.draft = false;
+    });
+  }
+
+  /** GitHub's compare-and-swap: 409 when the head moved, 405 when not mergeable (or already merged). */
+  async merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult> {
+    try {
+      return await this.write(`merge #${pr} sha=${sha}`, (): MergeResult => {
+        const p = this.pull(pr);
+        if (p.headSha !== sha) throw new GitHubError('merge', 409, 'Head branch was modified. Review and try the merge again.', null);
+        if (p.merged || p.state !== 'open' || !p.mergeable) throw new GitHubError('merge', 405, 'Pull Request is not mergeable', null);
+        p.merged = true;
+        p.state = 'closed';
+        return { ok: true, sha: `merge-of-${sha}-${method}` };
+      });
+    } catch (error) {
+      // The gateway turns these statuses into answers rather than errors.
+      if (error instanceof GitHubError && (error.status === 405 || error.status === 409 || error.status === 422)) {
+        return { ok: false, status: error.status, message: error.message };
+      }
+      throw error;
+    }
+  }
+
+  async enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
+    const p = [...this.pulls.values()].find((x) => x.nodeId === nodeId);
+    await this.write(`${queue ? 'enqueue' : 'auto-merge'} #${p?.number ?? nodeId} sha=${sha} ${method}`, () => undefined);
+  }
+
+  async requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
+    await this.write(`review #${pr} ${[...reviewers, ...teams.map((t) => `team:${t}`)].join(',')}`, () => {
+      const p = this.pull(pr);
+      p.reviewers.push(...reviewers.filter((r) => !p.reviewers.includes(r)));
+      p.teams.push(...teams.filter((t) => !p.teams.includes(t)));
+    });
+  }
+
+  /** GitHub refuses more than 10 top-level client_payload keys and event types over 100 characters. */
+  async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
+    await this.write(`dispatch ${eventType}`, () => {
+      if (Object.keys(payload).length > 10) throw new GitHubError('repository dispatch', 422, 'client_payload has more than 10 properties', null);
+      if (eventType.length > 100) throw new GitHubError('repository dispatch', 422, 'event_type is too long', null);
+      this.dispatches.push({ eventType, payload: structuredClone(payload) });
+    });
+  }
+
+  async react(commentId: number, content: string): Promise<void> {
+    await this.write(`react ${commentId} ${content}`, () => undefined);
+  }
+
+  /** Creates or updates a check run, refusing what GitHub refuses (button and output limits). */
+  async writeCheckRun(input: {
+    id: number | null;
+    sha: string;
+    name: CheckRunName;
+    status: 'in_progress' | 'completed';
+    conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
+    title: string;
+    summary: string;
+    text?: string;
+    buttons?: CheckRunButton[];
+    annotations?: CheckRunAnnotation[];
+  }): Promise<number> {
+    const pr = [...this.pulls.values()].find((p) => p.headSha === input.sha)?.number ?? null;
+    const state = input.status === 'completed' ? `completed ${input.conclusion ?? 'neutral'}` : input.status;
+    return this.write(`check #${pr ?? input.sha.slice(0, 7)} ${input.name} ${state} "${input.title}"`, () => {
+      const buttons = input.buttons ?? [];
+      const bad = buttons.length > 3 || buttons.some((b) => b.label.length > 20 || b.description.length > 40 || b.identifier.length > 20);
+      if (bad || input.summary.length > 65_535 || (input.text?.length ?? 0) > 65_535) throw new GitHubError('check run', 422, 'Invalid request', null);
+      const fields = { sha: input.sha, pr, name: input.name, status: input.status, conclusion: input.status === 'completed' ? (input.conclusion ?? 'neutral') : null, title: input.title, summary: input.summary, buttons };
+      if (input.id === null) {
+        const run = { id: this.nextId++, ...fields };
+        this.checkRuns.push(run);
+        return run.id;
+      }
+      const run = this.checkRuns.find((r) => r.id === input.id);
+      if (!run) throw new GitHubError('update check run', 404, 'Not Found', null);
+      Object.assign(run, fields);
+      return run.id;
+    });
+  }
+}

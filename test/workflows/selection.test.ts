@@ -1,0 +1,239 @@
+// Workflow tests of the selection step over the recording fake GitHub and the real store (PGlite
+// and PostgreSQL): who wins, what losers are told, repair, the human gate, 409/405, shadow mode,
+// waiting siblings, and the claim (a retry by the claimant continues; any other run does nothing).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Receipt } from '../../src/core/types.ts';
+import type { StoreWithDb } from '../../src/store/store.ts';
+import { selectionStep } from '../../src/workflows/select.ts';
+import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
+import { configOf, makeWorld, seedGroup, seedSibling, shaOf, tableLlm, type World } from '../support/selection-world.ts';
+
+const KEY = 'acme/todo';
+const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
+const step = (w: World, token: string): Promise<void> => selectionStep(w.ctx(token), 42, 'main');
+const selectionWrites = (w: World): string[] => w.gh.writes.filter((l) => !l.startsWith('check '));
+
+describe.each(BACKENDS)('selection step on %s', (backend) => {
+  let opened: OpenedBackend;
+  let store: StoreWithDb;
+  beforeAll(async () => {
+    opened = await openBackend(backend, `wf-select-${backend}`);
+    store = opened.store;
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  it('waits for a sibling still running CI, then the better candidate beats the fastest one', async () => {
+    const w = makeWorld({ store });
+    const change = await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC3: 'not_met' } },
+        { pr: 13, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null },
+      ],
+    });
+    // #12 settled first: no claim, the waiting list is shown.
+    await step(w, 'job-12');
+    expect((await store.currentRound(KEY, 42, 'main', 'now')).selection).toBeNull();
+    expect(w.gh.writes).toEqual([
+      'check #12 Arbiter / selection in_progress "Waiting on #13 (CI running)"',
+      'check #13 Arbiter / selection in_progress "Waiting on #13 (CI running)"',
+    ]);
+    expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toContain('Waiting on #13 (CI running).');
+
+    // #13 settles with every criterion met: it claims the round and wins.
+    await seedSibling(w, change, { pr: 13 });
+    w.gh.resetRecord();
+    await step(w, 'job-13');
+    const sha13 = shaOf(13);
+    expect(w.gh.writes).toEqual([
+      'comment #42 comparison:42',
+      'check #12 Arbiter / selection completed neutral "Lost to #13"',
+      'comment #12 note:12:r1',
+      'label #12 arbiter:lost',
+      'close #12',
+      'check #13 Arbiter / selection completed success "Selected: ships"',
+      'ready #13',
+      `merge #13 sha=${sha13}`,
+      'check #13 Arbiter / selection completed success "Selected: shipped"',
+    ]);
+    const note = w.gh.commentsOn(12)[0]?.body ?? '';
+    expect(note).toContain('Lost to #13: met 3 of 3 criteria, this met 2 of 3.');
+    expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toBe('Lost to #13: met 3 of 3 criteria, this met 2 of 3.');
+    expect(w.gh.pull(12)).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+    expect(w.gh.pull(13)).toMatchObject({ merged: true, draft: false });
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
+    expect((await store.getCandidate(KEY, 12))?.state).toBe('rejected');
+    expect((await store.getCandidate(KEY, 13))?.state).toBe('promoted');
+    expect((await store.getChange(KEY, 42))?.state).toBe('shipped');
+    const round = await store.currentRound(KEY, 42, 'main', 'now');
+    expect(round.selection).toBe('job-13');
+    // The comparison comment names both candidates and the decision.
+    const comparison = w.gh.commentsOn(42)[0]?.body ?? '';
+    expect(comparison).toContain('#13');
+    expect(comparison).toContain('#12');
+  });
+
+  it('a candidate that meets more criteria but failed a required check loses to a promotable one', async () => {
+    const w = makeWorld({ store, config: configOf({ repair: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, checks: [{ name: 'test', conclusion: 'failure' }] },
+        { pr: 13, acceptance: { AC2: 'not_met' } },
+      ],
+    });
+    await step(w, 'job-13');
+    expect(w.gh.commentsOn(12)[0]?.body).toContain('Lost to #13: required check `test` failed here.');
+    expect(w.gh.pull(12).state).toBe('closed');
+    // #13 is the best promotable candidate but misses a criterion: a person decides, nothing merges.
+    expect(w.gh.writes.some((l) => l.startsWith('merge'))).toBe(false);
+    expect(w.gh.pull(13)).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'], reviewers: ['maintainer'] });
+    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate meets 2 of 3 criteria; not met: Each day of the calendar holds a kanban list.');
+  });
+
+  it('asks for exactly one repair of a winner with an unmet criterion, then hands the next round to a person', async () => {
+    const w = makeWorld({ store, config: configOf({ policy: { reviewers: ['maintainer', 'agent-bot'] } }) });
+    const change = await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC2: 'not_met', AC3: 'not_met' } },
+        { pr: 13, acceptance: { AC3: 'not_met' } },
+      ],
+    });
+    await step(w, 'job-a');
+    expect(selectionWrites(w)).toEqual(['comment #42 comparison:42', 'comment #12 note:12:r1', 'label #12 arbiter:lost', 'close #12', 'dispatch arbiter.repair', 'comment #42 repair:42']);
+    expect(w.gh.dispatches).toHaveLength(1);
+    const payload = w.gh.dispatches[0]!.payload;
+    expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
+    expect(payload).toMatchObject({ change: 42, candidate: 13, head_sha: shaOf(13), criteria: [{ id: 'AC3', text: 'A card can be dragged between days' }], round: 1 });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Repair requested' });
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR']);
+    expect(await store.getRepair(KEY, 42)).toMatchObject({ pr: 13 });
+
+    // The repair arrives as new commits on #13 (round 2), and still misses AC3: a person decides.
+    await store.openNextRound(KEY, 42, 'main', 1, w.clock.now().toISOString());
+    await seedSibling(w, change, { pr: 13, sha: shaOf(13, 1), acceptance: { AC3: 'not_met' } });
+    w.gh.resetRecord();
+    await step(w, 'job-b');
+    expect(w.gh.dispatches).toHaveLength(1);
+    expect(selectionWrites(w)).toEqual(['edit comment #42 comparison:42', 'label #13 arbiter:awaiting-approval', 'review #13 maintainer', 'comment #13 gate:13:r2']);
+    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate meets 2 of 3 criteria; not met: A card can be dragged between days. Approve to ship it or cancel the change.');
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'success', title: 'Selected: awaiting approval' });
+    expect(w.gh.pull(13)).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR', 'CANDIDATE_SELECTION', 'HUMAN_GATE']);
+    expect((await store.getChange(KEY, 42))?.state).toBe('human');
+  });
+
+  it('puts both tied candidates before a person when the judge does not pick one', async () => {
+    const llm = tableLlm({ judge: { verdict: 'escalate_to_human', candidate: null, evidence: [], reason: 'both look the same' } });
+    const w = makeWorld({ store, llm, config: configOf({ policy: { reviewers: ['maintainer'] } }) });
+    await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
+    await step(w, 'job-a');
+    expect(llm.calls.map((c) => `${c.kind} ${c.candidates?.join(',')}`)).toEqual(['judge 12,13']);
+    expect(selectionWrites(w)).toEqual([
+      'comment #42 comparison:42',
+      'label #12 arbiter:awaiting-approval',
+      'review #12 maintainer',
+      'comment #12 gate:12:r1',
+      'label #13 arbiter:awaiting-approval',
+      'review #13 maintainer',
+      'comment #13 gate:13:r1',
+    ]);
+    for (const pr of [12, 13]) {
+      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({ conclusion: 'neutral', title: 'A person must choose' });
+      expect(w.gh.commentsOn(pr)[0]?.body).toContain('#12, #13 are tied on every evidence key and the judge did not settle it (escalate_to_human)');
+    }
+  });
+
+  it('merges the tied candidate a valid judge verdict prefers, and says so to the other', async () => {
+    const llm = tableLlm({ judge: { verdict: 'prefer_candidate', candidate: 13, evidence: ['ev:13:acceptance:AC1'], reason: 'clearer calendar' } });
+    const w = makeWorld({ store, llm });
+    await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
+    await step(w, 'job-a');
+    expect(w.gh.commentsOn(12)[0]?.body).toContain('Lost to #13: same evidence; the judge preferred #13 (ev:13:acceptance:AC1).');
+    expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual(['close #12', `merge #13 sha=${shaOf(13)}`]);
+  });
+
+  it('opens the next round and reports no merge when the head moved (409)', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    w.gh.fail({ match: 'merge #13', status: 409 });
+    await step(w, 'job-a');
+    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`]);
+    expect(w.gh.pull(13).merged).toBe(false);
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'neutral', title: 'Head moved during promotion' });
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION']);
+    expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(2);
+    expect((await store.getCandidate(KEY, 13))?.state).toBe('verifying');
+    expect((await store.getChange(KEY, 42))?.state).toBe('open');
+  });
+
+  it('asks a person when GitHub refuses the merge as not mergeable (405)', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    w.gh.pull(13).mergeable = false;
+    await step(w, 'job-a');
+    expect(w.gh.writes.slice(-4)).toEqual([
+      `merge #13 sha=${shaOf(13)} → 405`,
+      'label #13 arbiter:awaiting-approval',
+      'comment #13 refused:13:r1',
+      'check #13 Arbiter / selection completed neutral "Not mergeable: a person must act"',
+    ]);
+    expect(w.gh.commentsOn(13)[0]?.body).toContain('GitHub refused to merge #13 (405');
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'HUMAN_GATE']);
+    expect((await store.getChange(KEY, 42))?.state).toBe('human');
+  });
+
+  it('in shadow mode writes only the comparison, notes and check runs', async () => {
+    const w = makeWorld({ store, config: configOf({ mode: 'shadow' }) });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'not_met' } }, { pr: 13 }, { pr: 14, checks: [{ name: 'test', conclusion: 'failure' }] }] });
+    await step(w, 'job-a');
+    expect(w.gh.writes.length).toBeGreaterThan(0);
+    expect(w.gh.writes.filter((l) => !l.startsWith('comment ') && !l.startsWith('check '))).toEqual([]);
+    expect(w.gh.comments.some((c) => c.issue === 42)).toBe(true);
+    for (const pr of [12, 13, 14]) expect(w.gh.pull(pr)).toMatchObject({ state: 'open', merged: false, labels: [], draft: true });
+    expect(w.gh.dispatches).toEqual([]);
+    expect(kinds(await store.listReceipts(KEY, 42))).not.toContain('PROMOTION');
+  });
+
+  it('with a pending sibling, nobody claims and the waiting list names it', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }, { pr: 13 }, { pr: 14, acceptance: null }] });
+    await step(w, 'job-13');
+    await step(w, 'job-14');
+    expect((await store.currentRound(KEY, 42, 'main', 'now')).selection).toBeNull();
+    expect(w.gh.writes.filter((l) => !l.startsWith('check '))).toEqual([]);
+    expect(w.gh.checkOn(13, 'Arbiter / selection')?.title).toBe('Waiting on #12 (CI running), #14 (acceptance)');
+    expect(await store.listReceipts(KEY, 42)).toEqual([]);
+  });
+
+  it('a retry by the claimant after a failure part-way continues without repeating a write', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13, acceptance: { AC1: 'not_met', AC2: 'not_met' } }, { pr: 14 }] });
+    w.gh.fail({ match: 'close #13', status: 422 });
+    await expect(step(w, 'job-a')).rejects.toThrow(/422/);
+    const before = w.gh.applied();
+    expect(before).toContain('close #12');
+    expect(before).not.toContain('close #13');
+    // Another run (a sibling's job) leaves it to the claimant: nothing at all.
+    await step(w, 'job-b');
+    expect(w.gh.applied()).toEqual(before);
+    // The claimant's retry (same token) finishes the plan; every write landed exactly once.
+    await step(w, 'job-a');
+    const all = w.gh.applied();
+    expect(all.slice(0, before.length)).toEqual(before);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.filter((l) => l.startsWith('close'))).toEqual(['close #12', 'close #13']);
+    expect(all.filter((l) => l.startsWith('merge'))).toEqual([`merge #14 sha=${shaOf(14)}`]);
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
+  });
+
+  it('a second run with another token does nothing once the round is decided', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    await step(w, 'job-a');
+    w.gh.resetRecord();
+    await step(w, 'job-b');
+    await step(w, 'job-a');
+    expect(w.gh.writes).toEqual([]);
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
+  });
+});
