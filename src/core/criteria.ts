@@ -74,7 +74,8 @@ type Section = { kind: 'heading'; level: number } | { kind: 'bold' };
  * colon) and ends at the next heading of the same or a higher level (any heading for a bold
  * line), a thematic break, or a non-list paragraph once items have started. Nested items belong
  * to their parent and are appended to its text (`parent; child`). Fenced code is ignored. An
- * item ending in `(check: NAME)` is judged by that check. Several sections are read in order.
+ * item ending in `(check: NAME)` is judged by that check. HTML comments are skipped. Several
+ * sections are read in order.
  */
 export function parseCriteria(body: string): Criterion[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
@@ -100,8 +101,26 @@ export function parseCriteria(body: string): Criterion[] {
     itemsStarted = false;
   };
 
+  let inComment = false;
   for (let i = 0; i < lines.length && found.length < MAX_CRITERIA; i++) {
-    const line = lines[i];
+    let line = lines[i];
+    // HTML comments (issue templates put examples in them) are not content.
+    if (inComment) {
+      const end = line.indexOf('-->');
+      if (end < 0) continue;
+      inComment = false;
+      line = line.slice(end + 3);
+      if (line.trim() === '') continue;
+    }
+    if (fence === null && line.includes('<!--')) {
+      line = line.replace(/<!--[\s\S]*?-->/g, '');
+      const open = line.indexOf('<!--');
+      if (open >= 0) {
+        inComment = true;
+        line = line.slice(0, open);
+      }
+      if (line.trim() === '') continue;
+    }
     if (fence !== null) {
       const close = FENCE.exec(line);
       if (close && close[1][0] === fence[0] && close[1].length >= fence.length && line.trim() === close[1]) fence = null;

@@ -32,6 +32,7 @@ const table: { name: string; body: string; want: string[] }[] = [
   { name: 'CRLF line endings', body: '## Acceptance criteria\r\n- a\r\n- b\r\n', want: ['a', 'b'] },
   { name: 'thematic break ends the section', body: '## Acceptance criteria\n- a\n\n---\n\n- b', want: ['a'] },
   { name: 'whitespace collapses', body: '## Acceptance criteria\n-   spaced    out\ttext  ', want: ['spaced out text'] },
+  { name: 'HTML comments are skipped', body: '## Acceptance criteria\n<!-- e.g.\n- [ ] example item\n-->\n- real <!-- note -->\n- two', want: ['real', 'two'] },
   { name: 'tab-indented child', body: '## Acceptance criteria\n- parent\n\t- child', want: ['parent; child'] },
 ];
 
