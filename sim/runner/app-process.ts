@@ -132,6 +132,14 @@ export class AppProcess {
   async setClock(nowMs: number): Promise<void> {
     const res = await this.post('/arbiter/sim/clock', { now: nowMs });
     if (res.status !== 200) throw new ScenarioRunError(`POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`, this.stderrTail());
+    // The app's clock never goes backwards: one that started ahead of the scenario would
+    // silently run every timeout on the wrong time, so say so.
+    const answer = z.object({ now: z.number() }).safeParse(JSON.parse(res.text || 'null'));
+    if (answer.success && answer.data.now !== nowMs)
+      throw new ScenarioRunError(
+        `the app's clock is at ${new Date(answer.data.now).toISOString()} after being set to ${new Date(nowMs).toISOString()}: its sim clock must start at or before the scenario epoch`,
+        this.stderrTail(),
+      );
   }
 
   async idle(): Promise<IdleReport> {

@@ -3,7 +3,7 @@
 // and no comment, closure, label or merge is ever written twice.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, runScenario, verdictLine, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 
 const SELECTION = 'Arbiter / selection';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -42,7 +42,7 @@ function shipped(t: Transcript, winner: number): void {
   expect(verdictLine(t)).toMatch(new RegExp(`^Winner: #${winner} shipped`));
 }
 
-async function run(s: Scenario, inspect?: Parameters<typeof runScenario>[1]['inspect']) {
+async function run(s: Scenario, inspect?: RunOptions['inspect']) {
   const lines: string[] = [];
   const t = await runScenario(s, { log: (l) => lines.push(l), inspect });
   return { t, lines };
