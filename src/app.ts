@@ -1,0 +1,132 @@
+// The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
+// durable job, starts the workers and the sweep, and mounts health and scenario-control routes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApplicationFunction, Probot } from 'probot';
+import { z } from 'zod';
+import type { Clock, ManualClock } from './clock.ts';
+import type { Deps } from './deps.ts';
+import { handleDelivery } from './handlers/index.ts';
+import { healthHandler, pathOf } from './health.ts';
+import { DELIVERY_QUEUE, deliveryJob, intakeDelivery, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import type { Queue } from './jobs/queue.ts';
+import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import type { LlmClient } from './llm/types.ts';
+import { simControlHandler } from './sim-control.ts';
+import type { StoreWithDb } from './store/store.ts';
+import { runSweep } from './workflows/sweep.ts';
+
+export const WEBHOOK_PATH = '/api/github/webhooks';
+
+export interface ArbiterAppOptions {
+  store: StoreWithDb;
+  queue: Queue;
+  clock: Clock;
+  llm: LlmClient;
+  /** Known slug (ARBITER_APP_SLUG); else asked of GitHub (`GET /app`) at start. */
+  appSlug?: string;
+  /** Parallel delivery workers. */
+  workers?: number;
+  /** Live mode: the sweep runs every minute from a pg-boss schedule. */
+  scheduleSweep?: boolean;
+  /** Scenario mode: mounts /arbiter/sim/* over this clock. */
+  simClock?: ManualClock;
+  /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
+  handle?: HandleDelivery;
+  sweep?: RunSweep;
+}
+
+export interface ArbiterApp {
+  appFn: ApplicationFunction;
+  /** Resolves with the Deps once the app function ran. */
+  ready: Promise<Deps>;
+  /** Webhook requests received and not yet answered. */
+  inflight(): number;
+  /** Stops taking webhooks and jobs; jobs in flight finish or return to the queue. */
+  shutdown(opts?: { timeoutMs?: number }): Promise<void>;
+}
+
+const AppInfo = z.object({ slug: z.string().min(1) });
+
+async function resolveSlug(app: Probot, known: string | undefined): Promise<string> {
+  if (known) return known;
+  const octokit = await app.auth();
+  const res = await octokit.request('GET /app');
+  const info = AppInfo.safeParse(res.data);
+  if (!info.success) throw new Error('GET /app answered without a slug; set ARBITER_APP_SLUG');
+  return info.data.slug;
+}
+
+export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
+  let inflight = 0;
+  let accepting = true;
+  let resolveReady!: (d: Deps) => void;
+  let rejectReady!: (e: unknown) => void;
+  const ready = new Promise<Deps>((res, rej) => {
+    resolveReady = res;
+    rejectReady = rej;
+  });
+  ready.catch(() => undefined); // the caller awaits it or the app function's own rejection
+  const { store, queue } = opts;
+  const handle = opts.handle ?? handleDelivery;
+  const sweep = opts.sweep ?? runSweep;
+
+  const appFn: ApplicationFunction = async (app, { addHandler }) => {
+    try {
+      const deps: Deps = {
+        store,
+        queue,
+        clock: opts.clock,
+        llm: opts.llm,
+        log: app.log,
+        octokitFor: (installationId) => app.auth(installationId),
+        appSlug: await resolveSlug(app, opts.appSlug),
+      };
+
+      // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
+      addHandler((req: IncomingMessage, res: ServerResponse) => {
+        if (pathOf(req) !== WEBHOOK_PATH) return false;
+        if (!accepting) {
+          res.writeHead(503, { 'retry-after': '5' }).end('shutting down');
+          return true;
+        }
+        inflight++;
+        res.once('close', () => inflight--);
+        return false;
+      });
+      addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting }));
+      const simClock = opts.simClock;
+      if (simClock) {
+        addHandler(
+          simControlHandler({ clock: simClock, sweep: () => sweep(deps), counts: () => queue.counts(), inflight: () => inflight }),
+        );
+      }
+
+      // Intake: record, enqueue, answer. Nothing else happens inside the request.
+      app.onAny(async (context) => {
+        const result = await intakeDelivery(store, queue, { id: context.id, name: context.name, payload: context.payload });
+        app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
+      });
+
+      const requeued = await requeuePendingDeliveries(store, queue);
+      if (requeued > 0) app.log.info({ deliveries: requeued }, 're-enqueued deliveries recorded before a restart');
+      const job = deliveryJob(deps, handle);
+      await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
+      await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
+      if (opts.scheduleSweep) await scheduleSweep(queue);
+      resolveReady(deps);
+    } catch (err) {
+      rejectReady(err);
+      throw err;
+    }
+  };
+
+  return {
+    appFn,
+    ready,
+    inflight: () => inflight,
+    async shutdown(so = {}) {
+      accepting = false;
+      await queue.stop({ graceful: true, timeoutMs: so.timeoutMs ?? 20_000 });
+    },
+  };
+}

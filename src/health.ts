@@ -1,0 +1,54 @@
+// GET /arbiter/health: the store answers a query and the queue can be counted → 200 with the
+// counts; otherwise 503 with what failed. Used by load balancers and the scenario runner.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { QueueCounts } from './jobs/queue.ts';
+import type { Db } from './store/db.ts';
+
+export const HEALTH_PATH = '/arbiter/health';
+
+export interface HealthSources {
+  db: Pick<Db, 'query' | 'kind'>;
+  counts(): Promise<QueueCounts>;
+  /** False while the process is shutting down. */
+  accepting(): boolean;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  store: 'ok' | string;
+  backend: 'pglite' | 'postgres';
+  queue: QueueCounts | string;
+  shuttingDown: boolean;
+}
+
+export async function checkHealth(src: HealthSources): Promise<HealthReport> {
+  const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+  const store = await src.db.query('SELECT 1 AS ok').then(
+    () => 'ok',
+    (err: unknown) => `failed: ${reason(err)}`,
+  );
+  const queue = await src.counts().catch((err: unknown) => `failed: ${reason(err)}`);
+  const shuttingDown = !src.accepting();
+  return { ok: store === 'ok' && typeof queue !== 'string' && !shuttingDown, store, backend: src.db.kind, queue, shuttingDown };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+export const pathOf = (req: IncomingMessage): string => new URL(req.url ?? '/', 'http://localhost').pathname;
+
+/** A Probot server handler: answers the health path, passes on everything else. */
+export function healthHandler(src: HealthSources) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    if (pathOf(req) !== HEALTH_PATH) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJson(res, 405, { error: 'GET only' });
+      return true;
+    }
+    const report = await checkHealth(src);
+    sendJson(res, report.ok ? 200 : 503, report);
+    return true;
+  };
+}

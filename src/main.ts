@@ -1,0 +1,143 @@
+// Process entry (`npm start`): reads the environment, then either serves Probot's setup flow (no
+// credentials yet) or starts Arbiter: store, queue, Probot webhooks, health, and graceful shutdown.
+import http from 'node:http';
+import { pathToFileURL } from 'node:url';
+import pino from 'pino';
+import { createNodeMiddleware, Probot, ProbotOctokit, run } from 'probot';
+import SmeeClient from 'smee-client';
+import { createArbiterApp, WEBHOOK_PATH, type ArbiterAppOptions } from './app.ts';
+import { ManualClock, systemClock } from './clock.ts';
+import { EnvError, readEnv, type Env } from './env.ts';
+import { createQueue } from './jobs/queue.ts';
+import { createAnthropicClient } from './llm/client.ts';
+import { createStore } from './store/store.ts';
+
+/**
+ * Arbiter's own executor retries writes idempotently; a blind retry of a POST whose answer was
+ * lost would duplicate a comment, so Octokit's retry plugin is off. Throttling stays on.
+ */
+export const ArbiterOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
+
+export interface RunningArbiter {
+  port: number;
+  server: http.Server;
+  /** Stops taking webhooks and jobs, lets jobs in flight finish, closes the store. */
+  stop(): Promise<void>;
+}
+
+export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep'>> {
+  Octokit?: typeof ProbotOctokit;
+  log?: pino.Logger;
+}
+
+/** Starts the real server with credentials. Exported for tests; `main()` calls it. */
+export async function startArbiter(env: Env, overrides: StartOverrides = {}): Promise<RunningArbiter> {
+  const creds = env.credentials;
+  if (!creds) throw new EnvError('startArbiter needs APP_ID, PRIVATE_KEY and WEBHOOK_SECRET');
+  const log = overrides.log ?? pino({ level: env.LOG_LEVEL, base: { app: 'arbiter' } });
+  const store = await createStore({ databaseUrl: env.DATABASE_URL, dataDir: env.ARBITER_DATA_DIR });
+  const simClock = env.ARBITER_SIM_CONTROL ? new ManualClock(env.ARBITER_SIM_START_MS) : undefined;
+  try {
+    const queue = await createQueue(store.db, { log, fast: simClock !== undefined, schema: env.ARBITER_QUEUE_SCHEMA });
+    const probot = new Probot({
+      appId: creds.appId,
+      privateKey: creds.privateKey,
+      secret: creds.webhookSecret,
+      baseUrl: env.githubBaseUrl,
+      log,
+      Octokit: overrides.Octokit ?? ArbiterOctokit,
+    });
+    const arbiter = createArbiterApp({
+      store,
+      queue,
+      clock: simClock ?? systemClock,
+      llm: createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, log }),
+      appSlug: env.ARBITER_APP_SLUG,
+      workers: env.ARBITER_WORKERS,
+      scheduleSweep: simClock === undefined,
+      simClock,
+      ...(overrides.handle ? { handle: overrides.handle } : {}),
+      ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
+    });
+    const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
+    await arbiter.ready;
+    const server = http.createServer((req, res) => {
+      void middleware(req, res, () => {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(env.PORT, env.HOST, () => resolve());
+    });
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr !== null ? addr.port : env.PORT;
+    log.info({ port, backend: store.db.kind, sim: simClock !== undefined }, 'Arbiter is listening');
+
+    let smee: SmeeClient | undefined;
+    if (env.WEBHOOK_PROXY_URL) {
+      smee = new SmeeClient({ source: env.WEBHOOK_PROXY_URL, target: `http://127.0.0.1:${port}${WEBHOOK_PATH}`, logger: { info: (m: string) => log.info(m), error: (m: string) => log.error(m) } });
+      await smee.start();
+    }
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await smee?.stop().catch(() => undefined);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await arbiter.shutdown();
+        server.closeIdleConnections();
+        await closed;
+        await store.close();
+      })());
+    return { port, server, stop };
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** No credentials yet: Probot's setup flow registers the app from app.yml and writes .env. */
+async function startSetup(env: Env): Promise<void> {
+  await run(() => undefined, { env: { ...process.env, PORT: String(env.PORT), ...(env.HOST ? { HOST: env.HOST } : {}) } });
+}
+
+export async function main(): Promise<void> {
+  let env: Env;
+  try {
+    env = readEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      process.stderr.write(`arbiter: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (!env.credentials) {
+    await startSetup(env);
+    return;
+  }
+  const running = await startArbiter(env);
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`arbiter: ${signal}, shutting down\n`);
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`arbiter: shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntry) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
