@@ -177,3 +177,28 @@ describe('parseUnifiedDiff', () => {
     ]);
   });
 });
+
+describe('verifyCitation (property)', () => {
+  it('a meaningful line of a sent file verifies at the line where its first occurrence starts, whatever the whitespace', async () => {
+    const fc = await import('fast-check');
+    const norm = (t: string): string => t.replace(/\s+/g, ' ').trim();
+    const word = fc.stringMatching(/^[a-z]{1,6}$/);
+    const lineArb = fc.array(word, { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 30 }), fc.nat(), fc.constantFrom(' ', '  ', '\t', ' \n '), (lines, pick, ws) => {
+        const i = pick % lines.length;
+        const text = lines.map((l, n) => (n % 3 === 0 ? `  ${l}  ` : l)).join('\n');
+        const quote = lines[i].split(' ').join(ws);
+        const got = verifyCitation({ path: 'f.txt', quote }, { files: [{ path: 'f.txt', text }], patch: '' });
+        if (!isMeaningfulQuote(quote)) return !got.ok;
+        if (!got.ok) return false;
+        // Oracle: the first occurrence in the normalised text starts within line got.line.
+        const at = norm(text).indexOf(norm(quote));
+        const before = norm(lines.slice(0, got.line - 1).join('\n'));
+        const upTo = norm(lines.slice(0, got.line).join('\n'));
+        return at >= (before.length === 0 ? 0 : before.length + 1) && at < upTo.length;
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
