@@ -123,7 +123,7 @@ export function acceptanceOf(change: ChangeRow, statuses: Partial<Record<string,
   return { status: change.criteria.length === 0 ? 'none' : results.every((r) => r.status === 'met') ? 'pass' : 'fail', results, truncated: false, modelCalls: { small: 1, large: 0 } };
 }
 
-const observed = (checks: FakeCheck[]): ObservedCheck[] =>
+export const observedChecks = (checks: FakeCheck[]): ObservedCheck[] =>
   checks.map((c) => {
     const kind = c.kind ?? 'check';
     const status = c.conclusion === 'pending' ? 'in_progress' : 'completed';
@@ -140,7 +140,7 @@ export async function seedSibling(world: World, change: ChangeRow, s: SiblingSpe
   const base = opts.base ?? 'main';
   if (gh.pulls.has(s.pr)) gh.push(s.pr, sha, checks);
   else gh.addPull({ number: s.pr, headSha: sha, checks, draft: s.draft ?? true, author: s.author ?? 'agent-bot', labels: s.labels ?? [], body: `Candidate-for: #${change.number}`, baseRef: base });
-  const gate = computeGate({ configured: config.gate.required, branchRequired: gh.branch.required, observed: observed(checks), scoreCheck: config.gate.score });
+  const gate = computeGate({ configured: config.gate.required, branchRequired: gh.branch.required, observed: observedChecks(checks), scoreCheck: config.gate.score });
   const state: CandidateState = !gate.settled ? 'verifying' : gate.promotable ? 'verified' : 'unpromotable';
   await store.upsertCandidate({ repo: ctx.key, pr: s.pr, change: change.number, base, headSha: sha, author: s.author ?? 'agent-bot', state, reason: gate.reason, headSeenAt: world.clock.now().toISOString() });
   const paths = s.paths ?? ['src/calendar.ts'];
