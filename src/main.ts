@@ -99,7 +99,11 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
 
 /** No credentials yet: Probot's setup flow registers the app from app.yml and writes .env. */
 async function startSetup(env: Env): Promise<void> {
-  await run(() => undefined, { env: { ...process.env, PORT: String(env.PORT), ...(env.HOST ? { HOST: env.HOST } : {}) } });
+  // Our own smee-client, so the setup flow never fetches one with npx.
+  await run(() => undefined, {
+    env: { ...process.env, PORT: String(env.PORT), ...(env.HOST ? { HOST: env.HOST } : {}) },
+    SmeeClient,
+  });
 }
 
 export async function main(): Promise<void> {
