@@ -1,0 +1,172 @@
+// Property tests (fast-check, seeded) of outcome planning over random groups: the winner is
+// never closed, nothing unpromotable is merged, every loser gets exactly one close and one
+// reason, and the plan is the same for any order of the siblings.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { configOf } from '../support/selection-world.ts';
+import type { Action } from '../../src/core/actions.ts';
+import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan.ts';
+import { rankCandidates } from '../../src/core/rank.ts';
+import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';
+import { diagnose } from '../../src/judge/diagnostics.ts';
+import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
+
+const CRITERIA: Criterion[] = [
+  { id: 'AC1', text: 'The home page shows a calendar', check: null },
+  { id: 'AC2', text: 'Each day holds a kanban list', check: null },
+  { id: 'AC3', text: 'Cards move between days', check: null },
+];
+const STATUSES: CriterionStatus[] = ['met', 'not_met', 'unclear', 'uncheckable', 'gap'];
+
+const arbSibling = (criteria: Criterion[]) =>
+  fc.record({
+    gate: fc.constantFrom('pass', 'fail', 'timed-out'),
+    // Mostly met, so ties and full passes are common.
+    statuses: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constant<CriterionStatus>('met') }, { weight: 2, arbitrary: fc.constantFrom(...STATUSES) }), {
+      minLength: criteria.length,
+      maxLength: criteria.length,
+    }),
+    judged: fc.boolean(),
+    score: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+    passing: fc.integer({ min: 1, max: 2 }),
+    workflows: fc.boolean(),
+    lines: fc.constantFrom(10, 500),
+    draft: fc.boolean(),
+  });
+
+function evidenceOf(pr: number, s: fc.infer<ReturnType<typeof arbSibling>>, criteria: Criterion[]): CandidateEvidence {
+  const results = criteria.map((c, i) => ({ id: c.id, status: s.statuses[i]!, citation: s.statuses[i] === 'met' ? { path: 'src/a.ts', quote: `does ${c.id}` } : null }));
+  return CandidateEvidence.parse({
+    pr,
+    headSha: `sha-${pr}`,
+    gate: {
+      required: [{ name: 'test', outcome: s.gate === 'pass' ? 'pass' : s.gate === 'fail' ? 'fail' : 'pending', raw: s.gate === 'fail' ? 'failure' : 'success' }],
+      source: 'config',
+      settled: true,
+      promotable: s.gate === 'pass',
+      reason: s.gate === 'fail' ? 'required check `test` failed' : s.gate === 'timed-out' ? 'timed out: waiting on `test`' : 'every required check passed',
+      passingChecks: s.passing,
+      score: s.score,
+      timedOut: s.gate === 'timed-out',
+    },
+    acceptance: !s.judged ? null : criteria.length === 0 ? { status: 'none', results: [] } : { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
+    changedPaths: s.workflows ? ['.github/workflows/ci.yml'] : ['src/a.ts'],
+    changedLines: s.lines,
+  });
+}
+
+const arbGroup = fc
+  .record({
+    criteriaCount: fc.integer({ min: 0, max: 3 }),
+    // Issues and pull requests share numbers: the Change is #42, so candidates are numbered above it.
+    prs: fc.uniqueArray(fc.integer({ min: 43, max: 300 }), { minLength: 1, maxLength: 7 }),
+    repairAvailable: fc.boolean(),
+    repairEnabled: fc.boolean(),
+    acceptanceRequired: fc.boolean(),
+    /** The judge's answer, as an index into the sorted tied PRs; -1: no winner; 99: an invalid outsider. */
+    judgePick: fc.constantFrom(-1, 0, 1, 99),
+    reviewers: fc.constantFrom([], ['maintainer']),
+    branch: fc.record({ requiredReviews: fc.constantFrom(0, 1), mergeQueue: fc.boolean() }),
+    seed: fc.integer(),
+  })
+  .chain((g) =>
+    fc.record({
+      group: fc.constant(g),
+      siblings: fc.array(arbSibling(CRITERIA.slice(0, g.criteriaCount)), { minLength: g.prs.length, maxLength: g.prs.length }),
+      order: fc.shuffledSubarray(g.prs.map((_, i) => i), { minLength: g.prs.length, maxLength: g.prs.length }),
+    }),
+  );
+
+type Case = fc.infer<typeof arbGroup>;
+
+/** Plans a group whose siblings are listed in `order`, as the selection step would. */
+function plan(c: Case, order: number[]): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
+  const { group } = c;
+  const criteria = CRITERIA.slice(0, group.criteriaCount);
+  const evidence = order.map((i) => evidenceOf(group.prs[i]!, c.siblings[i]!, criteria));
+  const ranking = rankCandidates(evidence);
+  let judge: JudgeOutcome | null = null;
+  if (ranking.tiedAtTop) {
+    const tied = [...ranking.top].sort((a, b) => a - b);
+    const winner = group.judgePick === 99 ? Math.max(...group.prs) + 1 : group.judgePick < 0 ? null : (tied[group.judgePick] ?? null);
+    judge = { comparison: 'judged', winner, reason: winner === null ? 'escalate_to_human' : 'judge-preferred', source: winner === null ? 'none' : 'llm-judge', evidence: winner === null ? [] : [`ev:${winner}:check:test`], explanation: '', ranking: null };
+  }
+  const config = configOf({ repair: { enabled: group.repairEnabled }, acceptance: { required: group.acceptanceRequired } });
+  const input: SelectionInput = {
+    repo: 'acme/todo',
+    change: { number: 42, title: 'Calendar', criteria },
+    round: 1,
+    base: 'main',
+    siblings: evidence,
+    ranking,
+    judge,
+    diagnostics: diagnose({ evidence, judge }),
+    config,
+    repairAvailable: group.repairAvailable,
+    reviewers: { users: group.reviewers, teams: [] },
+    branch: group.branch,
+    drafts: order.filter((i) => c.siblings[i]!.draft).map((i) => group.prs[i]!),
+    now: '2026-03-02T09:00:00.000Z',
+    buttons: [...SELECTION_BUTTONS],
+  };
+  return { plan: planSelection(input), evidence };
+}
+
+const of = <K extends Action['kind']>(actions: Action[], kind: K): Extract<Action, { kind: K }>[] => actions.filter((a): a is Extract<Action, { kind: K }> => a.kind === kind);
+
+describe('planSelection over random groups', () => {
+  it('never closes the winner, never merges the unpromotable, and closes each loser once with one reason', () => {
+    fc.assert(
+      fc.property(arbGroup, (c) => {
+        const identity = c.group.prs.map((_, i) => i);
+        const { plan: p, evidence } = plan(c, identity);
+        const byPr = new Map(evidence.map((e) => [e.pr, e]));
+        const v = p.verdict;
+        const kept = v.kind === 'ship' ? [v.winner] : v.kind === 'repair' ? [v.target] : [...v.before, ...(v.winner === null ? [] : [v.winner])];
+        const closed = of(p.actions, 'close').map((a) => a.pr);
+        for (const pr of kept) expect(closed).not.toContain(pr);
+        // Closes are exactly the losers, each once, each with one reason (note, check run and receipt).
+        expect([...closed].sort((a, b) => a - b)).toEqual([...v.losers].sort((a, b) => a - b));
+        const receiptLosers = (p.receipt.data.losers as { pr: number; reason: string }[]);
+        expect(receiptLosers.map((l) => l.pr).sort((a, b) => a - b)).toEqual([...v.losers].sort((a, b) => a - b));
+        for (const pr of v.losers) {
+          const reason = receiptLosers.find((l) => l.pr === pr)?.reason ?? '';
+          expect(reason).toMatch(/^Lost to #\d+: /);
+          expect(of(p.actions, 'comment').filter((a) => a.issue === pr)).toHaveLength(1);
+          expect(of(p.actions, 'comment').find((a) => a.issue === pr)?.body).toContain(reason);
+          expect(of(p.actions, 'label').filter((a) => a.issue === pr)).toEqual([expect.objectContaining({ labels: ['arbiter:lost'] })]);
+          expect(kept).not.toContain(pr);
+        }
+        // Only a promotable candidate is merged (or queued), and only when the verdict ships it.
+        const merged = [...of(p.actions, 'merge'), ...of(p.actions, 'auto-merge')];
+        expect(merged.length).toBe(v.kind === 'ship' ? 1 : 0);
+        for (const m of merged) {
+          const e = byPr.get(m.pr)!;
+          expect(e.gate.promotable && !e.gate.timedOut).toBe(true);
+          expect(m.sha).toBe(e.headSha);
+        }
+        // A repair is dispatched at most once, never to a loser, with at most 10 payload keys.
+        const dispatches = of(p.actions, 'dispatch');
+        expect(dispatches.length).toBe(v.kind === 'repair' ? 1 : 0);
+        for (const d of dispatches) {
+          expect(Object.keys(d.payload).length).toBeLessThanOrEqual(10);
+          expect(v.losers).not.toContain(d.payload.candidate);
+        }
+        // Every action key is unique: the executor applies each once.
+        const keys = p.actions.map((a) => a.key);
+        expect(new Set(keys).size).toBe(keys.length);
+      }),
+      { seed: 20260302, numRuns: 400 },
+    );
+  });
+
+  it('plans the same for any order of the siblings', () => {
+    fc.assert(
+      fc.property(arbGroup, (c) => {
+        const identity = c.group.prs.map((_, i) => i);
+        expect(plan(c, c.order).plan).toEqual(plan(c, identity).plan);
+      }),
+      { seed: 20260303, numRuns: 400 },
+    );
+  });
+});
