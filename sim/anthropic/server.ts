@@ -128,7 +128,7 @@ export class FakeAnthropic {
     const model = body.success ? body.data.model : '';
     const tier: 'small' | 'large' = model.includes('haiku') ? 'small' : 'large';
     const texts = body.success ? userTexts(body.data) : [];
-    const header = parseCallHeader(texts[0] ?? '');
+    const header = texts.map((t) => parseCallHeader(t)).find((h) => h !== null) ?? null;
     const record: RecordedRequest = {
       tier,
       kind: header?.kind ?? 'acceptance',

@@ -67,8 +67,10 @@ export function buildMessageParams(req: CompletionRequest, maxMaterialBytes: num
       {
         role: 'user',
         content: [
-          { type: 'text', text: `${formatCallHeader(req)}\n${prefix}`, cache_control: { type: 'ephemeral' } },
-          { type: 'text', text: framed },
+          // The shared prefix (instructions' criteria) is identical for every sibling, so it is
+          // cached; the call header names the candidate and therefore goes after it.
+          { type: 'text', text: prefix, cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: `${formatCallHeader(req)}\n${framed}` },
         ],
       },
     ],

@@ -7,8 +7,9 @@ export type Tier = 'small' | 'large';
 export type CallKind = 'acceptance' | 'judge';
 
 /**
- * Every request starts its user content with one header line, so the fake endpoint (and a
- * person reading a log) can tell calls apart without parsing prose:
+ * The user content is two blocks: the shared prefix (cached across siblings), then the
+ * material, which starts with one header line so the fake endpoint (and a person reading a
+ * log) can tell calls apart without parsing prose:
  *   `[arbiter-call] kind=acceptance candidate=12`   (acceptance of PR #12)
  *   `[arbiter-call] kind=judge candidates=12,13 mode=verdict`
  */

@@ -109,8 +109,9 @@ describe('runAcceptance end to end', () => {
     const { fake, llm } = await start({ candidates: { 12: { small: { ...GOOD } } } });
     await run(llm);
     const blocks: { text: string }[] = fake.requests[0].body.messages[0].content;
-    expect(blocks[0].text).toMatch(/^\[arbiter-call\] kind=acceptance candidate=12\n/);
-    expect(blocks[0].text).toContain('\nAC1: The home page shows a calendar of the current month');
+    expect(blocks[1].text).toMatch(/^\[arbiter-call\] kind=acceptance candidate=12\n/);
+    expect(blocks[0].text).toContain('AC1: The home page shows a calendar of the current month');
+    expect(blocks[0].text).not.toContain('candidate=12');
     const material = blocks[1].text;
     expect(material.indexOf('PATCH')).toBeGreaterThan(-1);
     expect(material.indexOf('PATCH')).toBeLessThan(material.indexOf('FILE src/calendar.ts'));

@@ -57,10 +57,14 @@ describe('a completed evaluation', () => {
     const req = fake.requests[0]!;
     expect(req).toMatchObject({ tier: 'small', kind: 'acceptance', candidate: 12, model: 'claude-haiku-5-5', status: 200 });
     const content = req.body.messages[0].content;
-    expect(content[0].text.split('\n')[0]).toBe('[arbiter-call] kind=acceptance candidate=12');
+    // The cached block is the shared prefix alone (identical across siblings); the header that
+    // names the candidate opens the material block after it.
+    expect(content[0].text).not.toContain('[arbiter-call]');
     expect(content[0].cache_control).toEqual({ type: 'ephemeral' });
     expect(req.body.system[0].cache_control).toEqual({ type: 'ephemeral' });
-    expect(content[1].text).toMatch(/^<<<UNTRUSTED-DATA/);
+    expect(content[1].text.split('\n')[0]).toBe('[arbiter-call] kind=acceptance candidate=12');
+    expect(content[1].cache_control).toBeUndefined();
+    expect(content[1].text.split('\n').slice(1).join('\n')).toMatch(/^<<<UNTRUSTED-DATA/);
     expect(req.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } });
   });
 
@@ -83,7 +87,7 @@ describe('a completed evaluation', () => {
       ['large', 'judge', null],
       ['large', 'judge', null],
     ]);
-    expect(fake.requests[0]!.body.messages[0].content[0].text).toMatch(/^\[arbiter-call\] kind=judge candidates=12,13 mode=verdict\n/);
+    expect(fake.requests[0]!.body.messages[0].content[1].text).toMatch(/^\[arbiter-call\] kind=judge candidates=12,13 mode=verdict\n/);
   });
 });
 
