@@ -169,4 +169,16 @@ describe('planSelection over random groups', () => {
       { seed: 20260303, numRuns: 400 },
     );
   });
+
+  it('samples every kind of verdict, ties and merges (the properties above are not vacuous)', () => {
+    const seen = new Set<string>();
+    for (const c of fc.sample(arbGroup, { seed: 20260302, numRuns: 400 })) {
+      const { plan: p } = plan(c, c.group.prs.map((_, i) => i));
+      seen.add(p.verdict.kind);
+      if (p.verdict.losers.length > 0) seen.add('losers');
+      if ((p.receipt.data.judge as { winner: number | null } | null)?.winner) seen.add('judge-winner');
+      if (p.actions.some((a) => a.kind === 'auto-merge')) seen.add('auto-merge');
+    }
+    expect([...seen].sort()).toEqual(['auto-merge', 'human', 'judge-winner', 'losers', 'repair', 'ship']);
+  });
 });
