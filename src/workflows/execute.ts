@@ -104,7 +104,13 @@ async function apply(ctx: RepoContext, action: Action): Promise<unknown> {
           const pull = await gh.pullState(action.pr);
           if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
         }
-        return gh.merge(action.pr, action.sha, action.method);
+        const result = await gh.merge(action.pr, action.sha, action.method);
+        // A merge that landed before the run died reads as 405 on the job's retry: ask GitHub.
+        if (!result.ok && result.status === 405) {
+          const pull = await gh.pullState(action.pr);
+          if (pull.merged && pull.headSha === action.sha) return { ok: true, sha: null } satisfies MergeResult;
+        }
+        return result;
       });
     case 'auto-merge':
       return withRetry(ctx, 'auto-merge', async () => {
