@@ -148,6 +148,9 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   if (!view || view.siblings.length === 0) return;
   if (view.round.id !== round.id) return;
   if (round.decision === null && view.pending.length > 0) {
+    // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
+    // waiting list must never cover the claimant's decision.
+    if ((await store.getRound(round.id))?.selection !== null) return;
     await showWaiting(ctx, view);
     return;
   }
