@@ -74,8 +74,8 @@ export interface FakeGitHubOptions {
   owner?: string;
   repo?: string;
   appSlug?: string;
-  /** Awaited before every call, so tests can interleave concurrent runs (e.g. seeded yields). */
-  latency?: () => Promise<void>;
+  /** Awaited before every call (given its recorded line), so tests can interleave concurrent runs. */
+  latency?: (call: string) => Promise<void>;
 }
 
 const GROUP_ALIAS = /pr(\d+): pullRequest\(number: (\d+)\)/g;
@@ -101,7 +101,7 @@ export class FakeGitHub {
   readonly lookups: string[] = [];
   private readonly faults: Fault[] = [];
   private nextId = 1000;
-  private readonly latency: () => Promise<void>;
+  private readonly latency: (call: string) => Promise<void>;
 
   constructor(opts: FakeGitHubOptions = {}) {
     this.owner = opts.owner ?? 'acme';
@@ -184,7 +184,7 @@ export class FakeGitHub {
   // ------------------------------------------------------------------ recording
 
   private async read(line: string, kind: 'read' | 'lookup' = 'read'): Promise<void> {
-    await this.latency();
+    await this.latency(line);
     (kind === 'read' ? this.reads : this.lookups).push(line);
   }
 
@@ -193,7 +193,7 @@ export class FakeGitHub {
    * its status (`merge #13 sha=abc → 409`); `applied()` lists only the writes that landed.
    */
   private async write<T>(line: string, apply: () => T): Promise<T> {
-    await this.latency();
+    await this.latency(line);
     const fault = this.faults.find((f) => f.times > 0 && line.startsWith(f.match));
     if (fault) {
       fault.times -= 1;

@@ -1,0 +1,65 @@
+// The selection step when things go wrong between two runs: a merge that landed although its
+// answer was lost (the process died), and a run that read the group before the round was decided
+// and reads GitHub only after the claimant acted.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Receipt } from '../../src/core/types.ts';
+import { selectionStep } from '../../src/workflows/select.ts';
+import { openBackend, type OpenedBackend } from '../store/backends.ts';
+import { FakeGitHub } from '../support/fake-github.ts';
+import { configOf, makeWorld, seedGroup } from '../support/selection-world.ts';
+
+const KEY = 'acme/todo';
+const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
+
+describe('selection step faults', () => {
+  let opened: OpenedBackend;
+  beforeAll(async () => {
+    opened = await openBackend('postgres', 'wf-faults');
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  it('recognises on retry a merge that landed before the run died, and ships rather than asking a person', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    // The merge is applied on GitHub, then the run dies before it hears the answer.
+    w.gh.fail({ match: 'merge #13', status: 401, when: 'after' });
+    await expect(selectionStep(w.ctx('job-a'), 42, 'main')).rejects.toThrow(/401/);
+    expect(w.gh.pull(13).merged).toBe(true);
+    // The job's retry: GitHub now answers 405 (already merged); that is a shipped candidate.
+    await selectionStep(w.ctx('job-a'), 42, 'main');
+    expect(kinds(await opened.store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
+    expect(w.gh.pull(13).labels).not.toContain('arbiter:awaiting-approval');
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+    expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
+  });
+
+  it('a run that read the round before the claim does not cover the decision with a waiting list', async () => {
+    // Run B reads the group from GitHub only after run A has decided: its group query is held.
+    let holding = false;
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const atHold = new Promise<void>((resolve) => (reached = resolve));
+    const gh = new FakeGitHub({
+      latency: async (call) => {
+        if (!holding || !call.startsWith('graphql ArbiterGroup')) return;
+        holding = false;
+        reached();
+        await held;
+      },
+    });
+    const w = makeWorld({ store: opened.store, gh, config: configOf({ repair: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met', AC2: 'not_met' } }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
+    holding = true;
+    const late = selectionStep(w.ctx('job-b'), 42, 'main');
+    await atHold;
+    await selectionStep(w.ctx('job-a'), 42, 'main');
+    const decided = w.gh.checkOn(13, 'Arbiter / selection');
+    expect(decided).toMatchObject({ status: 'completed', title: 'Selected: awaiting approval' });
+    release();
+    await late;
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', title: 'Selected: awaiting approval' });
+    expect(w.gh.writes.filter((l) => l.includes('Waiting on'))).toEqual([]);
+  });
+});
