@@ -1,0 +1,274 @@
+// The GitHub emulator's programmatic face: start it, seed repositories, act as people and as
+// CI, inject faults, hold and redeliver webhooks, and observe writes, reads and violations.
+import { AppAuth } from './auth.ts';
+import { clickButton as clickRunButton, createCheckRun, latestRuns, setStatus as setCommitStatus, updateCheckRun } from './check-acts.ts';
+import { RestContract } from './contract.ts';
+import type { Change } from './git-store.ts';
+import { addComment, editIssue as editIssueBody, openIssue as openIssueAct, type Sent } from './issue-acts.ts';
+import type { Permission, Repo } from './model.ts';
+import { botLogin } from './payloads.ts';
+import { openPull, pushChange, setPullState, submitReview } from './pull-acts.ts';
+import { appRoutes } from './rest/app-routes.ts';
+import { checkRoutes } from './rest/check-routes.ts';
+import { issueRoutes } from './rest/issue-routes.ts';
+import { pullRoutes } from './rest/pull-routes.ts';
+import { repoRoutes } from './rest/repo-routes.ts';
+import { EmulatorServer, type Fault, type Recorder, type WriteRecord } from './server.ts';
+import { WebhookSender, type Delivery, type SentRecord } from './webhook-sender.ts';
+import { CI_APP_SLUG, GitHubError, World } from './world.ts';
+
+export type { Fault, WriteRecord } from './server.ts';
+export { GitHubError } from './world.ts';
+export { signBody } from './webhook-sender.ts';
+
+export interface EmulatorOptions {
+  webhookUrl: string | null;
+  webhookSecret: string;
+  appId: number;
+  appSlug: string;
+  appPublicKeyPem?: string;
+  installationId?: number;
+  now: () => number;
+}
+
+export interface PullSnapshot {
+  state: 'open' | 'closed';
+  merged: boolean;
+  draft: boolean;
+  labels: string[];
+  reviewers: string[];
+  checks: Record<string, { status: string; conclusion: string | null; title: string | null }>;
+  comments: { user: string; body: string }[];
+  reactions: { user: string; content: string; comment?: number }[];
+}
+
+export interface IssueSnapshot {
+  state: 'open' | 'closed';
+  labels: string[];
+  comments: { user: string; body: string }[];
+}
+
+export interface RepoInput {
+  owner: string;
+  name: string;
+  defaultBranch?: string;
+  files: Record<string, string>;
+  users?: Record<string, { permission: Permission; bot?: boolean }>;
+  rules?: { required?: string[]; requiredReviews?: number; mergeQueue?: boolean };
+}
+
+const SELECTION_CHECK = 'Arbiter / selection';
+const CI_APP_ID = 15368;
+const CONTRACT_URL = new URL('./openapi-subset.json', import.meta.url);
+
+export class GitHubEmulator {
+  readonly url: string;
+  private readonly world: World;
+  private readonly sender: WebhookSender;
+  private readonly server: EmulatorServer;
+  private readonly recorder: Recorder;
+
+  private constructor(url: string, world: World, sender: WebhookSender, server: EmulatorServer, recorder: Recorder) {
+    this.url = url;
+    this.world = world;
+    this.sender = sender;
+    this.server = server;
+    this.recorder = recorder;
+  }
+
+  static async start(opts: EmulatorOptions): Promise<GitHubEmulator> {
+    const sender = new WebhookSender(opts.webhookUrl, opts.webhookSecret);
+    const recorder: Recorder = { writes: [], reads: 0, faults: [], listeners: [], scenarioStart: opts.now() };
+    const auth = new AppAuth(opts.appId, opts.appPublicKeyPem, opts.now);
+    const contract = new RestContract(CONTRACT_URL);
+    const routes = { ...appRoutes(auth), ...repoRoutes, ...issueRoutes, ...pullRoutes, ...checkRoutes };
+    // the URL is known only once listening; the world reads it through this holder
+    const holder = { url: 'http://127.0.0.1:0' };
+    const world = new World(holder.url, opts.now, sender, opts.installationId ?? 1, opts.appSlug);
+    const server = new EmulatorServer(world, auth, contract, routes, recorder);
+    const port = await server.listen();
+    const url = `http://127.0.0.1:${port}`;
+    world.urls.api = url;
+    world.registerApp({ id: opts.appId, slug: opts.appSlug, name: opts.appSlug.charAt(0).toUpperCase() + opts.appSlug.slice(1), owner: 'arbiter-dev', createdAt: opts.now() });
+    world.registerApp({ id: CI_APP_ID, slug: CI_APP_SLUG, name: 'CI', owner: 'ci-dev', createdAt: opts.now() });
+    return new GitHubEmulator(url, world, sender, server, recorder);
+  }
+
+  setScenarioStart(ms: number): void {
+    this.recorder.scenarioStart = ms;
+  }
+
+  // ---- seeding and people's acts -------------------------------------------------------
+
+  createRepo(input: RepoInput): void {
+    const repo = this.world.createRepo(input.owner, input.name, input.defaultBranch ?? 'main', input.files);
+    for (const [login, user] of Object.entries(input.users ?? {})) repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
+    repo.rules = { ...(input.rules ?? {}) };
+  }
+
+  commit(repo: string, branch: string, change: Change): string {
+    const r = this.world.repo(repo);
+    return r.git.commitChange(branch, change, change.author ?? r.owner, this.world.now()).sha;
+  }
+
+  push(repo: string, branch: string, change: Change, user: string): Promise<string> {
+    return this.act(repo, (r, out) => pushChange(this.world, r, branch, change, user, out));
+  }
+
+  openIssue(repo: string, input: { number?: number; title: string; body: string; user: string }): Promise<number> {
+    return this.act(repo, (r, out) => openIssueAct(this.world, r, input, out).number);
+  }
+
+  editIssue(repo: string, number: number, body: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), { body }, user, out));
+  }
+
+  openPullRequest(repo: string, input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[] }): Promise<number> {
+    return this.act(repo, (r, out) => openPull(this.world, r, input, out).number);
+  }
+
+  closePullRequest(repo: string, number: number, user: string): Promise<void> {
+    return this.act(repo, (r, out) => setPullState(this.world, r, number, 'closed', user, out));
+  }
+
+  comment(repo: string, issue: number, user: string, body: string): Promise<number> {
+    return this.act(repo, (r, out) => addComment(this.world, r, this.world.issue(r, issue), user, body, out).id);
+  }
+
+  review(repo: string, pr: number, user: string, state: 'approved' | 'changes_requested' | 'commented', body?: string): Promise<void> {
+    const upper = { approved: 'APPROVED', changes_requested: 'CHANGES_REQUESTED', commented: 'COMMENTED' } as const;
+    return this.act(repo, (r, out) => {
+      submitReview(this.world, r, pr, user, upper[state], body ?? '', out);
+    });
+  }
+
+  clickButton(repo: string, pr: number, user: string, identifier: string): Promise<void> {
+    return this.act(repo, (r, out) => {
+      const { pull } = this.world.pull(r, pr);
+      const run = latestRuns(r, pull.headSha).find((x) => x.app === this.world.appSlug && x.name === SELECTION_CHECK);
+      if (!run) throw new GitHubError(404, `#${pr} has no "${SELECTION_CHECK}" check run on its head`);
+      clickRunButton(this.world, r, run, identifier, user, out);
+    });
+  }
+
+  // ---- scripted CI (app slug 'ci') -------------------------------------------------------
+
+  startCheck(repo: string, sha: string, name: string): Promise<number> {
+    return this.act(repo, (r, out) => createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, status: 'in_progress' }, botLogin(CI_APP_SLUG), out).id);
+  }
+
+  completeCheck(repo: string, sha: string, name: string, conclusion: string, output?: { title?: string; summary?: string }): Promise<void> {
+    return this.act(repo, (r, out) => {
+      const existing = latestRuns(r, sha).find((x) => x.app === CI_APP_SLUG && x.name === name);
+      const body = { conclusion, output: output ? { title: output.title ?? name, summary: output.summary ?? '' } : undefined };
+      if (existing) updateCheckRun(this.world, r, existing, body, botLogin(CI_APP_SLUG), out);
+      else createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, ...body }, botLogin(CI_APP_SLUG), out);
+    });
+  }
+
+  setStatus(repo: string, sha: string, context: string, state: 'pending' | 'success' | 'failure' | 'error', description?: string): Promise<void> {
+    return this.act(repo, (r, out) => {
+      setCommitStatus(this.world, r, sha, { state, context, description: description ?? null }, botLogin(CI_APP_SLUG), out);
+    });
+  }
+
+  // ---- faults and observation --------------------------------------------------------------
+
+  addFault(f: Fault): void {
+    this.recorder.faults.push({ ...f, remaining: f.times ?? 1 });
+  }
+
+  onWrite(listener: (w: WriteRecord) => void): void {
+    this.recorder.listeners.push(listener);
+  }
+
+  get writes(): WriteRecord[] {
+    return this.recorder.writes;
+  }
+
+  get reads(): number {
+    return this.recorder.reads;
+  }
+
+  counters(): { reads: number; writes: number } {
+    return { reads: this.recorder.reads, writes: this.recorder.writes.length };
+  }
+
+  get violations(): string[] {
+    return this.world.violations;
+  }
+
+  // ---- webhooks ------------------------------------------------------------------------------
+
+  setWebhookUrl(url: string | null): void {
+    this.sender.setUrl(url);
+  }
+
+  holdWebhooks(hold: boolean): void {
+    this.sender.hold(hold);
+  }
+
+  takeHeldWebhooks(): Delivery[] {
+    return this.sender.takeHeld();
+  }
+
+  sendWebhook(w: Delivery): Promise<number> {
+    return this.sender.send(w);
+  }
+
+  inflightWebhooks(): number {
+    return this.sender.inflightCount();
+  }
+
+  get sentWebhooks(): SentRecord[] {
+    return this.sender.sent;
+  }
+
+  state(repo: string): { prs: Record<number, PullSnapshot>; issues: Record<number, IssueSnapshot>; dispatches: { event_type: string; client_payload: unknown }[] } {
+    const r = this.world.repo(repo);
+    const commentsOf = (ids: number[]): { user: string; body: string }[] => ids.flatMap((id) => {
+      const c = r.comments.get(id);
+      return c ? [{ user: c.user, body: c.body }] : [];
+    });
+    const prs: Record<number, PullSnapshot> = {};
+    const issues: Record<number, IssueSnapshot> = {};
+    for (const issue of r.issues.values()) {
+      const pull = r.pulls.get(issue.number);
+      if (!pull) {
+        issues[issue.number] = { state: issue.state, labels: [...issue.labels], comments: commentsOf(issue.commentIds) };
+        continue;
+      }
+      const checks: PullSnapshot['checks'] = {};
+      for (const run of latestRuns(r, pull.headSha)) checks[run.name] = { status: run.status, conclusion: run.conclusion, title: run.output.title };
+      const reactions = [
+        ...issue.reactions.map((x) => ({ user: x.user, content: x.content })),
+        ...issue.commentIds.flatMap((id) => (r.comments.get(id)?.reactions ?? []).map((x) => ({ user: x.user, content: x.content, comment: id }))),
+      ];
+      prs[issue.number] = { state: issue.state, merged: pull.merged, draft: pull.draft, labels: [...issue.labels], reviewers: [...pull.requestedReviewers], checks, comments: commentsOf(issue.commentIds), reactions };
+    }
+    return { prs, issues, dispatches: r.dispatches.map((d) => ({ ...d })) };
+  }
+
+  /** The head sha of a branch, for scripting CI on it. */
+  branchHead(repo: string, branch: string): string | null {
+    return this.world.repo(repo).git.branches.get(branch) ?? null;
+  }
+
+  /** The head sha of a pull request. */
+  pullHead(repo: string, pr: number): string {
+    const r = this.world.repo(repo);
+    return this.world.pull(r, pr).pull.headSha;
+  }
+
+  stop(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** Applies an act, then waits for the webhooks it sends. */
+  private async act<T>(repo: string, apply: (r: Repo, out: Sent) => T): Promise<T> {
+    const out: Sent = [];
+    const result = apply(this.world.repo(repo), out);
+    await Promise.all(out);
+    return result;
+  }
+}

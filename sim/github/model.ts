@@ -1,0 +1,229 @@
+// The emulator's state: repositories with their git store, people, issues, pull requests,
+// comments, reviews, reactions, check suites, check runs, statuses and dispatches. Plain data.
+import { GitStore } from './git-store.ts';
+
+export type Permission = 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+
+export interface Person {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot';
+}
+
+export interface AppInfo {
+  id: number;
+  slug: string;
+  name: string;
+  owner: string;
+  createdAt: number;
+}
+
+export interface Reaction {
+  id: number;
+  user: string;
+  content: string;
+  createdAt: number;
+}
+
+export interface Comment {
+  id: number;
+  issueNumber: number;
+  user: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+  viaApp: string | null;
+  reactions: Reaction[];
+}
+
+export interface Issue {
+  number: number;
+  id: number;
+  title: string;
+  body: string;
+  user: string;
+  state: 'open' | 'closed';
+  stateReason: 'completed' | 'not_planned' | 'reopened' | null;
+  labels: string[];
+  commentIds: number[];
+  reactions: Reaction[];
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  closedBy: string | null;
+}
+
+export interface AutoMerge {
+  method: 'MERGE' | 'SQUASH' | 'REBASE';
+  enabledBy: string;
+}
+
+export interface Pull {
+  number: number;
+  id: number;
+  head: string;
+  headSha: string;
+  base: string;
+  draft: boolean;
+  merged: boolean;
+  mergedAt: number | null;
+  mergedBy: string | null;
+  mergeCommitSha: string | null;
+  requestedReviewers: string[];
+  autoMerge: AutoMerge | null;
+  queued: boolean;
+}
+
+export interface Review {
+  id: number;
+  pullNumber: number;
+  user: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  body: string;
+  commitId: string;
+  submittedAt: number;
+}
+
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: string;
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+export interface CheckAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+export interface CheckSuite {
+  id: number;
+  app: string;
+  headSha: string;
+  headBranch: string | null;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface CheckRun {
+  id: number;
+  suiteId: number;
+  app: string;
+  name: string;
+  headSha: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'waiting' | 'requested' | 'pending';
+  conclusion: string | null;
+  startedAt: number;
+  completedAt: number | null;
+  externalId: string;
+  detailsUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  annotations: Annotation[];
+  actions: CheckAction[];
+}
+
+export interface CommitStatus {
+  id: number;
+  sha: string;
+  context: string;
+  state: 'pending' | 'success' | 'failure' | 'error';
+  description: string | null;
+  targetUrl: string | null;
+  creator: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface BranchRules {
+  required?: string[];
+  requiredReviews?: number;
+  mergeQueue?: boolean;
+}
+
+export interface Dispatch {
+  event_type: string;
+  client_payload: unknown;
+}
+
+export interface Repo {
+  id: number;
+  owner: string;
+  name: string;
+  fullName: string;
+  defaultBranch: string;
+  createdAt: number;
+  git: GitStore;
+  users: Map<string, { permission: Permission; bot: boolean }>;
+  rules: BranchRules;
+  issues: Map<number, Issue>;
+  pulls: Map<number, Pull>;
+  comments: Map<number, Comment>;
+  reviews: Review[];
+  suites: CheckSuite[];
+  runs: CheckRun[];
+  statuses: CommitStatus[];
+  dispatches: Dispatch[];
+  nextNumber: number;
+}
+
+/** One counter for every database id, so ids are unique across kinds like GitHub's. */
+export class IdSource {
+  private next = 1000;
+  take(): number {
+    this.next += 1;
+    return this.next;
+  }
+}
+
+/** Stable numeric ids for logins (hash of the name, so the same person keeps the same id). */
+export function personId(login: string): number {
+  let hash = 7;
+  for (const char of login) hash = (hash * 31 + char.charCodeAt(0)) % 90_000_000;
+  return 10_000_000 + hash;
+}
+
+export function newRepo(id: number, owner: string, name: string, defaultBranch: string, createdAt: number): Repo {
+  return {
+    id,
+    owner,
+    name,
+    fullName: `${owner}/${name}`,
+    defaultBranch,
+    createdAt,
+    git: new GitStore(),
+    users: new Map(),
+    rules: {},
+    issues: new Map(),
+    pulls: new Map(),
+    comments: new Map(),
+    reviews: [],
+    suites: [],
+    runs: [],
+    statuses: [],
+    dispatches: [],
+    nextNumber: 1,
+  };
+}
+
+/** GitHub's REST permission for a role: maintain counts as write, triage as read. */
+export const REST_PERMISSION: Record<Permission, 'admin' | 'write' | 'read'> = {
+  admin: 'admin',
+  maintain: 'write',
+  write: 'write',
+  triage: 'read',
+  read: 'read',
+};
+
+/** The issue/PR numbers a body closes: `Closes #N`, `Fixes #N`, `Resolves #N`, `Candidate-for: #N`. */
+export function referencedIssues(body: string): number[] {
+  const pattern = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|candidate-for:)\s*#(\d+)/gi;
+  return [...new Set([...body.matchAll(pattern)].map((m) => Number(m[1])))];
+}

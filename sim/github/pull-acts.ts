@@ -1,0 +1,212 @@
+// Acts on branches and pull requests: push (with synchronize), open, close, ready for review,
+// review requests, reviews, merge (with GitHub's compare-and-swap on `sha`), auto-merge, queue.
+import type { Change, Commit } from './git-store.ts';
+import type { Pull, Repo, Review } from './model.ts';
+import { referencedIssues } from './model.ts';
+import { iso, reviewJson, userJson } from './payloads.ts';
+import { createIssueRecord, setIssueState, type Sent } from './issue-acts.ts';
+import { GitHubError, type World } from './world.ts';
+
+function commitEntry(world: World, repo: Repo, commit: Commit, parentTree: Readonly<Record<string, string>>): Record<string, unknown> {
+  const added = Object.keys(commit.tree).filter((p) => !(p in parentTree));
+  const removed = Object.keys(parentTree).filter((p) => !(p in commit.tree));
+  const modified = Object.keys(commit.tree).filter((p) => p in parentTree && parentTree[p] !== commit.tree[p]);
+  const person = { name: commit.author, email: `${commit.author}@users.noreply.github.com`, username: commit.author };
+  return {
+    id: commit.sha,
+    tree_id: commit.treeSha,
+    distinct: true,
+    message: commit.message,
+    timestamp: iso(commit.timestamp),
+    url: `${world.urls.html}/${repo.fullName}/commit/${commit.sha}`,
+    author: person,
+    committer: person,
+    added,
+    removed,
+    modified,
+  };
+}
+
+/** Sends `push` for a branch that moved from `before` to `after`. */
+export function emitPush(world: World, repo: Repo, branch: string, before: string | null, after: string, user: string, out: Sent): void {
+  const commit = repo.git.get(after);
+  const fresh: Commit[] = [];
+  const known = before ? repo.git.ancestors(before) : new Set<string>();
+  for (let sha: string | undefined = after; sha && !known.has(sha) && fresh.length < 20; sha = repo.git.get(sha).parents[0]) fresh.unshift(repo.git.get(sha));
+  const entries = fresh.map((c) => commitEntry(world, repo, c, c.parents[0] ? repo.git.get(c.parents[0]).tree : {}));
+  const pusher = { name: user, email: `${user}@users.noreply.github.com` };
+  out.push(
+    world.emit(
+      repo,
+      'push',
+      {
+        ref: `refs/heads/${branch}`,
+        before: before ?? '0000000000000000000000000000000000000000',
+        after,
+        created: before === null,
+        deleted: false,
+        forced: false,
+        base_ref: null,
+        compare: `${world.urls.html}/${repo.fullName}/compare/${(before ?? after).slice(0, 12)}...${after.slice(0, 12)}`,
+        commits: entries,
+        head_commit: entries[entries.length - 1] ?? commitEntry(world, repo, commit, commit.parents[0] ? repo.git.get(commit.parents[0]).tree : {}),
+        pusher,
+      },
+      user,
+    ),
+  );
+}
+
+/** A person (or the app) pushes a change: commit, `push`, and `synchronize` on each open PR of the branch. */
+export function pushChange(world: World, repo: Repo, branch: string, change: Change, user: string, out: Sent): string {
+  const before = repo.git.branches.get(branch) ?? null;
+  const commit = repo.git.commitChange(branch, { author: user, ...change }, user, world.now());
+  emitPush(world, repo, branch, before, commit.sha, user, out);
+  if (before !== null) synchronizePulls(world, repo, branch, before, commit.sha, user, out);
+  return commit.sha;
+}
+
+export function synchronizePulls(world: World, repo: Repo, branch: string, before: string, after: string, user: string, out: Sent): void {
+  for (const pull of repo.pulls.values()) {
+    const issue = repo.issues.get(pull.number);
+    if (pull.head !== branch || !issue || issue.state !== 'open') continue;
+    pull.headSha = after;
+    pull.autoMerge = null;
+    pull.queued = false;
+    issue.updatedAt = world.now();
+    out.push(world.emit(repo, 'pull_request', { action: 'synchronize', number: pull.number, before, after, pull_request: world.pullJson(repo, pull.number) }, user));
+  }
+}
+
+export function openPull(
+  world: World,
+  repo: Repo,
+  input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[] },
+  out: Sent,
+): Pull {
+  const headSha = repo.git.branches.get(input.head);
+  const base = input.base ?? repo.defaultBranch;
+  if (!headSha) throw new GitHubError(422, `head branch ${input.head} does not exist`);
+  if (!repo.git.branches.has(base)) throw new GitHubError(422, `base branch ${base} does not exist`);
+  const issue = createIssueRecord(world, repo, input);
+  issue.labels = [...new Set(input.labels ?? [])];
+  const pull: Pull = {
+    number: issue.number,
+    id: world.ids.take(),
+    head: input.head,
+    headSha,
+    base,
+    draft: input.draft ?? false,
+    merged: false,
+    mergedAt: null,
+    mergedBy: null,
+    mergeCommitSha: null,
+    requestedReviewers: [],
+    autoMerge: null,
+    queued: false,
+  };
+  repo.pulls.set(pull.number, pull);
+  out.push(world.emit(repo, 'pull_request', { action: 'opened', number: pull.number, pull_request: world.pullJson(repo, pull.number) }, input.user));
+  return pull;
+}
+
+export function setPullState(world: World, repo: Repo, number: number, state: 'open' | 'closed', user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (issue.state === state) return;
+  if (pull.merged) throw new GitHubError(422, 'Cannot change the state of a merged pull request');
+  const now = world.now();
+  issue.state = state;
+  issue.updatedAt = now;
+  issue.closedAt = state === 'closed' ? now : null;
+  issue.closedBy = state === 'closed' ? user : null;
+  if (state === 'closed') {
+    pull.autoMerge = null;
+    pull.queued = false;
+  }
+  out.push(world.emit(repo, 'pull_request', { action: state === 'closed' ? 'closed' : 'reopened', number, pull_request: world.pullJson(repo, number) }, user));
+}
+
+export function markReady(world: World, repo: Repo, number: number, user: string, out: Sent): void {
+  const { pull } = world.pull(repo, number);
+  if (!pull.draft) return;
+  pull.draft = false;
+  out.push(world.emit(repo, 'pull_request', { action: 'ready_for_review', number, pull_request: world.pullJson(repo, number) }, user));
+}
+
+export function requestReviewers(world: World, repo: Repo, number: number, reviewers: string[], user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  for (const login of reviewers) {
+    if (login === issue.user) throw new GitHubError(422, 'Review cannot be requested from pull request author.');
+    if (pull.requestedReviewers.includes(login)) continue;
+    pull.requestedReviewers.push(login);
+    out.push(world.emit(repo, 'pull_request', { action: 'review_requested', number, requested_reviewer: userJson(world.urls, login), pull_request: world.pullJson(repo, number) }, user));
+  }
+}
+
+export function submitReview(world: World, repo: Repo, number: number, user: string, state: Review['state'], body: string, out: Sent): Review {
+  const { pull } = world.pull(repo, number);
+  const review: Review = { id: world.ids.take(), pullNumber: number, user, state, body, commitId: pull.headSha, submittedAt: world.now() };
+  repo.reviews.push(review);
+  pull.requestedReviewers = pull.requestedReviewers.filter((r) => r !== user);
+  const pullRequest = world.pullJson(repo, number);
+  out.push(world.emit(repo, 'pull_request_review', { action: 'submitted', review: reviewJson(world.urls, repo, review), pull_request: pullRequest }, user));
+  return review;
+}
+
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
+
+/** Merges like GitHub: 409 when `sha` is not the head, 405 when draft, closed or conflicting. */
+export function mergePull(world: World, repo: Repo, number: number, input: { sha?: string; method?: MergeMethod; title?: string }, user: string, out: Sent): string {
+  const { issue, pull } = world.pull(repo, number);
+  if (pull.merged || issue.state !== 'open') throw new GitHubError(405, 'Pull Request is not mergeable');
+  if (input.sha !== undefined && input.sha !== pull.headSha) throw new GitHubError(409, 'Head branch was modified. Review and try the merge again.');
+  if (pull.draft) throw new GitHubError(405, 'Pull Request is still a draft');
+  const baseSha = world.resolveSha(repo, pull.base);
+  const mergeBase = repo.git.mergeBase(baseSha, pull.headSha);
+  const tree = mergeBase === null ? null : repo.git.mergeTrees(mergeBase, baseSha, pull.headSha);
+  if (tree === null) throw new GitHubError(405, 'Pull Request is not mergeable');
+  const method = input.method ?? 'merge';
+  const title = input.title ?? (method === 'merge' ? `Merge pull request #${number} from ${repo.owner}/${pull.head}` : `${issue.title} (#${number})`);
+  const parents = method === 'merge' ? [baseSha, pull.headSha] : [baseSha];
+  const commit = repo.git.addCommit(tree, parents, method === 'merge' ? `${title}\n\n${issue.title}` : title, user, world.now());
+  repo.git.branches.set(pull.base, commit.sha);
+  const now = world.now();
+  pull.merged = true;
+  pull.mergedAt = now;
+  pull.mergedBy = user;
+  pull.mergeCommitSha = commit.sha;
+  pull.autoMerge = null;
+  pull.queued = false;
+  issue.state = 'closed';
+  issue.closedAt = now;
+  issue.closedBy = user;
+  issue.updatedAt = now;
+  out.push(world.emit(repo, 'pull_request', { action: 'closed', number, pull_request: world.pullJson(repo, number) }, user));
+  emitPush(world, repo, pull.base, baseSha, commit.sha, user, out);
+  if (pull.base === repo.defaultBranch) {
+    for (const ref of referencedIssues(issue.body)) {
+      const target = repo.issues.get(ref);
+      if (target && !repo.pulls.has(ref)) setIssueState(world, repo, target, 'closed', user, out, 'completed');
+    }
+  }
+  return commit.sha;
+}
+
+export function enableAutoMerge(world: World, repo: Repo, number: number, input: { expectedHeadOid?: string; method: 'MERGE' | 'SQUASH' | 'REBASE' }, user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
+  if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
+  pull.autoMerge = { method: input.method, enabledBy: user };
+  out.push(world.emit(repo, 'pull_request', { action: 'auto_merge_enabled', number, pull_request: world.pullJson(repo, number) }, user));
+}
+
+export function enqueuePull(world: World, repo: Repo, number: number, expectedHeadOid: string | undefined, user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (expectedHeadOid !== undefined && expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
+  if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
+  pull.queued = true;
+  out.push(world.emit(repo, 'pull_request', { action: 'enqueued', number, pull_request: world.pullJson(repo, number) }, user));
+}
+

@@ -1,0 +1,217 @@
+// The emulator's HTTP front: REST under `/` and `/api/v3`, GraphQL under `/graphql` and
+// `/api/graphql`; authenticates, checks each request against the contract, injects faults,
+// runs the route and records every write and read made by the app.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AppAuth } from './auth.ts';
+import type { RestContract } from './contract.ts';
+import { mutationNames, runGraphql } from './graphql/endpoint.ts';
+import type { Sent } from './issue-acts.ts';
+import type { RouteTable } from './rest/route-kit.ts';
+import { GitHubError, type World } from './world.ts';
+
+export interface WriteRecord {
+  seq: number;
+  at: number;
+  method: string;
+  route: string;
+  path: string;
+  operation: string | null;
+  status: number;
+  summary: string;
+}
+
+export interface Fault {
+  route: string;
+  status: number;
+  times?: number;
+  when?: 'before' | 'after';
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Routes a GitHub App calls with its JWT rather than an installation token. */
+const JWT_ROUTES = new Set(['GET /app', 'GET /app/installations', 'GET /repos/{owner}/{repo}/installation', 'POST /app/installations/{installation_id}/access_tokens']);
+
+export interface Recorder {
+  writes: WriteRecord[];
+  reads: number;
+  faults: (Fault & { remaining: number })[];
+  listeners: ((w: WriteRecord) => void)[];
+  scenarioStart: number;
+}
+
+const DOCS = 'https://docs.github.com/rest';
+
+function errorBody(status: number, message: string, errors?: unknown[]): Record<string, unknown> {
+  return { message, documentation_url: DOCS, status: String(status), ...(errors ? { errors } : {}) };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, text?: string): void {
+  const payload = text ?? (body === undefined ? '' : JSON.stringify(body));
+  res.writeHead(status, {
+    'content-type': text !== undefined ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+    'x-github-media-type': 'github.v3; format=json',
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '4999',
+    'x-ratelimit-used': '1',
+    'x-ratelimit-resource': 'core',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class EmulatorServer {
+  private server: Server | null = null;
+
+  constructor(
+    private readonly world: World,
+    private readonly auth: AppAuth,
+    private readonly contract: RestContract,
+    private readonly routes: RouteTable,
+    private readonly recorder: Recorder,
+  ) {}
+
+  listen(): Promise<number> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.world.violations.push(`emulator crashed on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!res.headersSent) send(res, 500, errorBody(500, 'Server Error'));
+      });
+    });
+    server.keepAliveTimeout = 1000;
+    this.server = server;
+    return new Promise((resolve) => {
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : 0);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    const server = this.server;
+    if (!server) return Promise.resolve();
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  }
+
+  private record(method: string, route: string, path: string, operation: string | null, status: number, summary: string): void {
+    const write: WriteRecord = { seq: this.recorder.writes.length + 1, at: (this.world.now() - this.recorder.scenarioStart) / 1000, method, route, path, operation, status, summary };
+    this.recorder.writes.push(write);
+    for (const listener of this.recorder.listeners) listener(write);
+  }
+
+  private takeFault(key: string): (Fault & { remaining: number }) | null {
+    const fault = this.recorder.faults.find((f) => f.remaining > 0 && f.route === key);
+    if (!fault) return null;
+    fault.remaining -= 1;
+    return fault;
+  }
+
+  private sendFault(res: ServerResponse, fault: Fault): void {
+    send(res, fault.status, fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator'), fault.headers ?? {});
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
+    const raw = await readBody(req);
+    const credential = this.auth.identify(req.headers.authorization);
+    if (path === '/graphql' || path === '/api/graphql') return this.handleGraphql(method, raw, credential.kind, res, path);
+
+    const matched = this.contract.match(method, path);
+    const label = `${method} ${path}`;
+    if (!matched) {
+      this.world.violations.push(`${label}: not an operation in the emulator's OpenAPI subset`);
+      return send(res, 404, errorBody(404, 'Not Found'));
+    }
+    const routeKey = `${method} ${matched.operation.route}`;
+    const needsJwt = JWT_ROUTES.has(routeKey);
+    if (needsJwt ? credential.kind !== 'jwt' : credential.kind !== 'installation') {
+      const message = credential.kind === 'none' ? credential.reason : needsJwt ? 'A JSON web token could not be decoded' : 'Bad credentials';
+      return send(res, 401, errorBody(401, message));
+    }
+    let body: unknown = undefined;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        this.world.violations.push(`${label}: the body is not JSON`);
+        return send(res, 400, errorBody(400, 'Problems parsing JSON'));
+      }
+    }
+    const problems = this.contract.check(matched, body);
+    const counted = !needsJwt;
+    const isWrite = method !== 'GET' && method !== 'HEAD';
+    if (problems.length > 0) {
+      this.world.violations.push(`${label} (${matched.operation.route}) breaks GitHub's OpenAPI contract: ${problems.join('; ')}`);
+      if (counted && isWrite) this.record(method, matched.operation.route, path, null, 422, `refused: ${problems[0]}`);
+      return send(res, 422, errorBody(422, `Invalid request.\n\n${problems.join('\n')}`));
+    }
+    const handler = this.routes[routeKey];
+    if (!handler) return send(res, 404, errorBody(404, 'Not Found'));
+    if (counted && !isWrite) this.recorder.reads += 1;
+    const fault = counted ? this.takeFault(routeKey) : null;
+    if (fault && (fault.when ?? 'before') === 'before') {
+      if (isWrite) this.record(method, matched.operation.route, path, null, fault.status, `fault ${fault.status} before ${routeKey} (not applied)`);
+      return this.sendFault(res, fault);
+    }
+    const out: Sent = [];
+    const actor = this.world.appBot();
+    let result;
+    try {
+      result = handler({ world: this.world, method, path, params: matched.params, query: url.searchParams, body, headers: req.headers, actor, app: this.world.appSlug, out });
+    } catch (error) {
+      if (!(error instanceof GitHubError)) throw error;
+      if (counted && isWrite) this.record(method, matched.operation.route, path, null, error.status, `${routeKey} refused ${error.status}: ${error.message.split('\n')[0]}`);
+      return send(res, error.status, errorBody(error.status, error.message, error.errors));
+    }
+    if (counted && isWrite) {
+      const summary = result.summary ?? routeKey;
+      this.record(method, matched.operation.route, path, null, fault ? fault.status : result.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
+    }
+    if (fault) return this.sendFault(res, fault);
+    send(res, result.status, result.json, result.headers ?? {}, result.text);
+  }
+
+  private handleGraphql(method: string, raw: string, credential: string, res: ServerResponse, path: string): void {
+    if (method !== 'POST') return send(res, 404, errorBody(404, 'Not Found'));
+    if (credential !== 'installation') return send(res, 401, { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' });
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      this.world.violations.push(`POST ${path}: the body is not JSON`);
+      return send(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
+    }
+    const query = typeof body === 'object' && body !== null && 'query' in body && typeof body.query === 'string' ? body.query : '';
+    const opName = typeof body === 'object' && body !== null && 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : null;
+    const names = mutationNames(query, opName);
+    if (names.length === 0) this.recorder.reads += 1;
+    const fault = names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null;
+    if (fault && (fault.when ?? 'before') === 'before') {
+      for (const name of names) this.record('POST', '/graphql', path, name, fault.status, `fault ${fault.status} before ${name} (not applied)`);
+      return this.sendFault(res, fault);
+    }
+    const out: Sent = [];
+    const outcome = runGraphql(this.world, body, this.world.appBot(), out);
+    if (outcome.refused !== null) this.world.violations.push(`POST ${path}${names.length ? ` (${names.join(', ')})` : ''}: GitHub's GraphQL schema refuses the document: ${outcome.refused}`);
+    const errors = typeof outcome.json === 'object' && outcome.json !== null && 'errors' in outcome.json && Array.isArray(outcome.json.errors) ? outcome.json.errors : [];
+    names.forEach((name, i) => {
+      const failed = outcome.summaries[i] === undefined;
+      const firstError: unknown = errors[0];
+      const reason = typeof firstError === 'object' && firstError !== null && 'message' in firstError ? String(firstError.message) : 'refused';
+      const summary = failed ? `${name} failed: ${reason}` : outcome.summaries[i];
+      this.record('POST', '/graphql', path, name, fault ? fault.status : outcome.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
+    });
+    if (fault) return this.sendFault(res, fault);
+    send(res, outcome.status, outcome.json);
+  }
+}
