@@ -83,6 +83,18 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect((await s.listVerifyingSince(T2)).map((c) => c.pr)).toEqual([13, 14]);
   });
 
+  it('lists a Change\'s candidates on every base, and the candidates on a head sha', async () => {
+    const s = b.store;
+    const base = { repo: REPO, author: 'bot', reason: '', state: 'verifying' as const };
+    await s.upsertCandidate({ ...base, pr: 14, change: 42, base: 'dev', headSha: 'same' });
+    await s.upsertCandidate({ ...base, pr: 12, change: 42, base: 'main', headSha: 'a' });
+    await s.upsertCandidate({ ...base, pr: 13, change: 43, base: 'main', headSha: 'same' });
+    await s.upsertCandidate({ ...base, repo: 'acme/other', pr: 15, change: 42, base: 'main', headSha: 'same' });
+    expect((await s.listCandidatesOfChange(REPO, 42)).map((c) => c.pr)).toEqual([12, 14]);
+    expect((await s.listCandidatesByHead(REPO, 'same')).map((c) => c.pr)).toEqual([13, 14]);
+    expect(await s.listCandidatesByHead(REPO, 'none')).toEqual([]);
+  });
+
   it('stores patches and evidence per head sha', async () => {
     const s = b.store;
     const files = [{ path: 'src/a.ts', status: 'modified', additions: 3, deletions: 1 }];
