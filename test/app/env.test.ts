@@ -26,7 +26,7 @@ describe('readEnv', () => {
     expect(readEnv({ APP_ID: '12', PRIVATE_KEY_PATH: file, WEBHOOK_SECRET: 's' }).credentials?.privateKey).toBe(pem);
   });
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ APP_ID: 'twelve' }, 'APP_ID'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
