@@ -1,5 +1,6 @@
 // The selection step (DESIGN.md section 2, steps 3-4): wait for every sibling, let the last to
 // settle claim the round, rank, break a true tie with the judge, plan and execute the outcome.
+import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../commands/buttons.ts';
 import type { SelectionPlan } from '../core/plan.ts';
 import { planSelection } from '../core/plan.ts';
@@ -119,12 +120,20 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
   };
-  const repairAvailable = ctx.config.repair.enabled && (await store.getRepair(ctx.key, view.change.number)) === null;
+  // A repair this run took before it died (same token) is still this run's to send on retry.
+  const repairKey = `repair:${ctx.key}#${view.change.number}`;
+  const repairHeldByMe = async (): Promise<boolean> => {
+    const holder = z.object({ token: z.string() }).safeParse(await store.getAppliedAction(`claim:${repairKey}`));
+    return holder.success && holder.data.token === ctx.token;
+  };
+  const taken = await store.getRepair(ctx.key, view.change.number);
+  const repairAvailable = ctx.config.repair.enabled && (taken === null || (await repairHeldByMe()));
   let plan = planSelection({ ...base, repairAvailable });
   if (plan.verdict.kind === 'repair') {
-    const mine = await claimOnce(ctx, `repair:${ctx.key}#${view.change.number}`);
-    const taken = mine && (await store.claimRepair(ctx.key, view.change.number, plan.verdict.target, nowIso(ctx)));
-    if (!taken) plan = planSelection({ ...base, repairAvailable: false });
+    const target = plan.verdict.target;
+    const mine = await claimOnce(ctx, repairKey);
+    const granted = mine && ((await store.claimRepair(ctx.key, view.change.number, target, nowIso(ctx))) || (await store.getRepair(ctx.key, view.change.number))?.pr === target);
+    if (!granted) plan = planSelection({ ...base, repairAvailable: false });
   }
   if (plan.verdict.kind === 'human') {
     const paths = plan.verdict.before.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
