@@ -2,6 +2,7 @@
 // step run at once for every sibling (each its own job token), split across TWO stores on the
 // same PostgreSQL database; every trial must end with exactly one claim and one set of decision
 // writes. A smaller number of trials runs on PGlite (one connection: interleaving, no parallelism).
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Criterion, type CriterionStatus } from '../../src/core/types.ts';
@@ -132,13 +133,21 @@ describe('the claim under concurrency', () => {
   it('on PostgreSQL, 200 seeded trials from two stores: one claim and one set of decision writes each', async () => {
     const schema = uniqueSchema('wf_claim');
     // Commit durability is not what this test is about: without waiting for each WAL flush the
-    // 200 trials take seconds, and the claim is still one conditional UPDATE between two pools.
-    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c synchronous_commit=off')}`;
+    // 200 trials take far less time, and the claim is still one conditional UPDATE between two
+    // pools. A URL's `options` replace the store's own, so the search_path is repeated here.
+    const options = `-c search_path=${schema},public -c synchronous_commit=off`;
+    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(options)}`;
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    const path = (await probe.query('SHOW search_path')).rows[0]?.search_path;
+    await probe.end();
+    expect(String(path).split(",")[0]?.trim()).toBe(schema);
     const stores = await Promise.all([0, 1].map(() => createStore({ databaseUrl: url, schema })));
     cleanup.push(async () => {
       await Promise.all(stores.map((s) => s.close()));
       await dropSchema(schema);
     });
+    for (const s of stores) expect((await s.db.query('SELECT current_schema() AS s')).rows[0]?.s).toBe(schema);
     await runTrials({ count: 200, seed: SEED, stores, batch: 8 });
   });
 

@@ -3,6 +3,7 @@
 // and reads GitHub only after the claimant acted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../src/core/types.ts';
+import type { Store } from '../../src/store/types.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
@@ -61,5 +62,28 @@ describe('selection step faults', () => {
     await late;
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', title: 'Selected: awaiting approval' });
     expect(w.gh.writes.filter((l) => l.includes('Waiting on'))).toEqual([]);
+  });
+
+  it('a claimant that dies after taking the repair but before recording its decision still sends that repair on retry', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC2: 'not_met', AC3: 'not_met' } }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
+    // The store goes away once, right when the decision is to be recorded.
+    let failures = 1;
+    const flaky: Store = {
+      ...opened.store,
+      async recordDecision(...args) {
+        if (failures-- > 0) throw new Error('connection lost');
+        return opened.store.recordDecision(...args);
+      },
+    };
+    await expect(selectionStep(w.ctx('job-a', { store: flaky }), 42, 'main')).rejects.toThrow('connection lost');
+    expect(await opened.store.getRepair(KEY, 42)).toMatchObject({ pr: 13 });
+    await selectionStep(w.ctx('job-a', { store: flaky }), 42, 'main');
+    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual(['arbiter.repair #13']);
+    expect(kinds(await opened.store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR']);
+    expect(w.gh.pull(13).labels).not.toContain('arbiter:awaiting-approval');
+    // Another run with another token still cannot take a second repair.
+    await selectionStep(w.ctx('job-b'), 42, 'main');
+    expect(w.gh.dispatches).toHaveLength(1);
   });
 });
