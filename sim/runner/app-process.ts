@@ -129,6 +129,18 @@ export class AppProcess {
     clearTimeout(timer);
   }
 
+  /** A fetch to the app; a failure because the app died says so, with its output. */
+  private async call(path: string, init?: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.baseUrl}${path}`, init);
+    } catch (e) {
+      // the exit event can trail the broken connection by a moment
+      for (let i = 0; i < 50 && !this.crashed && this.child; i++) await sleep(20);
+      if (this.crashed) throw new ScenarioRunError(this.crashed, this.stderrTail());
+      throw new ScenarioRunError(`could not reach Arbiter at ${path}: ${e instanceof Error ? e.message : String(e)}`, this.stderrTail());
+    }
+  }
+
   async setClock(nowMs: number): Promise<void> {
     const res = await this.post('/arbiter/sim/clock', { now: nowMs });
     if (res.status !== 200) throw new ScenarioRunError(`POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`, this.stderrTail());
@@ -143,14 +155,14 @@ export class AppProcess {
   }
 
   async idle(): Promise<IdleReport> {
-    const res = await fetch(`${this.baseUrl}/arbiter/sim/idle`);
+    const res = await this.call('/arbiter/sim/idle');
     const parsed = Idle.safeParse(await res.json().catch(() => null));
     if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
     return parsed.data;
   }
 
   private async post(path: string, body: unknown): Promise<{ status: number; text: string }> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
+    const res = await this.call(path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

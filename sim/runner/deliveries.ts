@@ -3,6 +3,8 @@
 // at all while the app is down (a restart), so none is lost.
 import { mulberry32, shuffle } from './prng.ts';
 
+const RETRIES_ON_TRANSPORT_ERROR = 3;
+
 export interface HeldWebhook {
   event: string;
   id: string;
@@ -80,9 +82,13 @@ export class DeliveryPump {
       this.sending++;
       let status = 0;
       try {
-        status = await this.port.sendWebhook(w);
-      } catch {
-        status = 0;
+        // Status 0 is a transport failure (e.g. a keep-alive connection the app had just closed):
+        // try again a few times unless the app is going down.
+        for (let attempt = 0; attempt < RETRIES_ON_TRANSPORT_ERROR && !this.paused; attempt++) {
+          status = await this.port.sendWebhook(w).catch(() => 0);
+          if (status !== 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
       } finally {
         this.sending--;
       }

@@ -149,8 +149,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         where: () => `t=${seconds}`,
       });
 
-    await proc.start();
-    await proc.setClock(now());
+    // The app boots while the repository is seeded: webhooks are held until the first wait
+    // for quiet, after the app's clock is set.
+    const booting = proc.start();
+    booting.catch(() => {});
 
     // Time 0: the repository and the Change.
     const files = { ...scenario.files, ...(scenario.config !== undefined ? { '.github/arbiter.yml': scenario.config } : {}) };
@@ -165,6 +167,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const c = scenario.change;
     await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
     say(`${c.author} opened Change #${c.number}: ${c.title}`);
+    await booting;
+    await proc.setClock(now());
     await settle();
 
     const ctx: ActContext = {
