@@ -34,7 +34,9 @@ const arbSibling = (criteria: Criterion[]) =>
     draft: fc.boolean(),
   });
 
-function evidenceOf(pr: number, s: fc.infer<ReturnType<typeof arbSibling>>, criteria: Criterion[]): CandidateEvidence {
+type SiblingCase = ReturnType<typeof arbSibling> extends fc.Arbitrary<infer T> ? T : never;
+
+function evidenceOf(pr: number, s: SiblingCase, criteria: Criterion[]): CandidateEvidence {
   const results = criteria.map((c, i) => ({ id: c.id, status: s.statuses[i]!, citation: s.statuses[i] === 'met' ? { path: 'src/a.ts', quote: `does ${c.id}` } : null }));
   return CandidateEvidence.parse({
     pr,
@@ -77,7 +79,7 @@ const arbGroup = fc
     }),
   );
 
-type Case = fc.infer<typeof arbGroup>;
+type Case = typeof arbGroup extends fc.Arbitrary<infer T> ? T : never;
 
 /** Plans a group whose siblings are listed in `order`, as the selection step would. */
 function plan(c: Case, order: number[]): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
@@ -103,7 +105,7 @@ function plan(c: Case, order: number[]): { plan: SelectionPlan; evidence: Candid
     diagnostics: diagnose({ evidence, judge }),
     config,
     repairAvailable: group.repairAvailable,
-    reviewers: { users: group.reviewers, teams: [] },
+    reviewers: { users: [...group.reviewers], teams: [] },
     branch: group.branch,
     drafts: order.filter((i) => c.siblings[i]!.draft).map((i) => group.prs[i]!),
     now: '2026-03-02T09:00:00.000Z',
