@@ -208,7 +208,7 @@ function statusCommitJson(world: World, repo: Repo, sha: string, person: { name:
       tree: { sha: commit.treeSha, url: `${api}/git/trees/${commit.treeSha}` },
       url: `${api}/git/commits/${sha}`,
       comment_count: 0,
-      verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
+      verification: { verified: false, reason: 'unsigned', signature: null, payload: null },
     },
     url: `${api}/commits/${sha}`,
     html_url: `${world.urls.html}/${repo.fullName}/commit/${sha}`,

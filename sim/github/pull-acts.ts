@@ -148,10 +148,13 @@ export function submitReview(world: World, repo: Repo, number: number, user: str
   const review: Review = { id: world.ids.take(), pullNumber: number, user, state, body, commitId: pull.headSha, submittedAt: world.now() };
   repo.reviews.push(review);
   pull.requestedReviewers = pull.requestedReviewers.filter((r) => r !== user);
-  const pullRequest = world.pullJson(repo, number);
+  // reviews carry the simple pull request shape, without merge state and counts
+  const pullRequest = Object.fromEntries(Object.entries(world.pullJson(repo, number)).filter(([key]) => !FULL_PULL_ONLY.has(key)));
   out.push(world.emit(repo, 'pull_request_review', { action: 'submitted', review: reviewJson(world.urls, repo, review), pull_request: pullRequest }, user));
   return review;
 }
+
+const FULL_PULL_ONLY = new Set(['merged', 'mergeable', 'rebaseable', 'mergeable_state', 'merged_by', 'comments', 'review_comments', 'maintainer_can_modify', 'commits', 'additions', 'deletions', 'changed_files']);
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 

@@ -1,6 +1,7 @@
 // The GraphQL endpoint: GitHub's real schema (from @octokit/graphql-schema's SDL), every
 // document validated before it runs, queries and mutations resolved from the emulator's state.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { buildSchema, execute, GraphQLError, Kind, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { z } from 'zod';
@@ -12,10 +13,19 @@ import { actor, nodeById, pullByNodeId, pullRequestNode, repositoryNode } from '
 
 let schema: GraphQLSchema | null = null;
 
+/** The package's SDL file; its `exports` hide it from require.resolve, so look in node_modules. */
+function schemaFile(): string {
+  const require = createRequire(import.meta.url);
+  for (const dir of require.resolve.paths('@octokit/graphql-schema') ?? []) {
+    const candidate = join(dir, '@octokit', 'graphql-schema', 'schema.graphql');
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error('@octokit/graphql-schema/schema.graphql not found');
+}
+
 export function githubSchema(): GraphQLSchema {
   if (schema) return schema;
-  const require = createRequire(import.meta.url);
-  const sdl = readFileSync(require.resolve('@octokit/graphql-schema/schema.graphql'), 'utf8');
+  const sdl = readFileSync(schemaFile(), 'utf8');
   // one type in GitHub's SDL defines a field twice: skip SDL validation like GitHub's own tooling
   schema = buildSchema(sdl, { assumeValidSDL: true });
   return schema;

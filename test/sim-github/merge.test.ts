@@ -1,0 +1,103 @@
+// Merging through the emulator over HTTP: GitHub's compare-and-swap on `sha` (409), drafts
+// (405), REST `draft: false` ignored, the GraphQL ready-for-review mutation, and what a merge does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settle, startHarness, type Harness } from './harness.ts';
+
+const REPO = 'acme/merge';
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  h.emulator.createRepo({ owner: 'acme', name: 'merge', files: { 'src/app.ts': 'export const a = 1;\n', 'README.md': '# demo\n' }, users: { maintainer: { permission: 'write' } } });
+  await h.emulator.openIssue(REPO, { number: 42, title: 'Change', body: '## Acceptance criteria\n- works', user: 'maintainer' });
+  h.emulator.commit(REPO, 'agent/one', { files: { 'src/one.ts': 'export const one = 1;\n' }, from: 'main', message: 'one' });
+  await h.emulator.openPullRequest(REPO, { number: 12, head: 'agent/one', title: 'One', body: 'Candidate-for: #42', user: 'agent', draft: true });
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+const prNodeId = async (number: number): Promise<string> => {
+  const { data } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: number });
+  return data.node_id;
+};
+
+describe('merging a pull request', () => {
+  it('answers 405 while the pull request is a draft', async () => {
+    const head = h.emulator.pullHead(REPO, 12);
+    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: head, merge_method: 'merge' })).rejects.toMatchObject({ status: 405 });
+    expect(h.emulator.state(REPO).prs[12]).toMatchObject({ state: 'open', merged: false });
+  });
+
+  it('keeps the draft on REST `draft: false`, and leaves it with markPullRequestReadyForReview', async () => {
+    await h.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'acme', repo: 'merge', pull_number: 12, draft: false });
+    expect(h.emulator.state(REPO).prs[12].draft).toBe(true);
+    const id = await prNodeId(12);
+    const result = await h.octokit.graphql<{ markPullRequestReadyForReview: { pullRequest: { isDraft: boolean; number: number } } }>(
+      'mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft number } } }',
+      { id },
+    );
+    expect(result.markPullRequestReadyForReview.pullRequest).toEqual({ isDraft: false, number: 12 });
+    expect(h.emulator.state(REPO).prs[12].draft).toBe(false);
+    await settle(h.emulator);
+    const ready = h.events('pull_request', 'ready_for_review');
+    expect(ready).toHaveLength(1);
+    expect(ready[0].sender).toMatchObject({ login: 'arbiter[bot]', type: 'Bot' });
+    const write = h.emulator.writes.find((w) => w.operation === 'markPullRequestReadyForReview');
+    expect(write).toMatchObject({ method: 'POST', route: '/graphql', summary: 'ready for review #12' });
+  });
+
+  it('answers 409 when `sha` is not the head any more', async () => {
+    const before = h.emulator.pullHead(REPO, 12);
+    await h.emulator.push(REPO, 'agent/one', { files: { 'src/one.ts': 'export const one = 2;\n' }, message: 'two' }, 'agent');
+    expect(h.emulator.pullHead(REPO, 12)).not.toBe(before);
+    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: before })).rejects.toMatchObject({ status: 409 });
+    expect(h.emulator.state(REPO).prs[12].merged).toBe(false);
+    expect(h.emulator.writes.at(-1)).toMatchObject({ route: '/repos/{owner}/{repo}/pulls/{pull_number}/merge', status: 409 });
+  });
+
+  it('refuses auto-merge when expectedHeadOid is stale', async () => {
+    const id = await prNodeId(12);
+    await expect(
+      h.octokit.graphql('mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid }) { pullRequest { number } } }', { id, oid: '0'.repeat(40) }),
+    ).rejects.toThrow(/expected head oid/i);
+  });
+
+  it('merges with the current sha: advances the base, closes the PR and its referenced issue, sends the webhooks', async () => {
+    const baseBefore = h.emulator.branchHead(REPO, 'main');
+    const head = h.emulator.pullHead(REPO, 12);
+    const received = h.received.length;
+    const { data } = await h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: head, merge_method: 'merge' });
+    expect(data.merged).toBe(true);
+    const baseAfter = h.emulator.branchHead(REPO, 'main');
+    expect(baseAfter).toBe(data.sha);
+    expect(baseAfter).not.toBe(baseBefore);
+    const content = await h.octokit.repos.getContent({ owner: 'acme', repo: 'merge', path: 'src/one.ts', ref: 'main' });
+    expect('content' in content.data && Buffer.from(content.data.content, 'base64').toString()).toBe('export const one = 2;\n');
+    const state = h.emulator.state(REPO);
+    expect(state.prs[12]).toMatchObject({ state: 'closed', merged: true });
+    expect(state.issues[42].state).toBe('closed');
+    await settle(h.emulator);
+    const after = h.received.slice(received);
+    const closed = after.find((r) => r.event === 'pull_request' && r.payload.action === 'closed');
+    expect(closed?.payload.pull_request).toMatchObject({ merged: true, merge_commit_sha: data.sha });
+    const push = after.find((r) => r.event === 'push');
+    expect(push?.payload).toMatchObject({ ref: 'refs/heads/main', before: baseBefore, after: data.sha });
+    expect(after.some((r) => r.event === 'issues' && r.payload.action === 'closed' && (r.payload.issue as { number: number }).number === 42)).toBe(true);
+    expect(h.emulator.writes.at(-1)).toMatchObject({ summary: 'merge #12', status: 200 });
+  });
+
+  it('answers 405 for a pull request that conflicts with its base', async () => {
+    h.emulator.commit(REPO, 'agent/two', { files: { 'README.md': '# theirs\n' }, from: h.emulator.branchHead(REPO, 'main') ?? 'main' });
+    await h.emulator.push(REPO, 'main', { files: { 'README.md': '# ours\n' } }, 'maintainer');
+    await h.emulator.openPullRequest(REPO, { number: 13, head: 'agent/two', title: 'Two', body: 'Candidate-for: #42', user: 'agent' });
+    const { data } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: 13 });
+    expect(data.mergeable).toBe(false);
+    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 13, sha: data.head.sha })).rejects.toMatchObject({ status: 405 });
+  });
+
+  it('records no contract violations along the way', () => {
+    expect(h.emulator.violations).toEqual([]);
+  });
+});
