@@ -48,6 +48,8 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   const idKey = `check-id:${ctx.key}:${check.headSha}:${check.name}`;
   const contentKey = `check-content:${ctx.key}:${check.headSha}:${check.name}:${contentHash(check)}`;
   if ((await store.getAppliedAction(contentKey)) !== null) return;
+  // Two runs writing the same content at once: one writes it, the other has nothing to add.
+  if (!(await claimOnce(ctx, contentKey))) return;
   let id = ((await store.getAppliedAction(idKey)) as { id?: number } | null)?.id ?? null;
   if (id === null) {
     const creator = await claimOnce(ctx, `check-create:${ctx.key}:${check.headSha}:${check.name}`);
@@ -148,6 +150,12 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
     const recorded = await store.getAppliedAction(action.key);
     let result: unknown = recorded;
     if (recorded === null) {
+      // Another run is applying this very action right now (its retry would carry its token):
+      // leave it to that run rather than apply it twice.
+      if (!(await claimOnce(ctx, `action:${action.key}`))) {
+        if (action.kind === 'merge' || action.kind === 'auto-merge') break;
+        continue;
+      }
       result = (await apply(ctx, action)) ?? { done: true };
       await store.recordAppliedAction(action.key, result, nowIso(ctx));
       applied.push(action.key);
