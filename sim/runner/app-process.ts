@@ -82,7 +82,7 @@ export class AppProcess {
       if (this.child === child) this.child = null;
       if (!this.expectingExit) this.crashed = `Arbiter exited unexpectedly (code ${code}, signal ${signal})`;
     });
-    await this.waitHealthy(this.opts.startTimeoutMs ?? 60_000);
+    await this.waitHealthy(this.opts.startTimeoutMs ?? 120_000);
   }
 
   private async waitHealthy(timeoutMs: number): Promise<void> {

@@ -32,7 +32,7 @@ export interface RunOptions {
   appArgs?: string[];
   /** Extra environment for the app process. */
   appEnv?: Record<string, string>;
-  /** Safety limit of one wait for quiet, in real milliseconds (default 30 000). */
+  /** Safety limit of one wait for quiet, in real milliseconds (default 90 000). */
   quietTimeoutMs?: number;
   /** Called with the emulator once the run is quiet, before everything stops (tests read its webhooks). */
   inspect?: (emulator: GitHubEmulator) => void;
@@ -100,6 +100,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ARBITER_DATA_DIR: dataDir,
         ARBITER_APP_SLUG: APP_SLUG,
         ARBITER_SIM_CONTROL: '1',
+        ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
         ...(db ? { DATABASE_URL: db.url } : {}),
         ...opts.appEnv,
@@ -145,7 +146,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         pump,
         restarting: () => restarting,
         fatal: () => fatal,
-        timeoutMs: opts.quietTimeoutMs ?? 30_000,
+        timeoutMs: opts.quietTimeoutMs ?? 90_000,
         where: () => `t=${seconds}`,
       });
 

@@ -48,7 +48,7 @@ async function run(s: Scenario, env: Record<string, string> = {}, opts: RunOptio
   return { transcript, lines, appLog };
 }
 
-describe('runScenario with a stand-in app', () => {
+describe('runScenario with a stand-in app', { timeout: 120_000 }, () => {
   it('runs a scenario where the app does nothing and returns the §9 transcript', async () => {
     const { transcript, lines, appLog } = await run(scenario());
     expect(Object.keys(transcript).sort()).toEqual(['dispatches', 'issues', 'prs', 'restarts', 'writes']);

@@ -48,8 +48,11 @@ async function run(s: Scenario, inspect?: RunOptions['inspect']) {
   return { t, lines };
 }
 
+// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+const SLOW = { timeout: 240_000 };
+
 describe('bundled scenarios', () => {
-  it('showcase: the fastest candidate loses to the one that meets every criterion', async () => {
+  it('showcase: the fastest candidate loses to the one that meets every criterion', SLOW, async () => {
     let sent: { event: string; status: number }[] = [];
     let violations: string[] = ['not inspected'];
     const { t } = await run(await load('showcase'), (emulator) => {
@@ -69,7 +72,7 @@ describe('bundled scenarios', () => {
     expect(sent.filter((w) => w.status < 200 || w.status >= 300)).toEqual([]);
   });
 
-  it('a required check fails on the candidate that meets more criteria: it loses', async () => {
+  it('a required check fails on the candidate that meets more criteria: it loses', SLOW, async () => {
     const { t } = await run(await load('required-check-fails'));
     lostTo(t, 22, 21);
     expect(t.prs['21'].merged).toBe(false);
@@ -77,7 +80,7 @@ describe('bundled scenarios', () => {
     expectNoDuplicateWrites(t);
   });
 
-  it('unmet criteria: one repair, then a person; never a merge', async () => {
+  it('unmet criteria: one repair, then a person; never a merge', SLOW, async () => {
     const { t } = await run(await load('unmet-criteria'));
     expect(t.prs['31']).toMatchObject({ state: 'open', merged: false });
     expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toHaveLength(1);
@@ -86,7 +89,7 @@ describe('bundled scenarios', () => {
     expectNoDuplicateWrites(t);
   });
 
-  it('/arbiter promote by a write user ships a gated winner; a read user cannot', async () => {
+  it('/arbiter promote by a write user ships a gated winner; a read user cannot', SLOW, async () => {
     const { t } = await run(await load('promote-command'));
     shipped(t, 41);
     const merges = applied(t).filter((w) => w.route === MERGE);
@@ -96,21 +99,21 @@ describe('bundled scenarios', () => {
     expectNoDuplicateWrites(t);
   });
 
-  it('every webhook redelivered three times: the same outcome, nothing written twice', async () => {
+  it('every webhook redelivered three times: the same outcome, nothing written twice', SLOW, async () => {
     const { t } = await run(await load('redeliver'));
     shipped(t, 52);
     lostTo(t, 51, 52);
     expectNoDuplicateWrites(t);
   });
 
-  it('GitHub answers 502 to the merge twice: retried, merged once', async () => {
+  it('GitHub answers 502 to the merge twice: retried, merged once', SLOW, async () => {
     const { t } = await run(await load('merge-502'));
     shipped(t, 61);
     expect(t.writes.filter((w) => w.route === MERGE).map((w) => w.status)).toEqual([502, 502, 200]);
     expectNoDuplicateWrites(t);
   });
 
-  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', async () => {
+  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', SLOW, async () => {
     const scenario = await load('restart-mid-selection');
     const disturbed = (await run(scenario)).t;
     const calm = (await run({ ...scenario, faults: { ...scenario.faults, restart: [] } })).t;
