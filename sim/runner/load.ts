@@ -15,7 +15,13 @@ export function parseScenarioText(text: string): { ok: true; scenario: Scenario 
 
 /** Loads and validates a scenario file; throws ScenarioInvalidError with every problem. */
 export async function loadScenarioFile(file: string): Promise<Scenario> {
-  const r = parseScenarioText(await readFile(file, 'utf8'));
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ScenarioInvalidError(file, [`(file): cannot be read: ${e instanceof Error ? e.message : String(e)}`]);
+  }
+  const r = parseScenarioText(text);
   if (!r.ok) throw new ScenarioInvalidError(file, r.errors);
   return r.scenario;
 }

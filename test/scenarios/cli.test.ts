@@ -1,0 +1,34 @@
+// `npm run simulate`: an invalid scenario exits non-zero with one `path: message` line per problem.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const simulate = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+describe('sim/cli.ts', () => {
+  it('rejects an invalid scenario with path: message lines and exit code 1', () => {
+    const file = join(dir, 'bad.yml');
+    writeFileSync(file, 'repo: acme\nchange: { number: 42, title: T, body: "" }\ncandidates:\n  - { number: 12, branch: a, checks: [ { name: test, at: 1 } ] }\n');
+    const r = simulate(file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('is not a valid scenario:');
+    expect(r.stderr).toContain('  repo: owner/name');
+    expect(r.stderr).toContain('  candidates.0.checks.0.conclusion: required for a check run');
+    expect(r.stdout).toBe('');
+  });
+
+  it('rejects a missing file and unknown options', () => {
+    expect(simulate(join(dir, 'none.yml')).status).toBe(1);
+    const r = simulate('--frobnicate');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('usage: npm run simulate');
+  });
+});
