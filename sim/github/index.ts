@@ -82,9 +82,8 @@ export class GitHubEmulator {
     const auth = new AppAuth(opts.appId, opts.appPublicKeyPem, opts.now);
     const contract = new RestContract(CONTRACT_URL);
     const routes = { ...appRoutes(auth), ...repoRoutes, ...issueRoutes, ...pullRoutes, ...checkRoutes };
-    // the URL is known only once listening; the world reads it through this holder
-    const holder = { url: 'http://127.0.0.1:0' };
-    const world = new World(holder.url, opts.now, sender, opts.installationId ?? 1, opts.appSlug);
+    // the API URL is known only once the server listens; it is set on the world's urls below
+    const world = new World('http://127.0.0.1:0', opts.now, sender, opts.installationId ?? 1, opts.appSlug);
     const server = new EmulatorServer(world, auth, contract, routes, recorder);
     const port = await server.listen();
     const url = `http://127.0.0.1:${port}`;

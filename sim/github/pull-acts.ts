@@ -201,7 +201,7 @@ export function enableAutoMerge(world: World, repo: Repo, number: number, input:
   if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
   pull.autoMerge = { method: input.method, enabledBy: user };
-  out.push(world.emit(repo, 'pull_request', { action: 'auto_merge_enabled', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(world.emit(repo, 'pull_request', { action: 'auto_merge_enabled', number, reason: '', pull_request: world.pullJson(repo, number) }, user));
 }
 
 export function enqueuePull(world: World, repo: Repo, number: number, expectedHeadOid: string | undefined, user: string, out: Sent): void {
