@@ -33,6 +33,30 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// App processes must not outlive the runner (a timed-out test, Ctrl-C): kill them when it goes.
+const live = new Set<ChildProcess>();
+let hooked = false;
+function killLiveApps(): void {
+  for (const child of live) child.kill('SIGKILL');
+  live.clear();
+}
+function hookRunnerExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', killLiveApps);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      killLiveApps();
+      // Nobody else handles it: behave as if we had not listened (the default is to die).
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
 export interface AppProcessOptions {
   env: Record<string, string>;
   port: number;
@@ -72,6 +96,8 @@ export class AppProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    hookRunnerExit();
+    live.add(child);
     const keep = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.tail.push(line);
       if (this.tail.length > TAIL_LINES) this.tail.splice(0, this.tail.length - TAIL_LINES);
@@ -79,6 +105,7 @@ export class AppProcess {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.on('exit', (code, signal) => {
+      live.delete(child);
       if (this.child === child) this.child = null;
       if (!this.expectingExit) this.crashed = `Arbiter exited unexpectedly (code ${code}, signal ${signal})`;
     });
