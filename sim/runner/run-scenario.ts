@@ -130,7 +130,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
 
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
     gh.onWrite((w) => {
-      say(`Arbiter: ${w.summary}${w.status >= 400 ? ` (HTTP ${w.status})` : ''}`);
+      say(`Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`);
       if (w.status >= 400) return; // not applied (or a lost response): not "the nth applied write"
       for (const f of afterFaults) {
         if (writeKey(w) !== f.after && `${w.method} ${w.route}` !== f.after) continue;
