@@ -3,6 +3,7 @@
 import type { Annotation, CheckAction, CheckRun, CheckSuite, CommitStatus, Repo } from './model.ts';
 import { checkRunJson, checkSuiteJson, statusJson } from './payloads.ts';
 import type { Sent } from './issue-acts.ts';
+import { settleAutoMerges } from './auto-merge.ts';
 import { GitHubError, type World } from './world.ts';
 
 export interface CheckRunInput {
@@ -122,6 +123,7 @@ export function createCheckRun(world: World, repo: Repo, app: string, input: Che
   out.push(world.emit(repo, 'check_run', { action: 'created', check_run: runPayload(world, repo, run) }, actor));
   if (run.status === 'completed') out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
   refreshSuite(world, repo, suite, actor, out);
+  settleAutoMerges(world, repo, out);
   return run;
 }
 
@@ -137,6 +139,7 @@ export function updateCheckRun(world: World, repo: Repo, run: CheckRun, input: C
   if (run.status === 'completed' && (!wasCompleted || input.conclusion !== undefined)) out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
   const suite = repo.suites.find((s) => s.id === run.suiteId);
   if (suite) refreshSuite(world, repo, suite, actor, out);
+  settleAutoMerges(world, repo, out);
   return run;
 }
 
@@ -192,6 +195,7 @@ export function setStatus(world: World, repo: Repo, sha: string, input: { state:
       actor,
     ),
   );
+  settleAutoMerges(world, repo, out);
   return status;
 }
 

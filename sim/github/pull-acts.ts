@@ -6,6 +6,7 @@ import { referencedIssues } from './model.ts';
 import { iso, reviewJson, userJson } from './payloads.ts';
 import { createIssueRecord, setIssueState, type Sent } from './issue-acts.ts';
 import { GitHubError, type World } from './world.ts';
+import { readyToMerge, settleAutoMerges } from './auto-merge.ts';
 
 function commitEntry(world: World, repo: Repo, commit: Commit, parentTree: Readonly<Record<string, string>>): Record<string, unknown> {
   const added = Object.keys(commit.tree).filter((p) => !(p in parentTree));
@@ -151,6 +152,7 @@ export function submitReview(world: World, repo: Repo, number: number, user: str
   // reviews carry the simple pull request shape, without merge state and counts
   const pullRequest = Object.fromEntries(Object.entries(world.pullJson(repo, number)).filter(([key]) => !FULL_PULL_ONLY.has(key)));
   out.push(world.emit(repo, 'pull_request_review', { action: 'submitted', review: reviewJson(world.urls, repo, review), pull_request: pullRequest }, user));
+  settleAutoMerges(world, repo, out);
   return review;
 }
 
@@ -200,8 +202,11 @@ export function enableAutoMerge(world: World, repo: Repo, number: number, input:
   if (issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
   if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
+  // GitHub refuses auto-merge on a pull request that could merge right now
+  if (readyToMerge(world, repo, pull)) throw new GitHubError(422, 'Pull request is in clean status');
   pull.autoMerge = { method: input.method, enabledBy: user };
   out.push(world.emit(repo, 'pull_request', { action: 'auto_merge_enabled', number, reason: '', pull_request: world.pullJson(repo, number) }, user));
+  settleAutoMerges(world, repo, out);
 }
 
 export function enqueuePull(world: World, repo: Repo, number: number, expectedHeadOid: string | undefined, user: string, out: Sent): void {
@@ -211,5 +216,6 @@ export function enqueuePull(world: World, repo: Repo, number: number, expectedHe
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
   pull.queued = true;
   out.push(world.emit(repo, 'pull_request', { action: 'enqueued', number, pull_request: world.pullJson(repo, number) }, user));
+  settleAutoMerges(world, repo, out);
 }
 

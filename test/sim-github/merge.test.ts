@@ -101,3 +101,34 @@ describe('merging a pull request', () => {
     expect(h.emulator.violations).toEqual([]);
   });
 });
+
+describe('auto-merge under branch rules', () => {
+  const RULED = 'acme/ruled';
+
+  it('merges by itself once the required check passes and the required approval is in', async () => {
+    h.emulator.createRepo({ owner: 'acme', name: 'ruled', files: { 'a.txt': 'a\n' }, users: { maintainer: { permission: 'write' } }, rules: { required: ['test'], requiredReviews: 1 } });
+    await h.emulator.openIssue(RULED, { number: 1, title: 'Change', body: 'x', user: 'maintainer' });
+    h.emulator.commit(RULED, 'agent/a', { files: { 'b.txt': 'b\n' }, from: 'main' });
+    await h.emulator.openPullRequest(RULED, { number: 2, head: 'agent/a', title: 'A', body: 'Closes #1', user: 'agent' });
+    const { data: pr } = await h.octokit.pulls.get({ owner: 'acme', repo: 'ruled', pull_number: 2 });
+    const enable = 'mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: MERGE }) { pullRequest { autoMergeRequest { mergeMethod } } } }';
+    await h.octokit.graphql(enable, { id: pr.node_id, oid: pr.head.sha });
+    await h.emulator.completeCheck(RULED, pr.head.sha, 'test', 'success');
+    expect(h.emulator.state(RULED).prs[2].merged).toBe(false);
+    await h.emulator.review(RULED, 2, 'maintainer', 'approved');
+    expect(h.emulator.state(RULED).prs[2]).toMatchObject({ merged: true, state: 'closed' });
+    expect(h.emulator.state(RULED).issues[1].state).toBe('closed');
+  });
+
+  it('refuses auto-merge on a pull request that could merge right now', async () => {
+    h.emulator.commit(RULED, 'agent/b', { files: { 'c.txt': 'c\n' }, from: 'main' });
+    await h.emulator.openPullRequest(RULED, { number: 3, head: 'agent/b', title: 'B', body: '', user: 'agent' });
+    const { data: pr } = await h.octokit.pulls.get({ owner: 'acme', repo: 'ruled', pull_number: 3 });
+    await h.emulator.completeCheck(RULED, pr.head.sha, 'test', 'success');
+    await h.emulator.review(RULED, 3, 'maintainer', 'approved');
+    await expect(
+      h.octokit.graphql('mutation($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }', { id: pr.node_id }),
+    ).rejects.toThrow(/clean status/);
+    expect(h.emulator.state(RULED).prs[3].merged).toBe(false);
+  });
+});
