@@ -253,5 +253,6 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       receipt: { kind: 'HUMAN_GATE', repo, change: change.number, round, at: input.now, data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why } },
     });
   }
-  return { verdict, receipt, actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind)) : actions };
+  // Shadow mode: comments, check runs and receipts only; no PR changes and no candidate leaves its group.
+  return { verdict, receipt, actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind) && a.kind !== 'set-state') : actions };
 }
