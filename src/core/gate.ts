@@ -55,7 +55,7 @@ function requiredFromPatterns(patterns: string[], byName: Map<string, ObservedCh
     const isGlob = picomatch.scan(pattern).isGlob;
     const matches = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : byName.has(pattern) ? [pattern] : [];
     if (matches.length === 0) {
-      if (!seen.has(pattern)) required.push({ name: pattern, outcome: 'missing', raw: null });
+      if (!seen.has(pattern)) required.push({ name: pattern, outcome: 'missing', raw: null, kind: null });
       seen.add(pattern);
       continue;
     }
@@ -63,7 +63,7 @@ function requiredFromPatterns(patterns: string[], byName: Map<string, ObservedCh
       if (seen.has(name)) continue;
       seen.add(name);
       const check = byName.get(name)!;
-      required.push({ name, outcome: check.outcome, raw: check.raw });
+      required.push({ name, outcome: check.outcome, raw: check.raw, kind: check.kind });
     }
   }
   return required;
@@ -93,7 +93,7 @@ export function computeGate(input: GateInput): GateEvidence {
     required = requiredFromPatterns(input.branchRequired, byName);
   } else {
     source = 'all-suites';
-    required = [...byName.values()].map((c) => ({ name: c.name, outcome: c.outcome, raw: c.raw }));
+    required = [...byName.values()].map((c) => ({ name: c.name, outcome: c.outcome, raw: c.raw, kind: c.kind }));
   }
   const failed = required.some((c) => c.outcome === 'fail');
   // A failed required check settles the candidate at once: nothing can make it promotable again.

@@ -67,6 +67,8 @@ export const RequiredCheck = z.object({
   /** `missing`: required but not reported yet (counts as pending). */
   outcome: z.enum(['pass', 'fail', 'pending', 'missing']),
   raw: z.string().nullable(),
+  /** A check run or a commit status (null while missing); gives the evidence id's kind. */
+  kind: z.enum(['check', 'status']).nullable().optional(),
 });
 export type RequiredCheck = z.infer<typeof RequiredCheck>;
 

@@ -59,7 +59,7 @@ function candidateItems(c: CandidateEvidence, criteria: Criterion[], scoreCheck:
   for (const check of required) {
     const name = oneLine(check.name);
     const raw = check.raw === null ? '' : ` (${clip(check.raw, 40)})`;
-    items.push({ id: `ev:${c.pr}:check:${name}`, pr: c.pr, text: `required check \`${name}\`: ${OUTCOME_WORDS[check.outcome] ?? check.outcome}${raw}` });
+    items.push({ id: `ev:${c.pr}:${check.kind === 'status' ? 'status' : 'check'}:${name}`, pr: c.pr, text: `required ${check.kind === 'status' ? 'status' : 'check'} \`${name}\`: ${OUTCOME_WORDS[check.outcome] ?? check.outcome}${raw}` });
   }
   for (const criterion of criteria) {
     const result = c.acceptance?.results.find((r) => r.id === criterion.id);

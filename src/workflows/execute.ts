@@ -118,7 +118,13 @@ async function apply(ctx: RepoContext, action: Action): Promise<unknown> {
       return withRetry(ctx, 'auto-merge', async () => {
         const pull = await gh.pullState(action.pr);
         if (pull.headSha !== action.sha) return { ok: false, status: 409, message: 'head moved' } satisfies MergeResult;
-        await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
+        try {
+          await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
+        } catch (error) {
+          // GitHub refuses auto-merge on a PR that can merge right now: merge it with the same sha.
+          if (error instanceof GitHubError && /clean status/i.test(error.message)) return gh.merge(action.pr, action.sha, action.method);
+          throw error;
+        }
         return { ok: true, sha: null, queued: true };
       });
     case 'request-review':
