@@ -1,5 +1,6 @@
 // Process entry (`npm start`): reads the environment, then either serves Probot's setup flow (no
 // credentials yet) or starts Arbiter: store, queue, Probot webhooks, health, and graceful shutdown.
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
@@ -38,7 +39,14 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
   const store = await createStore({ databaseUrl: env.DATABASE_URL, dataDir: env.ARBITER_DATA_DIR });
   const simClock = env.ARBITER_SIM_CONTROL ? new ManualClock(env.ARBITER_SIM_START_MS) : undefined;
   try {
-    const queue = await createQueue(store.db, { log, fast: simClock !== undefined, schema: env.ARBITER_QUEUE_SCHEMA });
+    const queue = await createQueue(store.db, {
+      log,
+      fast: simClock !== undefined,
+      schema: env.ARBITER_QUEUE_SCHEMA,
+      // Under the scenario runner exactly one Arbiter process runs at a time, so jobs a killed
+      // process left active can be taken back at start on PostgreSQL too.
+      ...(simClock ? { recoverActiveAtStart: true } : {}),
+    });
     const probot = new Probot({
       appId: creds.appId,
       privateKey: creds.privateKey,
@@ -107,6 +115,8 @@ async function startSetup(env: Env): Promise<void> {
 }
 
 export async function main(): Promise<void> {
+  // .env (written by the setup flow) fills in what the real environment does not set.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let env: Env;
   try {
     env = readEnv();

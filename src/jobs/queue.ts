@@ -60,6 +60,12 @@ export interface QueueOptions {
   retryDelaySeconds?: number;
   expireInSeconds?: number;
   maintenanceIntervalSeconds?: number;
+  /**
+   * Return jobs left `active` to the queue at start. Only safe when no other process can be
+   * working on them: default true on PGlite (one process owns the folder); the scenario runner
+   * (one process at a time) turns it on for PostgreSQL too. Otherwise pg-boss expiry applies.
+   */
+  recoverActiveAtStart?: boolean;
 }
 
 interface Timing {
@@ -74,7 +80,7 @@ interface Timing {
 const TIMING: Record<'live' | 'fast', Timing> = {
   // Live: a model call may take minutes, so a job is presumed dead only after 15 minutes.
   live: { retryLimit: 6, retryDelay: 5, retryBackoff: true, expireInSeconds: 900, pollingIntervalSeconds: 2, maintenanceIntervalSeconds: 60 },
-  fast: { retryLimit: 4, retryDelay: 1, retryBackoff: false, expireInSeconds: 120, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 5 },
+  fast: { retryLimit: 4, retryDelay: 1, retryBackoff: false, expireInSeconds: 60, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 5 },
 };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -124,7 +130,7 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
 
-  if (db.kind === 'pglite') {
+  if (opts.recoverActiveAtStart ?? db.kind === 'pglite') {
     // One process owns a PGlite folder, so a job still `active` was held by a process that
     // died: it cannot be running anywhere, and goes back to the queue now.
     const res = await db.query(`UPDATE ${schema}.job SET state = 'retry', start_after = now() WHERE state = 'active'`);

@@ -114,6 +114,30 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect((await q.counts()).queued).toBe(1);
   });
 
+  it('takes back jobs a dead process left active only when it may (PGlite, or told so)', async () => {
+    const q1 = await newQueue();
+    const id = await q1.send('t-orphan', { n: 1 });
+    // As if a process had fetched it and died: pg-boss marks a fetched job active.
+    await b.store.db.query(`UPDATE ${bossSchema}.job SET state = 'active', started_on = now() WHERE id = $1`, [id]);
+    await q1.stop({ graceful: false });
+    open.splice(open.indexOf(q1), 1);
+
+    const byDefault = await newQueue();
+    const stateOf = async () => (await b.store.db.query(`SELECT state FROM ${bossSchema}.job WHERE id = $1`, [id])).rows[0]?.state;
+    // On PostgreSQL another replica may be running it: it stays active until pg-boss expires it.
+    expect(await stateOf()).toBe(backend === 'pglite' ? 'retry' : 'active');
+    await byDefault.stop({ graceful: false });
+    open.splice(open.indexOf(byDefault), 1);
+
+    const told = await newQueue({ recoverActiveAtStart: true });
+    const ran: unknown[] = [];
+    await told.work('t-orphan', async (job) => {
+      ran.push(job.data);
+    });
+    await until('orphan ran', () => ran.length === 1);
+    expect(ran).toEqual([{ n: 1 }]);
+  });
+
   it('lets a job in flight finish on a graceful stop', async () => {
     const q = await newQueue();
     let release!: () => void;
