@@ -52,7 +52,16 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   const candidate = await openCandidate(ctx, pr);
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const k = (suffix: string): string => `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/${suffix}`;
-  const canRepair = ctx.config.repair.enabled && (await claimOnce(ctx, `repair:${ctx.key}#${candidate.change}`)) && (await store.claimRepair(ctx.key, candidate.change, pr, nowIso(ctx)));
+  // A retry of the run that took the repair still holds it (claimRepair inserts only once).
+  const mine = ctx.config.repair.enabled && (await claimOnce(ctx, `repair:${ctx.key}#${candidate.change}`));
+  const canRepair = mine && ((await store.claimRepair(ctx.key, candidate.change, pr, nowIso(ctx))) || (await store.getRepair(ctx.key, candidate.change))?.pr === pr);
+  if (!canRepair) {
+    // A second rejection while this very head's repair is pending must not close the candidate the repair will fix.
+    const held = await store.getRepair(ctx.key, candidate.change);
+    if (held?.pr === pr && Date.parse(candidate.headSeenAt) <= Date.parse(held.at)) {
+      return { ok: true, message: `A repair of #${pr} is already requested; its new commits open the next round.` };
+    }
+  }
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   const text = `Rejected by @${user}: ${reason}`;
   const actions: Action[] = [
