@@ -72,6 +72,13 @@ describe('bundled scenarios', () => {
     expect(sent.filter((w) => w.status < 200 || w.status >= 300)).toEqual([]);
   });
 
+  it('showcase on PostgreSQL: the same outcome as on PGlite', SLOW, async () => {
+    const t = await runScenario(await load('showcase'), { databaseUrl: 'postgres://postgres@127.0.0.1:5432/test' });
+    shipped(t, 13);
+    lostTo(t, 12, 13);
+    expectNoDuplicateWrites(t);
+  });
+
   it('a required check fails on the candidate that meets more criteria: it loses', SLOW, async () => {
     const { t } = await run(await load('required-check-fails'));
     lostTo(t, 22, 21);
@@ -113,10 +120,10 @@ describe('bundled scenarios', () => {
     expectNoDuplicateWrites(t);
   });
 
-  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', SLOW, async () => {
+  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', { timeout: 480_000 }, async () => {
     const scenario = await load('restart-mid-selection');
-    const disturbed = (await run(scenario)).t;
-    const calm = (await run({ ...scenario, faults: { ...scenario.faults, restart: [] } })).t;
+    // The undisturbed run is the same scenario without the restart; both run side by side.
+    const [disturbed, calm] = (await Promise.all([run(scenario), run({ ...scenario, faults: { ...scenario.faults, restart: [] } })])).map((r) => r.t);
     expect(disturbed.restarts).toHaveLength(1);
     const killedAfter = disturbed.writes.find((w) => w.seq === disturbed.restarts[0].afterSeq);
     expect(killedAfter?.summary).toMatch(/^close #/);
