@@ -1,0 +1,57 @@
+// Reliability items 1 and 3 on PGlite: every webhook delivered three times in a shuffled order,
+// and Arbiter killed (SIGKILL) and restarted at each step of a selection. Each disturbed run must
+// end in the final state of the undisturbed run, with the same writes and none repeated.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Scenario, Transcript } from '../../sim/runner/index.ts';
+import { duplicateWrites, killedAfter, loadReliability, outcome, play, SLOW, withFaults, writeList } from './helpers.ts';
+
+/** The steps of a selection after the claim, as the write each kill comes right after. */
+export const KILL_POINTS = [
+  { step: 'after the claim (the comparison comment)', after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', killed: /^comment on #7$/ },
+  { step: 'after the first loser closes', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
+  { step: 'before the merge (after ready for review)', after: 'POST /graphql markPullRequestReadyForReview', killed: /^ready for review #73$/ },
+  { step: 'after the merge, before the receipt', after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', killed: /^merge #73/ },
+] as const;
+
+let base: Scenario;
+let calm: Transcript;
+
+beforeAll(async () => {
+  base = await loadReliability('selection');
+  calm = (await play(base)).t;
+}, SLOW.timeout);
+
+describe('the undisturbed run', () => {
+  it('ships #73, closes #71 and #72 as lost, writes nothing twice', () => {
+    expect(calm.prs['73']).toMatchObject({ state: 'closed', merged: true });
+    for (const loser of ['71', '72']) {
+      expect(calm.prs[loser]).toMatchObject({ state: 'closed', merged: false });
+      expect(calm.prs[loser].labels).toContain('arbiter:lost');
+    }
+    expect(duplicateWrites(calm)).toEqual([]);
+  });
+});
+
+describe('every webhook delivered three times, shuffled', () => {
+  it('the same final state and writes as the undisturbed run, none repeated', SLOW, async () => {
+    const { t, lines } = await play(withFaults(base, { redeliver: { copies: 3, seed: 11 } }));
+    expect(duplicateWrites(t)).toEqual([]);
+    expect(outcome(t)).toEqual(outcome(calm));
+    expect(writeList(t)).toEqual(writeList(calm));
+    // Nothing was refused or failed on the way: every copy was answered.
+    expect(lines.filter((l) => /answered HTTP/.test(l))).toEqual([]);
+  });
+});
+
+describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PGlite)', () => {
+  for (const point of KILL_POINTS) {
+    it(`killed ${point.step}: the same final state and writes, none repeated`, SLOW, async () => {
+      const { t } = await play(withFaults(base, { restart: [{ after: point.after, nth: 1 }] }));
+      expect(t.restarts).toHaveLength(1);
+      expect(killedAfter(t)[0]).toMatch(point.killed);
+      expect(duplicateWrites(t)).toEqual([]);
+      expect(outcome(t)).toEqual(outcome(calm));
+      expect(writeList(t)).toEqual(writeList(calm));
+    });
+  }
+});
