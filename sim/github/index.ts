@@ -223,6 +223,16 @@ export class GitHubEmulator {
     return this.sender.sent;
   }
 
+  /** The latest check run of that name on a PR's head, with its full output (for tests). */
+  checkRunDetail(repo: string, pr: number, name: string): { status: string; conclusion: string | null; title: string | null; summary: string | null; text: string | null; annotations: { path: string; start_line: number; message: string }[] } | null {
+    const r = this.world.repo(repo);
+    const pull = r.pulls.get(pr);
+    if (!pull) return null;
+    const run = latestRuns(r, pull.headSha).find((x) => x.name === name);
+    if (!run) return null;
+    return { status: run.status, conclusion: run.conclusion, ...run.output, annotations: run.annotations.map((a) => ({ path: a.path, start_line: a.start_line, message: a.message })) };
+  }
+
   state(repo: string): { prs: Record<number, PullSnapshot>; issues: Record<number, IssueSnapshot>; dispatches: { event_type: string; client_payload: unknown }[] } {
     const r = this.world.repo(repo);
     const commentsOf = (ids: number[]): { user: string; body: string }[] => ids.flatMap((id) => {

@@ -120,6 +120,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const { repo, change, round, ranking, config } = input;
   const k = (suffix: string): string => `${repo}#${change.number}/r${round}/${suffix}`;
   const evidence = byPr(input.siblings);
+  const shadow = config.mode === 'shadow';
   const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
   const reasons = new Map<number, string>();
   const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
@@ -163,7 +164,6 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   }
   for (const pr of losers) detail.push(`#${pr}: ${reasons.get(pr)}`);
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({ evidence: evidence.get(c.pr)!, rank: c.rank, outcome: outcomeText(verdict, c.pr, reasons) }));
-  const shadow = config.mode === 'shadow';
   const actions: Action[] = [
     { kind: 'receipt', key: k('receipt/selection'), receipt },
     {
@@ -193,12 +193,14 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     actions.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
     actions.push({ kind: 'comment', key: k(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.` });
     actions.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
+    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
     actions.push({ kind: 'close', key: k(`close/${pr}`), pr });
     actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
   }
   if (verdict.kind === 'ship') {
     const w = verdict.winner;
-    actions.push(selectionRun(w, 'success', `Selected: ships`, headline));
+    actions.push(selectionRun(w, 'success', shadow ? 'Shadow: would ship' : 'Selected: ships', headline));
+    if (evidence.get(w)!.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`unlabel/${w}`), issue: w, label: LABEL_AWAITING });
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
     if (input.drafts.includes(w)) actions.push({ kind: 'mark-ready', key: k(`ready/${w}`), pr: w });
     const sha = evidence.get(w)!.headSha;

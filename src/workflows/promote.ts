@@ -9,6 +9,7 @@ import type { MergeResult } from '../github/gateway.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { evaluateCandidate } from './evaluate.ts';
 import { executePlan } from './execute.ts';
 
 export async function finishPromotion(ctx: RepoContext, input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan }): Promise<void> {
@@ -51,6 +52,9 @@ export async function afterMergeAnswer(
     await executePlan(ctx, [
       { kind: 'check-run', key: k(`moved/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Head moved during promotion', summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round.number + 1}.` },
     ]);
+    // Verify the candidate again now: a new head is recorded and judged afresh; if GitHub's head
+    // is in fact unchanged, round n+1 compares it again and its merge is tried once more.
+    await evaluateCandidate(ctx, pr);
     return;
   }
   const why = `GitHub refused to merge #${pr} (${result.status}: not mergeable, for example a conflict). Resolve it and approve, or cancel the change.`;
