@@ -56,6 +56,7 @@ export type Transcript = z.infer<typeof Transcript>;
 
 export const SELECTION = 'Arbiter / selection';
 export const AWAITING = 'arbiter:awaiting-approval';
+const ACCEPTANCE = 'Arbiter / acceptance';
 
 const HIDDEN = /<!--[\s\S]*?-->/g;
 
@@ -64,6 +65,15 @@ function excerpt(body: string, lines = 4): string[] {
   const shown = kept.slice(0, lines).map((l) => (l.length > 110 ? `${l.slice(0, 107)}...` : l));
   if (kept.length > lines) shown.push(`... (${kept.length - lines} more lines)`);
   return shown;
+}
+
+/** Why a loser lost: Arbiter's "Lost to #N: …" comment on it, else its selection title. */
+function lossReason(pr: PrState): string {
+  const said = pr.comments
+    .filter((c) => c.user.endsWith('[bot]'))
+    .map((c) => excerpt(c.body, 1)[0] ?? '')
+    .find((l) => l.startsWith('Lost to #'));
+  return (said ?? selectionTitle(pr) ?? 'lost').replace(/ See the comparison on #\d+\.?$/, '').replace(/\.$/, '');
 }
 
 function selectionTitle(pr: PrState | undefined): string | null {
@@ -97,9 +107,12 @@ export function verdictLine(t: Transcript): string {
   const prs = Object.entries(t.prs);
   const merged = prs.filter(([, p]) => p.merged);
   if (merged.length) {
-    return merged
-      .map(([n, p]) => `Winner: #${n} shipped (merged)${selectionTitle(p) ? ` - ${selectionTitle(p)}` : ''}`)
-      .join('; ');
+    const winners = merged.map(([n, p]) => {
+      const why = [selectionTitle(p), p.checks[ACCEPTANCE]?.title].filter((x): x is string => Boolean(x));
+      return `Winner: #${n} shipped (merged)${why.length ? ` - ${why.join('; ')}` : ''}`;
+    });
+    const losers = prs.filter(([, p]) => !p.merged && p.labels.includes('arbiter:lost')).map(([n, p]) => `#${n} (${lossReason(p)})`);
+    return `${winners.join('. ')}.${losers.length ? ` Closed ${losers.join(', ')}.` : ''}`;
   }
   const waiting = prs.filter(([, p]) => p.state === 'open' && p.labels.includes(AWAITING));
   if (waiting.length) {

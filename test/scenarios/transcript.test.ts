@@ -14,10 +14,23 @@ const selection = (conclusion: string, title: string) => ({ 'Arbiter / selection
 describe('verdictLine', () => {
   it('names the merged winner and its selection title', () => {
     const t = transcript({
-      '12': pr({ state: 'closed', labels: ['arbiter:lost'], checks: selection('neutral', 'Lost to #13') }),
-      '13': pr({ state: 'closed', merged: true, draft: false, checks: selection('success', 'Selected: met 3 of 3 criteria') }),
+      '12': pr({
+        state: 'closed',
+        labels: ['arbiter:lost'],
+        checks: selection('neutral', 'Lost to #13'),
+        comments: [{ user: 'arbiter[bot]', body: '<!-- marker -->\nLost to #13: met 3 of 3 criteria, this met 1 of 3. See the comparison on #42.' }],
+      }),
+      '13': pr({
+        state: 'closed',
+        merged: true,
+        draft: false,
+        checks: { ...selection('success', 'Selected: shipped'), 'Arbiter / acceptance': { status: 'completed', conclusion: 'success', title: '3 of 3 criteria met' } },
+      }),
+      '14': pr({ state: 'closed', labels: ['arbiter:lost'], checks: selection('neutral', 'Lost to #13') }),
     });
-    expect(verdictLine(t)).toBe('Winner: #13 shipped (merged) - Selected: met 3 of 3 criteria');
+    expect(verdictLine(t)).toBe(
+      'Winner: #13 shipped (merged) - Selected: shipped; 3 of 3 criteria met. Closed #12 (Lost to #13: met 3 of 3 criteria, this met 1 of 3), #14 (Lost to #13).',
+    );
   });
 
   it('says a person must decide when the winner awaits approval', () => {
