@@ -1,0 +1,283 @@
+// The one place that talks to GitHub for a repository: reads (one GraphQL query per group,
+// REST for single objects) and writes. Every Octokit error becomes a GitHubError here.
+import { z } from 'zod';
+import type { CheckRunAnnotation, CheckRunButton, CheckRunName } from '../core/actions.ts';
+import type { Octokit } from '../deps.ts';
+import { GitHubError, wrapGitHubError } from './errors.ts';
+import { readGroupState, type PullState } from './group-query.ts';
+import { hasMarker, markerFor } from './markers.ts';
+
+export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+
+export interface BranchRules {
+  required: string[] | null;
+  requiredReviews: number;
+  mergeQueue: boolean;
+}
+
+export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
+
+const Issue = z.object({
+  number: z.number(),
+  title: z.string(),
+  body: z.string().nullable(),
+  state: z.string(),
+  pull_request: z.unknown().optional(),
+  user: z.object({ login: z.string() }).nullable(),
+});
+
+const Comment = z.object({ id: z.number(), body: z.string().nullable().optional(), user: z.object({ login: z.string() }).nullable() });
+const CheckRun = z.object({ id: z.number(), name: z.string(), app: z.object({ slug: z.string() }).nullable().optional() });
+
+export class GitHubGateway {
+  constructor(
+    readonly octokit: Octokit,
+    readonly owner: string,
+    readonly repo: string,
+    readonly appSlug: string,
+  ) {}
+
+  get botLogin(): string {
+    return `${this.appSlug}[bot]`;
+  }
+
+  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw wrapGitHubError(operation, error);
+    }
+  }
+
+  // ---- reads
+
+  readGroup(prs: number[]): Promise<Map<number, PullState>> {
+    return this.call('read group', () => readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug));
+  }
+
+  async getIssue(number: number): Promise<z.infer<typeof Issue> | null> {
+    try {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: this.owner, repo: this.repo, issue_number: number });
+      const parsed = Issue.safeParse(data);
+      return parsed.success ? parsed.data : null;
+    } catch (error) {
+      const wrapped = wrapGitHubError('get issue', error);
+      if (wrapped.status === 404 || wrapped.status === 410) return null;
+      throw wrapped;
+    }
+  }
+
+  async branchRules(branch: string): Promise<BranchRules> {
+    const rules = await this.call('get branch rules', async () => {
+      try {
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', { owner: this.owner, repo: this.repo, branch, per_page: 100 });
+        return data as unknown[];
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return [];
+        throw error;
+      }
+    });
+    const parsed = z
+      .array(z.object({ type: z.string(), parameters: z.record(z.string(), z.unknown()).optional() }))
+      .safeParse(rules);
+    const list = parsed.success ? parsed.data : [];
+    const checks = list
+      .filter((r) => r.type === 'required_status_checks')
+      .flatMap((r) => z.array(z.object({ context: z.string() })).catch([]).parse(r.parameters?.required_status_checks ?? []).map((c) => c.context));
+    const reviews = list
+      .filter((r) => r.type === 'pull_request')
+      .map((r) => z.number().catch(0).parse(r.parameters?.required_approving_review_count ?? 0));
+    return { required: checks.length > 0 ? checks : null, requiredReviews: Math.max(0, ...reviews), mergeQueue: list.some((r) => r.type === 'merge_queue') };
+  }
+
+  async permission(user: string): Promise<Permission> {
+    try {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { owner: this.owner, repo: this.repo, username: user });
+      const parsed = z.object({ permission: z.string(), role_name: z.string().optional() }).safeParse(data);
+      if (!parsed.success) return 'none';
+      const role = (parsed.data.role_name ?? parsed.data.permission).toLowerCase();
+      const known: Permission[] = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+      if (known.includes(role as Permission)) return role as Permission;
+      return known.includes(parsed.data.permission as Permission) ? (parsed.data.permission as Permission) : 'none';
+    } catch (error) {
+      const wrapped = wrapGitHubError('get permission', error);
+      if (wrapped.status === 404) return 'none';
+      throw wrapped;
+    }
+  }
+
+  /** Text of a file on a ref, or null when it does not exist. */
+  async readFile(path: string, ref?: string): Promise<string | null> {
+    try {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner: this.owner, repo: this.repo, path, ref });
+      const parsed = z.object({ content: z.string(), encoding: z.string() }).safeParse(data);
+      if (!parsed.success) return null;
+      return Buffer.from(parsed.data.content, parsed.data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+    } catch (error) {
+      const wrapped = wrapGitHubError('read file', error);
+      if (wrapped.status === 404) return null;
+      throw wrapped;
+    }
+  }
+
+  private async listComments(issue: number): Promise<z.infer<typeof Comment>[]> {
+    return this.call('list comments', async () => {
+      const all: z.infer<typeof Comment>[] = [];
+      for (let page = 1; page <= 30; page++) {
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, per_page: 100, page });
+        const parsed = z.array(Comment).safeParse(data);
+        if (!parsed.success) break;
+        all.push(...parsed.data);
+        if (parsed.data.length < 100) break;
+      }
+      return all;
+    });
+  }
+
+  // ---- writes
+
+  /** Creates the comment carrying `marker`, or updates it in place when it exists. */
+  async upsertComment(issue: number, marker: string, body: string): Promise<{ id: number; created: boolean }> {
+    const text = body.includes(markerFor(marker)) ? body : `${markerFor(marker)}\n${body}`;
+    const existing = (await this.listComments(issue)).find((c) => c.user?.login === this.botLogin && hasMarker(c.body, marker));
+    if (existing) {
+      if (existing.body !== text) {
+        await this.call('update comment', () => this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: this.owner, repo: this.repo, comment_id: existing.id, body: text }));
+      }
+      return { id: existing.id, created: false };
+    }
+    const { data } = await this.call('create comment', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, body: text }));
+    return { id: z.object({ id: z.number() }).parse(data).id, created: true };
+  }
+
+  async closePull(pr: number): Promise<void> {
+    await this.call('close pull request', () => this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr, state: 'closed' }));
+  }
+
+  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+    const { data } = await this.call('get pull request', () => this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr }));
+    const parsed = z
+      .object({ state: z.string(), merged: z.boolean().nullable().optional(), draft: z.boolean().optional(), head: z.object({ sha: z.string() }), node_id: z.string(), labels: z.array(z.object({ name: z.string() })).optional() })
+      .parse(data);
+    return { state: parsed.state, merged: parsed.merged ?? false, draft: parsed.draft ?? false, headSha: parsed.head.sha, nodeId: parsed.node_id, labels: (parsed.labels ?? []).map((l) => l.name) };
+  }
+
+  async addLabels(issue: number, labels: string[]): Promise<void> {
+    await this.call('add labels', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { owner: this.owner, repo: this.repo, issue_number: issue, labels }));
+  }
+
+  async removeLabel(issue: number, label: string): Promise<void> {
+    try {
+      await this.octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { owner: this.owner, repo: this.repo, issue_number: issue, name: label });
+    } catch (error) {
+      const wrapped = wrapGitHubError('remove label', error);
+      if (wrapped.status !== 404) throw wrapped;
+    }
+  }
+
+  async markReady(nodeId: string): Promise<void> {
+    await this.call('mark ready for review', () =>
+      this.octokit.graphql(`mutation ArbiterReady($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`, { id: nodeId }),
+    );
+  }
+
+  /** Merge with GitHub's compare-and-swap: it fails with 409 when the head moved. */
+  async merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult> {
+    try {
+      const { data } = await this.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { owner: this.owner, repo: this.repo, pull_number: pr, sha, merge_method: method });
+      return { ok: true, sha: z.object({ sha: z.string().nullable().optional() }).catch({ sha: null }).parse(data).sha ?? null };
+    } catch (error) {
+      const wrapped = wrapGitHubError('merge', error);
+      if (wrapped.status === 405 || wrapped.status === 409 || wrapped.status === 422) return { ok: false, status: wrapped.status, message: wrapped.message };
+      throw wrapped;
+    }
+  }
+
+  async enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
+    if (queue) {
+      await this.call('enqueue', () =>
+        this.octokit.graphql(`mutation ArbiterEnqueue($id: ID!, $oid: GitObjectID) { enqueuePullRequest(input: { pullRequestId: $id, expectedHeadOid: $oid }) { clientMutationId } }`, { id: nodeId, oid: sha }),
+      );
+      return;
+    }
+    await this.call('enable auto-merge', () =>
+      this.octokit.graphql(
+        `mutation ArbiterAutoMerge($id: ID!, $oid: GitObjectID, $method: PullRequestMergeMethod) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: $method }) { clientMutationId } }`,
+        { id: nodeId, oid: sha, method: method.toUpperCase() },
+      ),
+    );
+  }
+
+  async requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
+    await this.call('request reviewers', () =>
+      this.octokit.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { owner: this.owner, repo: this.repo, pull_number: pr, reviewers, team_reviewers: teams }),
+    );
+  }
+
+  async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
+    await this.call('repository dispatch', () => this.octokit.request('POST /repos/{owner}/{repo}/dispatches', { owner: this.owner, repo: this.repo, event_type: eventType, client_payload: payload }));
+  }
+
+  async react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void> {
+    await this.call('react', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { owner: this.owner, repo: this.repo, comment_id: commentId, content }));
+  }
+
+  /** Arbiter's own check run of that name on a sha, if one exists. */
+  async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
+    const { data } = await this.call('list check runs', () =>
+      this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: this.owner, repo: this.repo, ref: sha, check_name: name, per_page: 100 }),
+    );
+    const parsed = z.object({ check_runs: z.array(CheckRun) }).safeParse(data);
+    if (!parsed.success) return null;
+    const mine = parsed.data.check_runs.filter((r) => r.name === name && (!r.app || r.app.slug === this.appSlug));
+    return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
+  }
+
+  async writeCheckRun(input: {
+    id: number | null;
+    sha: string;
+    name: CheckRunName;
+    status: 'in_progress' | 'completed';
+    conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
+    title: string;
+    summary: string;
+    text?: string;
+    buttons?: CheckRunButton[];
+    annotations?: CheckRunAnnotation[];
+  }): Promise<number> {
+    const output = { title: input.title.slice(0, 250), summary: input.summary.slice(0, 65_000), text: input.text?.slice(0, 65_000), annotations: input.annotations?.slice(0, 50) };
+    const body = {
+      owner: this.owner,
+      repo: this.repo,
+      name: input.name,
+      status: input.status,
+      ...(input.status === 'completed' ? { conclusion: input.conclusion ?? ('neutral' as const) } : {}),
+      output,
+      ...(input.buttons ? { actions: input.buttons } : {}),
+    };
+    let id = input.id;
+    if (id === null) {
+      const { data } = await this.call('create check run', () => this.octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...body, head_sha: input.sha }));
+      id = z.object({ id: z.number() }).parse(data).id;
+    } else {
+      const checkRunId = id;
+      await this.call('update check run', () => this.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...body, check_run_id: checkRunId }));
+    }
+    // GitHub takes at most 50 annotations a request: send the rest in further updates.
+    const rest = input.annotations?.slice(50) ?? [];
+    for (let i = 0; i < rest.length; i += 50) {
+      const checkRunId = id;
+      await this.call('annotate check run', () =>
+        this.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+          owner: this.owner,
+          repo: this.repo,
+          check_run_id: checkRunId,
+          output: { title: output.title, summary: output.summary, annotations: rest.slice(i, i + 50) },
+        }),
+      );
+    }
+    return id;
+  }
+}
+
+export { GitHubError };

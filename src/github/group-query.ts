@@ -1,0 +1,152 @@
+// One GraphQL query reads the state of a whole group of siblings (PRs, heads, labels, check
+// runs and statuses), paging only past 100 items, so reads do not grow with the group size.
+import { z } from 'zod';
+import { checkOutcome } from '../core/gate.ts';
+import type { ObservedCheck } from '../core/types.ts';
+
+export interface PullState {
+  number: number;
+  id: string;
+  state: 'OPEN' | 'CLOSED' | 'MERGED';
+  isDraft: boolean;
+  merged: boolean;
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+  title: string;
+  body: string;
+  author: string;
+  labels: string[];
+  checks: ObservedCheck[];
+  /** Check-run names Arbiter's own app reported (never counted as evidence). */
+  ownChecks: string[];
+}
+
+const Context = z.union([
+  z.object({
+    __typename: z.literal('CheckRun'),
+    name: z.string(),
+    status: z.string(),
+    conclusion: z.string().nullable(),
+    title: z.string().nullable().optional(),
+    summary: z.string().nullable().optional(),
+    checkSuite: z.object({ app: z.object({ slug: z.string() }).nullable() }).nullable().optional(),
+  }),
+  z.object({ __typename: z.literal('StatusContext'), context: z.string(), state: z.string(), description: z.string().nullable().optional() }),
+]);
+
+const Contexts = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  nodes: z.array(Context.nullable()),
+});
+
+const Pull = z.object({
+  id: z.string(),
+  number: z.number(),
+  state: z.enum(['OPEN', 'CLOSED', 'MERGED']),
+  isDraft: z.boolean(),
+  merged: z.boolean(),
+  headRefOid: z.string(),
+  headRefName: z.string(),
+  baseRefName: z.string(),
+  title: z.string(),
+  body: z.string(),
+  author: z.object({ login: z.string() }).nullable(),
+  labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
+  commits: z.object({
+    nodes: z.array(
+      z
+        .object({ commit: z.object({ oid: z.string(), statusCheckRollup: z.object({ contexts: Contexts }).nullable() }) })
+        .nullable(),
+    ),
+  }),
+});
+
+const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
+  nodes { __typename
+    ... on CheckRun { name status conclusion title summary checkSuite { app { slug } } }
+    ... on StatusContext { context state description } }`;
+
+const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body
+  author { login }
+  labels(first: 100) { nodes { name } }
+  commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } } } }`;
+
+export function groupQuery(prs: number[]): string {
+  const fields = prs.map((n) => `pr${n}: pullRequest(number: ${n}) { ...ArbiterPull }`).join('\n    ');
+  return `query ArbiterGroup($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) {
+    ${fields}
+  }
+}
+fragment ArbiterPull on PullRequest { ${PULL_FIELDS} }`;
+}
+
+const MORE_CONTEXTS = `query ArbiterMoreChecks($owner: String!, $name: String!, $oid: GitObjectID!, $after: String!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $oid) { ... on Commit { statusCheckRollup { contexts(first: 100, after: $after) { ${CONTEXT_FIELDS} } } } }
+  }
+}`;
+
+const MoreResponse = z.object({
+  repository: z.object({ object: z.object({ statusCheckRollup: z.object({ contexts: Contexts }).nullable() }).nullable() }),
+});
+
+export type GraphqlFn = (query: string, variables: Record<string, unknown>) => Promise<unknown>;
+
+function toObserved(node: z.infer<typeof Context>): ObservedCheck {
+  if (node.__typename === 'CheckRun') {
+    const status = node.status.toLowerCase();
+    const conclusion = node.conclusion ? node.conclusion.toLowerCase() : null;
+    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null };
+  }
+  const state = node.state.toLowerCase();
+  return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null };
+}
+
+export async function readGroupState(graphql: GraphqlFn, owner: string, name: string, prs: number[], appSlug: string): Promise<Map<number, PullState>> {
+  const result = new Map<number, PullState>();
+  if (prs.length === 0) return result;
+  const data = z.object({ repository: z.record(z.string(), Pull.nullable()) }).safeParse(await graphql(groupQuery(prs), { owner, name }));
+  if (!data.success) throw new Error(`group query answered an unexpected shape: ${data.error.issues[0]?.message}`);
+  for (const [alias, pull] of Object.entries(data.data.repository)) {
+    if (!pull || !alias.startsWith('pr')) continue;
+    const commit = pull.commits.nodes[0]?.commit;
+    const nodes = [...(commit?.statusCheckRollup?.contexts.nodes ?? [])];
+    let page = commit?.statusCheckRollup?.contexts.pageInfo;
+    while (commit && page?.hasNextPage && page.endCursor) {
+      const more = MoreResponse.safeParse(await graphql(MORE_CONTEXTS, { owner, name, oid: commit.oid, after: page.endCursor }));
+      const contexts = more.success ? more.data.repository.object?.statusCheckRollup?.contexts : undefined;
+      if (!contexts) break;
+      nodes.push(...contexts.nodes);
+      page = contexts.pageInfo;
+    }
+    const checks: ObservedCheck[] = [];
+    const ownChecks: string[] = [];
+    for (const node of nodes) {
+      if (!node) continue;
+      if (node.__typename === 'CheckRun' && node.checkSuite?.app?.slug === appSlug) {
+        ownChecks.push(node.name);
+        continue;
+      }
+      checks.push(toObserved(node));
+    }
+    result.set(pull.number, {
+      number: pull.number,
+      id: pull.id,
+      state: pull.state,
+      isDraft: pull.isDraft,
+      merged: pull.merged,
+      headSha: pull.headRefOid,
+      headRef: pull.headRefName,
+      baseRef: pull.baseRefName,
+      title: pull.title,
+      body: pull.body,
+      author: pull.author?.login ?? '',
+      labels: (pull.labels?.nodes ?? []).flatMap((l) => (l ? [l.name] : [])),
+      checks,
+      ownChecks,
+    });
+  }
+  return result;
+}
