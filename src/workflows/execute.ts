@@ -78,14 +78,15 @@ export interface ExecutionResult {
   applied: string[];
 }
 
-async function apply(ctx: RepoContext, action: Action): Promise<unknown> {
+/** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
+async function apply(ctx: RepoContext, action: Action, resumed: boolean): Promise<unknown> {
   const { gh, deps } = ctx;
   switch (action.kind) {
     case 'comment':
       return withRetry(ctx, 'comment', () => gh.upsertComment(action.issue, action.marker, action.body));
     case 'close':
       return withRetry(ctx, 'close', async (attempt) => {
-        if (attempt > 1 && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
+        if ((attempt > 1 || resumed) && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
         await gh.closePull(action.pr);
         return { closed: true };
       });
@@ -102,7 +103,7 @@ async function apply(ctx: RepoContext, action: Action): Promise<unknown> {
       });
     case 'merge':
       return withRetry(ctx, 'merge', async (attempt) => {
-        if (attempt > 1) {
+        if (attempt > 1 || resumed) {
           const pull = await gh.pullState(action.pr);
           if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
         }
@@ -158,11 +159,12 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
     if (recorded === null) {
       // Another run is applying this very action right now (its retry would carry its token):
       // leave it to that run rather than apply it twice.
+      const resumed = (await store.getAppliedAction(`claim:action:${action.key}`)) !== null;
       if (!(await claimOnce(ctx, `action:${action.key}`))) {
         if (action.kind === 'merge' || action.kind === 'auto-merge') break;
         continue;
       }
-      result = (await apply(ctx, action)) ?? { done: true };
+      result = (await apply(ctx, action, resumed)) ?? { done: true };
       await store.recordAppliedAction(action.key, result, nowIso(ctx));
       applied.push(action.key);
     }
