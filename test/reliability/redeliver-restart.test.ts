@@ -1,9 +1,9 @@
-// Reliability items 1 and 3 on PGlite: every webhook delivered three times in a shuffled order,
+// Reliability items 1 and 3 (PGlite, and PostgreSQL for the restarts): every webhook delivered three times in a shuffled order,
 // and Arbiter killed (SIGKILL) and restarted at each step of a selection. Each disturbed run must
 // end in the final state of the undisturbed run, with the same writes and none repeated.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario, Transcript } from '../../sim/runner/index.ts';
-import { duplicateWrites, killedAfter, loadReliability, outcome, play, SLOW, withFaults, writeList } from './helpers.ts';
+import { duplicateWrites, killedAfter, loadReliability, outcome, PG_URL, play, SLOW, withFaults, writeList } from './helpers.ts';
 
 /** The steps of a selection after the claim, as the write each kill comes right after. */
 export const KILL_POINTS = [
@@ -54,4 +54,16 @@ describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PG
       expect(writeList(t)).toEqual(writeList(calm));
     });
   }
+});
+
+describe('Arbiter killed at every one of those steps in one run (PostgreSQL)', () => {
+  it('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
+    const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), { databaseUrl: PG_URL });
+    expect(t.restarts).toHaveLength(KILL_POINTS.length);
+    const kills = killedAfter(t);
+    KILL_POINTS.forEach((p, i) => expect(kills[i]).toMatch(p.killed));
+    expect(duplicateWrites(t)).toEqual([]);
+    expect(outcome(t)).toEqual(outcome(calm));
+    expect(writeList(t)).toEqual(writeList(calm));
+  });
 });
