@@ -137,7 +137,9 @@ export class World {
 
   /** The webhook `sender`: a bot for the app's own acts, else the user. */
   senderJson(login: string): JsonObject {
-    return userJson(this.urls, login);
+    // A scenario user marked `bot: true` is an account of type Bot, as GitHub reports bots.
+    const bot = [...this.repos.values()].some((r) => r.users.get(login)?.bot === true);
+    return userJson(this.urls, login, bot ? 'Bot' : undefined);
   }
 
   appBot(): string {

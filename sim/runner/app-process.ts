@@ -99,6 +99,8 @@ export class AppProcess {
     hookRunnerExit();
     live.add(child);
     const keep = (chunk: Buffer) => {
+      // ARBITER_SIM_ECHO=1 shows the app's own log lines while a scenario runs (for debugging).
+      if (process.env['ARBITER_SIM_ECHO'] === '1') process.stderr.write(chunk);
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.tail.push(line);
       if (this.tail.length > TAIL_LINES) this.tail.splice(0, this.tail.length - TAIL_LINES);
     };

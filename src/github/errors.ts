@@ -13,7 +13,12 @@ export class GitHubError extends Error {
 
   /** Worth another try: server errors, rate limits (429, or 403 with retry-after). */
   get transient(): boolean {
-    return this.status >= 500 || this.status === 429 || (this.status === 403 && this.retryAfterSeconds !== null) || this.status === 0;
+    return this.status >= 500 || this.status === 429 || (this.status === 403 && this.retryAfterSeconds !== null) || (this.status === 0 && this.network);
+  }
+
+  /** No HTTP answer at all (connection refused or reset, DNS): worth another try. */
+  get network(): boolean {
+    return /fetch failed|ECONNRE|ETIMEDOUT|EAI_AGAIN|socket hang up|other side closed/i.test(this.message);
   }
 }
 

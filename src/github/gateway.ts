@@ -202,8 +202,9 @@ export class GitHubGateway {
     }
     await this.call('enable auto-merge', () =>
       this.octokit.graphql(
-        `mutation ArbiterAutoMerge($id: ID!, $oid: GitObjectID, $method: PullRequestMergeMethod) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: $method }) { clientMutationId } }`,
-        { id: nodeId, oid: sha, method: method.toUpperCase() },
+        `mutation ArbiterAutoMerge($id: ID!, $oid: GitObjectID, $mergeMethod: PullRequestMergeMethod) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: $mergeMethod }) { clientMutationId } }`,
+        // Octokit reserves `method` as an option name, so the variable is `mergeMethod`.
+        { id: nodeId, oid: sha, mergeMethod: method.toUpperCase() },
       ),
     );
   }

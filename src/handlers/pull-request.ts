@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { OPEN_STATES, recordCandidate } from '../workflows/candidates.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { selectionStep } from '../workflows/select.ts';
 
@@ -61,6 +62,7 @@ async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: 
   if (own || !OPEN_STATES.has(candidate.state)) return;
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
+  await writeCheck(ctx, { pr: number, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Withdrawn: closed by @${by}`, summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.` });
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectionStep(ctx, candidate.change, candidate.base);
 }

@@ -53,7 +53,7 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
     const gate = gateFrom(ctx, pull, await storedGate(ctx, s), branch.required);
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
-    else if (!acceptance) pending.push({ pr: s.pr, why: 'acceptance' });
+    else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
     const patch = await store.getPatch(ctx.key, s.pr, s.headSha);
     evidence.set(s.pr, {
       pr: s.pr,
@@ -153,6 +153,8 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
   let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   if (round.selection !== null && round.selection !== ctx.token) return;
+  // The claimant already carried this round's decision through to the end.
+  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return;
   const view = await readGroupView(ctx, changeNumber, base);
   if (!view || view.siblings.length === 0) return;
   if (view.round.id !== round.id) return;
@@ -173,4 +175,5 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }
   await finishPromotion(ctx, { change: view.change, round, base, plan });
+  await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));
 }

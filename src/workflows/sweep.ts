@@ -72,7 +72,22 @@ export async function runSweep(deps: Deps): Promise<void> {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');
     }
   }
-  for (const { c, ctx } of groups.values()) await selectionStep(ctx, c.change, c.base).catch((error) => deps.log.warn({ err: error }, 'sweep: selection failed'));
+  // A timed-out sibling may complete its group; a selection that failed part-way on an earlier
+  // sweep is resumed, because each group's sweep token is stable for its round.
+  for (const c of await deps.store.listCandidatesInState('unpromotable')) {
+    const key = `${c.repo}#${c.change}@${c.base}`;
+    if (groups.has(key)) continue;
+    const ctx = await contextFor(deps, c, token).catch(() => null);
+    if (ctx) groups.set(key, { c, ctx });
+  }
+  for (const { c, ctx } of groups.values()) {
+    try {
+      const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
+      await selectionStep({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
+    }
+  }
   for (const c of await deps.store.listCandidatesInState('selected')) {
     try {
       const ctx = await contextFor(deps, c, token);
