@@ -96,6 +96,7 @@ export async function cancelChange(ctx: RepoContext, change: number, user: strin
     actions.push(
       { kind: 'check-run', key: k(`check/${c.pr}`), pr: c.pr, headSha: c.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Change cancelled', summary: text },
       { kind: 'comment', key: k(`note/${c.pr}`), issue: c.pr, marker: `cancel:${c.pr}`, body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} will not ship.` },
+      ...(c.state === 'selected' ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }] : []),
       { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
       { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
     );
