@@ -1,0 +1,158 @@
+// `npm run bench`: the four benchmarks of docs/PERFORMANCE.md in one run, each bounded in time,
+// printed as tables (ratios side by side) and written to bench/results/latest.json.
+//   --only=requests,intake,context,e2e   run some sections
+//   --quick                               smaller sizes (a smoke run)
+//   --sizes=2,5,20,100 --deliveries=3000 --changes=100 --no-postgres
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchContext, type ContextResult } from './context.ts';
+import { runManyChanges, type E2eResult } from './e2e.ts';
+import { benchIntake, type IntakeResult } from './intake.ts';
+import { benchRequests, type GroupRequests } from './requests.ts';
+import { renderTable } from './table.ts';
+
+const SECTIONS = ['requests', 'intake', 'context', 'e2e'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Settings {
+  only: Section[];
+  sizes: number[];
+  deliveries: number;
+  changes: number;
+  postgres: string | null;
+  /** Per-section limits in seconds. */
+  budget: Record<Section, number>;
+}
+
+function flag(name: string): string | undefined {
+  const hit = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (hit === undefined) return undefined;
+  return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
+}
+
+const list = (v: string | undefined): number[] | undefined => (v ? v.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : undefined);
+
+function settings(): Settings {
+  const quick = flag('quick') !== undefined;
+  const only = (flag('only')?.split(',') ?? [...SECTIONS]).filter((s): s is Section => (SECTIONS as readonly string[]).includes(s));
+  return {
+    only,
+    sizes: list(flag('sizes')) ?? (quick ? [2, 5] : [2, 5, 20, 100]),
+    deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
+    changes: Number(flag('changes') ?? (quick ? 10 : 100)),
+    postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
+    budget: { requests: 150, intake: 90, context: 60, e2e: 120 },
+  };
+}
+
+const say = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n\n`);
+
+function printRequests(r: GroupRequests[]): void {
+  const base = r.find((g) => !g.error);
+  print([
+    'GitHub requests per selection (emulator counts; "selection" = last sibling settling + selection step, minus one sibling\'s verify share)',
+    ...renderTable(
+      ['siblings', 'sel reads', 'sel writes', 'reads vs 2', 'last reads', 'last writes', 'total reads', 'total writes', 'reads/sibling', 'seconds', 'correct'],
+      r.map((g) => [
+        g.size,
+        g.selection.reads,
+        g.selection.writes,
+        base && base.selection.reads > 0 && !g.error ? g.selection.reads / base.selection.reads : null,
+        g.last.reads,
+        g.last.writes,
+        g.total.reads,
+        g.total.writes,
+        g.error ? null : g.total.reads / g.size,
+        g.seconds,
+        g.error ? `no: ${g.problems[0]?.slice(0, 60)}` : g.correct ? 'yes' : `NO: ${g.problems[0]}`,
+      ]),
+    ),
+  ]);
+}
+
+function printIntake(r: IntakeResult): void {
+  print([
+    `Webhook intake (${r.payloadBytes} B pull_request.opened, ${r.connections} keep-alive connections, up to ${r.count} deliveries after ${r.warmup} warm-up)`,
+    ...renderTable(
+      ['server', 'sent', 'ok', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'recorded', 'max RSS MB'],
+      r.targets.map((t) => [t.name, t.load.count, t.load.ok, t.load.perSecond, t.ratio, t.load.p50Ms, t.load.p99Ms, t.p99Ratio, t.recorded === null ? null : `${t.recorded}/${t.answered}`, t.maxRssMb]),
+    ),
+  ]);
+}
+
+function printContext(r: ContextResult): void {
+  print([
+    'Acceptance context (each case in its own process; RSS includes the generated PR itself)',
+    ...renderTable(
+      ['case', 'diff MB', 'fetchPatch ms', 'select ms', 'build ms', 'context ms', 'full parse ms', 'material B', 'input RSS MB', 'peak RSS MB'],
+      r.cases.map((c) => [c.case, c.diffMb, c.fetchPatchMs, c.selectMs, c.buildMs, c.contextMs, c.parseFullDiffMs, c.materialBytes, c.inputRssMb, c.peakRssMb]),
+    ),
+    `Citations: ${r.citations.citations} over ${r.citations.materialBytes} B in ${r.citations.totalMs.toFixed(1)} ms (${r.citations.verified} verified); ` +
+      `without the per-material cache ${r.citations.coldTotalMs.toFixed(0)} ms.`,
+  ]);
+}
+
+function printE2e(r: E2eResult[]): void {
+  const pglite = r.find((x) => x.backend === 'PGlite');
+  print([
+    'End to end (Changes × 3 candidates in one repository, all at once)',
+    ...renderTable(
+      ['backend', 'changes', 'decided', 'correct', 'dup writes', 'boot s', 'decide s', 'total s', 'vs PGlite', 'webhooks', 'reads', 'writes', 'error'],
+      r.map((x) => [x.backend, x.changes, x.decided, x.correct, x.duplicateWrites, x.bootSeconds, x.decideSeconds, x.seconds, pglite && pglite.seconds > 0 && x.seconds > 0 ? x.seconds / pglite.seconds : null, x.webhooks, x.reads, x.writes, x.error ? x.error.split('\n')[0].slice(0, 50) : '']),
+    ),
+  ]);
+}
+
+async function main(): Promise<void> {
+  const s = settings();
+  const started = Date.now();
+  const load = os.loadavg();
+  const results: Record<string, unknown> = {
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverageAtStart: load },
+    settings: s,
+    startedAt: new Date().toISOString(),
+  };
+  say(`${os.cpus().length} cores, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' ')}`);
+  if (s.only.includes('context')) {
+    const r = await benchContext(say);
+    results.context = r;
+    printContext(r);
+  }
+  if (s.only.includes('intake')) {
+    const r = await benchIntake({ count: s.deliveries, warmup: Math.min(300, s.deliveries / 10), connections: 20, maxSeconds: s.budget.intake / 4, databaseUrl: s.postgres }, say);
+    results.intake = r;
+    printIntake(r);
+  }
+  if (s.only.includes('requests')) {
+    const r = await benchRequests(s.sizes, { budgetMs: s.budget.requests * 1000 }, say);
+    results.requests = r;
+    printRequests(r);
+  }
+  if (s.only.includes('e2e')) {
+    const out: E2eResult[] = [];
+    for (const databaseUrl of [undefined, ...(s.postgres ? [s.postgres] : [])]) {
+      say(`e2e: ${s.changes} Changes × 3 candidates on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`);
+      const r = await runManyChanges({ changes: s.changes, timeoutMs: s.budget.e2e * 1000, ...(databaseUrl ? { databaseUrl } : {}) });
+      say(`e2e: ${r.backend}: ${r.decided}/${r.changes} decided, ${r.correct} correct, ${r.duplicateWrites} duplicate writes${r.error ? `, ${r.error.split('\n')[0]}` : ''}`);
+      out.push(r);
+    }
+    results.e2e = out;
+    printE2e(out);
+  }
+  results.seconds = (Date.now() - started) / 1000;
+  results.loadAverageAtEnd = os.loadavg();
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+  say(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; bench/results/latest.json written`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
