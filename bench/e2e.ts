@@ -125,7 +125,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     gh = await GitHubEmulator.start({ webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, webhookSecret: SECRET, appId: 1, appSlug: APP_SLUG, appPublicKeyPem: publicKey, now });
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
     const scripts: ModelScripts = { candidates: {} };
-    for (const g of groups) for (const pr of g.candidates) scripts.candidates[pr] = candidateModel(pr);
+    for (const g of groups) for (const pr of g.candidates) scripts.candidates[pr] = candidateModel(g.change, pr);
     model = await FakeAnthropic.start({ scripts });
     if (o.databaseUrl) db = await createTempDatabase(o.databaseUrl);
     app = new AppProcess({
@@ -150,7 +150,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
       await gh.openIssue(REPO, { number: g.change, title: `Greeting ${g.change}`, body: CHANGE_BODY, user: 'requester' });
       for (const pr of g.candidates) {
         const branch = `agent/c${g.change}-attempt-${pr}`;
-        shas.set(pr, gh.commit(REPO, branch, { files: candidateFiles(pr), message: `Attempt ${pr}`, author: 'arbiter-candidate[bot]', from: 'main' }));
+        shas.set(pr, gh.commit(REPO, branch, { files: candidateFiles(g.change, pr), message: `Attempt ${pr}`, author: 'arbiter-candidate[bot]', from: 'main' }));
         await gh.openPullRequest(REPO, { number: pr, head: branch, base: 'main', title: `Attempt ${pr}`, body: `Candidate-for: #${g.change}`, user: 'arbiter-candidate[bot]', draft: true });
         await gh.startCheck(REPO, shas.get(pr)!, 'test');
         await gh.startCheck(REPO, shas.get(pr)!, 'bench');
@@ -180,7 +180,14 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
         const decided = g.candidates.every((pr) => prs[String(pr)]?.state === 'closed');
         if (decided) result.decided++;
         if (problems.length === 0) result.correct++;
-        else if (result.wrong.length < 5) result.wrong.push(`#${g.change}: ${problems[0]}`);
+        else if (result.wrong.length < 5) {
+          const where = g.candidates.map((pr) => {
+            const p = prs[String(pr)];
+            const sel = p?.checks['Arbiter / selection'];
+            return `#${pr} ${p?.state ?? '?'} (selection: ${sel ? `${sel.status} ${sel.conclusion ?? ''} ${sel.title ?? ''}`.trim() : 'none'})`;
+          });
+          result.wrong.push(`#${g.change}: ${problems[0]}; ${where.join(', ')}`);
+        }
       }
       const dups = duplicateWrites(gh.writes);
       const comments = repeatedComments([...Object.entries(state.prs), ...Object.entries(state.issues)]);

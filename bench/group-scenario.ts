@@ -29,10 +29,13 @@ export interface GroupPlan {
   winner: number;
 }
 
+/** The file a Change's candidates write: Changes never touch the same file, so none conflicts. */
+export const featurePath = (change: number): string => `src/greeting-${change}.ts`;
+
 /** Files of one candidate: each line quoted by its scripted answers occurs verbatim. */
-export function candidateFiles(pr: number): Record<string, string> {
+export function candidateFiles(change: number, pr: number): Record<string, string> {
   return {
-    'src/greeting.ts': [
+    [featurePath(change)]: [
       `// Greeting written by attempt ${pr}.`,
       `export function greet(name: string): string {`,
       `  return \`Hello \${name}, from attempt number ${pr} of the benchmark\`;`,
@@ -42,11 +45,11 @@ export function candidateFiles(pr: number): Record<string, string> {
   };
 }
 
-export function candidateModel(pr: number) {
+export function candidateModel(change: number, pr: number) {
   return {
     small: {
-      AC1: { status: 'met' as const, path: 'src/greeting.ts', quote: 'export function greet(name: string): string {' },
-      AC2: { status: 'met' as const, path: 'src/greeting.ts', quote: `return \`Hello \${name}, from attempt number ${pr} of the benchmark\`;` },
+      AC1: { status: 'met' as const, path: featurePath(change), quote: 'export function greet(name: string): string {' },
+      AC2: { status: 'met' as const, path: featurePath(change), quote: `return \`Hello \${name}, from attempt number ${pr} of the benchmark\`;` },
     },
   };
 }
@@ -79,12 +82,12 @@ export function groupScenario(size: number, opts: { settleAt: number; lastAt: nu
         branch: `agent/attempt-${pr}`,
         title: `Attempt ${pr}`,
         openAt: 0,
-        files: candidateFiles(pr),
+        files: candidateFiles(plan.change, pr),
         checks: [
           { name: 'test', conclusion: 'success', at },
           { name: 'bench', conclusion: 'success', at, output: { title: `score: ${scoreOf(plan, pr)}` } },
         ],
-        model: candidateModel(pr),
+        model: candidateModel(plan.change, pr),
       };
     }),
   };
