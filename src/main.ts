@@ -19,6 +19,17 @@ import { createStore } from './store/store.ts';
  */
 export const ArbiterOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
 
+/**
+ * Against the emulator (scenario runner) there is no rate limit to respect, and the throttle's
+ * spacing of writes (a second apart) only slows every scenario down; faults that answer 403
+ * with retry-after are still honoured by the executor's own retry.
+ */
+export const SimOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+  ...o,
+  retry: { enabled: false },
+  throttle: { ...(o['throttle'] as Record<string, unknown> | undefined), enabled: false },
+}));
+
 export interface RunningArbiter {
   port: number;
   server: http.Server;
@@ -53,7 +64,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       secret: creds.webhookSecret,
       baseUrl: env.githubBaseUrl,
       log,
-      Octokit: overrides.Octokit ?? ArbiterOctokit,
+      Octokit: overrides.Octokit ?? (simClock ? SimOctokit : ArbiterOctokit),
     });
     const arbiter = createArbiterApp({
       store,
