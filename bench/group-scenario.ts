@@ -54,10 +54,13 @@ export function candidateModel(change: number, pr: number) {
   };
 }
 
-/** The winner scores highest; it sits in the middle of the opening order, never first or last. */
+/**
+ * The winner scores highest; it sits in the middle of the opening order and is never the last
+ * to settle (nor, from three siblings on, the first to open), so arrival order cannot pick it.
+ */
 export function planGroup(change: number, size: number): GroupPlan {
   const candidates = Array.from({ length: size }, (_, i) => change + 1 + i);
-  return { change, candidates, winner: candidates[Math.floor(size / 2)] };
+  return { change, candidates, winner: candidates[Math.floor((size - 1) / 2)] };
 }
 
 export const scoreOf = (plan: GroupPlan, pr: number): number => (pr === plan.winner ? 1000 : pr - plan.change);
