@@ -52,9 +52,14 @@ export async function afterMergeAnswer(
     await executePlan(ctx, [
       { kind: 'check-run', key: k(`moved/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Head moved during promotion', summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round.number + 1}.` },
     ]);
-    // Verify the candidate again now: a new head is recorded and judged afresh; if GitHub's head
-    // is in fact unchanged, round n+1 compares it again and its merge is tried once more.
-    await evaluateCandidate(ctx, pr);
+    // Verify the candidate again now: a new head is recorded and judged afresh. If GitHub's head
+    // is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
+    // only once per sha: a head that keeps answering 409 waits for its synchronize webhook.
+    const once = `reverify:${ctx.key}#${pr}@${sha}`;
+    if ((await store.getAppliedAction(once)) === null) {
+      await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
+      await evaluateCandidate(ctx, pr);
+    }
     return;
   }
   const why = `GitHub refused to merge #${pr} (${result.status}: not mergeable, for example a conflict). Resolve it and approve, or cancel the change.`;

@@ -155,15 +155,27 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
   it('opens the next round and reports no merge when the head moved (409)', async () => {
     const w = makeWorld({ store });
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
-    w.gh.fail({ match: 'merge #13', status: 409 });
+    // GitHub keeps answering 409 for this sha: round 2 re-verifies it once, tries once more, and stops.
+    w.gh.fail({ match: 'merge #13', status: 409, times: 5 });
     await step(w, 'job-a');
-    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`]);
+    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`, `merge #13 sha=${shaOf(13)} → 409`]);
     expect(w.gh.pull(13).merged).toBe(false);
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'neutral', title: 'Head moved during promotion' });
-    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION']);
-    expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(2);
+    expect(kinds(await store.listReceipts(KEY, 42)).filter((k) => k === 'PROMOTION')).toEqual([]);
+    expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(3);
     expect((await store.getCandidate(KEY, 13))?.state).toBe('verifying');
     expect((await store.getChange(KEY, 42))?.state).toBe('open');
+  });
+
+  it('after one 409 with an unchanged head, round 2 verifies the candidate again and ships it', async () => {
+    const w = makeWorld({ store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    w.gh.fail({ match: 'merge #13', status: 409, times: 1 });
+    await step(w, 'job-a');
+    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`, `merge #13 sha=${shaOf(13)}`]);
+    expect(w.gh.pull(13).merged).toBe(true);
+    expect(kinds(await store.listReceipts(KEY, 42)).filter((k) => k === 'PROMOTION')).toEqual(['PROMOTION']);
+    expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(2);
   });
 
   it('asks a person when GitHub refuses the merge as not mergeable (405)', async () => {
