@@ -72,10 +72,16 @@ export class AppProcess {
   private expectingExit = false;
   /** Set when the process died without being asked to. */
   crashed: string | null = null;
-  readonly baseUrl: string;
+  baseUrl: string;
 
   constructor(private readonly opts: AppProcessOptions) {
     this.baseUrl = `http://127.0.0.1:${opts.port}`;
+  }
+
+  /** The port the next start listens on (a restart takes a fresh one, so no other process can hold it). */
+  usePort(port: number): void {
+    this.opts.port = port;
+    this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
   get running(): boolean {

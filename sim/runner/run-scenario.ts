@@ -116,6 +116,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       say(`Restart: Arbiter killed (SIGKILL) after write ${afterSeq}; a fresh process starts on the same store`);
       restarting = (async () => {
         await proc.waitExited();
+        // A fresh port: the old one may be taken by another process the moment it is freed.
+        const next = await freePort();
+        proc.usePort(next);
+        gh.setWebhookUrl(`http://127.0.0.1:${next}/api/github/webhooks`);
         await proc.start();
         await proc.setClock(now());
         pump.resume();
