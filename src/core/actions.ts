@@ -19,6 +19,18 @@ export interface CheckRunAnnotation {
   title?: string;
 }
 
+/** What one write of an Arbiter check run says; shared by plans, the executor and the gateway. */
+export interface CheckRunContent {
+  name: CheckRunName;
+  status: 'in_progress' | 'completed';
+  conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
+  title: string;
+  summary: string;
+  text?: string;
+  buttons?: CheckRunButton[];
+  annotations?: CheckRunAnnotation[];
+}
+
 export type Action =
   | { kind: 'comment'; key: string; issue: number; marker: string; body: string }
   | { kind: 'close'; key: string; pr: number }
@@ -28,20 +40,7 @@ export type Action =
   | { kind: 'merge'; key: string; pr: number; sha: string; method: 'merge' | 'squash' | 'rebase' }
   | { kind: 'auto-merge'; key: string; pr: number; sha: string; method: 'merge' | 'squash' | 'rebase'; queue: boolean }
   | { kind: 'request-review'; key: string; pr: number; reviewers: string[]; teams: string[] }
-  | {
-      kind: 'check-run';
-      key: string;
-      pr: number;
-      headSha: string;
-      name: CheckRunName;
-      status: 'in_progress' | 'completed';
-      conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
-      title: string;
-      summary: string;
-      text?: string;
-      buttons?: CheckRunButton[];
-      annotations?: CheckRunAnnotation[];
-    }
+  | ({ kind: 'check-run'; key: string; pr: number; headSha: string } & CheckRunContent)
   | { kind: 'dispatch'; key: string; eventType: string; payload: Record<string, unknown> }
   | { kind: 'receipt'; key: string; receipt: Receipt }
   | { kind: 'set-state'; key: string; pr: number; state: string; reason: string };

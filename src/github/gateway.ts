@@ -1,7 +1,7 @@
 // The one place that talks to GitHub for a repository: reads (one GraphQL query per group,
 // REST for single objects) and writes. Every Octokit error becomes a GitHubError here.
 import { z } from 'zod';
-import type { CheckRunAnnotation, CheckRunButton, CheckRunName } from '../core/actions.ts';
+import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
 import { GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
@@ -234,18 +234,7 @@ export class GitHubGateway {
     return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
   }
 
-  async writeCheckRun(input: {
-    id: number | null;
-    sha: string;
-    name: CheckRunName;
-    status: 'in_progress' | 'completed';
-    conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
-    title: string;
-    summary: string;
-    text?: string;
-    buttons?: CheckRunButton[];
-    annotations?: CheckRunAnnotation[];
-  }): Promise<number> {
+  async writeCheckRun(input: { id: number | null; sha: string } & CheckRunContent): Promise<number> {
     const output = { title: input.title.slice(0, 250), summary: input.summary.slice(0, 65_000), text: input.text?.slice(0, 65_000), annotations: input.annotations?.slice(0, 50) };
     const body = {
       owner: this.owner,

@@ -1,7 +1,7 @@
 // The executor: applies each planned action once. An action whose key is recorded in the store
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
 import { createHash } from 'node:crypto';
-import type { Action, CheckRunAnnotation, CheckRunButton, CheckRunName } from '../core/actions.ts';
+import type { Action, CheckRunContent } from '../core/actions.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { CandidateState } from '../core/types.ts';
@@ -26,18 +26,7 @@ export async function withRetry<T>(ctx: RepoContext, what: string, write: (attem
 
 const contentHash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
-export interface CheckWrite {
-  pr: number;
-  headSha: string;
-  name: CheckRunName;
-  status: 'in_progress' | 'completed';
-  conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
-  title: string;
-  summary: string;
-  text?: string;
-  buttons?: CheckRunButton[];
-  annotations?: CheckRunAnnotation[];
-}
+export type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
 
 /**
  * Creates or updates Arbiter's check run of that name on a head. An identical write is skipped;
