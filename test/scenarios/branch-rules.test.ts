@@ -25,4 +25,13 @@ describe('branch rules and people', () => {
     expect(t.prs['51'].comments.filter((c) => c.user === 'arbiter[bot]')).toEqual([]);
     expect(t.prs['51'].reactions).toEqual([]);
   });
+
+  it('a repair that never arrives within repair.timeout puts the Change before a person', { timeout: 240_000 }, async () => {
+    const scenario = await loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/people-repair-timeout.yml', import.meta.url)));
+    const t = await runScenario(scenario, { log: () => {} });
+    expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
+    expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
+    expect(t.prs['101'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Repair timed out: a person must decide' });
+    expect(t.prs['101'].comments.map((c) => c.body).join('\n')).toContain('did not arrive within 10 minutes');
+  });
 });
