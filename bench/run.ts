@@ -2,7 +2,7 @@
 // printed as tables (ratios side by side) and written to bench/results/latest.json.
 //   --only=requests,intake,context,e2e   run some sections
 //   --quick                               smaller sizes (a smoke run)
-//   --sizes=2,5,20,100 --deliveries=3000 --changes=20 --no-postgres
+//   --sizes=2,5,20,100 --deliveries=3000 --changes=20 --no-postgres --budget-requests=SECONDS
 // The default --changes=20 keeps the run near five minutes; the 100-Change figure is
 // `npm run bench -- --only=e2e --changes=100` (see docs/PERFORMANCE.md).
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -44,7 +44,7 @@ function settings(): Settings {
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
     postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
-    budget: { requests: 130, intake: 40, context: 60, e2e: 120 },
+    budget: { requests: Number(flag('budget-requests') ?? 130), intake: 40, context: 60, e2e: 120 },
   };
 }
 
