@@ -4,6 +4,7 @@
 import { runScenario } from '../sim/runner/index.ts';
 import { GitHubEmulator } from '../sim/github/index.ts';
 import { groupScenario } from './group-scenario.ts';
+import { ReadLogProxy } from './read-log-proxy.ts';
 import { judgeTranscript } from './transcript-checks.ts';
 
 const SETTLE_AT = 2;
@@ -29,6 +30,10 @@ export interface GroupRequests {
   correct: boolean;
   problems: string[];
   duplicateWrites: number;
+  /** Requests of the t=3 window by route shape (through a logging proxy; JWT and token requests included). */
+  lastByRoute: Record<string, number>;
+  /** The same for the t=2 window (every sibling but the last verifying). */
+  verifyByRoute: Record<string, number>;
   error?: string;
 }
 
@@ -38,21 +43,37 @@ const diff = (a: Counts, b: Counts): Counts => ({ reads: b.reads - a.reads, writ
 export async function runGroup(size: number, opts: { timeoutMs: number }): Promise<GroupRequests> {
   const { scenario, plan } = groupScenario(size, { settleAt: SETTLE_AT, lastAt: LAST_AT });
   let emulator: GitHubEmulator | null = null;
+  const proxy = new ReadLogProxy();
+  await proxy.start();
   const start = GitHubEmulator.start;
   GitHubEmulator.start = async (o) => {
     emulator = await start.call(GitHubEmulator, o);
+    proxy.target = emulator.url;
     return emulator;
   };
+  const byRoute: Record<string, Record<string, number>> = {};
   const zero: Counts = { reads: 0, writes: 0 };
   const marks: Record<string, Counts> = {};
   const snapshot = (): Counts => (emulator ? emulator.counters() : zero);
   const log = (line: string) => {
-    for (const at of [SETTLE_AT, LAST_AT]) if (!marks[at] && line.startsWith(`t=${at} `) && line.includes('CI:')) marks[at] = snapshot();
+    for (const at of [SETTLE_AT, LAST_AT])
+      if (!marks[at] && line.startsWith(`t=${at} `) && line.includes('CI:')) {
+        marks[at] = snapshot();
+        byRoute[at] = proxy.take();
+      }
   };
   let end: Counts = zero;
   const t0 = Date.now();
   try {
-    const t = await runScenario(scenario, { log, quietTimeoutMs: opts.timeoutMs, inspect: (e) => (end = e.counters()) });
+    const t = await runScenario(scenario, {
+      log,
+      quietTimeoutMs: opts.timeoutMs,
+      appEnv: { GHE_HOST: `127.0.0.1:${proxy.port}` },
+      inspect: (e) => {
+        end = e.counters();
+        byRoute.end = proxy.take();
+      },
+    });
     const seconds = (Date.now() - t0) / 1000;
     const a = marks[SETTLE_AT] ?? zero;
     const b = marks[LAST_AT] ?? zero;
@@ -69,12 +90,15 @@ export async function runGroup(size: number, opts: { timeoutMs: number }): Promi
       selection: { reads: Math.max(0, Math.round(last.reads - share(verify.reads))), writes: Math.max(0, Math.round(last.writes - share(verify.writes))) },
       total: end,
       ...verdict,
+      lastByRoute: byRoute.end ?? {},
+      verifyByRoute: byRoute[LAST_AT] ?? {},
     };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { size, seconds: (Date.now() - t0) / 1000, open: zero, verify: zero, last: zero, selection: zero, total: snapshot(), correct: false, problems: [msg.split('\n')[0]], duplicateWrites: 0, error: msg };
+    return { size, seconds: (Date.now() - t0) / 1000, open: zero, verify: zero, last: zero, selection: zero, total: snapshot(), correct: false, problems: [msg.split('\n')[0]], duplicateWrites: 0, lastByRoute: {}, verifyByRoute: {}, error: msg };
   } finally {
     GitHubEmulator.start = start;
+    await proxy.stop();
   }
 }
 
@@ -89,7 +113,7 @@ export async function benchRequests(sizes: number[], opts: { budgetMs: number },
     const left = deadline - Date.now();
     if (left < 10_000) {
       const zero = { reads: 0, writes: 0 };
-      out.push({ size, seconds: 0, open: zero, verify: zero, last: zero, selection: zero, total: zero, correct: false, problems: ['not measured: the section budget was spent'], duplicateWrites: 0, error: 'not measured: budget spent' });
+      out.push({ size, seconds: 0, open: zero, verify: zero, last: zero, selection: zero, total: zero, correct: false, problems: ['not measured: the section budget was spent'], duplicateWrites: 0, lastByRoute: {}, verifyByRoute: {}, error: 'not measured: budget spent' });
       say(`requests: ${size} siblings not measured (budget spent)`);
       continue;
     }

@@ -74,6 +74,19 @@ function printRequests(r: GroupRequests[]): void {
   ]);
 }
 
+/** The t=3 window by route, side by side per group size: which requests grow with the group. */
+function printRoutes(r: GroupRequests[]): void {
+  const measured = r.filter((g) => !g.error);
+  if (measured.length === 0) return;
+  const routes = [...new Set(measured.flatMap((g) => Object.keys(g.lastByRoute)))];
+  const biggest = measured[measured.length - 1];
+  routes.sort((a, b) => (biggest.lastByRoute[b] ?? 0) - (biggest.lastByRoute[a] ?? 0));
+  print([
+    'Requests from the last CI result to quiet, by route (logging proxy; includes token requests)',
+    ...renderTable(['route', ...measured.map((g) => `${g.size} sibl.`)], routes.map((route) => [route, ...measured.map((g) => g.lastByRoute[route] ?? 0)])),
+  ]);
+}
+
 function printIntake(r: IntakeResult): void {
   print([
     `Webhook intake (${r.payloadBytes} B pull_request.opened, ${r.connections} keep-alive connections, up to ${r.count} deliveries after ${r.warmup} warm-up)`,
@@ -131,6 +144,7 @@ async function main(): Promise<void> {
     const r = await benchRequests(s.sizes, { budgetMs: s.budget.requests * 1000 }, say);
     results.requests = r;
     printRequests(r);
+    printRoutes(r);
   }
   if (s.only.includes('e2e')) {
     const out: E2eResult[] = [];
