@@ -9,6 +9,7 @@ import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
 import type { Scenario } from '../scenario-schema.ts';
 import { runAct, type ActContext } from './acts.ts';
 import { AppProcess, freePort } from './app-process.ts';
+import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
 import { DeliveryPump } from './deliveries.ts';
 import { ScenarioRunError } from './errors.ts';
@@ -63,6 +64,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
   });
   const dataDir = await mkdtemp(join(tmpdir(), 'arbiter-sim-'));
+  // The embedded store starts from a copy of a ready-made folder instead of a fresh initdb.
+  if (!opts.databaseUrl && process.env['ARBITER_SIM_FRESH_STORE'] !== '1') await seedPgliteFolder(dataDir);
   const port = await freePort();
   let emulator: GitHubEmulator | null = null;
   let model: FakeAnthropic | null = null;
