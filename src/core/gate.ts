@@ -96,12 +96,17 @@ export function computeGate(input: GateInput): GateEvidence {
     required = [...byName.values()].map((c) => ({ name: c.name, outcome: c.outcome, raw: c.raw, kind: c.kind }));
   }
   const failed = required.some((c) => c.outcome === 'fail');
+  // The score ranks siblings, so a candidate waits for its scoring check to report too: else
+  // the order in which scores arrive would decide.
+  const scoreRun = input.scoreCheck ? byName.get(input.scoreCheck) : undefined;
+  const scorePending = input.scoreCheck !== null && (!scoreRun || scoreRun.outcome === 'pending');
   // A failed required check settles the candidate at once: nothing can make it promotable again.
-  const settled = failed || required.every((c) => c.outcome === 'pass');
+  const settled = failed || (required.every((c) => c.outcome === 'pass') && !scorePending);
   const promotable = settled && !failed;
   const passingChecks = [...byName.values()].filter((c) => c.outcome === 'pass').length;
-  const score = input.scoreCheck ? readScore(byName.get(input.scoreCheck)) : null;
-  return { required, source, settled, promotable, reason: describe(required, settled, source), passingChecks, score, timedOut: false };
+  const score = input.scoreCheck ? readScore(scoreRun) : null;
+  const reason = !failed && !settled && required.every((c) => c.outcome === 'pass') ? `waiting on the scoring check \`${input.scoreCheck}\`` : describe(required, settled, source);
+  return { required, source, settled, promotable, reason, passingChecks, score, timedOut: false };
 }
 
 /** The sweep's verdict on a sibling whose checks never finished. */

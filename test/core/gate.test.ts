@@ -73,6 +73,15 @@ describe('computeGate', () => {
     expect(gate.score).toBe(0.93);
   });
 
+  it('waits for the scoring check before settling, so the order scores arrive in never decides', () => {
+    const waiting = computeGate({ configured: ['test'], branchRequired: null, observed: [run('test', 'completed', 'success'), run('bench', 'in_progress', null)], scoreCheck: 'bench' });
+    expect(waiting).toMatchObject({ settled: false, reason: 'waiting on the scoring check `bench`' });
+    const missing = computeGate({ configured: ['test'], branchRequired: null, observed: [run('test', 'completed', 'success')], scoreCheck: 'bench' });
+    expect(missing.settled).toBe(false);
+    const failedRequired = computeGate({ configured: ['test'], branchRequired: null, observed: [run('test', 'completed', 'failure')], scoreCheck: 'bench' });
+    expect(failedRequired).toMatchObject({ settled: true, promotable: false });
+  });
+
   it('the sweep settles a waiting gate as timed out and unpromotable', () => {
     const gate = timeOutGate(computeGate({ configured: ['e2e'], branchRequired: null, observed: [run('e2e', 'in_progress', null)], scoreCheck: null }));
     expect(gate).toMatchObject({ settled: true, promotable: false, timedOut: true });
