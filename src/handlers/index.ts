@@ -1,8 +1,8 @@
 // Routes one recorded webhook delivery to the handler of its event family. Every handler first
 // reads the repository's configuration and does nothing else while it is invalid.
 import { z } from 'zod';
-import { getRepoConfig } from '../config/check.ts';
-import type { Deps } from '../deps.ts';
+import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
+import type { Deps, Octokit } from '../deps.ts';
 import { repoContext, type RepoContext } from '../workflows/context.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
@@ -47,13 +47,11 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   const repo = repository.name;
   const log = deps.log.child({ delivery: delivery.id, repo: `${owner}/${repo}`, event: delivery.name });
   const scoped: Deps = { ...deps, log };
-  if (delivery.name === 'push') {
-    await onPush(scoped, await deps.octokitFor(installation.id), delivery.payload);
-  }
+  const octokit = await deps.octokitFor(installation.id);
+  if (delivery.name === 'push') await onPush(scoped, octokit, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
-  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, installation.id, owner, repo, delivery.payload);
-  const octokit = await deps.octokitFor(installation.id);
+  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, octokit, owner, repo, delivery.payload);
   const config = await getRepoConfig(scoped, octokit, { owner, repo });
   if (!config) {
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
@@ -69,11 +67,9 @@ const PullWithHead = z.object({
 });
 
 /** A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head. */
-async function checkConfigOfPull(deps: Deps, installationId: number, owner: string, repo: string, payload: unknown): Promise<void> {
+async function checkConfigOfPull(deps: Deps, octokit: Octokit, owner: string, repo: string, payload: unknown): Promise<void> {
   const parsed = PullWithHead.safeParse(payload);
   if (!parsed.success || !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) || parsed.data.pull_request.state !== 'open') return;
-  const { checkConfigOnCommit } = await import('../config/check.ts');
-  const octokit = await deps.octokitFor(installationId);
   const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: parsed.data.pull_request.number, per_page: 100 });
   const files = z.array(z.object({ filename: z.string() })).catch([]).parse(data);
   if (!files.some((f) => f.filename === '.github/arbiter.yml')) return;
