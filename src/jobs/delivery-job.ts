@@ -89,14 +89,12 @@ export function deliveryJob(deps: Deps, handle: HandleDelivery): { handler: JobH
       const data = JobData.safeParse(job.data);
       if (!data.success) return;
       const d = await deps.store.getDelivery(data.data.id);
-      await deps.store.markDeliveryDone(data.data.id, reason);
       const where = whereOf(d?.payload);
-      await deps.store.addEvent(
-        where.repo ?? '',
-        'delivery-failed',
-        { delivery: data.data.id, event: d?.event ?? null, pr: where.pr ?? null, attempts: job.retryCount + 1, reason },
-        deps.clock.now().toISOString(),
-      );
+      await deps.store.failDelivery(data.data.id, reason, {
+        repo: where.repo ?? '',
+        data: { delivery: data.data.id, event: d?.event ?? null, pr: where.pr ?? null, attempts: job.retryCount + 1, reason },
+        at: deps.clock.now().toISOString(),
+      });
     },
   };
   return { handler, options };

@@ -108,6 +108,16 @@ export function storeOver(db: Db): StoreWithDb {
     async markDeliveryDone(id, error) {
       await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);
     },
+    async failDelivery(id, reason, event) {
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, reason]);
+        await tx.query(`INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`, [
+          event.repo,
+          json(event.data),
+          event.at,
+        ]);
+      });
+    },
 
     // ------------------------------------------------------------------ Changes
     async upsertChange(row) {

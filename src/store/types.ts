@@ -67,6 +67,11 @@ export interface Store {
     id: string,
   ): Promise<{ id: string; event: string; payload: unknown; doneAt?: string | null; error?: string | null } | null>;
   markDeliveryDone(id: string, error?: string): Promise<void>;
+  /**
+   * The final failure of a delivery: marks it done with the reason and records the event, in
+   * one transaction, so a delivery reads as done only once its failure is on record.
+   */
+  failDelivery(id: string, reason: string, event: { repo: string; data: unknown; at: string }): Promise<void>;
   /** Ids of recorded deliveries not yet done, oldest first (re-enqueued at start). */
   listPendingDeliveries(limit: number): Promise<string[]>;
 
