@@ -85,5 +85,5 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
   }
   await store.addEvent(ctx.key, 'candidate.settled', { pr, headSha: candidate.headSha, promotable: gate.promotable }, nowIso(ctx));
-  await selectionStep(ctx, candidate.change, candidate.base);
+  await selectionStep(ctx, candidate.change, candidate.base, { settled: pr });
 }

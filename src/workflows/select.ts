@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../commands/buttons.ts';
 import type { SelectionPlan } from '../core/plan.ts';
 import { planSelection } from '../core/plan.ts';
-import { rankCandidates } from '../core/rank.ts';
+import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
 import { diagnose } from '../judge/diagnostics.ts';
@@ -71,9 +71,21 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
 
 export const waitingList = (pending: GroupView['pending']): string => pending.map((p) => `#${p.pr} (${p.why})`).join(', ');
 
-async function showWaiting(ctx: RepoContext, view: GroupView): Promise<void> {
+/**
+ * Groups up to this size show the live waiting list on every sibling each time one settles.
+ * Beyond it, rewriting every sibling's check on every settle would cost N² writes (10,395 for
+ * 99 siblings settling at once, against GitHub's secondary limit of about 80 content-creating
+ * requests a minute): the sibling that settled is updated at once, the others by the minute sweep.
+ */
+export const LIVE_WAITING_MAX = 5;
+
+async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | undefined): Promise<void> {
   const list = waitingList(view.pending);
+  const live = view.siblings.length <= LIVE_WAITING_MAX;
+  const everyone = settled === undefined || live;
+  const refresh = live ? 'It is updated as siblings settle.' : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
   for (const s of view.siblings) {
+    if (!everyone && s.pr !== settled) continue;
     const pull = view.pulls.get(s.pr);
     if (!pull || pull.state !== 'OPEN' || pull.headSha !== s.headSha) continue;
     await writeCheck(ctx, {
@@ -82,7 +94,7 @@ async function showWaiting(ctx: RepoContext, view: GroupView): Promise<void> {
       name: 'Arbiter / selection',
       status: 'in_progress',
       title: `Waiting on ${list}`.slice(0, 200),
-      summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.`,
+      summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
 }
@@ -92,7 +104,8 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
-  if (ranking.tiedAtTop) {
+  // The judge breaks a true tie only; with unjudged siblings that could outrank it, a person decides.
+  if (ranking.tiedAtTop && unjudgedChallengers(ranking).length === 0) {
     const tied = evidence.filter((e) => ranking.top.includes(e.pr));
     judge = await judgeTie({
       tied,
@@ -145,9 +158,11 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
 
 /**
  * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
- * update); the claimant (or its retry) decides, records the plan, and executes it.
+ * update); the claimant (or its retry) decides, records the plan, and executes it. Otherwise the
+ * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
+ * sibling whose settling ran this step.
  */
-export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string): Promise<void> {
+export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number } = {}): Promise<void> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
@@ -162,7 +177,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
     // waiting list must never cover the claimant's decision.
     if ((await store.getRound(round.id))?.selection !== null) return;
-    await showWaiting(ctx, view);
+    await showWaiting(ctx, view, opts.settled);
     return;
   }
   const claim = await store.claimRound(round.id, ctx.token);
