@@ -5,7 +5,9 @@ import { parseScenario, type Scenario } from '../sim/scenario-schema.ts';
 
 // The scoring check is required too: a non-required scoring check is not waited for, so a
 // sibling whose score arrives after its `test` could be ranked without it (see docs/PERFORMANCE.md).
-export const BENCH_CONFIG = 'gate:\n  required: [test, bench]\n  score: bench\n';
+// The model budget fits a group of 100 (the default of 40 calls per Change would leave the later
+// siblings' criteria as gaps, and the group would go to a person, as it should, instead of shipping).
+export const BENCH_CONFIG = 'gate:\n  required: [test, bench]\n  score: bench\nacceptance:\n  budget:\n    perChange: 400\n';
 
 export const CHANGE_BODY = [
   'Add a greeting feature to the app.',

@@ -5,6 +5,7 @@ import { renderComparisonComment, renderRankingTable, renderReceiptText, type Co
 import { markerFor } from '../github/markers.ts';
 import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
+import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, loserReason, winnerSummary } from './reasons.ts';
 import type { CandidateEvidence, Criterion, Diagnostics, JudgeOutcome, RankedCandidate, Ranking, Receipt } from './types.ts';
 
@@ -64,6 +65,22 @@ export function decide(input: SelectionInput): Verdict {
     }
     return { kind: 'human', winner: null, before: all, losers: [], why: 'No candidate is promotable: every one failed a required check or timed out.' };
   }
+  const total = change.criteria.length;
+  // A sibling whose criteria were not all judged must not lose to one that was: were its gaps
+  // met, it could rank first. Nothing ships or is closed on such a comparison; a person decides.
+  const unjudged = unjudgedChallengers(ranking);
+  if (unjudged.length > 0) {
+    const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
+    const first = ranking.top.map((n) => `#${n}`).join(', ');
+    const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
+    return {
+      kind: 'human',
+      winner: ranking.tiedAtTop ? null : ranking.top[0],
+      before,
+      losers: all.filter((n) => !before.includes(n)),
+      why: `${first} ${ranking.tiedAtTop ? 'rank' : 'ranks'} first on the evidence judged, but ${names} could rank above once judged: the acceptance check could not judge every criterion (model error or budget). Re-run it with \`${config.commands.prefix} recheck\` on those, or choose one with \`${config.commands.prefix} promote\`.`,
+    };
+  }
   let winner: number;
   if (ranking.tiedAtTop) {
     if (!judge || judge.winner === null || !ranking.top.includes(judge.winner)) {
@@ -79,7 +96,6 @@ export function decide(input: SelectionInput): Verdict {
   }
   const losers = all.filter((n) => n !== winner);
   const e = evidence.get(winner)!;
-  const total = change.criteria.length;
   const met = criteriaBy(e, change.criteria, ['met']);
   const acceptance = e.acceptance;
   const allMet = acceptance !== null && acceptance.status === 'pass';

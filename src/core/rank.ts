@@ -38,6 +38,22 @@ function compare(a: RankedCandidate, b: RankedCandidate): number {
   return 0;
 }
 
+/**
+ * True when `c` has criteria the acceptance check could not judge (gaps: a model error, a
+ * refusal, an exhausted budget) and, were every gap met, would rank at or above `winner`.
+ * Such a sibling has not lost on evidence: it was not fully judged.
+ */
+export function mightOutrank(c: RankedCandidate, winner: RankedCandidate): boolean {
+  if (!c.promotable || c.gaps === 0 || c.pr === winner.pr) return false;
+  return compare({ ...c, met: c.met + c.gaps, gaps: 0 }, winner) <= 0;
+}
+
+/** Promotable siblings outside the top that were not fully judged and could rank first once judged. */
+export function unjudgedChallengers(ranking: Ranking): RankedCandidate[] {
+  const first = ranking.ordered.find((c) => ranking.top.includes(c.pr));
+  return first ? ranking.ordered.filter((c) => !ranking.top.includes(c.pr) && mightOutrank(c, first)) : [];
+}
+
 export function rankCandidates(evidence: CandidateEvidence[]): Ranking {
   // The PR number orders tied candidates for display only; it never separates ranks.
   const ordered = evidence.map(summarise).sort((a, b) => compare(a, b) || a.pr - b.pr);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { configOf } from '../support/selection-world.ts';
 import type { Action } from '../../src/core/actions.ts';
 import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan.ts';
-import { rankCandidates } from '../../src/core/rank.ts';
+import { mightOutrank, rankCandidates, summarise } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
@@ -139,6 +139,11 @@ describe('planSelection over random groups', () => {
           expect(of(p.actions, 'label').filter((a) => a.issue === pr)).toEqual([expect.objectContaining({ labels: ['arbiter:lost'] })]);
           expect(kept).not.toContain(pr);
         }
+        // A sibling that was not fully judged and could rank above the kept one is never closed.
+        const anchor = v.kind === 'ship' ? v.winner : v.kind === 'repair' ? v.target : (v.winner ?? v.before[0] ?? null);
+        if (anchor !== null) {
+          for (const pr of v.losers) expect(mightOutrank(summarise(byPr.get(pr)!), summarise(byPr.get(anchor)!))).toBe(false);
+        }
         // Only a promotable candidate is merged (or queued), and only when the verdict ships it.
         const merged = [...of(p.actions, 'merge'), ...of(p.actions, 'auto-merge')];
         expect(merged.length).toBe(v.kind === 'ship' ? 1 : 0);
@@ -170,6 +175,25 @@ describe('planSelection over random groups', () => {
       }),
       { seed: 20260303, numRuns: 400 },
     );
+  });
+
+  it('sends a fully met winner to a person while a sibling with gaps could rank above it', () => {
+    const met = { gate: 'pass', statuses: ['met', 'met', 'met'], judged: true, score: 1, passing: 1, workflows: false, lines: 10, draft: true } as const;
+    const c = (gapSibling: SiblingCase): Case => ({
+      group: { criteriaCount: 3, prs: [50, 51, 52], repairAvailable: true, repairEnabled: true, acceptanceRequired: true, judgePick: -1, reviewers: [], branch: { requiredReviews: 0, mergeQueue: false }, seed: 1 },
+      siblings: [{ ...met, statuses: [...met.statuses] }, gapSibling, { ...met, statuses: ['met', 'not_met', 'not_met'], score: 0 }],
+      order: [0, 1, 2],
+    });
+    // #51 met one criterion; the other two are gaps (say, the budget ran out): it could meet all three.
+    const open = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 2 }), [0, 1, 2]).plan;
+    expect(open.verdict).toMatchObject({ kind: 'human', winner: 50, before: [50, 51], losers: [52] });
+    expect(open.verdict.kind === 'human' && open.verdict.why).toContain('#51 (2 of 3 criteria not judged)');
+    expect(of(open.actions, 'merge')).toEqual([]);
+    expect(of(open.actions, 'close').map((a) => a.pr)).toEqual([52]);
+    // With a lower score, even all three met would rank #51 below #50: #50 ships and #51 loses.
+    const settled = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 0 }), [0, 1, 2]).plan;
+    expect(settled.verdict).toMatchObject({ kind: 'ship', winner: 50 });
+    expect(of(settled.actions, 'close').map((a) => a.pr).sort()).toEqual([51, 52]);
   });
 
   it('samples every kind of verdict, ties and merges (the properties above are not vacuous)', () => {
