@@ -361,7 +361,8 @@ export function headCommitJson(commit: Commit): JsonObject {
   return { id: commit.sha, tree_id: commit.treeSha, message: commit.message, timestamp: iso(commit.timestamp), author: person, committer: person };
 }
 
-export function checkSuiteJson(urls: Urls, repo: Repo, suite: CheckSuite, app: AppInfo, runCount: number, headCommit: Commit): JsonObject {
+/** The fields a check suite shows both on its own and inside each of its check runs. */
+function suiteCoreJson(urls: Urls, repo: Repo, suite: CheckSuite, app: AppInfo, before: string | null): JsonObject {
   return {
     id: suite.id,
     node_id: nodeId('CS_', suite.id),
@@ -370,12 +371,18 @@ export function checkSuiteJson(urls: Urls, repo: Repo, suite: CheckSuite, app: A
     status: suite.status,
     conclusion: suite.conclusion,
     url: `${urls.api}/repos/${repo.fullName}/check-suites/${suite.id}`,
-    before: headCommit.parents[0] ?? null,
+    before,
     after: suite.headSha,
     pull_requests: checkPullRequestsJson(urls, repo, suite.headSha),
     app: appJson(urls, app),
     created_at: iso(suite.createdAt),
     updated_at: iso(suite.updatedAt),
+  };
+}
+
+export function checkSuiteJson(urls: Urls, repo: Repo, suite: CheckSuite, app: AppInfo, runCount: number, headCommit: Commit): JsonObject {
+  return {
+    ...suiteCoreJson(urls, repo, suite, app, headCommit.parents[0] ?? null),
     rerequestable: true,
     runs_rerequestable: true,
     latest_check_runs_count: runCount,
@@ -406,21 +413,7 @@ export function checkRunJson(urls: Urls, repo: Repo, run: CheckRun, suite: Check
       annotations_url: `${api}/annotations`,
     },
     name: run.name,
-    check_suite: {
-      id: suite.id,
-      node_id: nodeId('CS_', suite.id),
-      head_branch: suite.headBranch,
-      head_sha: suite.headSha,
-      status: suite.status,
-      conclusion: suite.conclusion,
-      url: `${urls.api}/repos/${repo.fullName}/check-suites/${suite.id}`,
-      before: null,
-      after: suite.headSha,
-      pull_requests: checkPullRequestsJson(urls, repo, suite.headSha),
-      app: appJson(urls, app),
-      created_at: iso(suite.createdAt),
-      updated_at: iso(suite.updatedAt),
-    },
+    check_suite: suiteCoreJson(urls, repo, suite, app, null),
     app: appJson(urls, app),
     pull_requests: checkPullRequestsJson(urls, repo, run.headSha),
   };

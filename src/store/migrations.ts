@@ -136,6 +136,19 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'repo-config-cache',
+    // The default branch's parsed configuration, shared by replicas; `loaded_at` is app-clock
+    // time (the TTL is read on that clock). `generation` moves on every invalidation, so a load
+    // that started before it never stores what it read.
+    sql: `
+      ALTER TABLE repo_config
+        ADD COLUMN config jsonb NULL,
+        ADD COLUMN loaded_at timestamptz NULL,
+        ADD COLUMN generation integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

@@ -97,6 +97,7 @@ export const DataRow = z.object({ data: z.unknown() });
 export const ResultRow = z.object({ result: z.unknown() });
 export const RepairRow = z.object({ pr: int, at: iso });
 export const ValidRow = z.object({ valid: z.boolean() });
+export const ConfigStateRow = z.object({ valid: z.boolean(), config: z.unknown(), loaded_at: iso.nullable(), generation: int });
 export const IdRow = z.object({ id: int });
 export const BudgetRow = z.object({ scope: z.string(), calls: int });
 export const SelectionRow = z.object({ selection: z.string().nullable() });

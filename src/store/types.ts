@@ -58,6 +58,14 @@ export interface RoundRow {
 
 export type ClaimResult = 'claimed' | 'mine' | 'taken';
 
+export interface RepoConfigState {
+  valid: boolean;
+  /** The cached config as stored (null when none); not yet validated. */
+  config: unknown;
+  loadedAt: string | null;
+  generation: number;
+}
+
 export interface Store {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
@@ -130,9 +138,19 @@ export interface Store {
     limits: { perChange: number; dailyPerInstallation: number },
   ): Promise<boolean>;
 
-  // repository config state
+  // repository config state, and the cached default-branch config shared by replicas
+  /** Records whether the default branch's config is valid; an invalid one drops the cached config. */
   setConfigValid(repo: string, valid: boolean, detail: string): Promise<void>;
   isConfigValid(repo: string): Promise<boolean>;
+  /** Validity and the cached config (unparsed: the caller validates it). A repository never seen is valid with nothing cached. */
+  getConfigState(repo: string): Promise<RepoConfigState>;
+  /**
+   * Caches a config loaded at `loadedAt` (app clock). Stored only while the repository is valid
+   * and its generation is still `generation` (no invalidation since the load began): true when stored.
+   */
+  cacheConfig(repo: string, entry: { config: unknown; loadedAt: string; generation: number }): Promise<boolean>;
+  /** Drops the cached config and moves the generation on (a push to the default branch). */
+  dropCachedConfig(repo: string): Promise<void>;
 
   close(): Promise<void>;
 }

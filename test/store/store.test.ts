@@ -197,6 +197,33 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.isConfigValid(REPO)).toBe(true);
   });
 
+  it('caches a config only over the generation its load began with, and only while valid', async () => {
+    const s = b.store;
+    expect(await s.getConfigState(REPO)).toEqual({ valid: true, config: null, loadedAt: null, generation: 0 });
+    expect(await s.cacheConfig(REPO, { config: { mode: 'live' }, loadedAt: T0, generation: 0 })).toBe(true);
+    expect(await s.getConfigState(REPO)).toEqual({ valid: true, config: { mode: 'live' }, loadedAt: T0, generation: 0 });
+
+    // A push drops it; a load that began before the push stores nothing, one after it does.
+    await s.dropCachedConfig(REPO);
+    expect(await s.getConfigState(REPO)).toEqual({ valid: true, config: null, loadedAt: null, generation: 1 });
+    expect(await s.cacheConfig(REPO, { config: { mode: 'stale' }, loadedAt: T1, generation: 0 })).toBe(false);
+    expect(await s.cacheConfig(REPO, { config: { mode: 'shadow' }, loadedAt: T1, generation: 1 })).toBe(true);
+    expect(await s.getConfigState(REPO)).toMatchObject({ config: { mode: 'shadow' }, loadedAt: T1 });
+
+    // Invalid: the cached config goes, and none is stored until the state is valid again.
+    await s.setConfigValid(REPO, false, 'mode: unknown value');
+    expect(await s.getConfigState(REPO)).toEqual({ valid: false, config: null, loadedAt: null, generation: 1 });
+    expect(await s.cacheConfig(REPO, { config: { mode: 'live' }, loadedAt: T2, generation: 1 })).toBe(false);
+    await s.setConfigValid(REPO, true, 'valid at abc');
+    expect(await s.cacheConfig(REPO, { config: { mode: 'live' }, loadedAt: T2, generation: 1 })).toBe(true);
+    await s.setConfigValid(REPO, true, 'valid at def');
+    expect(await s.getConfigState(REPO)).toMatchObject({ valid: true, config: { mode: 'live' }, loadedAt: T2 });
+
+    // A repository first seen through a push starts at generation 1.
+    await s.dropCachedConfig('acme/other');
+    expect(await s.getConfigState('acme/other')).toEqual({ valid: true, config: null, loadedAt: null, generation: 1 });
+  });
+
   it('turns a row that fails its schema into a StoreError, and a bad statement too', async () => {
     const s = b.store;
     await s.db.query(

@@ -1,7 +1,7 @@
 // A recording fake of GitHubGateway for workflow tests: a small in-memory repository (pull
 // requests, comments, check runs, dispatches) that answers like GitHub and records every call as
 // a readable string (`close #12`, `merge #13 sha=abc`), counting reads and writes separately.
-import type { CheckRunAnnotation, CheckRunButton, CheckRunName } from '../../src/core/actions.ts';
+import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
 import { GitHubError } from '../../src/github/errors.ts';
 import type { BranchRules, GitHubGateway, MergeResult, Permission } from '../../src/github/gateway.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
@@ -402,18 +402,7 @@ export class FakeGitHub {
   }
 
   /** Creates or updates a check run, refusing what GitHub refuses (button and output limits). */
-  async writeCheckRun(input: {
-    id: number | null;
-    sha: string;
-    name: CheckRunName;
-    status: 'in_progress' | 'completed';
-    conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
-    title: string;
-    summary: string;
-    text?: string;
-    buttons?: CheckRunButton[];
-    annotations?: CheckRunAnnotation[];
-  }): Promise<number> {
+  async writeCheckRun(input: CheckRunContent & { id: number | null; sha: string }): Promise<number> {
     const pr = [...this.pulls.values()].find((p) => p.headSha === input.sha)?.number ?? null;
     const state = input.status === 'completed' ? `completed ${input.conclusion ?? 'neutral'}` : input.status;
     return this.write(`check #${pr ?? input.sha.slice(0, 7)} ${input.name} ${state} "${input.title}"`, () => {
