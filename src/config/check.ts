@@ -1,16 +1,24 @@
 // The `Arbiter / config` check on a commit, and the gate every workflow passes first:
-// `getRepoConfig` answers null while the repository's configuration is invalid.
+// `getRepoConfig` answers null while the repository's configuration is invalid, and otherwise
+// the default branch's config, cached in the store for CONFIG_CACHE_TTL_MS.
 import { z } from 'zod';
 import type { Deps, Octokit } from '../deps.ts';
 import type { Store } from '../store/types.ts';
 import { CONFIG_CHECK_NAME, renderConfigCheck, type ConfigCheckOutput } from './check-output.ts';
 import { ConfigGitHubError, formatConfigErrors } from './errors.ts';
 import { loadRepoConfig } from './load.ts';
-import type { ArbiterConfig } from './schema.ts';
+import { ConfigSchema, type ArbiterConfig } from './schema.ts';
+
+/**
+ * How long a cached default-branch config is used before it is read again. A push to the
+ * default branch drops it at once; the TTL bounds how late a change to an `_extends` base in
+ * another repository (which sends this repository no push) takes effect.
+ */
+export const CONFIG_CACHE_TTL_MS = 5 * 60_000;
 
 /** What this module needs of `Deps` (a full `Deps` fits). */
 export interface ConfigDeps {
-  store: Pick<Store, 'setConfigValid' | 'isConfigValid'>;
+  store: Pick<Store, 'setConfigValid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig'>;
   clock: Deps['clock'];
   log: Pick<Deps['log'], 'info' | 'warn'>;
   appSlug: string;
@@ -90,6 +98,9 @@ const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promi
  */
 export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
   const { owner, repo, sha } = input;
+  // Read before loading: an invalidation that lands meanwhile wins over what this load stores.
+  const { generation } = await deps.store.getConfigState(`${owner}/${repo}`);
+  const loadedAt = deps.clock.now().toISOString();
   const result = await loadRepoConfig(octokit, { owner, repo, ref: sha });
   const output = renderConfigCheck(result);
   const existing = await findExistingRun(octokit, deps.appSlug, input);
@@ -116,15 +127,29 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, in
   if (await isDefaultBranch(octokit, input)) {
     const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
     await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
+    if (result.ok) await deps.store.cacheConfig(`${owner}/${repo}`, { config: result.config, loadedAt, generation });
   }
   if (!result.ok) deps.log.info({ owner, repo, sha, errors: result.errors.length }, 'invalid .github/arbiter.yml');
   return { ok: result.ok };
 };
 
+/** The cached config when it was loaded less than the TTL ago and still parses; else null. */
+const freshCachedConfig = (deps: ConfigDeps, key: string, cached: unknown, loadedAt: string | null): ArbiterConfig | null => {
+  if (cached === null || loadedAt === null) return null;
+  const age = deps.clock.now().getTime() - Date.parse(loadedAt);
+  // A load stamped in the future (another replica's clock) is not trusted either.
+  if (!(age >= 0 && age < CONFIG_CACHE_TTL_MS)) return null;
+  const parsed = ConfigSchema.safeParse(cached);
+  if (parsed.success) return parsed.data;
+  deps.log.warn({ repo: key, issues: parsed.error.issues.length }, 'cached configuration no longer parses: reading it again');
+  return null;
+};
+
 /**
- * The configuration of the default branch, read afresh (nothing is cached between requests),
- * or null while the repository's configuration is invalid: callers then do nothing else.
- * A stored invalid state is cleared only by `checkConfigOnCommit` on a default-branch commit.
+ * The configuration of the default branch, or null while the repository's configuration is
+ * invalid: callers then do nothing else. The config is cached in the store (shared by replicas)
+ * for CONFIG_CACHE_TTL_MS; a push to the default branch drops it. A stored invalid state is
+ * cleared only by `checkConfigOnCommit` on a default-branch commit.
  */
 export const getRepoConfig = async (
   deps: ConfigDeps,
@@ -132,9 +157,16 @@ export const getRepoConfig = async (
   { owner, repo }: { owner: string; repo: string },
 ): Promise<ArbiterConfig | null> => {
   const key = `${owner}/${repo}`;
-  if (!(await deps.store.isConfigValid(key))) return null;
+  const state = await deps.store.getConfigState(key);
+  if (!state.valid) return null;
+  const cached = freshCachedConfig(deps, key, state.config, state.loadedAt);
+  if (cached) return cached;
+  const loadedAt = deps.clock.now().toISOString();
   const result = await loadRepoConfig(octokit, { owner, repo });
-  if (result.ok) return result.config;
+  if (result.ok) {
+    await deps.store.cacheConfig(key, { config: result.config, loadedAt, generation: state.generation });
+    return result.config;
+  }
   deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
   await deps.store.setConfigValid(key, false, `invalid on the default branch:\n${formatConfigErrors(result.errors)}`);
   return null;

@@ -1,9 +1,14 @@
-// push: a commit on the default branch that touches `.github/arbiter.yml` (or lands while the
-// stored configuration is invalid) gets the `Arbiter / config` check.
+// push: any push to the default branch drops the cached configuration; a commit there that
+// touches `.github/arbiter.yml` (or lands while the stored configuration is invalid) gets the
+// `Arbiter / config` check, which stores the fresh result.
 import { z } from 'zod';
-import { checkConfigOnCommit } from '../config/check.ts';
+import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
-import type { Deps, Octokit } from '../deps.ts';
+import type { Octokit } from '../deps.ts';
+import type { Store } from '../store/types.ts';
+
+/** What a push needs of `Deps` (a full `Deps` fits). */
+export type PushDeps = ConfigDeps & { store: ConfigDeps['store'] & Pick<Store, 'dropCachedConfig'> };
 
 const Push = z.object({
   ref: z.string(),
@@ -13,13 +18,15 @@ const Push = z.object({
   commits: z.array(z.object({ added: z.array(z.string()).default([]), modified: z.array(z.string()).default([]), removed: z.array(z.string()).default([]) })).default([]),
 });
 
-export async function onPush(deps: Deps, octokit: Octokit, payload: unknown): Promise<void> {
+export async function onPush(deps: PushDeps, octokit: Octokit, payload: unknown): Promise<void> {
   const parsed = Push.safeParse(payload);
   if (!parsed.success || parsed.data.deleted) return;
   const p = parsed.data;
   if (p.ref !== `refs/heads/${p.repository.default_branch}`) return;
   const owner = p.repository.owner.login ?? p.repository.owner.name ?? '';
   const repo = p.repository.name;
+  // Always, whatever `commits` lists: the payload lists only some of the pushed commits.
+  await deps.store.dropCachedConfig(`${owner}/${repo}`);
   const touched = p.commits.some((c) => [...c.added, ...c.modified, ...c.removed].includes(CONFIG_PATH));
   if (!touched && (await deps.store.isConfigValid(`${owner}/${repo}`))) return;
   await checkConfigOnCommit(deps, octokit, { owner, repo, sha: p.after, ref: p.ref, defaultBranch: p.repository.default_branch });

@@ -3,7 +3,8 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
-import { checkConfigOnCommit, getRepoConfig, type ConfigDeps } from '../../src/config/check.ts';
+import { CONFIG_CACHE_TTL_MS, checkConfigOnCommit, getRepoConfig, type ConfigDeps } from '../../src/config/check.ts';
+import type { RepoConfigState } from '../../src/store/types.ts';
 import { API, CONTENTS, makeOctokit } from './octokit.ts';
 
 const RAW = { 'content-type': 'application/vnd.github.raw; charset=utf-8' };
@@ -12,17 +13,28 @@ const RUNS = `/repos/acme/todo/commits/${SHA}/check-runs`;
 
 class FakeStore {
   readonly calls: string[] = [];
+  private readonly cached = new Map<string, { config: unknown; loadedAt: string }>();
   constructor(private readonly valid = new Map<string, boolean>()) {}
   async setConfigValid(repo: string, valid: boolean, detail: string): Promise<void> {
     this.valid.set(repo, valid);
+    if (!valid) this.cached.delete(repo);
     this.calls.push(`${repo}:${valid ? 'valid' : 'invalid'}:${detail.split('\n')[0]}`);
   }
   async isConfigValid(repo: string): Promise<boolean> {
     return this.valid.get(repo) ?? true;
   }
+  async getConfigState(repo: string): Promise<RepoConfigState> {
+    const cached = this.cached.get(repo);
+    return { valid: this.valid.get(repo) ?? true, config: cached?.config ?? null, loadedAt: cached?.loadedAt ?? null, generation: 0 };
+  }
+  async cacheConfig(repo: string, { config, loadedAt }: { config: unknown; loadedAt: string }): Promise<boolean> {
+    this.cached.set(repo, { config, loadedAt });
+    this.calls.push(`${repo}:cached at ${loadedAt}`);
+    return true;
+  }
 }
 
-const makeDeps = (store = new FakeStore()): ConfigDeps & { store: FakeStore } => ({
+const makeDeps = (store = new FakeStore()): ConfigDeps & { store: FakeStore; clock: ManualClock } => ({
   store,
   clock: new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5)),
   log: { info: () => undefined, warn: () => undefined },
@@ -145,7 +157,8 @@ describe('checkConfigOnCommit', () => {
     expect(posted.bodies[0]).toMatchObject({ conclusion: 'success', output: { title: 'Configuration is valid' } });
     expect(posted.bodies[0].output.summary).toContain('acme/.github:.github/arbiter.yml');
     expect(posted.bodies[0].output.annotations).toBeUndefined();
-    expect(deps.store.calls).toEqual([`acme/todo:valid:valid at ${SHA}`]);
+    // On the default branch the fresh result is also the cached config.
+    expect(deps.store.calls).toEqual([`acme/todo:valid:valid at ${SHA}`, 'acme/todo:cached at 2026-01-02T03:04:05.000Z']);
     scope.done();
   });
 
@@ -229,7 +242,7 @@ describe('getRepoConfig', () => {
     expect(deps.store.calls).toEqual([]);
   });
 
-  it('reads the default branch config afresh on every call', async () => {
+  it('answers from the cached config within the TTL and reads the default branch again after it', async () => {
     const scope = nock(API)
       .get(CONTENTS('acme', 'todo'))
       .reply(200, 'mode: shadow\n', RAW)
@@ -238,6 +251,10 @@ describe('getRepoConfig', () => {
     const deps = makeDeps();
     const octokit = makeOctokit();
     expect((await getRepoConfig(deps, octokit, { owner: 'acme', repo: 'todo' }))?.mode).toBe('shadow');
+    deps.clock.advance(CONFIG_CACHE_TTL_MS - 1);
+    expect((await getRepoConfig(deps, octokit, { owner: 'acme', repo: 'todo' }))?.mode).toBe('shadow');
+    expect(scope.pendingMocks()).toHaveLength(1);
+    deps.clock.advance(1);
     expect((await getRepoConfig(deps, octokit, { owner: 'acme', repo: 'todo' }))?.mode).toBe('live');
     scope.done();
   });
