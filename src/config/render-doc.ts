@@ -206,6 +206,11 @@ an empty or missing file means the defaults below. Durations are in seconds.
   Probot's config plugin, and it may itself extend another). Mappings merge key by key;
   lists and single values in this file replace the base's. An error in a base file is
   reported with the file it is in.
+- **When a change takes effect.** Arbiter keeps the configuration it read from the default
+  branch for up to 5 minutes (shared by all its replicas). A push to the default branch drops
+  it, so a change to the repository's own file applies from the next event. A change to an
+  \`_extends\` base or to the organisation's \`.github\` defaults, which lives in another
+  repository, takes effect within 5 minutes.
 `;
 
 export const renderConfigDoc = (): string => {
