@@ -120,6 +120,21 @@ export class GitHubGateway {
     }
   }
 
+  /** The paths a pull request changes (GitHub lists at most 3,000). */
+  async pullFileNames(pr: number): Promise<string[]> {
+    return this.call('list pull request files', async () => {
+      const all: string[] = [];
+      for (let page = 1; page <= 30; page++) {
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner: this.owner, repo: this.repo, pull_number: pr, per_page: 100, page });
+        const parsed = z.array(z.object({ filename: z.string() })).safeParse(data);
+        if (!parsed.success) break;
+        all.push(...parsed.data.map((f) => f.filename));
+        if (parsed.data.length < 100) break;
+      }
+      return all;
+    });
+  }
+
   private async listComments(issue: number): Promise<z.infer<typeof Comment>[]> {
     return this.call('list comments', async () => {
       const all: z.infer<typeof Comment>[] = [];

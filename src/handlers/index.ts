@@ -2,7 +2,9 @@
 // reads the repository's configuration and does nothing else while it is invalid.
 import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
+import { CONFIG_PATH } from '../config/errors.ts';
 import type { Deps, Octokit } from '../deps.ts';
+import { GitHubGateway } from '../github/gateway.ts';
 import { repoContext, type RepoContext } from '../workflows/context.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
@@ -70,9 +72,8 @@ const PullWithHead = z.object({
 async function checkConfigOfPull(deps: Deps, octokit: Octokit, owner: string, repo: string, payload: unknown): Promise<void> {
   const parsed = PullWithHead.safeParse(payload);
   if (!parsed.success || !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) || parsed.data.pull_request.state !== 'open') return;
-  const { data } = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: parsed.data.pull_request.number, per_page: 100 });
-  const files = z.array(z.object({ filename: z.string() })).catch([]).parse(data);
-  if (!files.some((f) => f.filename === '.github/arbiter.yml')) return;
+  const files = await new GitHubGateway(octokit, owner, repo, deps.appSlug).pullFileNames(parsed.data.pull_request.number);
+  if (!files.includes(CONFIG_PATH)) return;
   const pr = parsed.data.pull_request;
   await checkConfigOnCommit(deps, octokit, { owner, repo, sha: pr.head.sha, ref: pr.head.ref });
 }
