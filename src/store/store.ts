@@ -286,6 +286,18 @@ export function storeOver(db: Db): StoreWithDb {
       const r = await one(`SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1`, [roundId]);
       return r ? toRound(parseRow(RoundRowSchema, r, 'round')) : null;
     },
+    async listUnfinishedRounds(limit) {
+      const columns = ROUND_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ');
+      const res = await db.query(
+        `SELECT ${columns} FROM rounds r JOIN changes c ON c.repo = r.repo AND c.number = r.change
+         WHERE r.selection IS NOT NULL AND c.state NOT IN ('cancelled', 'shipped')
+           AND NOT EXISTS (SELECT 1 FROM applied_actions a WHERE a.key = 'round-done:' || r.id)
+           AND r.number = (SELECT max(n.number) FROM rounds n WHERE n.repo = r.repo AND n.change = r.change AND n.base = r.base)
+         ORDER BY r.id LIMIT $1`,
+        [limit],
+      );
+      return parseRows(RoundRowSchema, res.rows, 'round').map(toRound);
+    },
 
     // ------------------------------------------------------------------ receipts, events, actions
     async addReceipt(receipt: Receipt) {

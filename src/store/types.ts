@@ -138,6 +138,8 @@ export interface Store {
     limits: { perChange: number; dailyPerInstallation: number },
   ): Promise<boolean>;
 
+  /** Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open Changes. */
+  listUnfinishedRounds(limit: number): Promise<RoundRow[]>;
   // repository config state, and the cached default-branch config shared by replicas
   /** Records whether the default branch's config is valid; an invalid one drops the cached config. */
   setConfigValid(repo: string, valid: boolean, detail: string): Promise<void>;

@@ -7,13 +7,13 @@ import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
 import { markerFor } from '../github/markers.ts';
 import { gateTitle, renderGateTable } from '../github/markdown.ts';
-import type { CandidateRow } from '../store/types.ts';
+import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
 import { nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import { selectionStep } from './select.ts';
 
-async function contextFor(deps: Deps, c: CandidateRow, token: string): Promise<RepoContext | null> {
+async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
   if (!change) return null;
   const [owner, repo] = c.repo.split('/');
@@ -58,6 +58,35 @@ async function expireRepair(ctx: RepoContext, change: number, base: string): Pro
   await store.setChangeState(ctx.key, change, 'human');
 }
 
+/**
+ * Whether the claimant of a round will never continue it: its delivery job is over (it failed
+ * for good, or ended without finishing the round), or it is a sweep, which only the sweep runs.
+ * Such a round is resumed under the claimant's own token, exactly as its retry would have done:
+ * every action it claimed stays its own, and one it may have applied is looked up first.
+ */
+export async function abandonedClaimant(store: Deps['store'], token: string): Promise<boolean> {
+  if (token.startsWith('sweep:')) return true;
+  const delivery = /^delivery:(.+)$/.exec(token);
+  if (!delivery) return false;
+  const d = await store.getDelivery(delivery[1]);
+  return d === null || Boolean(d.doneAt);
+}
+
+export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: RoundRow) => Promise<RepoContext | null>): Promise<void> {
+  for (const round of await deps.store.listUnfinishedRounds(500)) {
+    const claimant = round.selection;
+    try {
+      if (claimant === null || !(await abandonedClaimant(deps.store, claimant))) continue;
+      const ctx = await contextOf(round);
+      if (!ctx) continue;
+      deps.log.warn({ repo: round.repo, change: round.change, round: round.number, claimant }, 'sweep: resuming a round its claimant left unfinished');
+      await selectionStep({ ...ctx, token: claimant }, round.change, round.base);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; the next sweep tries again');
+    }
+  }
+}
+
 export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   const token = `sweep:${now.toISOString()}`;
@@ -88,6 +117,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
     }
   }
+  await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
   for (const c of await deps.store.listCandidatesInState('selected')) {
     try {
       const ctx = await contextFor(deps, c, token);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../src/core/types.ts';
 import type { Store } from '../../src/store/types.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
+import { resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { configOf, makeWorld, seedGroup } from '../support/selection-world.ts';
@@ -33,6 +34,30 @@ describe('selection step faults', () => {
     expect(w.gh.pull(13).labels).not.toContain('arbiter:awaiting-approval');
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
     expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
+  });
+
+  it('the sweep carries through a round whose claimant failed for good, under the claimant\'s token, repeating nothing', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }] });
+    await opened.store.recordDelivery('dlv-claimant', 'check_run', {});
+    // The claimant closes #12, then GitHub refuses to close #14, and its job fails.
+    w.gh.fail({ match: 'close #14', status: 422 });
+    await expect(selectionStep(w.ctx('delivery:dlv-claimant'), 42, 'main')).rejects.toThrow(/422/);
+    expect(w.gh.pull(12).state).toBe('closed');
+    const resume = () => resumeAbandonedRounds(w.deps, async () => w.ctx('sweep:elsewhere'));
+    // While its job may still be retried, the round stays the claimant's: the sweep leaves it.
+    await resume();
+    expect(w.gh.pull(14).state).toBe('open');
+    // Its job has failed for good: the next sweep finishes the round as the claimant would have.
+    await opened.store.failDelivery('dlv-claimant', 'handler broke', { repo: KEY, data: {}, at: '2026-03-02T09:05:00.000Z' });
+    await resume();
+    expect(w.gh.pull(14).state).toBe('closed');
+    expect(w.gh.pull(13).merged).toBe(true);
+    expect(w.gh.applied().filter((line) => line.startsWith('close #12'))).toHaveLength(1);
+    expect(w.gh.applied().filter((line) => line.startsWith('comment #42 comparison'))).toHaveLength(1);
+    expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
+    // Finished: a later sweep finds nothing left to resume.
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 
   it('a run that read the round before the claim does not cover the decision with a waiting list', async () => {
