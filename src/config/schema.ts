@@ -105,7 +105,7 @@ export const ConfigSchema = z.strictObject({
       budget: z
         .strictObject({
           perChange: z.number().int().nonnegative().default(40).meta({
-            description: 'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps.',
+            description: 'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps, and a sibling left with gaps that could rank first once judged sends the Change to a person rather than losing. Allow about one call per candidate, plus re-runs.',
             examples: [20],
           }),
           dailyPerInstallation: z.number().int().nonnegative().default(1000).meta({
