@@ -24,9 +24,11 @@ import {
   ValidRow,
   ConfigStateRow,
 } from './rows.ts';
-import type { CandidateRow, ChangeRow, ClaimResult, EvidenceKind, PatchRow, RoundRow, Store } from './types.ts';
+import type { CandidateRow, ChangeRow, ClaimResult, EvidenceKind, NewDelivery, PatchRow, RoundRow, Store } from './types.ts';
 
 export type StoreWithDb = Store & { db: Db };
+
+const TextIdRow = z.object({ id: z.string() });
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
@@ -96,6 +98,32 @@ export function storeOver(db: Db): StoreWithDb {
       );
       return res.rowCount === 1;
     },
+    async recordDeliveries(deliveries, tx = db) {
+      const first = new Map<string, NewDelivery>();
+      for (const d of deliveries) if (!first.has(d.id)) first.set(d.id, d);
+      const unique = [...first.values()];
+      if (unique.length === 0) return [];
+      const params: unknown[] = [];
+      // Rows in id order: concurrent groups that share ids lock them in the same order (no deadlock).
+      const values = [...unique].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((d) => {
+        params.push(d.id, d.event, json(d.payload));
+        const n = params.length;
+        return `($${n - 2}, $${n - 1}, $${n}::jsonb)`;
+      });
+      const inserted = await tx.query(
+        `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+        params,
+      );
+      const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
+      const seen = unique.filter((d) => !fresh.has(d.id)).map((d) => d.id);
+      // Only a redelivery costs a second statement: is the one recorded before already done?
+      const done = new Set<string>();
+      if (seen.length > 0) {
+        const res = await tx.query('SELECT id FROM deliveries WHERE id = ANY($1::text[]) AND done_at IS NOT NULL', [seen]);
+        for (const r of parseRows(TextIdRow, res.rows, 'delivery')) done.add(r.id);
+      }
+      return unique.map((d) => ({ id: d.id, fresh: fresh.has(d.id), done: done.has(d.id) }));
+    },
     async getDelivery(id) {
       const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
       if (!row) return null;
@@ -104,7 +132,7 @@ export function storeOver(db: Db): StoreWithDb {
     },
     async listPendingDeliveries(limit) {
       const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
-      return res.rows.map((r) => parseRow(z.object({ id: z.string() }), r, 'delivery').id);
+      return parseRows(TextIdRow, res.rows, 'delivery').map((r) => r.id);
     },
     async markDeliveryDone(id, error) {
       await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);

@@ -1,6 +1,7 @@
 // The store's contract: what workflows may ask of the database. Implemented once
 // (src/store/store.ts) over one SQL dialect, on PGlite or on a real PostgreSQL.
 import type { CandidateState, Criterion, Receipt } from '../core/types.ts';
+import type { Queryable } from './db.ts';
 
 export interface ChangeRow {
   repo: string; // owner/name
@@ -58,6 +59,21 @@ export interface RoundRow {
 
 export type ClaimResult = 'claimed' | 'mine' | 'taken';
 
+export interface NewDelivery {
+  id: string;
+  event: string;
+  payload: unknown;
+}
+
+/** What recording a group of deliveries found for one distinct id. */
+export interface RecordedDelivery {
+  id: string;
+  /** Recorded now; false when this id was recorded before. */
+  fresh: boolean;
+  /** Recorded before and already processed (or finally failed). */
+  done: boolean;
+}
+
 export interface RepoConfigState {
   valid: boolean;
   /** The cached config as stored (null when none); not yet validated. */
@@ -70,6 +86,12 @@ export interface Store {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
   recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;
+  /**
+   * Records a group of deliveries in one statement; an id recorded before, or given twice, is
+   * recorded once (its first copy). One answer per distinct id, in first-seen order. On `tx`
+   * when given, so the caller commits it together with the deliveries' jobs.
+   */
+  recordDeliveries(deliveries: NewDelivery[], tx?: Queryable): Promise<RecordedDelivery[]>;
   /** `doneAt` is set once the delivery was processed or finally failed (`error` then says why). */
   getDelivery(
     id: string,

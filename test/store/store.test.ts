@@ -45,6 +45,30 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.listPendingDeliveries(10)).toEqual(['d-2']);
   });
 
+  it('records a group of deliveries in one call: each id once, its first copy, saying what was new and what was done', async () => {
+    const s = b.store;
+    await s.recordDelivery('g-old', 'push', { old: true });
+    await s.recordDelivery('g-done', 'push', {});
+    await s.markDeliveryDone('g-done');
+    const got = await s.recordDeliveries([
+      { id: 'g-2', event: 'issues', payload: { n: 2, text: 'quote " and \\ backslash' } },
+      { id: 'g-old', event: 'push', payload: { old: false } },
+      { id: 'g-1', event: 'issues', payload: { n: 1 } },
+      { id: 'g-2', event: 'issues', payload: { n: 'second copy' } },
+      { id: 'g-done', event: 'push', payload: {} },
+    ]);
+    expect(got).toEqual([
+      { id: 'g-2', fresh: true, done: false },
+      { id: 'g-old', fresh: false, done: false },
+      { id: 'g-1', fresh: true, done: false },
+      { id: 'g-done', fresh: false, done: true },
+    ]);
+    expect((await s.getDelivery('g-2'))?.payload).toEqual({ n: 2, text: 'quote " and \\ backslash' });
+    expect((await s.getDelivery('g-old'))?.payload).toEqual({ old: true });
+    expect(await s.listPendingDeliveries(10)).toEqual(['g-old', 'g-1', 'g-2']);
+    expect(await s.recordDeliveries([])).toEqual([]);
+  });
+
   it('upserts and reads Changes, and sets their state', async () => {
     const s = b.store;
     const criteria = [{ id: 'AC1', text: 'calendar', check: null }];
