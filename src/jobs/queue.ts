@@ -1,11 +1,12 @@
 // The durable job queue: pg-boss 10 on the store's database (PGlite or PostgreSQL), with retries
-// and backoff, a recorded final failure, graceful stop, and recovery of jobs a killed process held.
+// and backoff, a recorded final failure, graceful stop, recovery of jobs a killed process held,
+// and jobs inserted inside a caller's transaction.
 import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { JobOptions, JobQueue } from '../deps.ts';
-import type { Db } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
 
 export interface JobContext {
   id: string;
@@ -37,6 +38,15 @@ export interface QueueCounts {
 export interface Queue extends JobQueue {
   /** Sends a job whose id is derived from `key`: a second send with the same key adds nothing. */
   sendOnce(name: string, data: Record<string, unknown>, key: string): Promise<string | null>;
+  /** Creates the queue if it is missing. `insertOnce` needs it, and runs inside a transaction that must not wait on pg-boss's own statements. */
+  prepare(name: string): Promise<void>;
+  /**
+   * Inserts jobs in one statement on `tx`, each with the id `sendOnce` derives from its key, so a
+   * key sent before adds nothing. The queue must be prepared. Call `wake` once `tx` committed.
+   */
+  insertOnce(name: string, jobs: { key: string; data: Record<string, unknown> }[], tx: Queryable): Promise<void>;
+  /** Wakes this process's workers of the queue now instead of at their next poll. */
+  wake(name: string): void;
   work(name: string, handler: JobHandler, opts?: WorkOptions): Promise<void>;
   /** A cron schedule (pg-boss's timekeeper; one job per slot across replicas). */
   schedule(name: string, cron: string, data?: Record<string, unknown>): Promise<void>;
@@ -181,6 +191,16 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       if (id) notify(name);
       return id;
     },
+    prepare: ensure,
+    async insertOnce(name, jobs, tx) {
+      // pg-boss inserts only jobs whose queue exists (it joins the queue table), silently.
+      if (!known.has(name)) throw new Error(`queue ${name} is not prepared`);
+      if (jobs.length === 0) return;
+      // In id order, so transactions inserting the same jobs at once wait on each other in the same order.
+      const rows = jobs.map((j) => ({ id: jobIdFor(name, j.key), name, data: j.data })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      await boss.insert(rows, { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } });
+    },
+    wake: notify,
     async work(name, handler, wo = {}) {
       await ensure(name);
       const ids: string[] = [];

@@ -54,6 +54,34 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect((await q.counts()).queued).toBe(1);
   });
 
+  it('inserts jobs inside a transaction, once per key, set up as sendOnce sets them up', async () => {
+    const q = await newQueue({ retryLimit: 3 });
+    await expect(b.store.db.transaction((tx) => q.insertOnce('t-insert', [{ key: 'x', data: {} }], tx))).rejects.toThrow('not prepared');
+    await q.prepare('t-insert');
+    await q.sendOnce('t-insert', { id: 'sent' }, 'sent');
+    await b.store.db.transaction(async (tx) => {
+      await q.insertOnce('t-insert', [{ key: 'a', data: { id: 'a' } }, { key: 'sent', data: { id: 'again' } }], tx);
+      await q.insertOnce('t-insert', [{ key: 'a', data: { id: 'a, twice' } }], tx);
+    });
+    // Rolled back with its transaction.
+    await expect(
+      b.store.db.transaction(async (tx) => {
+        await q.insertOnce('t-insert', [{ key: 'gone', data: { id: 'gone' } }], tx);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    const rows = await b.store.db.query(
+      `SELECT id, data, state::text AS state, priority, retry_limit, retry_delay, retry_backoff, expire_in::text AS expire_in,
+              (keep_until - created_on)::text AS keep, policy FROM ${bossSchema}.job WHERE name = 't-insert' ORDER BY data->>'id'`,
+    );
+    const { id: aId, data: aData, ...aSetup } = rows.rows[0] ?? {};
+    const { id: sentId, data: sentData, ...sentSetup } = rows.rows[1] ?? {};
+    expect(rows.rows).toHaveLength(2);
+    expect([aId, aData, sentId, sentData]).toEqual([jobIdFor('t-insert', 'a'), { id: 'a' }, jobIdFor('t-insert', 'sent'), { id: 'sent' }]);
+    expect(aSetup).toEqual(sentSetup);
+    expect(aSetup).toMatchObject({ state: 'created', retry_limit: 3 });
+  });
+
   it('retries a failing job until it succeeds', async () => {
     const q = await newQueue();
     let calls = 0;
