@@ -7,7 +7,7 @@ import type { Clock, ManualClock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { DELIVERY_QUEUE, deliveryJob, intakeDelivery, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import { createDeliveryIntake, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -101,9 +101,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         );
       }
 
-      // Intake: record, enqueue, answer. Nothing else happens inside the request.
+      // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that
+      // arrive together commit together; when a commit fails, every webhook in it is answered 500
+      // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
+      const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
-        const result = await intakeDelivery(store, queue, { id: context.id, name: context.name, payload: context.payload });
+        const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
 

@@ -1,32 +1,76 @@
-// Webhook intake and the `delivery` job: a delivery is recorded by its X-GitHub-Delivery id and
-// turned into a durable job (idempotently), and the job hands it to src/handlers once.
+// Webhook intake and the `delivery` job: deliveries are recorded by their X-GitHub-Delivery id and
+// turned into durable jobs (idempotently, in groups), and the job hands each to src/handlers once.
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import type { Delivery } from '../handlers/index.ts';
+import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
+import { createGroupCommit, type GroupCommit } from './group-commit.ts';
 import type { JobHandler, Queue, WorkOptions } from './queue.ts';
 
 export const DELIVERY_QUEUE = 'delivery';
 
-export type IntakeResult = 'queued' | 'redelivery';
+/** Deliveries committed together at most: bounds one statement's size and the wait of the last in a burst. */
+export const MAX_INTAKE_GROUP = 200;
 
 /**
- * Records the delivery and enqueues its job. The job id derives from the delivery id, so a
- * redelivery, or a retry after a crash between the two steps, adds no second job; a delivery
- * already processed is only acknowledged.
+ * Groups committing at once. PGlite runs one statement at a time, so a second group would only
+ * wait; PostgreSQL works on a few in parallel (measured: more per second, lower p99, with 3).
  */
-export async function intakeDelivery(
-  store: Store,
+export const INTAKE_IN_FLIGHT: Record<'pglite' | 'postgres', number> = { pglite: 1, postgres: 3 };
+
+export type IntakeResult = 'queued' | 'redelivery';
+
+export interface IncomingDelivery {
+  id: string;
+  name: string;
+  payload: unknown;
+}
+
+/**
+ * Records a group of deliveries and inserts their jobs in one transaction: both are durable, or
+ * neither is. The job id derives from the delivery id, so a redelivery (also a second copy in the
+ * same group) is recorded once and gets one job; a delivery already processed is only
+ * acknowledged. One result per delivery, in order.
+ */
+export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: IncomingDelivery[]): Promise<IntakeResult[]> {
+  if (ds.length === 0) return [];
+  await queue.prepare(DELIVERY_QUEUE);
+  const recorded = await store.db.transaction(async (tx) => {
+    const rows = await store.recordDeliveries(
+      ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload })),
+      tx,
+    );
+    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: r.id, data: { id: r.id } }));
+    await queue.insertOnce(DELIVERY_QUEUE, jobs, tx);
+    return rows;
+  });
+  if (recorded.some((r) => !r.done)) queue.wake(DELIVERY_QUEUE);
+  const fresh = new Set(recorded.filter((r) => r.fresh).map((r) => r.id));
+  // Only the first copy of a fresh id counts as queued; any later copy is a redelivery.
+  return ds.map((d) => (fresh.delete(d.id) ? 'queued' : 'redelivery'));
+}
+
+/** Records one delivery and enqueues its job (a group of one). */
+export async function intakeDelivery(store: StoreWithDb, queue: Queue, d: IncomingDelivery): Promise<IntakeResult> {
+  const [result] = await commitDeliveries(store, queue, [d]);
+  if (!result) throw new Error('intake answered nothing for a delivery');
+  return result;
+}
+
+/**
+ * The webhook intake: each delivery is answered once the group that holds it committed.
+ * Deliveries that arrive during a commit form the next group.
+ */
+export function createDeliveryIntake(
+  store: StoreWithDb,
   queue: Queue,
-  d: { id: string; name: string; payload: unknown },
-): Promise<IntakeResult> {
-  const fresh = await store.recordDelivery(d.id, d.name, d.payload);
-  if (!fresh) {
-    const seen = await store.getDelivery(d.id);
-    if (seen?.doneAt) return 'redelivery';
-  }
-  await queue.sendOnce(DELIVERY_QUEUE, { id: d.id }, d.id);
-  return fresh ? 'queued' : 'redelivery';
+  opts: { maxGroup?: number; inFlight?: number } = {},
+): GroupCommit<IncomingDelivery, IntakeResult> {
+  return createGroupCommit((ds: IncomingDelivery[]) => commitDeliveries(store, queue, ds), {
+    maxGroup: opts.maxGroup ?? MAX_INTAKE_GROUP,
+    inFlight: opts.inFlight ?? INTAKE_IN_FLIGHT[store.db.kind],
+  });
 }
 
 /** At start: every recorded delivery not yet done gets its job (a no-op for those that have one). */
