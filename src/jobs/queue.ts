@@ -127,9 +127,18 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? base.maintenanceIntervalSeconds,
   };
   const log = opts.log;
+  // PGlite runs every statement on this thread. Workers whose statements follow one another
+  // through promise callbacks alone would keep the event loop from reading webhooks for as long
+  // as there are jobs: each pg-boss statement and each job first lets pending I/O run.
+  const yieldToIo = db.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
 
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
+    db: {
+      async executeSql(text: string, values?: unknown[]) {
+        await yieldToIo();
+        return db.executeSql(text, values);
+      },
+    },
     schema,
     retryLimit: timing.retryLimit,
     retryDelay: timing.retryDelay,
@@ -255,6 +264,7 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       log: log.child({ job: j.id, queue: name }),
     };
     try {
+      await yieldToIo();
       await handler(ctx);
     } catch (err) {
       const reason = errorReason(err);

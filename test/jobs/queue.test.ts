@@ -166,6 +166,37 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect(ran).toEqual([{ n: 1 }]);
   });
 
+  // PGlite runs statements on this thread: workers with a backlog must still let the event loop
+  // turn (and read webhooks) between jobs, not chain statement after statement.
+  it.runIf(backend === 'pglite')('lets the event loop turn between jobs while workers drain a backlog', async () => {
+    const q = await newQueue();
+    const jobs = 40;
+    for (let i = 0; i < jobs; i++) await q.sendOnce('t-backlog', { i }, `k${i}`);
+    let done = 0;
+    let turns = 0;
+    let counting = true;
+    const countTurns = (): void => {
+      if (!counting) return;
+      turns++;
+      setImmediate(countTurns);
+    };
+    setImmediate(countTurns);
+    await q.work(
+      't-backlog',
+      async () => {
+        await b.store.db.query('SELECT 1');
+        await b.store.db.query('SELECT 2');
+        done++;
+      },
+      { concurrency: 4 },
+    );
+    await until('backlog drained', () => done === jobs);
+    counting = false;
+    // Each worker yields before its fetch and before its job, at most once per turn: four workers
+    // need at least jobs / 2 turns. Chained without yielding, the loop turned once in all.
+    expect(turns).toBeGreaterThanOrEqual(jobs / 4);
+  });
+
   it('lets a job in flight finish on a graceful stop', async () => {
     const q = await newQueue();
     let release!: () => void;
