@@ -1,15 +1,17 @@
 // The GraphQL endpoint: GitHub's real schema (from @octokit/graphql-schema's SDL), every
-// document validated before it runs, queries and mutations resolved from the emulator's state.
+// document validated before it runs (GitHub's pagination rule too), queries and mutations
+// resolved from the emulator's state.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { buildSchema, execute, GraphQLError, Kind, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { buildSchema, execute, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { z } from 'zod';
 import type { Sent } from '../issue-acts.ts';
 import { enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
 import { iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
 import { actor, nodeById, pullByNodeId, pullRequestNode, repositoryNode } from './nodes.ts';
+import { paginationBoundaries } from './pagination-rule.ts';
 
 let schema: GraphQLSchema | null = null;
 
@@ -138,7 +140,7 @@ export function runGraphql(world: World, body: unknown, actorLogin: string, out:
     const message = error instanceof GraphQLError ? error.message : String(error);
     return { status: 200, json: { errors: [{ message, locations: error instanceof GraphQLError ? error.locations : undefined }] }, mutations: [], summaries: [], refused: message };
   }
-  const problems = validate(githubSchema(), document);
+  const problems = validate(githubSchema(), document, [...specifiedRules, paginationBoundaries]);
   if (problems.length > 0)
     return { status: 200, json: { errors: problems.map((p) => ({ path: p.path, extensions: { code: 'invalid' }, locations: p.locations, message: p.message })) }, mutations: [], summaries: [], refused: problems.map((p) => p.message).join('; ') };
   const mutations = mutationNames(request.data.query, request.data.operationName);

@@ -162,7 +162,10 @@ function commentsOf(world: World, repo: Repo, issue: Issue): (args: ConnectionAr
     connection(
       issue.commentIds.flatMap((id) => {
         const c = repo.comments.get(id);
-        return c ? [{ __typename: 'IssueComment', id: nodeId('IC_', c.id), databaseId: c.id, body: c.body, author: actor(world, c.user), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), url: `${world.urls.html}/${repo.fullName}/issues/${issue.number}#issuecomment-${c.id}` }] : [];
+        // fullDatabaseId is a BigInt, which GitHub sends as a decimal string.
+        return c
+          ? [{ __typename: 'IssueComment', id: nodeId('IC_', c.id), databaseId: c.id, fullDatabaseId: String(c.id), body: c.body, author: actor(world, c.user), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), url: `${world.urls.html}/${repo.fullName}/issues/${issue.number}#issuecomment-${c.id}` }]
+          : [];
       }),
       args,
     );
@@ -259,7 +262,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
 
 export function repositoryNode(world: World, repo: Repo): Obj {
   const notFound = (kind: string, number: number): never => {
-    throw new GitHubError(404, `Could not resolve to ${kind === 'Issue' ? 'an' : 'a'} ${kind} with the number of ${number}.`);
+    throw new GitHubError(404, `Could not resolve to ${/^[AEIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind} with the number of ${number}.`);
   };
   return {
     __typename: 'Repository',
