@@ -1,11 +1,12 @@
-// The one place that talks to GitHub for a repository: reads (one GraphQL query per group,
-// REST for single objects) and writes. Every Octokit error becomes a GitHubError here.
+// The one place that talks to GitHub for a repository: reads (one GraphQL query per group, one for
+// Arbiter's comments on a plan's issues, REST for single objects) and writes. Every Octokit error
+// becomes a GitHubError here.
 import { z } from 'zod';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
+import { commentsQuery, ISSUES_PER_QUERY, planCommentWrite, readCommentsAnswer, type OwnComment } from './comment-lookup.ts';
 import { GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
-import { hasMarker, markerFor } from './markers.ts';
 
 export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
@@ -135,8 +136,9 @@ export class GitHubGateway {
     });
   }
 
-  private async listComments(issue: number): Promise<z.infer<typeof Comment>[]> {
-    return this.call('list comments', async () => {
+  /** Arbiter's comments on an issue, oldest first: the REST listing, every page. */
+  private async listOwnComments(issue: number): Promise<OwnComment[]> {
+    const comments = await this.call('list comments', async () => {
       const all: z.infer<typeof Comment>[] = [];
       for (let page = 1; page <= 30; page++) {
         const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, per_page: 100, page });
@@ -147,21 +149,47 @@ export class GitHubGateway {
       }
       return all;
     });
+    return comments.filter((c) => c.user?.login === this.botLogin).map((c) => ({ id: c.id, body: c.body ?? '' }));
+  }
+
+  /**
+   * Arbiter's comments on many issues, with one GraphQL query per 100 issues. An issue left out
+   * of the answer had more than 100 comments (or was not answered): `upsertComment` lists it.
+   */
+  async findOwnComments(issues: number[]): Promise<Map<number, OwnComment[]>> {
+    const wanted = [...new Set(issues)];
+    const found = new Map<number, OwnComment[]>();
+    for (let i = 0; i < wanted.length; i += ISSUES_PER_QUERY) {
+      const chunk = wanted.slice(i, i + ISSUES_PER_QUERY);
+      const data = await this.call('find comments', async () => {
+        try {
+          return await this.octokit.graphql(commentsQuery(chunk), { owner: this.owner, name: this.repo });
+        } catch (error) {
+          // Errors on some aliases (an issue deleted, say) still answer the others.
+          const partial = (error as { name?: unknown; data?: unknown }).data;
+          if ((error as { name?: unknown }).name === 'GraphqlResponseError' && typeof partial === 'object' && partial !== null) return partial;
+          throw error;
+        }
+      });
+      for (const [issue, ours] of readCommentsAnswer(data, this.appSlug)) found.set(issue, ours);
+    }
+    return found;
   }
 
   // ---- writes
 
-  /** Creates the comment carrying `marker`, or updates it in place when it exists. */
-  async upsertComment(issue: number, marker: string, body: string): Promise<{ id: number; created: boolean }> {
-    const text = body.includes(markerFor(marker)) ? body : `${markerFor(marker)}\n${body}`;
-    const existing = (await this.listComments(issue)).find((c) => c.user?.login === this.botLogin && hasMarker(c.body, marker));
-    if (existing) {
-      if (existing.body !== text) {
-        await this.call('update comment', () => this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: this.owner, repo: this.repo, comment_id: existing.id, body: text }));
-      }
-      return { id: existing.id, created: false };
+  /**
+   * Creates the comment carrying `marker`, or updates it in place when it exists. `ours`: Arbiter's
+   * comments on the issue when already looked up (`findOwnComments`); without it they are listed.
+   */
+  async upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
+    const write = planCommentWrite(ours ?? (await this.listOwnComments(issue)), marker, body);
+    if (write.kind === 'keep') return { id: write.id, created: false };
+    if (write.kind === 'edit') {
+      await this.call('update comment', () => this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: this.owner, repo: this.repo, comment_id: write.id, body: write.text }));
+      return { id: write.id, created: false };
     }
-    const { data } = await this.call('create comment', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, body: text }));
+    const { data } = await this.call('create comment', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, body: write.text }));
     return { id: z.object({ id: z.number() }).parse(data).id, created: true };
   }
 
