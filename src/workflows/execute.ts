@@ -2,6 +2,7 @@
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
 import { createHash } from 'node:crypto';
 import type { Action, CheckRunContent } from '../core/actions.ts';
+import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { CandidateState } from '../core/types.ts';
@@ -67,12 +68,49 @@ export interface ExecutionResult {
   applied: string[];
 }
 
+/** Arbiter's comments per issue, as a plan's comment actions found them (an issue left out is listed alone). */
+type PlanComments = Map<number, OwnComment[]>;
+
+/**
+ * Looks for the markers of every comment the plan still has to write with one read (not one per
+ * comment), so a lost store never repeats a comment. If that read fails, each comment looks alone.
+ */
+async function findPlanComments(ctx: RepoContext, actions: Action[]): Promise<PlanComments> {
+  const issues = new Set<number>();
+  for (const action of actions) if (action.kind === 'comment' && (await ctx.deps.store.getAppliedAction(action.key)) === null) issues.add(action.issue);
+  if (issues.size === 0) return new Map();
+  try {
+    return await withRetry(ctx, 'find comments', () => ctx.gh.findOwnComments([...issues]));
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error;
+    ctx.log.warn({ status: error.status, error: error.message }, 'comment lookup failed; each comment lists its issue');
+    return new Map();
+  }
+}
+
+/** Keeps the plan's view current, so a second comment with the same marker edits the first. */
+function rememberComment(comments: PlanComments, action: Extract<Action, { kind: 'comment' }>, id: number): void {
+  const ours = comments.get(action.issue);
+  if (!ours) return;
+  const written = { id, body: commentText(action.marker, action.body) };
+  const at = ours.findIndex((c) => c.id === id);
+  if (at === -1) ours.push(written);
+  else ours[at] = written;
+}
+
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
-async function apply(ctx: RepoContext, action: Action, resumed: boolean): Promise<unknown> {
+async function apply(ctx: RepoContext, action: Action, resumed: boolean, comments: PlanComments): Promise<unknown> {
   const { gh, deps } = ctx;
   switch (action.kind) {
     case 'comment':
-      return withRetry(ctx, 'comment', () => gh.upsertComment(action.issue, action.marker, action.body));
+      return withRetry(ctx, 'comment', async (attempt) => {
+        // A retry, or a run resuming its own claim, may follow a comment that landed after the
+        // plan's lookup: it lists the issue afresh.
+        const ours = attempt === 1 && !resumed ? comments.get(action.issue) : undefined;
+        const written = await gh.upsertComment(action.issue, action.marker, action.body, ours);
+        rememberComment(comments, action, written.id);
+        return written;
+      });
     case 'close':
       return withRetry(ctx, 'close', async (attempt) => {
         if ((attempt > 1 || resumed) && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
@@ -142,7 +180,9 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
   const { store } = ctx.deps;
   const applied: string[] = [];
   let merge: MergeResult | null = null;
-  for (const action of actions) {
+  // Found at the first comment to write, for it and every later one.
+  let comments: PlanComments | null = null;
+  for (const [index, action] of actions.entries()) {
     const recorded = await store.getAppliedAction(action.key);
     let result: unknown = recorded;
     if (recorded === null) {
@@ -153,7 +193,8 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
         if (action.kind === 'merge' || action.kind === 'auto-merge') break;
         continue;
       }
-      result = (await apply(ctx, action, resumed)) ?? { done: true };
+      if (action.kind === 'comment' && comments === null) comments = await findPlanComments(ctx, actions.slice(index));
+      result = (await apply(ctx, action, resumed, comments ?? new Map())) ?? { done: true };
       await store.recordAppliedAction(action.key, result, nowIso(ctx));
       applied.push(action.key);
     }

@@ -2,10 +2,10 @@
 // requests, comments, check runs, dispatches) that answers like GitHub and records every call as
 // a readable string (`close #12`, `merge #13 sha=abc`), counting reads and writes separately.
 import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
+import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
 import type { BranchRules, GitHubGateway, MergeResult, Permission } from '../../src/github/gateway.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
-import { hasMarker, markerFor } from '../../src/github/markers.ts';
 
 export interface FakeCheck {
   name: string;
@@ -97,7 +97,7 @@ export class FakeGitHub {
   readonly writes: string[] = [];
   /** Every read, in order, as a readable line. */
   readonly reads: string[] = [];
-  /** Reads a write makes to stay idempotent (listing comments for a marker, finding a check run). */
+  /** Reads a write makes to stay idempotent (looking for comment markers, finding a check run). */
   readonly lookups: string[] = [];
   private readonly faults: Fault[] = [];
   private nextId = 1000;
@@ -305,22 +305,35 @@ export class FakeGitHub {
     return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
   }
 
+  /** One read for many issues, like the gateway's GraphQL query; an issue past 100 comments is left to `upsertComment`. */
+  async findOwnComments(issues: number[]): Promise<Map<number, OwnComment[]>> {
+    const wanted = [...new Set(issues)];
+    await this.read(`comments ${wanted.map((n) => `#${n}`).join(',')}`, 'lookup');
+    return new Map(wanted.filter((n) => this.commentsOn(n).length <= 100).map((n) => [n, this.ownComments(n)]));
+  }
+
+  private ownComments(issue: number): OwnComment[] {
+    return this.commentsOn(issue)
+      .filter((c) => c.user === this.botLogin)
+      .map((c) => ({ id: c.id, body: c.body }));
+  }
+
   // ------------------------------------------------------------------ writes
 
-  async upsertComment(issue: number, marker: string, body: string): Promise<{ id: number; created: boolean }> {
-    const text = body.includes(markerFor(marker)) ? body : `${markerFor(marker)}\n${body}`;
-    await this.read(`comments #${issue}`, 'lookup');
-    const existing = this.comments.find((c) => c.issue === issue && c.user === this.botLogin && hasMarker(c.body, marker));
-    if (existing) {
-      if (existing.body !== text) {
-        await this.write(`edit comment #${issue} ${marker}`, () => {
-          existing.body = text;
-        });
-      }
-      return { id: existing.id, created: false };
+  async upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
+    if (ours === undefined) await this.read(`comments #${issue}`, 'lookup');
+    const write = planCommentWrite(ours ?? this.ownComments(issue), marker, body);
+    if (write.kind === 'keep') return { id: write.id, created: false };
+    if (write.kind === 'edit') {
+      await this.write(`edit comment #${issue} ${marker}`, () => {
+        const existing = this.comments.find((c) => c.id === write.id);
+        if (!existing) throw new GitHubError('update comment', 404, 'Not Found', null);
+        existing.body = write.text;
+      });
+      return { id: write.id, created: false };
     }
     const id = await this.write(`comment #${issue} ${marker}`, () => {
-      const c = { id: this.nextId++, issue, user: this.botLogin, body: text };
+      const c = { id: this.nextId++, issue, user: this.botLogin, body: write.text };
       this.comments.push(c);
       return c.id;
     });

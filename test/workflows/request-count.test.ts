@@ -1,6 +1,7 @@
 // Request counting: the selection step reads a group's state from GitHub with the same number
-// of requests for 2 siblings as for 20 (one group GraphQL query, the branch rules, …), and its
-// writes grow only with the decision (four per loser, a fixed few for the winner).
+// of requests for 2 siblings as for 20 (one group GraphQL query, the branch rules, one look for
+// every comment's marker, …), and its writes grow only with the decision (four per loser, a fixed
+// few for the winner).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
@@ -9,7 +10,7 @@ import { configOf, makeWorld, seedGroup, type SiblingSpec, type World } from '..
 
 interface Counts {
   reads: string[];
-  lookups: number;
+  lookups: string[];
   writes: number;
 }
 
@@ -24,7 +25,7 @@ async function decide(store: StoreWithDb, n: number, shape: 'ship' | 'human'): P
   }));
   await seedGroup(world, { siblings });
   await selectionStep(world.ctx('job'), 42, 'main');
-  return { world, counts: { reads: [...world.gh.reads], lookups: world.gh.lookups.length, writes: world.gh.writes.length } };
+  return { world, counts: { reads: [...world.gh.reads], lookups: [...world.gh.lookups], writes: world.gh.writes.length } };
 }
 
 const normalise = (reads: string[]): string[] => reads.map((r) => r.replace(/^graphql ArbiterGroup .*/, 'graphql ArbiterGroup'));
@@ -48,8 +49,9 @@ describe('GitHub requests of the selection step', () => {
     // Writes: the comparison, four per loser (check, note, label, close), and the winner's check, ready, merge, shipped check.
     for (const { n, counts } of [{ n: 2, counts: two.counts }, { n: 20, counts: twenty.counts }]) {
       expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
-      // Each comment write first looks for its marker, so a lost store never repeats a comment.
-      expect(counts.lookups).toBe(1 + (n - 1));
+      // Every comment looks for its marker (so a lost store never repeats a comment) in one read
+      // for the whole outcome: the comparison on #42 and each loser's note.
+      expect(counts.lookups).toEqual([`comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`]);
     }
   });
 
@@ -62,6 +64,8 @@ describe('GitHub requests of the selection step', () => {
     for (const { n, counts } of [{ n: 2, counts: two.counts }, { n: 20, counts: twenty.counts }]) {
       // The comparison, four per loser, and the gated winner's check, label, review request and note.
       expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
+      // One read looks for the markers of every comment: the comparison, the losers' notes, the winner's.
+      expect(counts.lookups).toEqual([`comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')},#100`]);
     }
     expect(twenty.world.gh.pull(100)).toMatchObject({ reviewers: ['maintainer'], labels: ['arbiter:awaiting-approval'] });
   });
