@@ -38,6 +38,8 @@ const yields = (rng: Rng) => async (): Promise<void> => {
 /**
  * One group: a unique best sibling (every criterion met, `test` and `lint` pass) and rivals that
  * are strictly worse on some key (a failed required check, fewer criteria met, or fewer passing checks).
+ * A rival is "fewer met" by a judged criterion, never by a gap alone: a sibling that could equal the
+ * best once its gaps are judged goes to a person with it (src/core/rank.ts `unjudgedChallengers`).
  */
 function buildTrial(rng: Rng, index: number, store: Store, rows: BulkRows): Trial {
   const gh = new FakeGitHub({ repo: `c${index}`, latency: yields(seeded(SEED ^ (index * 7919))) });
@@ -61,7 +63,7 @@ function buildTrial(rng: Rng, index: number, store: Store, rows: BulkRows): Tria
       const weakness = rng.pick(['failed-test', 'fewer-met', 'fewer-passing'] as const);
       if (weakness === 'failed-test') checks = [{ name: 'test', conclusion: rng.pick(['failure', 'cancelled', 'timed_out']) }, { name: 'lint', conclusion: 'success' }];
       if (weakness === 'fewer-passing') checks = [{ name: 'test', conclusion: 'success' }, { name: 'lint', conclusion: 'failure' }];
-      if (weakness === 'fewer-met') statuses[rng.pick(criteria).id] = rng.pick(['not_met', 'unclear', 'gap', 'uncheckable'] as const);
+      if (weakness === 'fewer-met') statuses[rng.pick(criteria).id] = rng.pick(['not_met', 'unclear', 'uncheckable'] as const);
     }
     const sha = shaOf(pr, index);
     gh.addPull({ number: pr, headSha: sha, checks, draft: rng.next() < 0.7, body: `Candidate-for: #${CHANGE}` });
