@@ -357,6 +357,22 @@ export function storeOver(db: Db): StoreWithDb {
       if (!r) return null;
       return parseRow(ResultRow, r, 'applied action').result ?? {};
     },
+    async claimAppliedAction(key, result, at) {
+      // One statement: the row this call inserted, or the one already there. A row committed
+      // by a concurrent insert after this statement's snapshot is read by a second statement.
+      const r =
+        (await one(
+          `WITH ins AS (
+             INSERT INTO applied_actions (key, result, at) VALUES ($1, $2::jsonb, $3::timestamptz)
+             ON CONFLICT (key) DO NOTHING RETURNING result
+           )
+           SELECT result FROM ins
+           UNION ALL SELECT result FROM applied_actions WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
+          [key, json(result ?? {}), at],
+        )) ?? (await one('SELECT result FROM applied_actions WHERE key = $1', [key]));
+      if (!r) throw new StoreError('not-found', `applied action ${key} vanished after its insert`);
+      return parseRow(ResultRow, r, 'applied action').result ?? {};
+    },
     async recordAppliedAction(key, result, at) {
       await db.query(
         `INSERT INTO applied_actions (key, result, at) VALUES ($1, $2::jsonb, $3::timestamptz)

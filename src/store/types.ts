@@ -138,6 +138,8 @@ export interface Store {
   claimRound(roundId: number, claimant: string): Promise<ClaimResult>;
   recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
   getRound(roundId: number): Promise<RoundRow | null>;
+  /** Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open Changes. */
+  listUnfinishedRounds(limit: number): Promise<RoundRow[]>;
 
   // receipts, events, idempotent actions
   addReceipt(receipt: Receipt): Promise<number>;
@@ -146,6 +148,8 @@ export interface Store {
   /** The recorded result of an applied action, or null when it has not been applied. */
   getAppliedAction(key: string): Promise<unknown | null>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** Records `result` under `key` unless a result is there already; answers the stored one (in one statement). */
+  claimAppliedAction(key: string, result: unknown, at: string): Promise<unknown>;
 
   // repairs and budgets
   /** At most one repair per Change: true for the one caller that takes it. */
@@ -160,8 +164,6 @@ export interface Store {
     limits: { perChange: number; dailyPerInstallation: number },
   ): Promise<boolean>;
 
-  /** Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open Changes. */
-  listUnfinishedRounds(limit: number): Promise<RoundRow[]>;
   // repository config state, and the cached default-branch config shared by replicas
   /** Records whether the default branch's config is valid; an invalid one drops the cached config. */
   setConfigValid(repo: string, valid: boolean, detail: string): Promise<void>;

@@ -1,6 +1,7 @@
 // What a workflow knows about the repository it works on: deps, the gateway, the config, and
 // the token that names this run (the job's delivery id) for claims that must survive retries.
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { ArbiterConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
 import { GitHubGateway } from '../github/gateway.ts';
@@ -37,16 +38,13 @@ export async function repoContext(deps: Deps, input: { owner: string; repo: stri
 
 export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock.now().toISOString();
 
+const Holder = z.object({ token: z.string() });
+
 /**
  * Claims `key` for this run: true for the first run to ask and for any retry of it (same
  * token). Built on the store's insert-once applied-actions table.
  */
 export async function claimOnce(ctx: RepoContext, key: string): Promise<boolean> {
-  const holder = await ctx.deps.store.getAppliedAction(`claim:${key}`);
-  if (holder === null) {
-    await ctx.deps.store.recordAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx));
-    const after = await ctx.deps.store.getAppliedAction(`claim:${key}`);
-    return (after as { token?: string } | null)?.token === ctx.token;
-  }
-  return (holder as { token?: string }).token === ctx.token;
+  const holder = Holder.safeParse(await ctx.deps.store.claimAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx)));
+  return holder.success && holder.data.token === ctx.token;
 }

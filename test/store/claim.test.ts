@@ -1,0 +1,39 @@
+// claimAppliedAction: one statement records a result unless one is there, and answers the stored
+// one. Many callers at once, from two connections, all read the first caller's result.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createStore, type StoreWithDb } from '../../src/store/store.ts';
+import { BACKENDS, openBackend, TEST_DATABASE_URL, type OpenedBackend } from './backends.ts';
+
+const AT = '2026-03-02T09:00:00.000Z';
+
+describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
+  let b: OpenedBackend;
+  beforeAll(async () => {
+    b = await openBackend(backend, 'claim');
+  });
+  afterAll(async () => b?.dispose());
+  beforeEach(async () => b.truncate());
+
+  it('records the first result and answers it to every later caller', async () => {
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({ token: 'a' });
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({ token: 'a' });
+    expect(await b.store.getAppliedAction('claim:k')).toEqual({ token: 'a' });
+  });
+
+  it('gives every concurrent caller the same holder', async () => {
+    // On PostgreSQL a second store is a second connection pool into the same schema.
+    const other: StoreWithDb | null = backend === 'postgres' ? await createStore({ databaseUrl: TEST_DATABASE_URL, schema: b.where }) : null;
+    try {
+      for (let trial = 0; trial < 20; trial++) {
+        const key = `claim:race-${trial}`;
+        const stores = other ? [b.store, other] : [b.store];
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.claimAppliedAction(key, { token: `t${i}` }, AT)));
+        const holders = new Set(answers.map((a) => JSON.stringify(a)));
+        expect(holders.size).toBe(1);
+        expect(answers[0]).toEqual(await b.store.getAppliedAction(key));
+      }
+    } finally {
+      await other?.close();
+    }
+  });
+});
