@@ -55,7 +55,7 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
     const held = faults.hold();
     const first = intake.submit(delivery('d1'));
     await held; // d1's transaction has written its row and waits before its job insert
-    // Nine deliveries arrive meanwhile, with a second copy of d5 and a redelivery of d1 (in flight).
+    // Ten arrive meanwhile: eight new ones, a second copy of d5 and a redelivery of d1 (in flight).
     const ids = ['d2', 'd3', 'd4', 'd5', 'd5', 'd6', 'd7', 'd8', 'd9', 'd1'];
     const rest = ids.map((id) => intake.submit(delivery(id)));
     await turn();
