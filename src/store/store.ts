@@ -19,6 +19,7 @@ import {
   ReceiptSchema,
   RepairRow,
   ResultRow,
+  KeyResultRow,
   RoundRowSchema,
   SelectionRow,
   ValidRow,
@@ -356,6 +357,13 @@ export function storeOver(db: Db): StoreWithDb {
       const r = await one('SELECT result FROM applied_actions WHERE key = $1', [key]);
       if (!r) return null;
       return parseRow(ResultRow, r, 'applied action').result ?? {};
+    },
+    async getAppliedActions(keys) {
+      const found = new Map<string, unknown>();
+      if (keys.length === 0) return found;
+      const res = await db.query('SELECT key, result FROM applied_actions WHERE key = ANY($1::text[])', [keys]);
+      for (const r of parseRows(KeyResultRow, res.rows, 'applied action')) found.set(r.key, r.result ?? {});
+      return found;
     },
     async claimAppliedAction(key, result, at) {
       // One statement: the row this call inserted, or the one already there. A row committed

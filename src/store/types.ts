@@ -147,6 +147,8 @@ export interface Store {
   addEvent(repo: string, kind: string, data: unknown, at: string): Promise<void>;
   /** The recorded result of an applied action, or null when it has not been applied. */
   getAppliedAction(key: string): Promise<unknown | null>;
+  /** The recorded results of those keys that have one, in one read. */
+  getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
   /** Records `result` under `key` unless a result is there already; answers the stored one (in one statement). */
   claimAppliedAction(key: string, result: unknown, at: string): Promise<unknown>;

@@ -1,6 +1,7 @@
 // The executor: applies each planned action once. An action whose key is recorded in the store
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
@@ -27,6 +28,12 @@ export async function withRetry<T>(ctx: RepoContext, what: string, write: (attem
 
 const contentHash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
+const CheckId = z.object({ id: z.number() });
+const checkIdOf = (recorded: unknown): number | null => {
+  const parsed = CheckId.safeParse(recorded);
+  return parsed.success ? parsed.data.id : null;
+};
+
 export type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
 
 /**
@@ -37,10 +44,11 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   const { store } = ctx.deps;
   const idKey = `check-id:${ctx.key}:${check.headSha}:${check.name}`;
   const contentKey = `check-content:${ctx.key}:${check.headSha}:${check.name}:${contentHash(check)}`;
-  if ((await store.getAppliedAction(contentKey)) !== null) return;
+  const known = await store.getAppliedActions([contentKey, idKey]);
+  if (known.has(contentKey)) return;
   // Two runs writing the same content at once: one writes it, the other has nothing to add.
   if (!(await claimOnce(ctx, contentKey))) return;
-  let id = ((await store.getAppliedAction(idKey)) as { id?: number } | null)?.id ?? null;
+  let id = checkIdOf(known.get(idKey));
   if (id === null) {
     const creator = await claimOnce(ctx, `check-create:${ctx.key}:${check.headSha}:${check.name}`);
     id = await ctx.gh.findCheckRun(check.headSha, check.name);
@@ -48,18 +56,18 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
       // Another run is creating it right now: wait for its id rather than create a second one.
       for (let i = 0; i < 40 && id === null; i++) {
         await sleep(250);
-        id = ((await store.getAppliedAction(idKey)) as { id?: number } | null)?.id ?? null;
+        id = checkIdOf(await store.getAppliedAction(idKey));
       }
       if (id === null) id = await ctx.gh.findCheckRun(check.headSha, check.name);
     }
   }
-  const known = id;
+  const existing = id;
   const written = await withRetry(ctx, `check ${check.name}`, async (attempt) => {
     // A creation whose answer was lost may have landed: look before creating again.
-    const target = known ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
+    const target = existing ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
     return ctx.gh.writeCheckRun({ id: target, sha: check.headSha, ...check });
   });
-  if (known === null) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
+  if (existing === null) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
 }
 
@@ -75,9 +83,9 @@ type PlanComments = Map<number, OwnComment[]>;
  * Looks for the markers of every comment the plan still has to write with one read (not one per
  * comment), so a lost store never repeats a comment. If that read fails, each comment looks alone.
  */
-async function findPlanComments(ctx: RepoContext, actions: Action[]): Promise<PlanComments> {
+async function findPlanComments(ctx: RepoContext, actions: Action[], recorded: Map<string, unknown>): Promise<PlanComments> {
   const issues = new Set<number>();
-  for (const action of actions) if (action.kind === 'comment' && (await ctx.deps.store.getAppliedAction(action.key)) === null) issues.add(action.issue);
+  for (const action of actions) if (action.kind === 'comment' && !recorded.has(action.key)) issues.add(action.issue);
   if (issues.size === 0) return new Map();
   try {
     return await withRetry(ctx, 'find comments', () => ctx.gh.findOwnComments([...issues]));
@@ -182,21 +190,26 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
   let merge: MergeResult | null = null;
   // Found at the first comment to write, for it and every later one.
   let comments: PlanComments | null = null;
+  // What is recorded and claimed already, for the whole plan in one read.
+  const known = await store.getAppliedActions(actions.flatMap((a) => [a.key, `claim:action:${a.key}`]));
   for (const [index, action] of actions.entries()) {
-    const recorded = await store.getAppliedAction(action.key);
-    let result: unknown = recorded;
-    if (recorded === null) {
+    let result: unknown = known.get(action.key) ?? null;
+    if (result === null) {
       // Another run is applying this very action right now (its retry would carry its token):
-      // leave it to that run rather than apply it twice.
-      const resumed = (await store.getAppliedAction(`claim:action:${action.key}`)) !== null;
-      if (!(await claimOnce(ctx, `action:${action.key}`))) {
-        if (action.kind === 'merge' || action.kind === 'auto-merge') break;
-        continue;
+      // leave it to that run rather than apply it twice, unless it finished since the plan was read.
+      const resumed = known.has(`claim:action:${action.key}`);
+      if (await claimOnce(ctx, `action:${action.key}`)) {
+        if (action.kind === 'comment' && comments === null) comments = await findPlanComments(ctx, actions.slice(index), known);
+        result = (await apply(ctx, action, resumed, comments ?? new Map())) ?? { done: true };
+        await store.recordAppliedAction(action.key, result, nowIso(ctx));
+        applied.push(action.key);
+      } else {
+        result = await store.getAppliedAction(action.key);
+        if (result === null) {
+          if (action.kind === 'merge' || action.kind === 'auto-merge') break;
+          continue;
+        }
       }
-      if (action.kind === 'comment' && comments === null) comments = await findPlanComments(ctx, actions.slice(index));
-      result = (await apply(ctx, action, resumed, comments ?? new Map())) ?? { done: true };
-      await store.recordAppliedAction(action.key, result, nowIso(ctx));
-      applied.push(action.key);
     }
     if (action.kind === 'merge' || action.kind === 'auto-merge') {
       merge = result as MergeResult;

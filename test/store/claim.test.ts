@@ -1,4 +1,4 @@
-// claimAppliedAction: one statement records a result unless one is there, and answers the stored
+// claimAppliedAction and getAppliedActions: one statement records a result unless one is there, and answers the stored
 // one. Many callers at once, from two connections, all read the first caller's result.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStore, type StoreWithDb } from '../../src/store/store.ts';
@@ -18,6 +18,14 @@ describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
     expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({ token: 'a' });
     expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({ token: 'a' });
     expect(await b.store.getAppliedAction('claim:k')).toEqual({ token: 'a' });
+  });
+
+  it('reads the recorded results of many keys at once, leaving out keys without one', async () => {
+    await b.store.recordAppliedAction('a', { id: 1 }, AT);
+    await b.store.recordAppliedAction('b', null, AT);
+    const found = await b.store.getAppliedActions(['a', 'b', 'missing']);
+    expect([...found.entries()].sort()).toEqual([['a', { id: 1 }], ['b', {}]]);
+    expect((await b.store.getAppliedActions([])).size).toBe(0);
   });
 
   it('gives every concurrent caller the same holder', async () => {
