@@ -132,11 +132,19 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   // as there are jobs: each pg-boss statement and each job first lets pending I/O run.
   const yieldToIo = db.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
 
+  // pg-boss completes a finished job without awaiting it; `stop` waits for such statements, so
+  // none reaches a store its caller closes right after.
+  let inFlight = 0;
   const boss = new PgBoss({
     db: {
       async executeSql(text: string, values?: unknown[]) {
-        await yieldToIo();
-        return db.executeSql(text, values);
+        inFlight++;
+        try {
+          await yieldToIo();
+          return await db.executeSql(text, values);
+        } finally {
+          inFlight--;
+        }
       },
     },
     schema,
@@ -244,6 +252,7 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     },
     async stop(so = {}) {
       await boss.stop({ graceful: so.graceful ?? true, timeout: so.timeoutMs ?? 20_000, close: false, wait: true });
+      for (let turns = 0; turns < 2 || (inFlight > 0 && turns < 500); turns++) await new Promise<void>((resolve) => setTimeout(resolve, turns < 2 ? 0 : 10));
     },
     async maintain() {
       await boss.maintain();
