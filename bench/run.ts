@@ -44,7 +44,7 @@ function settings(): Settings {
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
     postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
-    budget: { requests: Number(flag('budget-requests') ?? 130), intake: 40, context: 60, e2e: 120 },
+    budget: { requests: Number(flag('budget-requests') ?? 300), intake: 40, context: 60, e2e: 120 },
   };
 }
 
