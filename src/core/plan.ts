@@ -1,6 +1,7 @@
 // Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
 // the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
 import type { ArbiterConfig } from '../config/schema.ts';
+import { GAP_WORDING } from '../llm/types.ts';
 import { renderComparisonComment, renderRankingTable, renderReceiptText, type ComparisonRow } from '../github/markdown.ts';
 import { markerFor } from '../github/markers.ts';
 import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
@@ -73,12 +74,14 @@ export function decide(input: SelectionInput): Verdict {
     const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
     const first = ranking.top.map((n) => `#${n}`).join(', ');
     const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
+    const budgetSpent = unjudged.some((c) => evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.reason === GAP_WORDING.budget));
+    const raise = budgetSpent ? ` The model budget ran out: raise \`acceptance.budget.perChange\` in \`.github/arbiter.yml\` first.` : '';
     return {
       kind: 'human',
       winner: ranking.tiedAtTop ? null : ranking.top[0],
       before,
       losers: all.filter((n) => !before.includes(n)),
-      why: `${first} ${ranking.tiedAtTop ? 'rank' : 'ranks'} first on the evidence judged, but ${names} could rank above once judged: the acceptance check could not judge every criterion (model error or budget). Re-run it with \`${config.commands.prefix} recheck\` on those, or choose one with \`${config.commands.prefix} promote\`.`,
+      why: `${first} ${ranking.tiedAtTop ? 'rank' : 'ranks'} first on the evidence judged, but ${names} could rank above once judged: the acceptance check could not judge every criterion (model error or budget). Re-run it with \`${config.commands.prefix} recheck\` on those, or choose one with \`${config.commands.prefix} promote\`.${raise}`,
     };
   }
   let winner: number;

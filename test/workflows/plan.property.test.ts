@@ -9,6 +9,7 @@ import { planSelection, type SelectionInput, type SelectionPlan } from '../../sr
 import { mightOutrank, rankCandidates, summarise } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
+import { GAP_WORDING } from '../../src/llm/types.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
 
 const CRITERIA: Criterion[] = [
@@ -82,10 +83,11 @@ const arbGroup = fc
 type Case = typeof arbGroup extends fc.Arbitrary<infer T> ? T : never;
 
 /** Plans a group whose siblings are listed in `order`, as the selection step would. */
-function plan(c: Case, order: number[]): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
+function plan(c: Case, order: number[], gapReason = ''): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
   const { group } = c;
   const criteria = CRITERIA.slice(0, group.criteriaCount);
   const evidence = order.map((i) => evidenceOf(group.prs[i]!, c.siblings[i]!, criteria));
+  for (const e of evidence) for (const r of e.acceptance?.results ?? []) if (r.status === 'gap') r.reason = gapReason;
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
   if (ranking.tiedAtTop) {
@@ -188,6 +190,10 @@ describe('planSelection over random groups', () => {
     const open = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 2 }), [0, 1, 2]).plan;
     expect(open.verdict).toMatchObject({ kind: 'human', winner: 50, before: [50, 51], losers: [52] });
     expect(open.verdict.kind === 'human' && open.verdict.why).toContain('#51 (2 of 3 criteria not judged)');
+    expect(open.verdict.kind === 'human' && open.verdict.why).not.toContain('raise');
+    // When the gaps are the spent model budget, the person is told to raise it before re-running.
+    const spent = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 2 }), [0, 1, 2], GAP_WORDING.budget).plan;
+    expect(spent.verdict.kind === 'human' && spent.verdict.why).toContain('raise `acceptance.budget.perChange`');
     expect(of(open.actions, 'merge')).toEqual([]);
     expect(of(open.actions, 'close').map((a) => a.pr)).toEqual([52]);
     // With a lower score, even all three met would rank #51 below #50: #50 ships and #51 loses.
