@@ -149,6 +149,13 @@ export const MIGRATIONS: Migration[] = [
         ADD COLUMN generation integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 3,
+    name: 'delivery-payload-text',
+    // A payload is stored as it came and read back whole, never queried inside: as jsonb,
+    // PostgreSQL spent about 0.9 ms of CPU per 24 KB payload converting it at intake.
+    sql: `ALTER TABLE deliveries ALTER COLUMN payload TYPE text USING payload::text;`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

@@ -23,7 +23,7 @@ const int = z
 export const DeliveryRow = z.object({
   id: z.string(),
   event: z.string(),
-  payload: z.unknown(),
+  payload: z.string(),
   done_at: iso.nullable(),
   error: z.string().nullable(),
 });

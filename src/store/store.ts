@@ -72,6 +72,15 @@ const toRound = (r: ReturnType<typeof RoundRowSchema.parse>): RoundRow => ({
 const ROUND_COLUMNS = 'id, repo, change, base, number, selection, decision, opened_at, decided_at';
 const CANDIDATE_COLUMNS = 'repo, pr, change, base, head_sha, author, state, reason, head_seen_at, created_at';
 
+/** A stored JSON text read back; text that does not parse reads as null (the job then drops it, saying why). */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Opens the database (PGlite when no URL), applies migrations, and returns the store. */
 export async function createStore(opts: OpenDbOptions = {}): Promise<StoreWithDb> {
   const db = await openDb(opts);
@@ -94,7 +103,7 @@ export function storeOver(db: Db): StoreWithDb {
     // ------------------------------------------------------------------ deliveries
     async recordDelivery(id, event, payload) {
       const res = await db.query(
-        'INSERT INTO deliveries (id, event, payload) VALUES ($1, $2, $3::jsonb) ON CONFLICT (id) DO NOTHING',
+        'INSERT INTO deliveries (id, event, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
         [id, event, json(payload)],
       );
       return res.rowCount === 1;
@@ -109,7 +118,7 @@ export function storeOver(db: Db): StoreWithDb {
       const values = [...unique].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((d) => {
         params.push(d.id, d.event, json(d.payload));
         const n = params.length;
-        return `($${n - 2}, $${n - 1}, $${n}::jsonb)`;
+        return `($${n - 2}, $${n - 1}, $${n})`;
       });
       const inserted = await tx.query(
         `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
@@ -129,7 +138,7 @@ export function storeOver(db: Db): StoreWithDb {
       const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
       if (!row) return null;
       const d = parseRow(DeliveryRow, row, 'delivery');
-      return { id: d.id, event: d.event, payload: d.payload, doneAt: d.done_at, error: d.error };
+      return { id: d.id, event: d.event, payload: parseJsonText(d.payload), doneAt: d.done_at, error: d.error };
     },
     async listPendingDeliveries(limit) {
       const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);

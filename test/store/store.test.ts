@@ -45,6 +45,15 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.listPendingDeliveries(10)).toEqual(['d-2']);
   });
 
+  it('keeps a payload exactly as it came, a NUL character in a comment included (jsonb refuses \\u0000)', async () => {
+    const payload = { comment: { body: 'before\u0000after' }, n: 1 };
+    expect(await b.store.recordDelivery('d-nul', 'issue_comment', payload)).toBe(true);
+    expect((await b.store.getDelivery('d-nul'))?.payload).toEqual(payload);
+    const [grouped] = await b.store.recordDeliveries([{ id: 'd-nul-2', event: 'issue_comment', payload }]);
+    expect(grouped).toEqual({ id: 'd-nul-2', fresh: true, done: false });
+    expect((await b.store.getDelivery('d-nul-2'))?.payload).toEqual(payload);
+  });
+
   it('records a group of deliveries in one call: each id once, its first copy, saying what was new and what was done', async () => {
     const s = b.store;
     await s.recordDelivery('g-old', 'push', { old: true });
