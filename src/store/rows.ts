@@ -96,6 +96,7 @@ export const ReceiptSchema = Receipt;
 export const DataRow = z.object({ data: z.unknown() });
 export const ResultRow = z.object({ result: z.unknown() });
 export const KeyResultRow = z.object({ key: z.string(), result: z.unknown() });
+export const ClaimRow = z.object({ result: z.unknown(), inserted: z.boolean() });
 export const RepairRow = z.object({ pr: int, at: iso });
 export const ValidRow = z.object({ valid: z.boolean() });
 export const ConfigStateRow = z.object({ valid: z.boolean(), config: z.unknown(), loaded_at: iso.nullable(), generation: int });

@@ -20,6 +20,7 @@ import {
   RepairRow,
   ResultRow,
   KeyResultRow,
+  ClaimRow,
   RoundRowSchema,
   SelectionRow,
   ValidRow,
@@ -314,7 +315,8 @@ export function storeOver(db: Db): StoreWithDb {
       return parseRow(SelectionRow, r, 'round').selection === claimant ? 'mine' : 'taken';
     },
     async recordDecision(roundId, decision, now) {
-      await db.query('UPDATE rounds SET decision = $2::jsonb, decided_at = $3::timestamptz WHERE id = $1', [
+      // The first decision stands: a second run of the same claim never overwrites it.
+      await db.query('UPDATE rounds SET decision = $2::jsonb, decided_at = $3::timestamptz WHERE id = $1 AND decision IS NULL', [
         roundId,
         json(decision),
         now,
@@ -383,12 +385,13 @@ export function storeOver(db: Db): StoreWithDb {
              INSERT INTO applied_actions (key, result, at) VALUES ($1, $2::jsonb, $3::timestamptz)
              ON CONFLICT (key) DO NOTHING RETURNING result
            )
-           SELECT result FROM ins
-           UNION ALL SELECT result FROM applied_actions WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
+           SELECT result, true AS inserted FROM ins
+           UNION ALL SELECT result, false AS inserted FROM applied_actions WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
           [key, json(result ?? {}), at],
-        )) ?? (await one('SELECT result FROM applied_actions WHERE key = $1', [key]));
+        )) ?? (await one('SELECT result, false AS inserted FROM applied_actions WHERE key = $1', [key]));
       if (!r) throw new StoreError('not-found', `applied action ${key} vanished after its insert`);
-      return parseRow(ResultRow, r, 'applied action').result ?? {};
+      const row = parseRow(ClaimRow, r, 'applied action');
+      return { result: row.result ?? {}, inserted: row.inserted };
     },
     async recordAppliedAction(key, result, at) {
       await db.query(

@@ -136,6 +136,7 @@ export interface Store {
   openNextRound(repo: string, change: number, base: string, fromRound: number, now: string): Promise<RoundRow>;
   /** One conditional update of the round's selection from NULL. `mine` when `claimant` already holds it. */
   claimRound(roundId: number, claimant: string): Promise<ClaimResult>;
+  /** Records the round's decision unless it has one: the first decision stands. */
   recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
   getRound(roundId: number): Promise<RoundRow | null>;
   /** Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open Changes. */
@@ -150,8 +151,11 @@ export interface Store {
   /** The recorded results of those keys that have one, in one read. */
   getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
-  /** Records `result` under `key` unless a result is there already; answers the stored one (in one statement). */
-  claimAppliedAction(key: string, result: unknown, at: string): Promise<unknown>;
+  /**
+   * Records `result` under `key` unless a result is there already; answers the stored one, and
+   * whether this call inserted it (in one statement).
+   */
+  claimAppliedAction(key: string, result: unknown, at: string): Promise<{ result: unknown; inserted: boolean }>;
 
   // repairs and budgets
   /** At most one repair per Change: true for the one caller that takes it. */

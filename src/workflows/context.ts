@@ -41,10 +41,18 @@ export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock
 const Holder = z.object({ token: z.string() });
 
 /**
- * Claims `key` for this run: true for the first run to ask and for any retry of it (same
- * token). Built on the store's insert-once applied-actions table.
+ * Claims `key` for this run: `new` when this call took it, `mine` when this run (its token) held
+ * it before (a retry, or another run under the same token), `taken` when another run holds it.
+ * Built on the store's insert-once applied-actions table.
  */
+export async function claim(ctx: RepoContext, key: string): Promise<'new' | 'mine' | 'taken'> {
+  const { result, inserted } = await ctx.deps.store.claimAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx));
+  if (inserted) return 'new';
+  const holder = Holder.safeParse(result);
+  return holder.success && holder.data.token === ctx.token ? 'mine' : 'taken';
+}
+
+/** True for the first run to ask for `key` and for any retry of it (same token). */
 export async function claimOnce(ctx: RepoContext, key: string): Promise<boolean> {
-  const holder = Holder.safeParse(await ctx.deps.store.claimAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx)));
-  return holder.success && holder.data.token === ctx.token;
+  return (await claim(ctx, key)) !== 'taken';
 }

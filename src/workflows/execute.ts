@@ -7,7 +7,7 @@ import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { CandidateState } from '../core/types.ts';
-import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 
 const MAX_ATTEMPTS = 4;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -190,25 +190,24 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
   let merge: MergeResult | null = null;
   // Found at the first comment to write, for it and every later one.
   let comments: PlanComments | null = null;
-  // What is recorded and claimed already, for the whole plan in one read.
-  const known = await store.getAppliedActions(actions.flatMap((a) => [a.key, `claim:action:${a.key}`]));
+  // What is recorded already, for the whole plan in one read.
+  const known = await store.getAppliedActions(actions.map((a) => a.key));
   for (const [index, action] of actions.entries()) {
     let result: unknown = known.get(action.key) ?? null;
     if (result === null) {
-      // Another run is applying this very action right now (its retry would carry its token):
-      // leave it to that run rather than apply it twice, unless it finished since the plan was read.
-      const resumed = known.has(`claim:action:${action.key}`);
-      if (await claimOnce(ctx, `action:${action.key}`)) {
+      const held = await claim(ctx, `action:${action.key}`);
+      // Claimed before (this run died, or another run under its token is at it): it may have
+      // been applied and recorded since the plan was read. Another run's claim is left to it.
+      if (held !== 'new') result = await store.getAppliedAction(action.key);
+      if (result === null && held !== 'taken') {
         if (action.kind === 'comment' && comments === null) comments = await findPlanComments(ctx, actions.slice(index), known);
-        result = (await apply(ctx, action, resumed, comments ?? new Map())) ?? { done: true };
+        result = (await apply(ctx, action, held === 'mine', comments ?? new Map())) ?? { done: true };
         await store.recordAppliedAction(action.key, result, nowIso(ctx));
         applied.push(action.key);
-      } else {
-        result = await store.getAppliedAction(action.key);
-        if (result === null) {
-          if (action.kind === 'merge' || action.kind === 'auto-merge') break;
-          continue;
-        }
+      }
+      if (result === null) {
+        if (action.kind === 'merge' || action.kind === 'auto-merge') break;
+        continue;
       }
     }
     if (action.kind === 'merge' || action.kind === 'auto-merge') {

@@ -185,8 +185,10 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {
-    plan = await computePlan(ctx, view);
-    await store.recordDecision(round.id, plan, nowIso(ctx));
+    await store.recordDecision(round.id, await computePlan(ctx, view), nowIso(ctx));
+    // The first decision recorded stands, should two runs of this claim have decided at once.
+    round = (await store.getRound(round.id)) ?? round;
+    plan = round.decision as SelectionPlan;
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }
   await finishPromotion(ctx, { change: view.change, round, base, plan });

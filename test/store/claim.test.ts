@@ -15,8 +15,8 @@ describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
   beforeEach(async () => b.truncate());
 
   it('records the first result and answers it to every later caller', async () => {
-    expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({ token: 'a' });
-    expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({ token: 'a' });
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({ result: { token: 'a' }, inserted: true });
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({ result: { token: 'a' }, inserted: false });
     expect(await b.store.getAppliedAction('claim:k')).toEqual({ token: 'a' });
   });
 
@@ -36,9 +36,10 @@ describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
         const key = `claim:race-${trial}`;
         const stores = other ? [b.store, other] : [b.store];
         const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.claimAppliedAction(key, { token: `t${i}` }, AT)));
-        const holders = new Set(answers.map((a) => JSON.stringify(a)));
+        const holders = new Set(answers.map((a) => JSON.stringify(a.result)));
         expect(holders.size).toBe(1);
-        expect(answers[0]).toEqual(await b.store.getAppliedAction(key));
+        expect(answers.filter((a) => a.inserted)).toHaveLength(1);
+        expect(answers[0]?.result).toEqual(await b.store.getAppliedAction(key));
       }
     } finally {
       await other?.close();
