@@ -14,8 +14,13 @@ export interface JobOptions {
   startAfterSeconds?: number;
 }
 
+/** Where a job stands: waiting (or waiting to retry), running, over (done, failed or cancelled), or gone. */
+export type JobState = 'pending' | 'active' | 'over' | 'missing';
+
 export interface JobQueue {
   send(name: string, data: Record<string, unknown>, opts?: JobOptions): Promise<string | null>;
+  /** The state of the job sent once under `key` (`sendOnce`). */
+  jobState(name: string, key: string): Promise<JobState>;
 }
 
 export interface Deps {

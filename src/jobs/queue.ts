@@ -165,21 +165,20 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   }
 
   const known = new Set<string>();
-  const ensure = async (name: string): Promise<void> => {
+  /** `singleton`: at most one job of the queue is active at a time, over every replica. */
+  const ensure = async (name: string, policy: 'standard' | 'singleton' = 'standard'): Promise<void> => {
     if (known.has(name)) return;
-    if (!(await boss.getQueue(name))) {
+    const options = { name, policy, retryLimit: timing.retryLimit, retryDelay: timing.retryDelay, retryBackoff: timing.retryBackoff, expireInSeconds: timing.expireInSeconds };
+    const existing = z.object({ policy: z.string().nullish() }).nullable().catch(null).parse(await boss.getQueue(name));
+    if (!existing) {
       try {
-        await boss.createQueue(name, {
-          name,
-          retryLimit: timing.retryLimit,
-          retryDelay: timing.retryDelay,
-          retryBackoff: timing.retryBackoff,
-          expireInSeconds: timing.expireInSeconds,
-        });
+        await boss.createQueue(name, options);
       } catch (err) {
         // Another replica created it at the same moment.
         if (!(await boss.getQueue(name))) throw err;
       }
+    } else if ((existing.policy ?? 'standard') !== policy) {
+      await boss.updateQueue(name, options);
     }
     known.add(name);
   };
@@ -234,8 +233,19 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       }
       workerIds.set(name, [...(workerIds.get(name) ?? []), ...ids]);
     },
+    async jobState(name, key) {
+      const job = z
+        .object({ state: z.string() })
+        .nullable()
+        .catch(null)
+        .parse(await boss.getJobById(name, jobIdFor(name, key), { includeArchive: true }));
+      if (!job) return 'missing';
+      if (job.state === 'created' || job.state === 'retry') return 'pending';
+      return job.state === 'active' ? 'active' : 'over';
+    },
     async schedule(name, cron, data = {}) {
-      await ensure(name);
+      // A scheduled job (the sweep) never runs twice at once, even when one run outlasts its slot.
+      await ensure(name, 'singleton');
       await boss.schedule(name, cron, data, { singletonKey: name });
     },
     async counts() {

@@ -1,6 +1,7 @@
 // The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
 // (unpromotable, "timed out"), and sends a Change to a person when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
+import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
 import { LABEL_AWAITING } from '../core/plan.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
@@ -59,24 +60,27 @@ async function expireRepair(ctx: RepoContext, change: number, base: string): Pro
 }
 
 /**
- * Whether the claimant of a round will never continue it: its delivery job is over (it failed
- * for good, or ended without finishing the round), or it is a sweep, which only the sweep runs.
+ * Whether the claimant of a round will never continue it: its delivery is done (processed, or
+ * failed for good), or its job is over or gone (a job that expired on its last attempt fails
+ * without a word to Arbiter), or it is a sweep, which only the sweep runs (one at a time).
  * Such a round is resumed under the claimant's own token, exactly as its retry would have done:
  * every action it claimed stays its own, and one it may have applied is looked up first.
  */
-export async function abandonedClaimant(store: Deps['store'], token: string): Promise<boolean> {
+export async function abandonedClaimant(deps: Pick<Deps, 'store' | 'queue'>, token: string): Promise<boolean> {
   if (token.startsWith('sweep:')) return true;
   const delivery = /^delivery:(.+)$/.exec(token);
   if (!delivery) return false;
-  const d = await store.getDelivery(delivery[1]);
-  return d === null || Boolean(d.doneAt);
+  const d = await deps.store.getDelivery(delivery[1]);
+  if (d === null || d.doneAt) return true;
+  const job = await deps.queue.jobState(DELIVERY_QUEUE, delivery[1]);
+  return job === 'over' || job === 'missing';
 }
 
 export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: RoundRow) => Promise<RepoContext | null>): Promise<void> {
   for (const round of await deps.store.listUnfinishedRounds(500)) {
     const claimant = round.selection;
     try {
-      if (claimant === null || !(await abandonedClaimant(deps.store, claimant))) continue;
+      if (claimant === null || !(await abandonedClaimant(deps, claimant))) continue;
       const ctx = await contextOf(round);
       if (!ctx) continue;
       deps.log.warn({ repo: round.repo, change: round.change, round: round.number, claimant }, 'sweep: resuming a round its claimant left unfinished');

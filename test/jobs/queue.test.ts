@@ -198,6 +198,35 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect(turns).toBeGreaterThanOrEqual(jobs / 4);
   });
 
+  it('never runs two jobs of a scheduled queue at once (the sweep), whatever the worker concurrency', async () => {
+    const q = await newQueue();
+    await q.schedule('t-single', '0 0 1 1 *');
+    expect(await q.boss.getQueue('t-single')).toMatchObject({ policy: 'singleton' });
+    let running = 0;
+    let most = 0;
+    let done = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    for (let i = 0; i < 3; i++) await q.send('t-single', { i });
+    await q.work(
+      't-single',
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await gate;
+        running--;
+        done++;
+      },
+      { concurrency: 3 },
+    );
+    await until('first job running', () => running === 1);
+    // Give the other workers every chance to take a second job while the first one runs.
+    for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setTimeout(resolve, 10));
+    release();
+    await until('all jobs done', () => done === 3);
+    expect(most).toBe(1);
+  });
+
   it('lets a job in flight finish on a graceful stop', async () => {
     const q = await newQueue();
     let release!: () => void;

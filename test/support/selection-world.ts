@@ -8,7 +8,7 @@ import { parseCriteria } from '../../src/core/criteria.ts';
 import { computeGate } from '../../src/core/gate.ts';
 import type { AcceptanceEvidence, CandidateState, CriterionStatus, ObservedCheck } from '../../src/core/types.ts';
 import { checkOutcome } from '../../src/core/gate.ts';
-import type { Deps, JobQueue } from '../../src/deps.ts';
+import type { Deps, JobQueue, JobState } from '../../src/deps.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from '../../src/llm/types.ts';
 import type { ChangeRow, Store } from '../../src/store/types.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
@@ -34,13 +34,19 @@ export function tableLlm(table: { judge?: unknown | 'unavailable' } = {}): LlmCl
   };
 }
 
-export function recordingQueue(): JobQueue & { sent: string[] } {
+/** A queue that records what is sent; a job's state is `active` unless a test sets it (`states`, by key). */
+export function recordingQueue(): JobQueue & { sent: string[]; states: Map<string, JobState> } {
   const sent: string[] = [];
+  const states = new Map<string, JobState>();
   return {
     sent,
+    states,
     async send(name, data) {
       sent.push(`${name} ${JSON.stringify(data)}`);
       return `job-${sent.length}`;
+    },
+    async jobState(_name, key) {
+      return states.get(key) ?? 'active';
     },
   };
 }
@@ -57,16 +63,19 @@ export interface World {
   config: ArbiterConfig;
   /** A context for one run (a job): its own token. */
   ctx(token: string, over?: { store?: Store }): RepoContext;
+  /** The recording queue in `deps` (set a job's state by its key). */
+  queue: ReturnType<typeof recordingQueue>;
 }
 
 export function makeWorld(input: { store: Store; gh?: FakeGitHub; config?: ArbiterConfig; llm?: LlmClient & { calls: CompletionRequest[] } }): World {
   const gh = input.gh ?? new FakeGitHub();
   const clock = new ManualClock(START);
+  const queue = recordingQueue();
   const llm = input.llm ?? tableLlm();
   const config = input.config ?? configOf();
   const deps: Deps = {
     store: input.store,
-    queue: recordingQueue(),
+    queue,
     clock,
     llm,
     log: silentLog,
@@ -86,7 +95,7 @@ export function makeWorld(input: { store: Store; gh?: FakeGitHub; config?: Arbit
     token,
     log: silentLog,
   });
-  return { store: input.store, gh, clock, llm, deps, config, ctx };
+  return { store: input.store, gh, clock, llm, deps, config, ctx, queue };
 }
 
 export const CRITERIA_TEXT = ['The home page shows a calendar of the current month', 'Each day of the calendar holds a kanban list', 'A card can be dragged between days'];

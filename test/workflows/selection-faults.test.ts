@@ -60,6 +60,25 @@ describe('selection step faults', () => {
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 
+  it('the sweep also resumes a round whose claimant job expired on its last attempt (its delivery never marked done)', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    await opened.store.recordDelivery('dlv-expired', 'check_run', {});
+    w.gh.fail({ match: 'close #12', status: 422 });
+    await expect(selectionStep(w.ctx('delivery:dlv-expired'), 42, 'main')).rejects.toThrow(/422/);
+    const resume = () => resumeAbandonedRounds(w.deps, async () => w.ctx('sweep:elsewhere'));
+    // Waiting to be retried: left alone.
+    w.queue.states.set('dlv-expired', 'pending');
+    await resume();
+    expect(w.gh.pull(12).state).toBe('open');
+    // pg-boss expired it on its last attempt: the job is over although the delivery is not done.
+    w.queue.states.set('dlv-expired', 'over');
+    await resume();
+    expect(w.gh.pull(12).state).toBe('closed');
+    expect(w.gh.pull(13).merged).toBe(true);
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
   it('a run that read the round before the claim does not cover the decision with a waiting list', async () => {
     // Run B reads the group from GitHub only after run A has decided: its group query is held.
     let holding = false;
