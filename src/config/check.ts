@@ -32,6 +32,11 @@ export interface ConfigCheckInput {
   ref: string;
   /** The repository's default branch, when the caller knows it (push payloads do); else it is read. */
   defaultBranch?: string;
+  /**
+   * The head of a pull request: never the default branch's configuration, whatever its branch is
+   * called (a fork may name its branch `main`); only its check run is written.
+   */
+  pullRequest?: boolean;
 }
 
 const ExistingRuns = z.object({
@@ -80,6 +85,7 @@ const alreadyShows = (run: ExistingRun, output: ConfigCheckOutput): boolean =>
   run.output?.summary === output.summary;
 
 const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
+  if (input.pullRequest) return false;
   let branch = input.defaultBranch;
   if (branch === undefined) {
     const { owner, repo } = input;
@@ -98,9 +104,6 @@ const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promi
  */
 export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
   const { owner, repo, sha } = input;
-  // Read before loading: an invalidation that lands meanwhile wins over what this load stores.
-  const { generation } = await deps.store.getConfigState(`${owner}/${repo}`);
-  const loadedAt = deps.clock.now().toISOString();
   const result = await loadRepoConfig(octokit, { owner, repo, ref: sha });
   const output = renderConfigCheck(result);
   const existing = await findExistingRun(octokit, deps.appSlug, input);
@@ -125,9 +128,10 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, in
   }
 
   if (await isDefaultBranch(octokit, input)) {
+    // Validity only: the cached config is filled by `getRepoConfig` from the branch as it is now,
+    // never from this commit, which a retried or redelivered push may have left behind.
     const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
     await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
-    if (result.ok) await deps.store.cacheConfig(`${owner}/${repo}`, { config: result.config, loadedAt, generation });
   }
   if (!result.ok) deps.log.info({ owner, repo, sha, errors: result.errors.length }, 'invalid .github/arbiter.yml');
   return { ok: result.ok };

@@ -75,5 +75,5 @@ async function checkConfigOfPull(deps: Deps, octokit: Octokit, owner: string, re
   const files = await new GitHubGateway(octokit, owner, repo, deps.appSlug).pullFileNames(parsed.data.pull_request.number);
   if (!files.includes(CONFIG_PATH)) return;
   const pr = parsed.data.pull_request;
-  await checkConfigOnCommit(deps, octokit, { owner, repo, sha: pr.head.sha, ref: pr.head.ref });
+  await checkConfigOnCommit(deps, octokit, { owner, repo, sha: pr.head.sha, ref: pr.head.ref, pullRequest: true });
 }

@@ -4,7 +4,7 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
-import { CONFIG_CACHE_TTL_MS, getRepoConfig } from '../../src/config/check.ts';
+import { checkConfigOnCommit, CONFIG_CACHE_TTL_MS, getRepoConfig } from '../../src/config/check.ts';
 import { onPush, type PushDeps } from '../../src/handlers/push.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import { API, CONTENTS, makeOctokit } from './octokit.ts';
@@ -112,7 +112,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     scope.done();
   });
 
-  it('keeps the result of the config check of a default-branch push as the cached config', async () => {
+  it('fills the cache from the default branch as it is now, never from the commit a config check read', async () => {
     const sha = 'd'.repeat(40);
     const conclusions: string[] = [];
     const checks = configCheckRuns(sha, conclusions);
@@ -122,8 +122,31 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     checks.done();
     atSha.done();
     expect(conclusions).toEqual(['success']);
-    // No request is left to answer: the read comes from the store.
-    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
+    // A retried or redelivered push may check an older commit: its config is not cached. The
+    // next read takes the branch's current file.
+    serve('mode: live\n');
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
+    expect(contentReads).toBe(1);
+  });
+
+  it('never takes a pull request\'s config for the default branch, even from a fork\'s branch named main', async () => {
+    serve('mode: live\n');
+    const octokit = makeOctokit();
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
+    for (const [i, text] of ['mode: sideways\n', 'mode: shadow\n'].entries()) {
+      const sha = String(i).repeat(40);
+      const conclusions: string[] = [];
+      const checks = configCheckRuns(sha, conclusions);
+      nock(API).get(CONTENTS('acme', 'todo')).query({ ref: sha }).reply(200, text, RAW);
+      await checkConfigOnCommit(deps, octokit, { owner: 'acme', repo: 'todo', sha, ref: 'main', pullRequest: true });
+      checks.done();
+      expect(conclusions).toEqual([i === 0 ? 'failure' : 'success']);
+    }
+    // Neither the invalid nor the valid head changed what the repository runs on.
+    expect(await b.store.isConfigValid('acme/todo')).toBe(true);
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
+    expect(contentReads).toBe(1);
   });
 
   it('stops everything while the config is invalid, and a fixing push brings the fresh config back', async () => {
@@ -150,8 +173,9 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     await onPush(deps, octokit, pushPayload(fixed));
     fixChecks.done();
     expect(conclusions).toEqual(['failure', 'success']);
+    serve('mode: shadow\n');
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
-    expect(contentReads).toBe(1);
+    expect(contentReads).toBe(2);
   });
 
   it('records an invalid default-branch config it reads instead of caching it', async () => {
