@@ -18,8 +18,10 @@ export interface GroupCommit<I, O> {
 }
 
 /**
- * `commit` gets a group of items and answers one outcome per item, in order; if it throws, every
- * item of the group is rejected with that error and the next group is tried as usual.
+ * `commit` gets a group of items and answers one outcome per item, in order. If it throws for a
+ * group of more than one, each item is committed on its own, so one bad item fails only itself
+ * (a webhook answered 500 is not redelivered by GitHub on its own); an item whose own commit
+ * fails is rejected with that error. The next group is tried as usual.
  */
 export function createGroupCommit<I, O>(
   commit: (items: I[]) => Promise<O[]>,
@@ -53,11 +55,23 @@ export function createGroupCommit<I, O>(
           if (out.length !== group.length) throw new Error(`a group commit answered ${out.length} outcomes for ${group.length} items`);
           group.forEach((g, i) => g.resolve(out[i] as O));
         } catch (err) {
-          for (const g of group) g.reject(err);
+          if (group.length === 1) group[0]!.reject(err);
+          else for (const g of group) await commitAlone(g);
         }
       }
     } finally {
       draining--;
+    }
+  }
+
+  async function commitAlone(g: (typeof waiting)[number]): Promise<void> {
+    stats.groups++;
+    try {
+      const [out] = await commit([g.item]);
+      if (out === undefined) throw new Error('a group commit answered no outcome for its one item');
+      g.resolve(out);
+    } catch (err) {
+      g.reject(err);
     }
   }
 
