@@ -18,7 +18,7 @@ export const CONFIG_CACHE_TTL_MS = 5 * 60_000;
 
 /** What this module needs of `Deps` (a full `Deps` fits). */
 export interface ConfigDeps {
-  store: Pick<Store, 'setConfigValid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig'>;
+  store: Pick<Store, 'setConfigValid' | 'markConfigInvalid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig'>;
   clock: Deps['clock'];
   log: Pick<Deps['log'], 'info' | 'warn'>;
   appSlug: string;
@@ -172,6 +172,8 @@ export const getRepoConfig = async (
     return result.config;
   }
   deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
-  await deps.store.setConfigValid(key, false, `invalid on the default branch:\n${formatConfigErrors(result.errors)}`);
+  // A push since this load began may have fixed it: then the mark is not recorded (the push's own
+  // config check decides), and this event is left alone like any other while the config is unsure.
+  await deps.store.markConfigInvalid(key, `invalid on the default branch:\n${formatConfigErrors(result.errors)}`, state.generation);
   return null;
 };

@@ -454,6 +454,16 @@ export function storeOver(db: Db): StoreWithDb {
         [repo, valid, detail],
       );
     },
+    async markConfigInvalid(repo, detail, generation) {
+      const res = await db.query(
+        `INSERT INTO repo_config (repo, valid, detail, generation, updated_at) VALUES ($1, false, $2, $3, now())
+         ON CONFLICT (repo) DO UPDATE SET valid = false, detail = EXCLUDED.detail, config = NULL, loaded_at = NULL, updated_at = now()
+           WHERE repo_config.generation = EXCLUDED.generation
+         RETURNING repo`,
+        [repo, detail, generation],
+      );
+      return res.rows.length > 0;
+    },
     async isConfigValid(repo) {
       const r = await one('SELECT valid FROM repo_config WHERE repo = $1', [repo]);
       // A repository never checked has the default config, which is valid.

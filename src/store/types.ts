@@ -173,6 +173,12 @@ export interface Store {
   // repository config state, and the cached default-branch config shared by replicas
   /** Records whether the default branch's config is valid; an invalid one drops the cached config. */
   setConfigValid(repo: string, valid: boolean, detail: string): Promise<void>;
+  /**
+   * Records the default branch's config as invalid, unless an invalidation (a push) moved the
+   * generation since `generation` was read: a load that began before a fixing push never undoes it.
+   * True when it was recorded.
+   */
+  markConfigInvalid(repo: string, detail: string, generation: number): Promise<boolean>;
   isConfigValid(repo: string): Promise<boolean>;
   /** Validity and the cached config (unparsed: the caller validates it). A repository never seen is valid with nothing cached. */
   getConfigState(repo: string): Promise<RepoConfigState>;

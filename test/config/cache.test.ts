@@ -187,6 +187,21 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     expect(await b.store.getConfigState('acme/todo')).toMatchObject({ valid: false, config: null });
   });
 
+  it('never lets a read that began before a fixing push mark the config invalid afterwards', async () => {
+    const octokit = makeOctokit();
+    // The read gets the broken file, but a push that fixes it lands before the read's verdict.
+    nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .reply(200, async () => {
+        await onPush(deps, octokit, pushPayload('9'.repeat(40)));
+        return 'gate: 3\n';
+      }, RAW);
+    expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
+    expect(await b.store.isConfigValid('acme/todo')).toBe(true);
+    serve('mode: shadow\n');
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
+  });
+
   it('reads a cached config that no longer parses again, and replaces it', async () => {
     serve('mode: shadow\n');
     const octokit = makeOctokit();

@@ -20,6 +20,11 @@ class FakeStore {
     if (!valid) this.cached.delete(repo);
     this.calls.push(`${repo}:${valid ? 'valid' : 'invalid'}:${detail.split('\n')[0]}`);
   }
+  async markConfigInvalid(repo: string, detail: string, generation: number): Promise<boolean> {
+    if (generation !== 0) return false; // this fake never moves its generation
+    await this.setConfigValid(repo, false, detail);
+    return true;
+  }
   async isConfigValid(repo: string): Promise<boolean> {
     return this.valid.get(repo) ?? true;
   }
