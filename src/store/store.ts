@@ -314,6 +314,10 @@ export function storeOver(db: Db): StoreWithDb {
       if (!r) throw new StoreError('not-found', `round ${roundId} does not exist`);
       return parseRow(SelectionRow, r, 'round').selection === claimant ? 'mine' : 'taken';
     },
+    async releaseRound(roundId, claimant) {
+      const res = await db.query('UPDATE rounds SET selection = NULL WHERE id = $1 AND selection = $2 AND decision IS NULL', [roundId, claimant]);
+      return res.rowCount === 1;
+    },
     async recordDecision(roundId, decision, now) {
       // The first decision stands: a second run of the same claim never overwrites it.
       await db.query('UPDATE rounds SET decision = $2::jsonb, decided_at = $3::timestamptz WHERE id = $1 AND decision IS NULL', [

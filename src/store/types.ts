@@ -136,6 +136,8 @@ export interface Store {
   openNextRound(repo: string, change: number, base: string, fromRound: number, now: string): Promise<RoundRow>;
   /** One conditional update of the round's selection from NULL. `mine` when `claimant` already holds it. */
   claimRound(roundId: number, claimant: string): Promise<ClaimResult>;
+  /** Gives back a claim that `claimant` holds on an undecided round; true when it did. */
+  releaseRound(roundId: number, claimant: string): Promise<boolean>;
   /** Records the round's decision unless it has one: the first decision stands. */
   recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
   getRound(roundId: number): Promise<RoundRow | null>;

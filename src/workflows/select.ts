@@ -174,9 +174,16 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   if (!view || view.siblings.length === 0) return;
   if (view.round.id !== round.id) return;
   if (round.decision === null && view.pending.length > 0) {
-    // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
-    // waiting list must never cover the claimant's decision.
-    if ((await store.getRound(round.id))?.selection !== null) return;
+    const current = await store.getRound(round.id);
+    if (current?.selection === ctx.token && current.decision === null) {
+      // This run claimed the round and stopped before deciding, and a sibling is pending again
+      // (new commits): the claim goes back, so the last sibling to settle claims the round.
+      await store.releaseRound(round.id, ctx.token);
+    } else if (current?.selection !== null) {
+      // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
+      // waiting list must never cover the claimant's decision.
+      return;
+    }
     await showWaiting(ctx, view, opts.settled);
     return;
   }

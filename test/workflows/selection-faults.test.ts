@@ -8,7 +8,7 @@ import { selectionStep } from '../../src/workflows/select.ts';
 import { resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
-import { configOf, makeWorld, seedGroup } from '../support/selection-world.ts';
+import { configOf, makeWorld, seedGroup, seedSibling, shaOf } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
 const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
@@ -77,6 +77,25 @@ describe('selection step faults', () => {
     expect(w.gh.pull(12).state).toBe('closed');
     expect(w.gh.pull(13).merged).toBe(true);
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
+  it('a claimant that stopped before deciding gives the claim back when a sibling is pending again, so the round is decided', async () => {
+    const w = makeWorld({ store: opened.store });
+    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    // The claimant took the round and died before deciding; then #12 got new commits, CI running.
+    const round = await opened.store.currentRound(KEY, 42, 'main', '2026-03-02T09:00:00.000Z');
+    expect(await opened.store.claimRound(round.id, 'delivery:dead')).toBe('claimed');
+    await seedSibling(w, change, { pr: 12, sha: shaOf(12, 1), checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null });
+    // Its retry (or the sweep under its token) sees #12 pending: it lets go and shows the wait.
+    await selectionStep(w.ctx('delivery:dead'), 42, 'main');
+    expect((await opened.store.getRound(round.id))?.selection).toBeNull();
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'in_progress', title: 'Waiting on #12 (CI running)' });
+    // #12 settles; its run claims the round and decides it.
+    await seedSibling(w, change, { pr: 12, sha: shaOf(12, 1), acceptance: { AC1: 'not_met' } });
+    await selectionStep(w.ctx('delivery:settle-12'), 42, 'main', { settled: 12 });
+    expect((await opened.store.getRound(round.id))?.selection).toBe('delivery:settle-12');
+    expect(w.gh.pull(13).merged).toBe(true);
+    expect(w.gh.pull(12).state).toBe('closed');
   });
 
   it('a run that read the round before the claim does not cover the decision with a waiting list', async () => {
