@@ -337,7 +337,7 @@ export function storeOver(db: Db): StoreWithDb {
          WHERE r.selection IS NOT NULL AND c.state NOT IN ('cancelled', 'shipped')
            AND NOT EXISTS (SELECT 1 FROM applied_actions a WHERE a.key = 'round-done:' || r.id)
            AND r.number = (SELECT max(n.number) FROM rounds n WHERE n.repo = r.repo AND n.change = r.change AND n.base = r.base)
-         ORDER BY r.id LIMIT $1`,
+         ORDER BY r.id DESC LIMIT $1`,
         [limit],
       );
       return parseRows(RoundRowSchema, res.rows, 'round').map(toRound);

@@ -141,7 +141,11 @@ export interface Store {
   /** Records the round's decision unless it has one: the first decision stands. */
   recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
   getRound(roundId: number): Promise<RoundRow | null>;
-  /** Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open Changes. */
+  /**
+   * Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open
+   * Changes; the most recent first, so rounds that can never be resumed (an uninstalled app) do
+   * not keep newer ones out of the limit.
+   */
   listUnfinishedRounds(limit: number): Promise<RoundRow[]>;
 
   // receipts, events, idempotent actions
