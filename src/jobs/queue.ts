@@ -96,6 +96,9 @@ const TIMING: Record<'live' | 'fast', Timing> = {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** A stable UUID for a key (name-based, version 5 layout), so a job can be sent idempotently. */
+/** The pg-boss queue policies Arbiter uses. */
+export type QueuePolicy = 'standard' | 'singleton';
+
 export function jobIdFor(name: string, key: string): string {
   const h = createHash('sha1').update(`arbiter:${name}:${key}`).digest('hex');
   const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
@@ -164,11 +167,16 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     if (res.rowCount > 0) log.warn({ jobs: res.rowCount }, 'returned jobs left active by a previous process');
   }
 
-  const known = new Set<string>();
-  /** `singleton`: at most one job of the queue is active at a time, over every replica. */
-  const ensure = async (name: string, policy: 'standard' | 'singleton' = 'standard'): Promise<void> => {
-    if (known.has(name)) return;
-    const options = { name, policy, retryLimit: timing.retryLimit, retryDelay: timing.retryDelay, retryBackoff: timing.retryBackoff, expireInSeconds: timing.expireInSeconds };
+  /** Queues this process has made sure of, with the policy it asked for (undefined: any). */
+  const known = new Map<string, QueuePolicy | undefined>();
+  /**
+   * Makes sure the queue exists. `singleton`: at most one of its jobs is active at a time, over
+   * every replica; a queue asked for with no policy is created `standard` and an existing one
+   * is left as it is (so `work` never undoes what `schedule` set, whichever runs first).
+   */
+  const ensure = async (name: string, policy?: QueuePolicy): Promise<void> => {
+    if (known.has(name) && (policy === undefined || known.get(name) === policy)) return;
+    const options = { name, policy: policy ?? 'standard', retryLimit: timing.retryLimit, retryDelay: timing.retryDelay, retryBackoff: timing.retryBackoff, expireInSeconds: timing.expireInSeconds };
     const existing = z.object({ policy: z.string().nullish() }).nullable().catch(null).parse(await boss.getQueue(name));
     if (!existing) {
       try {
@@ -177,10 +185,10 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
         // Another replica created it at the same moment.
         if (!(await boss.getQueue(name))) throw err;
       }
-    } else if ((existing.policy ?? 'standard') !== policy) {
-      await boss.updateQueue(name, options);
     }
-    known.add(name);
+    const now = z.object({ policy: z.string().nullish() }).nullable().catch(null).parse(existing ?? (await boss.getQueue(name)));
+    if (policy !== undefined && (now?.policy ?? 'standard') !== policy) await boss.updateQueue(name, options);
+    known.set(name, policy ?? known.get(name));
   };
 
   const workerIds = new Map<string, string[]>();

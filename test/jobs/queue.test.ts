@@ -200,14 +200,12 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
 
   it('never runs two jobs of a scheduled queue at once (the sweep), whatever the worker concurrency', async () => {
     const q = await newQueue();
-    await q.schedule('t-single', '0 0 1 1 *');
-    expect(await q.boss.getQueue('t-single')).toMatchObject({ policy: 'singleton' });
     let running = 0;
     let most = 0;
     let done = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    for (let i = 0; i < 3; i++) await q.send('t-single', { i });
+    // As the app does: the worker first, then the schedule.
     await q.work(
       't-single',
       async () => {
@@ -219,12 +217,19 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
       },
       { concurrency: 3 },
     );
+    await q.schedule('t-single', '0 0 1 1 *');
+    expect(await q.boss.getQueue('t-single')).toMatchObject({ policy: 'singleton' });
+    for (let i = 0; i < 3; i++) await q.send('t-single', { i });
     await until('first job running', () => running === 1);
     // Give the other workers every chance to take a second job while the first one runs.
     for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setTimeout(resolve, 10));
     release();
     await until('all jobs done', () => done === 3);
     expect(most).toBe(1);
+    // A restarted process registers its worker before its schedule: the queue stays singleton.
+    const again = await newQueue();
+    await again.work('t-single', async () => undefined);
+    expect(await again.boss.getQueue('t-single')).toMatchObject({ policy: 'singleton' });
   });
 
   it('lets a job in flight finish on a graceful stop', async () => {
