@@ -318,13 +318,14 @@ export function storeOver(db: Db): StoreWithDb {
       const res = await db.query('UPDATE rounds SET selection = NULL WHERE id = $1 AND selection = $2 AND decision IS NULL', [roundId, claimant]);
       return res.rowCount === 1;
     },
-    async recordDecision(roundId, decision, now) {
-      // The first decision stands: a second run of the same claim never overwrites it.
-      await db.query('UPDATE rounds SET decision = $2::jsonb, decided_at = $3::timestamptz WHERE id = $1 AND decision IS NULL', [
-        roundId,
-        json(decision),
-        now,
-      ]);
+    async recordDecision(roundId, decision, now, claimant) {
+      // The first decision stands, and only the round's claimant records one: a run whose claim
+      // was given back meanwhile (a sibling pending again) records nothing.
+      const res = await db.query(
+        'UPDATE rounds SET decision = $2::jsonb, decided_at = $3::timestamptz WHERE id = $1 AND decision IS NULL AND selection = $4',
+        [roundId, json(decision), now, claimant],
+      );
+      return res.rowCount === 1;
     },
     async getRound(roundId) {
       const r = await one(`SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1`, [roundId]);

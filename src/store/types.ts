@@ -138,8 +138,8 @@ export interface Store {
   claimRound(roundId: number, claimant: string): Promise<ClaimResult>;
   /** Gives back a claim that `claimant` holds on an undecided round; true when it did. */
   releaseRound(roundId: number, claimant: string): Promise<boolean>;
-  /** Records the round's decision unless it has one: the first decision stands. */
-  recordDecision(roundId: number, decision: unknown, now: string): Promise<void>;
+  /** Records the round's decision when it has none and `claimant` holds the round; true when it did. */
+  recordDecision(roundId: number, decision: unknown, now: string, claimant: string): Promise<boolean>;
   getRound(roundId: number): Promise<RoundRow | null>;
   /**
    * Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open

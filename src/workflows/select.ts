@@ -178,7 +178,8 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     if (current?.selection === ctx.token && current.decision === null) {
       // This run claimed the round and stopped before deciding, and a sibling is pending again
       // (new commits): the claim goes back, so the last sibling to settle claims the round.
-      await store.releaseRound(round.id, ctx.token);
+      // Not given back: a run under this token decided meanwhile, and its outcome stands.
+      if (!(await store.releaseRound(round.id, ctx.token))) return;
     } else if (current?.selection !== null) {
       // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
       // waiting list must never cover the claimant's decision.
@@ -192,9 +193,11 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {
-    await store.recordDecision(round.id, await computePlan(ctx, view), nowIso(ctx));
-    // The first decision recorded stands, should two runs of this claim have decided at once.
+    await store.recordDecision(round.id, await computePlan(ctx, view), nowIso(ctx), ctx.token);
+    // The first decision recorded stands, should two runs of this claim have decided at once;
+    // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
+    if (round.decision === null) return;
     plan = round.decision as SelectionPlan;
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }

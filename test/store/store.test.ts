@@ -154,7 +154,11 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     // From a round that is no longer the newest: nothing new opens.
     expect((await s.openNextRound(REPO, 42, 'main', 1, T2)).number).toBe(2);
     expect((await s.currentRound(REPO, 42, 'main', T2)).number).toBe(2);
-    await s.recordDecision(a.id, { winner: 12 }, T2);
+    // Only the claimant records, and only the first decision.
+    expect(await s.recordDecision(a.id, { winner: 12 }, T2, 'job-a')).toBe(false);
+    expect(await s.claimRound(a.id, 'job-a')).toBe('claimed');
+    expect(await s.recordDecision(a.id, { winner: 12 }, T2, 'job-a')).toBe(true);
+    expect(await s.recordDecision(a.id, { winner: 13 }, T2, 'job-a')).toBe(false);
     expect(await s.getRound(a.id)).toMatchObject({ decision: { winner: 12 }, decidedAt: T2 });
     expect(await s.getRound(9999)).toBeNull();
   });
