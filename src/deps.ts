@@ -14,7 +14,10 @@ export interface JobOptions {
   startAfterSeconds?: number;
 }
 
-/** Where a job stands: waiting (or waiting to retry), running, over (done, failed or cancelled), or gone. */
+/**
+ * Where a job stands: waiting (or waiting to retry), running, over (done, failed or cancelled, a
+ * grace period ago, so a handler that outlived its expiry has stopped too), or gone.
+ */
 export type JobState = 'pending' | 'active' | 'over' | 'missing';
 
 export interface JobQueue {

@@ -96,6 +96,9 @@ const TIMING: Record<'live' | 'fast', Timing> = {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** A stable UUID for a key (name-based, version 5 layout), so a job can be sent idempotently. */
+/** How long after a job ended it counts as over (see `jobState`). */
+export const JOB_OVER_GRACE_MS = 10 * 60 * 1000;
+
 /** The pg-boss queue policies Arbiter uses. */
 export type QueuePolicy = 'standard' | 'singleton';
 
@@ -243,13 +246,17 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     },
     async jobState(name, key) {
       const job = z
-        .object({ state: z.string() })
+        .object({ state: z.string(), completedOn: z.coerce.date().nullish() })
         .nullable()
         .catch(null)
         .parse(await boss.getJobById(name, jobIdFor(name, key), { includeArchive: true }));
       if (!job) return 'missing';
       if (job.state === 'created' || job.state === 'retry') return 'pending';
-      return job.state === 'active' ? 'active' : 'over';
+      if (job.state === 'active') return 'active';
+      // pg-boss fails a job that outlives its expiry without stopping its handler: until a grace
+      // period has passed (real time, as pg-boss keeps it), such a handler may still be at work.
+      const ended = job.completedOn?.getTime() ?? 0;
+      return Date.now() - ended >= JOB_OVER_GRACE_MS ? 'over' : 'active';
     },
     async schedule(name, cron, data = {}) {
       // A scheduled job (the sweep) never runs twice at once, even when one run outlasts its slot.

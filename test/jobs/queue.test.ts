@@ -232,6 +232,23 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect(await again.boss.getQueue('t-single')).toMatchObject({ policy: 'singleton' });
   });
 
+  it('tells where a job sent once stands, and calls an ended job over only after a grace period', async () => {
+    const q = await newQueue();
+    expect(await q.jobState('t-state', 'k')).toBe('missing');
+    await q.sendOnce('t-state', { n: 1 }, 'k');
+    expect(await q.jobState('t-state', 'k')).toBe('pending');
+    let ran = 0;
+    await q.work('t-state', async () => {
+      ran++;
+    });
+    await until('job ran', () => ran === 1);
+    await until('job completed', async () => (await q.counts()).active === 0 && (await q.counts()).queued === 0);
+    // Just ended: a handler that outlived its expiry could still be at work.
+    expect(await q.jobState('t-state', 'k')).toBe('active');
+    await b.store.db.query(`UPDATE ${bossSchema}.job SET completed_on = now() - interval '11 minutes' WHERE id = $1`, [jobIdFor('t-state', 'k')]);
+    expect(await q.jobState('t-state', 'k')).toBe('over');
+  });
+
   it('lets a job in flight finish on a graceful stop', async () => {
     const q = await newQueue();
     let release!: () => void;
