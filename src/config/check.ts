@@ -97,6 +97,17 @@ const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promi
   return input.ref.replace(/^refs\/heads\//, '') === branch;
 };
 
+const BranchHead = z.object({ commit: z.object({ sha: z.string() }) });
+
+const isBranchHead = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
+  const { owner, repo, sha } = input;
+  const branch = input.ref.replace(/^refs\/heads\//, '');
+  const response = await github(`reading branch ${branch} of ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }));
+  const parsed = BranchHead.safeParse(response.data);
+  if (!parsed.success) throw new ConfigGitHubError(`unexpected branch answer for ${owner}/${repo}:${branch}`, null);
+  return parsed.data.commit.sha === sha;
+};
+
 /**
  * Validates `.github/arbiter.yml` at `sha` and shows the result as the `Arbiter / config` check
  * run (updated in place when it exists). On the default branch the result is also recorded, so
@@ -128,10 +139,15 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, in
   }
 
   if (await isDefaultBranch(octokit, input)) {
-    // Validity only: the cached config is filled by `getRepoConfig` from the branch as it is now,
-    // never from this commit, which a retried or redelivered push may have left behind.
-    const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
-    await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
+    // Validity only, and only from the branch's head: a retried or redelivered push may check a
+    // commit the branch has moved past, whose verdict must not undo the newer one. The cached
+    // config is filled by `getRepoConfig` from the branch as it is now.
+    if (await isBranchHead(octokit, input)) {
+      const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
+      await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
+    } else {
+      deps.log.info({ owner, repo, sha }, 'config checked on a commit the default branch has moved past: its verdict is left to the newer commit');
+    }
   }
   if (!result.ok) deps.log.info({ owner, repo, sha, errors: result.errors.length }, 'invalid .github/arbiter.yml');
   return { ok: result.ok };

@@ -21,9 +21,13 @@ const pushPayload = (sha: string, branch = 'main', files: string[] = []) => ({
   commits: files.length === 0 ? [] : [{ added: [], modified: files, removed: [] }],
 });
 
-/** Answers the `Arbiter / config` check-run calls of `checkConfigOnCommit` on `sha`, keeping the conclusions. */
-const configCheckRuns = (sha: string, conclusions: string[]) =>
-  nock(API)
+/**
+ * Answers the `Arbiter / config` check-run calls of `checkConfigOnCommit` on `sha`, keeping the
+ * conclusions; the default branch's head is `sha` (a pull request's check does not ask).
+ */
+const configCheckRuns = (sha: string, conclusions: string[], opts: { pullRequest?: boolean } = {}) => {
+  if (!opts.pullRequest) nock(API).get('/repos/acme/todo/branches/main').reply(200, { name: 'main', commit: { sha } });
+  return nock(API)
     .get(`/repos/acme/todo/commits/${sha}/check-runs`)
     .query(true)
     .reply(200, { total_count: 0, check_runs: [] })
@@ -32,6 +36,7 @@ const configCheckRuns = (sha: string, conclusions: string[]) =>
       return true;
     })
     .reply(201, { id: 1 });
+};
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -137,7 +142,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     for (const [i, text] of ['mode: sideways\n', 'mode: shadow\n'].entries()) {
       const sha = String(i).repeat(40);
       const conclusions: string[] = [];
-      const checks = configCheckRuns(sha, conclusions);
+      const checks = configCheckRuns(sha, conclusions, { pullRequest: true });
       nock(API).get(CONTENTS('acme', 'todo')).query({ ref: sha }).reply(200, text, RAW);
       await checkConfigOnCommit(deps, octokit, { owner: 'acme', repo: 'todo', sha, ref: 'main', pullRequest: true });
       checks.done();

@@ -1,7 +1,7 @@
 // checkConfigOnCommit and getRepoConfig against a mocked GitHub (nock), a real Probot octokit
 // and a fake store that records what it is told.
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { CONFIG_CACHE_TTL_MS, checkConfigOnCommit, getRepoConfig, type ConfigDeps } from '../../src/config/check.ts';
 import type { RepoConfigState } from '../../src/store/types.ts';
@@ -76,6 +76,15 @@ afterEach(() => {
 const input = { owner: 'acme', repo: 'todo', sha: SHA, ref: 'refs/heads/main', defaultBranch: 'main' };
 
 describe('checkConfigOnCommit', () => {
+  // The default branch's head is the commit checked, unless a test says otherwise.
+  let head = SHA;
+  beforeEach(() => {
+    head = SHA;
+    nock(API)
+      .persist()
+      .get('/repos/acme/todo/branches/main')
+      .reply(200, () => ({ name: 'main', commit: { sha: head } }));
+  });
   it('turns an invalid file into a failing Arbiter / config check that names each key and line', async () => {
     const text = 'mode: live\ngate:\n  required: [test]\n  requird: [lint]\nacceptance:\n  maxFiles: 10\n  maxBytes: twenty\n';
     const posted = capture();
@@ -218,6 +227,26 @@ describe('checkConfigOnCommit', () => {
       });
     expect(await checkConfigOnCommit(makeDeps(), octokit, input)).toEqual({ ok: false });
     scope2.done();
+  });
+
+  it('leaves the stored validity alone for a commit the default branch has moved past (a retried push)', async () => {
+    head = 'f'.repeat(40);
+    const posted = capture();
+    const scope = nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .query({ ref: SHA })
+      .reply(200, 'gate: 3\n', RAW)
+      .get(RUNS)
+      .query(true)
+      .reply(200, { total_count: 0, check_runs: [] })
+      .post('/repos/acme/todo/check-runs', posted.record)
+      .reply(201, { id: 1 });
+    const deps = makeDeps();
+    // The commit still gets its failing check run; the repository's state is the newer commit's.
+    expect(await checkConfigOnCommit(deps, makeOctokit(), input)).toEqual({ ok: false });
+    expect(posted.bodies[0]?.conclusion).toBe('failure');
+    expect(deps.store.calls).toEqual([]);
+    scope.done();
   });
 
   it('leaves the stored state alone for a commit on another branch', async () => {
