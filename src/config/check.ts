@@ -84,6 +84,9 @@ const alreadyShows = (run: ExistingRun, output: ConfigCheckOutput): boolean =>
   run.output?.title === output.title &&
   run.output?.summary === output.summary;
 
+/** The branch a pushed ref names (`refs/heads/main` or `main`). */
+const branchOf = (input: ConfigCheckInput): string => input.ref.replace(/^refs\/heads\//, '');
+
 const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
   if (input.pullRequest) return false;
   let branch = input.defaultBranch;
@@ -94,14 +97,14 @@ const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promi
     if (!parsed.success) throw new ConfigGitHubError(`unexpected repository answer for ${owner}/${repo}`, null);
     branch = parsed.data.default_branch;
   }
-  return input.ref.replace(/^refs\/heads\//, '') === branch;
+  return branchOf(input) === branch;
 };
 
 const BranchHead = z.object({ commit: z.object({ sha: z.string() }) });
 
 const isBranchHead = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
   const { owner, repo, sha } = input;
-  const branch = input.ref.replace(/^refs\/heads\//, '');
+  const branch = branchOf(input);
   const response = await github(`reading branch ${branch} of ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }));
   const parsed = BranchHead.safeParse(response.data);
   if (!parsed.success) throw new ConfigGitHubError(`unexpected branch answer for ${owner}/${repo}:${branch}`, null);

@@ -5,7 +5,7 @@ import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
 import type { Deps, Octokit } from '../deps.ts';
 import { GitHubGateway } from '../github/gateway.ts';
-import { repoContext, type RepoContext } from '../workflows/context.ts';
+import { deliveryToken, repoContext, type RepoContext } from '../workflows/context.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
 import { onIssues } from './issues.ts';
@@ -59,7 +59,7 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
     return;
   }
-  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: `delivery:${delivery.id}` });
+  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: deliveryToken(delivery.id) });
   await handler(ctx, delivery.payload);
 }
 

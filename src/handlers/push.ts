@@ -1,6 +1,6 @@
 // push: any push to the default branch drops the cached configuration; a commit there that
 // touches `.github/arbiter.yml` (or lands while the stored configuration is invalid) gets the
-// `Arbiter / config` check, which stores the fresh result.
+// `Arbiter / config` check, which records the repository's validity while it is the branch head.
 import { z } from 'zod';
 import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';

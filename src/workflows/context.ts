@@ -36,6 +36,12 @@ export async function repoContext(deps: Deps, input: { owner: string; repo: stri
   };
 }
 
+/** The token of a run that processes webhook delivery `id` (its job's retries carry the same). */
+export const deliveryToken = (id: string): string => `delivery:${id}`;
+
+/** The delivery id a run's token names, or null for a token of another kind (a sweep's). */
+export const deliveryOfToken = (token: string): string | null => /^delivery:(.+)$/.exec(token)?.[1] ?? null;
+
 export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock.now().toISOString();
 
 const Holder = z.object({ token: z.string() });

@@ -10,7 +10,7 @@ import { markerFor } from '../github/markers.ts';
 import { gateTitle, renderGateTable } from '../github/markdown.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
-import { nowIso, repoContext, type RepoContext } from './context.ts';
+import { deliveryOfToken, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import { selectionStep } from './select.ts';
 
@@ -68,11 +68,11 @@ async function expireRepair(ctx: RepoContext, change: number, base: string): Pro
  */
 export async function abandonedClaimant(deps: Pick<Deps, 'store' | 'queue'>, token: string): Promise<boolean> {
   if (token.startsWith('sweep:')) return true;
-  const delivery = /^delivery:(.+)$/.exec(token);
-  if (!delivery) return false;
-  const d = await deps.store.getDelivery(delivery[1]);
+  const delivery = deliveryOfToken(token);
+  if (delivery === null) return false;
+  const d = await deps.store.getDelivery(delivery);
   if (d === null || d.doneAt) return true;
-  const job = await deps.queue.jobState(DELIVERY_QUEUE, delivery[1]);
+  const job = await deps.queue.jobState(DELIVERY_QUEUE, delivery);
   return job === 'over' || job === 'missing';
 }
 
