@@ -8,6 +8,8 @@ import { promoteVerb } from './verbs/promote.ts';
 import { rejectVerb } from './verbs/reject.ts';
 import { cancelVerb } from './verbs/cancel.ts';
 import { exploreVerb } from './verbs/explore.ts';
+import { admitVerb } from './verbs/admit.ts';
+import { trackVerb } from './verbs/track.ts';
 
 export const VERBS: readonly VerbModule[] = [
   makeHelpVerb(() => VERBS),
@@ -18,6 +20,8 @@ export const VERBS: readonly VerbModule[] = [
   rejectVerb,
   cancelVerb,
   exploreVerb,
+  admitVerb,
+  trackVerb,
 ];
 
 const BY_NAME: ReadonlyMap<string, VerbModule> = new Map(

@@ -6,6 +6,9 @@ import { z } from 'zod';
 const seconds = z.number().int().positive();
 const globs = z.array(z.string().min(1));
 
+/** The gatekeeper's own files: a change to any of them is high risk by default. */
+export const GATEKEEPER_PATHS = ['.github/arbiter.yml', '**/CODEOWNERS', '.github/workflows/**', '.github/actions/**'] as const;
+
 export const RiskRule = z.strictObject({
   risk: z.enum(['low', 'medium', 'high']).meta({ description: 'The risk this rule gives when it matches.', examples: ['high'] }),
   paths: globs.optional().meta({ description: 'Matches when any changed path matches one of these globs.', examples: [['infra/**']] }),
@@ -50,8 +53,13 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       required: globs.default([]).meta({
         description:
-          "Required check names or globs (check runs and commit statuses) on a candidate's head. Empty: the branch's required checks; with none, every check suite on the head must complete. A failed required check makes a candidate unpromotable. Arbiter's own checks never count.",
-        examples: [['test', 'ci/*']],
+          "Required check names or globs (check runs and commit statuses) on a candidate's head. Empty: the branch's required checks; with none, every check suite on the head must complete. A required name fails when any check run or status of that name failed (the latest report of each app counts; a pass elsewhere never hides a failure), and a failed required check makes a candidate unpromotable. `name@app` pins the app that must report it (`test@github-actions`): only that app's check runs count for it. A required check that has not appeared yet is waited for until `selection.siblingTimeout`. Arbiter's own checks never count.",
+        examples: [['test@github-actions', 'ci/*']],
+      }),
+      allowNoChecks: z.boolean().default(false).meta({
+        description:
+          'When false, a head on which no check at all has reported is not promotable ("no checks reported yet") and is waited for until `selection.siblingTimeout`, since CI may register late. true: a head with no checks may ship.',
+        examples: [true],
       }),
       score: z.string().nullable().default(null).meta({
         description:
@@ -177,12 +185,12 @@ export const ConfigSchema = z.strictObject({
       rules: z
         .array(RiskRule)
         .default([
-          { risk: 'high', paths: ['.github/workflows/**'] },
+          { risk: 'high', paths: [...GATEKEEPER_PATHS] },
           { risk: 'medium', minChangedLines: 400 },
         ])
         .meta({
           description:
-            'Risk rules, checked in order; the highest risk of any matching rule wins, and a candidate no rule matches is low risk. A list replaces the default list whole.',
+            "Risk rules, checked in order; the highest risk of any matching rule wins, and a candidate no rule matches is low risk. By default a change to the gatekeeper's own files (`.github/arbiter.yml`, any `CODEOWNERS`, `.github/workflows/**`, `.github/actions/**`) is high risk. A list replaces the default list whole, so keep that rule in yours.",
           examples: [
             [
               { risk: 'high', paths: ['.github/workflows/**', 'infra/**'] },
@@ -232,6 +240,24 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .meta({ description: 'Portfolio search: explore several approaches, then exploit the best (`/arbiter explore`).' }),
+  trust: z
+    .strictObject({
+      agents: z.array(z.string().min(1)).default([]).meta({
+        description:
+          "Exact logins of the team's coding agents, trusted like a user with write access: their linked pull requests are candidates and their issues Changes. Everyone else needs write, maintain or admin permission on the repository (or a maintainer's `/arbiter admit` or `/arbiter track`).",
+        examples: [['copilot-swe-agent[bot]', 'my-agents[bot]']],
+      }),
+      changeLabel: z.string().min(1).nullable().default('arbiter:change').meta({
+        description:
+          'An issue opened by an account without write access becomes a Change when a trusted account adds this label (as `/arbiter track` does). null: only `/arbiter track` adopts an issue.',
+        examples: ['arbiter:change'],
+      }),
+    })
+    .prefault({})
+    .meta({
+      description:
+        'Who Arbiter acts for: only accounts that could merge the code themselves (write, maintain or admin), the agents listed here, and Arbiter itself.',
+    }),
   commands: z
     .strictObject({
       prefix: z

@@ -19,7 +19,7 @@ export const ARBITER_CHECK_PREFIX = 'Arbiter / ';
 export const isArbiterCheck = (name: string): boolean => name.startsWith(ARBITER_CHECK_PREFIX);
 
 export interface GateInput {
-  /** `gate.required` from config: names or globs. */
+  /** `gate.required` from config: names or globs, each optionally pinned to an app (`test@ci`). */
   configured: string[];
   /** Required status checks from the base branch's rules; null when the branch has none. */
   branchRequired: string[] | null;
@@ -27,6 +27,10 @@ export interface GateInput {
   observed: ObservedCheck[];
   /** `gate.score`: the scoring check's name. */
   scoreCheck: string | null;
+  /** `gate.allowNoChecks`: a head with no check at all may be promotable. Default false. */
+  allowNoChecks?: boolean;
+  /** Reasons found elsewhere that make this head unpromotable (its `.github/arbiter.yml` is invalid). */
+  blockers?: string[];
 }
 
 const SCORE_PATTERN = /score\s*[:=]\s*(-?\d+(?:\.\d+)?)/i;
@@ -41,40 +45,68 @@ export function readScore(check: Pick<ObservedCheck, 'title' | 'summary'> | unde
   return null;
 }
 
-/** When a name was reported more than once (re-runs), the last report counts. */
-function latestByName(observed: ObservedCheck[]): Map<string, ObservedCheck> {
-  const byName = new Map<string, ObservedCheck>();
-  for (const check of observed) byName.set(check.name, check);
+/** A `gate.required` entry: `name` or `name@app` (the app's slug, as GitHub's rulesets pin it). */
+export function parseRequired(entry: string): { pattern: string; app: string | null } {
+  const at = entry.lastIndexOf('@');
+  const app = at > 0 ? entry.slice(at + 1) : '';
+  return /^[a-z0-9][a-z0-9-]*$/i.test(app) ? { pattern: entry.slice(0, at), app: app.toLowerCase() } : { pattern: entry, app: null };
+}
+
+const sourceOf = (c: ObservedCheck): string => `${c.kind}:${c.kind === 'check' ? (c.app ?? '') : ''}`;
+
+/**
+ * Every name's reports, one per source (a commit status context, or one app's check runs):
+ * within a source the last report counts (a re-run), across sources every one counts.
+ */
+function reportsByName(observed: ObservedCheck[]): Map<string, ObservedCheck[]> {
+  const latest = new Map<string, ObservedCheck>();
+  for (const check of observed) latest.set(`${check.name}\u0000${sourceOf(check)}`, check);
+  const byName = new Map<string, ObservedCheck[]>();
+  for (const check of latest.values()) byName.set(check.name, [...(byName.get(check.name) ?? []), check]);
   return byName;
 }
 
-function requiredFromPatterns(patterns: string[], byName: Map<string, ObservedCheck>): RequiredCheck[] {
+/** One required name from its reports: any failure fails it (a pass elsewhere never hides it). */
+function combine(name: string, reports: ObservedCheck[]): RequiredCheck {
+  const pick = reports.find((c) => c.outcome === 'fail') ?? reports.find((c) => c.outcome === 'pending') ?? reports[0];
+  if (!pick) return { name, outcome: 'missing', raw: null, kind: null };
+  return { name, outcome: pick.outcome, raw: pick.raw, kind: pick.kind };
+}
+
+function requiredFromPatterns(entries: string[], byName: Map<string, ObservedCheck[]>): RequiredCheck[] {
   const required: RequiredCheck[] = [];
   const seen = new Set<string>();
-  for (const pattern of patterns) {
+  for (const entry of entries) {
+    const { pattern, app } = parseRequired(entry);
+    // A pinned entry counts only that app's check runs: another app's pass is no evidence.
+    const reportsOf = (name: string): ObservedCheck[] =>
+      (byName.get(name) ?? []).filter((c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app));
     const isGlob = picomatch.scan(pattern).isGlob;
-    const matches = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : byName.has(pattern) ? [pattern] : [];
+    const names = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : [pattern];
+    const matches = names.filter((name) => reportsOf(name).length > 0);
     if (matches.length === 0) {
-      if (!seen.has(pattern)) required.push({ name: pattern, outcome: 'missing', raw: null, kind: null });
-      seen.add(pattern);
+      // Not reported yet: waited for (until `selection.siblingTimeout`), never a failure by itself.
+      if (!seen.has(entry)) required.push({ name: pattern, outcome: 'missing', raw: null, kind: null });
+      seen.add(entry);
       continue;
     }
     for (const name of matches.sort()) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const check = byName.get(name)!;
-      required.push({ name, outcome: check.outcome, raw: check.raw, kind: check.kind });
+      required.push(combine(name, reportsOf(name)));
     }
   }
   return required;
 }
+
+const NO_CHECKS = 'no checks reported yet';
 
 function describe(required: RequiredCheck[], settled: boolean, source: GateEvidence['source']): string {
   const failed = required.filter((c) => c.outcome === 'fail').map((c) => `\`${c.name}\``);
   if (failed.length > 0) return `required check ${failed.join(', ')} failed`;
   if (!settled) {
     const waiting = required.filter((c) => c.outcome === 'pending' || c.outcome === 'missing').map((c) => `\`${c.name}\``);
-    return `waiting on ${waiting.join(', ')}`;
+    return waiting.length > 0 ? `waiting on ${waiting.join(', ')}` : NO_CHECKS;
   }
   if (required.length === 0) return source === 'all-suites' ? 'no checks reported' : 'no required checks';
   return 'every required check passed';
@@ -82,7 +114,7 @@ function describe(required: RequiredCheck[], settled: boolean, source: GateEvide
 
 export function computeGate(input: GateInput): GateEvidence {
   const observed = input.observed.filter((c) => !isArbiterCheck(c.name));
-  const byName = latestByName(observed);
+  const byName = reportsByName(observed);
   let source: GateEvidence['source'];
   let required: RequiredCheck[];
   if (input.configured.length > 0) {
@@ -93,20 +125,30 @@ export function computeGate(input: GateInput): GateEvidence {
     required = requiredFromPatterns(input.branchRequired, byName);
   } else {
     source = 'all-suites';
-    required = [...byName.values()].map((c) => ({ name: c.name, outcome: c.outcome, raw: c.raw, kind: c.kind }));
+    required = [...byName.entries()].map(([name, reports]) => combine(name, reports));
   }
-  const failed = required.some((c) => c.outcome === 'fail');
+  const blockers = input.blockers ?? [];
+  const failed = required.some((c) => c.outcome === 'fail') || blockers.length > 0;
+  // CI may register after the push: a head on which nothing reported is waited for, not shipped.
+  const noChecks = observed.length === 0 && input.allowNoChecks !== true;
   // The score ranks siblings, so a candidate waits for its scoring check to report too: else
   // the order in which scores arrive would decide.
-  const scoreRun = input.scoreCheck ? byName.get(input.scoreCheck) : undefined;
+  const scoreReports = input.scoreCheck ? (byName.get(input.scoreCheck) ?? []) : [];
+  const scoreRun = scoreReports.find((c) => c.kind === 'check') ?? scoreReports[0];
   const scorePending = input.scoreCheck !== null && (!scoreRun || scoreRun.outcome === 'pending');
   // A failed required check settles the candidate at once: nothing can make it promotable again.
-  const settled = failed || (required.every((c) => c.outcome === 'pass') && !scorePending);
+  const allPassed = required.every((c) => c.outcome === 'pass') && !noChecks;
+  const settled = failed || (allPassed && !scorePending);
   const promotable = settled && !failed;
-  const passingChecks = [...byName.values()].filter((c) => c.outcome === 'pass').length;
+  const passingChecks = [...byName.values()].filter((reports) => reports.every((c) => c.outcome === 'pass')).length;
   const score = input.scoreCheck ? readScore(scoreRun) : null;
-  const reason = !failed && !settled && required.every((c) => c.outcome === 'pass') ? `waiting on the scoring check \`${input.scoreCheck}\`` : describe(required, settled, source);
-  return { required, source, settled, promotable, reason, passingChecks, score, timedOut: false };
+  const reason =
+    blockers.length > 0
+      ? blockers.join('; ')
+      : !failed && !settled && allPassed
+        ? `waiting on the scoring check \`${input.scoreCheck}\``
+        : describe(required, settled, source);
+  return { required, source, settled, promotable, reason, passingChecks, score, timedOut: false, ...(blockers.length > 0 ? { blockers } : {}) };
 }
 
 /** The sweep's verdict on a sibling whose checks never finished. */

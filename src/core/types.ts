@@ -59,6 +59,8 @@ export const ObservedCheck = z.object({
   outcome: CheckOutcome,
   title: z.string().nullable().default(null),
   summary: z.string().nullable().default(null),
+  /** The app that reported a check run (its slug); null for a commit status or when unknown. */
+  app: z.string().nullable().optional(),
 });
 export type ObservedCheck = z.infer<typeof ObservedCheck>;
 
@@ -87,6 +89,8 @@ export const GateEvidence = z.object({
   score: z.number().nullable(),
   /** Settled by the sweep because checks never finished. */
   timedOut: z.boolean().default(false),
+  /** Reasons outside the checks that make the head unpromotable (an invalid `.github/arbiter.yml`). */
+  blockers: z.array(z.string()).optional(),
 });
 export type GateEvidence = z.infer<typeof GateEvidence>;
 

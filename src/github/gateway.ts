@@ -7,6 +7,7 @@ import type { Octokit } from '../deps.ts';
 import { commentsQuery, ISSUES_PER_QUERY, planCommentWrite, readCommentsAnswer, type OwnComment } from './comment-lookup.ts';
 import { GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
+import type { PermissionLookup } from '../core/trust.ts';
 
 export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
@@ -24,7 +25,7 @@ const Issue = z.object({
   body: z.string().nullable(),
   state: z.string(),
   pull_request: z.unknown().optional(),
-  user: z.object({ login: z.string() }).nullable(),
+  user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
 });
 
 const Comment = z.object({ id: z.number(), body: z.string().nullable().optional(), user: z.object({ login: z.string() }).nullable() });
@@ -104,6 +105,22 @@ export class GitHubGateway {
       const wrapped = wrapGitHubError('get permission', error);
       if (wrapped.status === 404) return 'none';
       throw wrapped;
+    }
+  }
+
+  /**
+   * The permission as a lookup result for the trust rules: a failure is an answer too (never a
+   * yes). Transient errors are retried a few times first; 404 (not a collaborator) is `none`.
+   */
+  async permissionLookup(user: string, attempts = 3): Promise<PermissionLookup> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { ok: true, permission: await this.permission(user) };
+      } catch (error) {
+        const wrapped = wrapGitHubError('get permission', error);
+        if (!wrapped.transient || attempt >= attempts) return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
+        await new Promise((resolve) => setTimeout(resolve, Math.min((wrapped.retryAfterSeconds ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)));
+      }
     }
   }
 

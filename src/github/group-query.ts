@@ -98,10 +98,10 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
   if (node.__typename === 'CheckRun') {
     const status = node.status.toLowerCase();
     const conclusion = node.conclusion ? node.conclusion.toLowerCase() : null;
-    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null };
+    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null, app: node.checkSuite?.app?.slug ?? null };
   }
   const state = node.state.toLowerCase();
-  return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null };
+  return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null, app: null };
 }
 
 export async function readGroupState(graphql: GraphqlFn, owner: string, name: string, prs: number[], appSlug: string): Promise<Map<number, PullState>> {

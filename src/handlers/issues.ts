@@ -1,19 +1,36 @@
-// issues: editing a Change's body re-parses its criteria; when they changed, acceptance runs
-// again for its open candidates (and a decided round starts over).
+// issues: a trusted account's `trust.changeLabel` adopts the issue as a Change; editing a Change's
+// body re-parses its criteria (only when the editor is trusted: an untrusted edit gets a short
+// reply and changes nothing); when they changed, acceptance runs again for its open candidates.
 import { z } from 'zod';
+import { editChangesCriteria } from '../core/trust.ts';
+import { markerFor } from '../github/markers.ts';
 import { OPEN_STATES, refreshChange } from '../workflows/candidates.ts';
-import { nowIso, type RepoContext } from '../workflows/context.ts';
+import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { withRetry } from '../workflows/execute.ts';
+import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
-const Payload = z.object({ action: z.string(), issue: z.object({ number: z.number().int(), pull_request: z.unknown().optional() }) });
+const Payload = z.object({
+  action: z.string(),
+  issue: z.object({ number: z.number().int(), pull_request: z.unknown().optional() }),
+  label: z.object({ name: z.string() }).optional(),
+  sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
+});
 
 export async function onIssues(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
-  if (!parsed.success || parsed.data.action !== 'edited' || parsed.data.issue.pull_request) return;
+  if (!parsed.success || parsed.data.issue.pull_request) return;
+  const { action, issue, label, sender } = parsed.data;
+  if (action === 'labeled') return onLabeled(ctx, issue.number, label?.name ?? null, sender ?? null);
+  if (action !== 'edited') return;
   const { store } = ctx.deps;
-  const number = parsed.data.issue.number;
+  const number = issue.number;
   const before = await store.getChange(ctx.key, number);
   if (!before) return;
+  if (sender && sender.login !== ctx.gh.botLogin) {
+    const editor = await trustOfLogin(ctx, sender.login, sender.type === 'Bot');
+    if (!editChangesCriteria(editor)) return replyUntrustedEdit(ctx, number, editor.trusted ? '' : editor.reason);
+  }
   const after = await refreshChange(ctx, number);
   if (!after || JSON.stringify(after.criteria) === JSON.stringify(before.criteria)) return;
   const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
@@ -25,4 +42,26 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
     await store.setCandidateState(ctx.key, c.pr, 'verifying', 'criteria changed');
     await evaluateCandidate(ctx, c.pr);
   }
+}
+
+/** The adoption label, added by a trusted account, makes the issue a Change. */
+async function onLabeled(ctx: RepoContext, number: number, name: string | null, sender: { login: string; type?: string } | null): Promise<void> {
+  if (name === null || name !== ctx.config.trust.changeLabel || !sender || sender.login === ctx.gh.botLogin) return;
+  const who = await trustOfLogin(ctx, sender.login, sender.type === 'Bot');
+  if (!who.trusted) {
+    ctx.log.info({ issue: number, sender: sender.login, reason: who.reason }, 'adoption label from an untrusted sender: ignored');
+    return;
+  }
+  await recordAdoption(ctx, number, sender.login, 'label');
+  if (!(await ctx.deps.store.getChange(ctx.key, number))) await refreshChange(ctx, number);
+}
+
+/** One short reply per edit: the criteria stay as they were. */
+async function replyUntrustedEdit(ctx: RepoContext, number: number, reason: string): Promise<void> {
+  const marker = `trust-edit:${ctx.token}`;
+  if (!(await claimOnce(ctx, `${ctx.key}/${marker}`))) return;
+  const body =
+    `${markerFor(marker)}\nThe acceptance criteria of this Change did not change: ${reason}. ` +
+    'Arbiter reads the criteria only from edits by accounts with write access; a maintainer can make the edit.';
+  await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(number, marker, body));
 }

@@ -1,27 +1,41 @@
-// pull_request_review: an approving review by someone with write access ships a gated winner;
-// a changes-requested review with a body is a rejection with that reason.
+// pull_request_review: an approving review by a person with write access ships a gated winner;
+// a changes-requested review with a body is a rejection with that reason. A bot's review never
+// counts (neither its author nor the webhook's sender may be a bot), nor a failed permission read.
 import { z } from 'zod';
+import { looksLikeBot } from '../commands/permissions.ts';
 import { LABEL_AWAITING } from '../core/plan.ts';
+import { personActCounts } from '../core/trust.ts';
 import type { RepoContext } from '../workflows/context.ts';
 import { promoteByPerson, rejectByPerson } from '../workflows/people.ts';
+import { lookupPermission } from '../workflows/trust.ts';
 
 const Payload = z.object({
   action: z.literal('submitted'),
   review: z.object({ state: z.string(), body: z.string().nullable(), user: z.object({ login: z.string(), type: z.string().optional() }).nullable() }),
   pull_request: z.object({ number: z.number().int(), labels: z.array(z.object({ name: z.string() })).default([]) }),
+  sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
 });
 
-const MAY_SHIP = new Set(['write', 'maintain', 'admin']);
+const isBotAccount = (account: { login: string; type?: string }): boolean => looksLikeBot(account.login, account.type === 'Bot');
 
 export async function onReview(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
   if (!parsed.success || !parsed.data.review.user) return;
   const { review, pull_request: pr } = parsed.data;
   const user = review.user!.login;
-  if (review.user!.type === 'Bot' || user.endsWith('[bot]')) return;
+  const sender = parsed.data.sender ?? review.user!;
+  const bot = isBotAccount(review.user!) || isBotAccount(sender) || sender.login.toLowerCase() !== user.toLowerCase();
+  if (bot) {
+    ctx.log.info({ pr: pr.number, user, sender: sender.login }, "a bot's review never counts: ignored");
+    return;
+  }
   const candidate = await ctx.deps.store.getCandidate(ctx.key, pr.number);
   if (!candidate || candidate.state !== 'selected') return;
-  if (!MAY_SHIP.has(await ctx.gh.permission(user))) return;
+  const act = personActCounts({ login: user, isBot: false }, await lookupPermission(ctx, user));
+  if (!act.counts) {
+    ctx.log.info({ pr: pr.number, user, reason: act.reason }, 'review does not count');
+    return;
+  }
   const state = review.state.toLowerCase();
   if (state === 'approved' && pr.labels.some((l) => l.name === LABEL_AWAITING)) {
     const result = await promoteByPerson(ctx, pr.number, user, 'review');

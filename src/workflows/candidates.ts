@@ -1,13 +1,15 @@
-// Recording candidates: linking a PR to its Change, starting evidence afresh on a new head,
-// storing the patch once per head sha, and opening the next round when a decided round
-// sees a new sibling or new commits.
+// Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
+// only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
+// once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
 import { fetchPatch } from '../acceptance/patch.ts';
 import { parseCriteria } from '../core/criteria.ts';
 import { linkedChange } from '../core/link.ts';
+import { candidateStanding } from '../core/trust.ts';
 import type { CandidateState } from '../core/types.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
+import { admittedBy, issueStanding, showNotCandidate, showUntrackedChange, trustOfLogin } from './trust.ts';
 
 /** States in which a candidate is still in its group. */
 export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
@@ -23,9 +25,11 @@ export interface PullFacts {
   labels: string[];
 }
 
+type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
+
 /** Reads the Change issue and stores it with its parsed criteria. Null when it is not an issue. */
-export async function refreshChange(ctx: RepoContext, number: number): Promise<ChangeRow | null> {
-  const issue = await ctx.gh.getIssue(number);
+export async function refreshChange(ctx: RepoContext, number: number, read?: Issue): Promise<ChangeRow | null> {
+  const issue = read ?? (await ctx.gh.getIssue(number));
   if (!issue || issue.pull_request) return null;
   const existing = await ctx.deps.store.getChange(ctx.key, number);
   return ctx.deps.store.upsertChange({
@@ -56,8 +60,14 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     const accepted = pull.draft || (ctx.config.selection.label !== null && pull.labels.includes(ctx.config.selection.label));
     if (!accepted) return null;
     changeNumber = linked;
+    // Only a trusted author's PR, or one a trusted account admitted, becomes a sibling (forks alike).
+    const standing = candidateStanding(await trustOfLogin(ctx, pull.author), await admittedBy(ctx, pull.number));
+    if (!standing.counts) {
+      await showNotCandidate(ctx, pull, changeNumber, standing);
+      return null;
+    }
   }
-  const change = (await store.getChange(ctx.key, changeNumber)) ?? (await refreshChange(ctx, changeNumber));
+  const change = await trackedChange(ctx, changeNumber, existing ? null : pull);
   if (!change) return null;
   if (existing && existing.headSha === pull.headSha && OPEN_STATES.has(existing.state)) return existing;
   const now = nowIso(ctx);
@@ -92,6 +102,23 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     summary: `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled.`,
   });
   return candidate;
+}
+
+/**
+ * The stored Change, or the issue recorded as one when a trusted account opened or adopted it.
+ * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why.
+ */
+export async function trackedChange(ctx: RepoContext, number: number, pull: PullFacts | null): Promise<ChangeRow | null> {
+  const stored = await ctx.deps.store.getChange(ctx.key, number);
+  if (stored) return stored;
+  const issue = await ctx.gh.getIssue(number);
+  if (!issue || issue.pull_request) return null;
+  const standing = await issueStanding(ctx, number, issue.user?.login ?? '');
+  if (!standing.counts) {
+    if (pull) await showUntrackedChange(ctx, pull, number, standing);
+    return null;
+  }
+  return refreshChange(ctx, number, issue);
 }
 
 /** The patch and merge-base of a head, fetched once per head sha and stored. */

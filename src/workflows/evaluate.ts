@@ -13,6 +13,7 @@ import { OPEN_STATES, ensurePatch, recordCandidate } from './candidates.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
 import { selectionStep } from './select.ts';
+import { headBlockers } from './trust.ts';
 
 export const criteriaHash = (change: ChangeRow): string => createHash('sha256').update(JSON.stringify(change.criteria)).digest('hex').slice(0, 12);
 
@@ -30,9 +31,10 @@ export async function storedAcceptance(ctx: RepoContext, c: CandidateRow, change
   return parsed.success ? parsed.data : null;
 }
 
-/** Gate evidence from a fresh read of the head, keeping a timeout the sweep recorded. */
-export function gateFrom(ctx: RepoContext, state: PullState, previous: GateEvidence | null, branchRequired: string[] | null): GateEvidence {
-  const gate = computeGate({ configured: ctx.config.gate.required, branchRequired, observed: state.checks, scoreCheck: ctx.config.gate.score });
+/** Gate evidence from a fresh read of the head, keeping a timeout the sweep recorded and the head's blockers. */
+export function gateFrom(ctx: RepoContext, state: PullState, previous: GateEvidence | null, branchRequired: string[] | null, blockers?: string[]): GateEvidence {
+  const { required: configured, score: scoreCheck, allowNoChecks } = ctx.config.gate;
+  const gate = computeGate({ configured, branchRequired, observed: state.checks, scoreCheck, allowNoChecks, blockers: blockers ?? previous?.blockers ?? [] });
   return previous?.timedOut && !gate.settled ? timeOutGate(gate) : gate;
 }
 
@@ -51,7 +53,7 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
   }
   await ensurePatch(ctx, candidate);
   const rules = await ctx.gh.branchRules(candidate.base);
-  const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required);
+  const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required, await headBlockers(ctx, candidate));
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
   await writeCheck(ctx, {
     pr,

@@ -2,6 +2,7 @@
 // same workflow the automatic path uses. Replies are idempotent per comment or click.
 import type { CommandServices, CommandTarget } from '../commands/types.ts';
 import { markerFor } from '../github/markers.ts';
+import { admitPull, trackIssue } from './adopt.ts';
 import type { RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';
 import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
@@ -28,6 +29,8 @@ export function commandServices(ctx: RepoContext): CommandServices {
       const candidate = await store.getCandidate(ctx.key, t.issueNumber);
       return cancelChange(ctx, candidate ? candidate.change : t.issueNumber, t.user);
     },
+    admit: (t) => admitPull(ctx, t.issueNumber, t.isPullRequest, t.user),
+    track: (t) => trackIssue(ctx, t.issueNumber, t.isPullRequest, t.user),
     async explore() {
       return { ok: false, code: 'not_configured', message: 'portfolio search is not configured' };
     },

@@ -14,8 +14,8 @@ export interface FakeWorld {
   results?: Partial<Record<StateVerb | 'status', VerbResult>>;
 }
 
-export type StateVerb = 'rank' | 'recheck' | 'promote' | 'reject' | 'cancel' | 'explore';
-export const STATE_CHANGING: readonly StateVerb[] = ['rank', 'recheck', 'promote', 'reject', 'cancel', 'explore'];
+export type StateVerb = 'rank' | 'recheck' | 'promote' | 'reject' | 'cancel' | 'explore' | 'admit' | 'track';
+export const STATE_CHANGING: readonly StateVerb[] = ['rank', 'recheck', 'promote', 'reject', 'cancel', 'explore', 'admit', 'track'];
 
 export interface FakeServices extends CommandServices {
   calls: string[];
@@ -54,6 +54,8 @@ export function fakeServices(world: FakeWorld = {}): FakeServices {
     recheck: act('recheck'),
     promote: act('promote'),
     cancel: act('cancel'),
+    admit: act('admit'),
+    track: act('track'),
     async reject(t, reason) {
       calls.push(`reject #${t.issueNumber} by ${t.user}: ${reason}`);
       return resultOf('reject');

@@ -91,7 +91,13 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly dispatches: Dispatch[] = [];
   readonly files = new Map<string, string>();
-  readonly permissions = new Map<string, Permission>();
+  /** Roles by login; a login not listed has read. The fake's default Change and PR authors can write. */
+  readonly permissions = new Map<string, Permission>([
+    ['maintainer', 'write'],
+    ['agent-bot', 'write'],
+  ]);
+  /** Logins whose permission read fails (502). */
+  readonly failingPermissions = new Set<string>();
   branch: BranchRules = { required: null, requiredReviews: 0, mergeQueue: false };
   /** Every write, in order, as a readable line. */
   readonly writes: string[] = [];
@@ -284,7 +290,17 @@ export class FakeGitHub {
 
   async permission(user: string): Promise<Permission> {
     await this.read(`permission ${user}`);
+    if (this.failingPermissions.has(user)) throw new GitHubError('get permission', 502, 'Bad Gateway', null);
     return this.permissions.get(user) ?? 'read';
+  }
+
+  /** As the gateway's: a failed read (see `failingPermissions`) is an answer, never a yes. */
+  async permissionLookup(user: string): Promise<{ ok: true; permission: Permission } | { ok: false; reason: string }> {
+    try {
+      return { ok: true, permission: await this.permission(user) };
+    } catch {
+      return { ok: false, reason: 'GitHub answered 502' };
+    }
   }
 
   async readFile(path: string): Promise<string | null> {

@@ -1,0 +1,121 @@
+// Trust in the shell: reads an account's permission (cached briefly, on the app clock), records
+// a maintainer's adoption of an issue or admission of a pull request, shows a linked PR that is
+// not a candidate its one neutral check, and finds what makes a head unpromotable outside CI.
+import { z } from 'zod';
+import { CONFIG_PATH, formatConfigError } from '../config/errors.ts';
+import { parseConfigText } from '../config/parse.ts';
+import {
+  changeStanding,
+  notCandidateCheck,
+  trustedWithoutLookup,
+  trustOf,
+  untrackedChangeCheck,
+  type Permission,
+  type PermissionLookup,
+  type Standing,
+  type Trust,
+} from '../core/trust.ts';
+import type { CandidateRow } from '../store/types.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { writeCheck } from './execute.ts';
+
+/** How long a permission read stays good: short, so a removed collaborator loses trust soon. */
+export const PERMISSION_TTL_MS = 60_000;
+
+// Keyed by the store: one cache per app process (and per test world), never shared across them.
+const caches = new WeakMap<object, Map<string, { permission: Permission; at: number }>>();
+
+/** The account's permission, from the cache while it is fresh; a failed read is not cached. */
+export async function lookupPermission(ctx: RepoContext, login: string): Promise<PermissionLookup> {
+  let cache = caches.get(ctx.deps.store);
+  if (!cache) caches.set(ctx.deps.store, (cache = new Map()));
+  const key = `${ctx.key}\u0000${login.toLowerCase()}`;
+  const now = ctx.deps.clock.now().getTime();
+  const hit = cache.get(key);
+  if (hit && now >= hit.at && now - hit.at < PERMISSION_TTL_MS) return { ok: true, permission: hit.permission };
+  const result = await ctx.gh.permissionLookup(login);
+  if (result.ok) cache.set(key, { permission: result.permission, at: now });
+  return result;
+}
+
+/** Whether Arbiter acts for `login` here (Arbiter itself, `trust.agents`, or write access and more). */
+export async function trustOfLogin(ctx: RepoContext, login: string, isBot = false): Promise<Trust> {
+  const account = { login, isBot };
+  const policy = { agents: ctx.config.trust.agents, appLogin: ctx.gh.botLogin };
+  const known = trustedWithoutLookup(account, policy);
+  if (known) return known;
+  return trustOf(account, login === '' ? null : await lookupPermission(ctx, login), policy);
+}
+
+const ByWhom = z.object({ by: z.string() });
+const adoptedKey = (ctx: RepoContext, issue: number): string => `trust:adopted:${ctx.key}#${issue}`;
+const admittedKey = (ctx: RepoContext, pr: number): string => `trust:admitted:${ctx.key}#${pr}`;
+
+async function recordedBy(ctx: RepoContext, key: string): Promise<string | null> {
+  const parsed = ByWhom.safeParse(await ctx.deps.store.getAppliedAction(key));
+  return parsed.success ? parsed.data.by : null;
+}
+
+export const adoptedBy = (ctx: RepoContext, issue: number): Promise<string | null> => recordedBy(ctx, adoptedKey(ctx, issue));
+export const admittedBy = (ctx: RepoContext, pr: number): Promise<string | null> => recordedBy(ctx, admittedKey(ctx, pr));
+
+/** Records that a trusted account adopted the issue (the first adoption is kept). */
+export async function recordAdoption(ctx: RepoContext, issue: number, by: string, via: 'label' | 'command'): Promise<void> {
+  await ctx.deps.store.claimAppliedAction(adoptedKey(ctx, issue), { by, via }, nowIso(ctx));
+  await ctx.deps.store.addEvent(ctx.key, 'change.adopted', { issue, by, via }, nowIso(ctx));
+}
+
+/** Records that a trusted account admitted the pull request as a candidate. */
+export async function recordAdmission(ctx: RepoContext, pr: number, by: string): Promise<void> {
+  await ctx.deps.store.claimAppliedAction(admittedKey(ctx, pr), { by }, nowIso(ctx));
+  await ctx.deps.store.addEvent(ctx.key, 'candidate.admitted', { pr, by }, nowIso(ctx));
+}
+
+/** Whether the issue is a Change: opened by a trusted account, or adopted by one. */
+export async function issueStanding(ctx: RepoContext, issue: number, author: string): Promise<Standing> {
+  return changeStanding(await trustOfLogin(ctx, author), await adoptedBy(ctx, issue));
+}
+
+interface LinkedPull {
+  number: number;
+  headSha: string;
+}
+
+const neutral = (ctx: RepoContext, pull: LinkedPull, text: { title: string; summary: string }): Promise<void> =>
+  // writeCheck skips a write whose content is already on this head: one write per head at most.
+  writeCheck(ctx, { pr: pull.number, headSha: pull.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', ...text });
+
+/** The one neutral check of a linked PR whose author Arbiter does not act for. */
+export async function showNotCandidate(ctx: RepoContext, pull: LinkedPull & { author: string }, change: number, standing: Standing & { counts: false }): Promise<void> {
+  ctx.log.info({ pr: pull.number, author: pull.author, reason: standing.reason }, 'linked pull request is not a candidate');
+  const text = notCandidateCheck({ login: pull.author, reason: standing.reason, lookupFailed: standing.lookupFailed, prefix: ctx.config.commands.prefix, change });
+  await neutral(ctx, pull, text);
+}
+
+/** The one neutral check of a linked PR whose Change Arbiter does not track. */
+export async function showUntrackedChange(ctx: RepoContext, pull: LinkedPull, change: number, standing: Standing & { counts: false }): Promise<void> {
+  await neutral(ctx, pull, untrackedChangeCheck({ change, reason: standing.reason, prefix: ctx.config.commands.prefix }));
+}
+
+const HeadConfig = z.object({ error: z.string().nullable() });
+
+/**
+ * What makes this head unpromotable besides its checks: a `.github/arbiter.yml` it changes that
+ * does not validate (a candidate must not ship a gatekeeper Arbiter cannot read). Read once per head.
+ */
+export async function headBlockers(ctx: RepoContext, candidate: Pick<CandidateRow, 'pr' | 'headSha'>): Promise<string[]> {
+  const { store } = ctx.deps;
+  const patch = await store.getPatch(ctx.key, candidate.pr, candidate.headSha);
+  if (!patch || !patch.files.some((f) => f.path === CONFIG_PATH && f.status !== 'removed')) return [];
+  const key = `head-config:${ctx.key}@${candidate.headSha}`;
+  const known = HeadConfig.safeParse(await store.getAppliedAction(key));
+  let error: string | null;
+  if (known.success) error = known.data.error;
+  else {
+    const text = await ctx.gh.readFile(CONFIG_PATH, candidate.headSha);
+    const parsed = text === null ? null : parseConfigText(text);
+    error = parsed && !parsed.ok ? `\`${CONFIG_PATH}\` on this head does not validate: ${parsed.errors.slice(0, 3).map(formatConfigError).join('; ')}` : null;
+    await store.recordAppliedAction(key, { error }, nowIso(ctx));
+  }
+  return error === null ? [] : [error];
+}
