@@ -37,8 +37,12 @@ export const CheckSpec = z
     /** Extension: the description of a commit status. */
     description: z.string().optional(),
     never: z.boolean().default(false),
+    /** Extension: when the check registers (seconds; default when the head is pushed), as late CI does. */
+    startAt: seconds.optional(),
   })
   .superRefine((c, ctx) => {
+    if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
+      ctx.addIssue({ code: 'custom', path: ['at'], message: `before the check registers (startAt ${c.startAt})` });
     if (c.never) {
       if (c.at !== undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'a check that never finishes has no `at`' });
       return;
@@ -85,6 +89,8 @@ export const CandidateSpec = z.strictObject({
   deleted: z.array(z.string().min(1)).default([]),
   checks: z.array(CheckSpec).default([]),
   model: CandidateModelScript.optional(),
+  /** Extension: the PR comes from the author's fork (its head repository differs). */
+  fork: z.boolean().default(false),
 });
 
 export const JudgeScript = z.strictObject({
@@ -122,8 +128,10 @@ const EditEvent = z.strictObject({
   user: login.optional(),
 });
 const CloseEvent = z.strictObject({ on: prNumber, user: login });
+/** Extension: `user` adds (or removes) label `name` on the Change or a candidate. */
+const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user: login });
 
-export const EventKinds = ['comment', 'review', 'push', 'click', 'edit', 'close'] as const;
+export const EventKinds = ['comment', 'review', 'push', 'click', 'edit', 'close', 'label', 'unlabel'] as const;
 export type EventKind = (typeof EventKinds)[number];
 
 export const EventSpec = z
@@ -135,6 +143,8 @@ export const EventSpec = z
     click: ClickEvent.optional(),
     edit: EditEvent.optional(),
     close: CloseEvent.optional(),
+    label: LabelEvent.optional(),
+    unlabel: LabelEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);
@@ -203,7 +213,7 @@ export const ScenarioFile = z
       number: prNumber,
       title: z.string().min(1),
       body: z.string(),
-      /** Extension: who opens the Change (default "requester", read access unless listed in users). */
+      /** Extension: who opens the Change (default "requester", who has write access unless users says otherwise). */
       author: login.default('requester'),
     }),
     candidates: z.array(CandidateSpec).default([]),
@@ -224,6 +234,8 @@ export const ScenarioFile = z
       c.checks.forEach((k, j) => {
         if (k.at !== undefined && k.at < c.openAt)
           ctx.addIssue({ code: 'custom', path: ['candidates', i, 'checks', j, 'at'], message: `before the candidate opens (openAt ${c.openAt})` });
+        if (k.startAt !== undefined && k.startAt < c.openAt)
+          ctx.addIssue({ code: 'custom', path: ['candidates', i, 'checks', j, 'startAt'], message: `before the candidate opens (openAt ${c.openAt})` });
       });
     });
     const branches = new Set<string>();
@@ -235,7 +247,8 @@ export const ScenarioFile = z
     const openAt = new Map<number, number>();
     for (const c of s.candidates) if (!openAt.has(c.number)) openAt.set(c.number, c.openAt);
     s.events.forEach((e, i) => {
-      const prTarget = e.review ?? e.push ?? e.click ?? e.close;
+      const onChange = (e.label ?? e.unlabel)?.on === s.change.number;
+      const prTarget = e.review ?? e.push ?? e.click ?? e.close ?? (onChange ? undefined : (e.label ?? e.unlabel));
       const kind = EventKinds.find((k) => e[k] !== undefined) ?? 'comment';
       if (prTarget) {
         const opens = openAt.get(prTarget.on);
@@ -251,6 +264,8 @@ export const ScenarioFile = z
       e.push?.checks.forEach((k, j) => {
         if (k.at !== undefined && k.at < e.at)
           ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'at'], message: `before the push (at ${e.at})` });
+        if (k.startAt !== undefined && k.startAt < e.at)
+          ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'startAt'], message: `before the push (at ${e.at})` });
       });
     });
   });
@@ -275,6 +290,12 @@ export interface Scenario extends Omit<ScenarioFileParsed, 'users' | 'candidates
   faults: Omit<ScenarioFileParsed['faults'], 'redeliver'> & { redeliver: { copies: number; seed: number } | null };
 }
 
+/** Users every scenario has unless it lists them: the default Change and candidate authors. */
+export const DEFAULT_USERS: Readonly<Record<string, User>> = {
+  requester: { permission: 'write', bot: false },
+  'arbiter-candidate[bot]': { permission: 'write', bot: true },
+};
+
 export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
 
 /** `path: message` lines for zod issues, e.g. `candidates.0.checks.1.at: required (or never: true)`. */
@@ -293,9 +314,12 @@ export function parseScenario(doc: unknown): ScenarioResult {
   const parsed = ScenarioFile.safeParse(doc);
   if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error.issues) };
   const s = parsed.data;
-  const users: Record<string, User> = Object.fromEntries(
-    Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u]),
-  );
+  // The default Change author and candidate author can write, so files written before the trust
+  // rules keep their meaning; a listed login overrides them, and any other login has read.
+  const users: Record<string, User> = {
+    ...DEFAULT_USERS,
+    ...Object.fromEntries(Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u])),
+  };
   const candidates: Candidate[] = s.candidates.map((c) => ({
     ...c,
     body: c.body ?? `Candidate-for: #${s.change.number}`,

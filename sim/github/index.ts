@@ -4,7 +4,7 @@ import { AppAuth } from './auth.ts';
 import { clickButton as clickRunButton, createCheckRun, latestRuns, setStatus as setCommitStatus, updateCheckRun } from './check-acts.ts';
 import { RestContract } from './contract.ts';
 import type { Change } from './git-store.ts';
-import { addComment, editIssue as editIssueBody, openIssue as openIssueAct, type Sent } from './issue-acts.ts';
+import { addComment, addLabels, editIssue as editIssueBody, openIssue as openIssueAct, removeLabel as removeIssueLabel, type Sent } from './issue-acts.ts';
 import type { Permission, Repo } from './model.ts';
 import { botLogin } from './payloads.ts';
 import { openPull, pushChange, setPullState, submitReview } from './pull-acts.ts';
@@ -122,8 +122,16 @@ export class GitHubEmulator {
     return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), { body }, user, out));
   }
 
-  openPullRequest(repo: string, input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[] }): Promise<number> {
+  openPullRequest(repo: string, input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[]; fork?: boolean }): Promise<number> {
     return this.act(repo, (r, out) => openPull(this.world, r, input, out).number);
+  }
+
+  addLabel(repo: string, number: number, name: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => addLabels(this.world, r, this.world.issue(r, number), [name], user, out));
+  }
+
+  removeLabel(repo: string, number: number, name: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => removeIssueLabel(this.world, r, this.world.issue(r, number), name, user, out));
   }
 
   closePullRequest(repo: string, number: number, user: string): Promise<void> {

@@ -72,6 +72,8 @@ export interface Pull {
   requestedReviewers: string[];
   autoMerge: AutoMerge | null;
   queued: boolean;
+  /** The head lives in the author's fork (`<author>/<name>`), not in this repository. */
+  fork?: boolean;
 }
 
 export interface Review {

@@ -235,6 +235,15 @@ export interface PullStats {
   pushedAt: number;
 }
 
+/** The head repository of a PR from a fork: the base repository's shape, owned by the fork's owner. */
+function forkJson(base: JsonObject, urls: Urls, owner: string, name: string): JsonObject {
+  const fullName = `${owner}/${name}`;
+  const rewrite = (value: unknown): unknown =>
+    typeof value === 'string' ? value.split(`/${String(base.full_name)}`).join(`/${fullName}`) : value;
+  const fork: JsonObject = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, rewrite(v)]));
+  return { ...fork, id: Number(base.id) + 1_000_000, node_id: `${String(base.node_id)}_fork`, full_name: fullName, owner: userJson(urls, owner), fork: true, private: false };
+}
+
 export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats: PullStats): JsonObject {
   const api = `${urls.api}/repos/${repo.fullName}/pulls/${pull.number}`;
   const html = `${urls.html}/${repo.fullName}/pull/${pull.number}`;
@@ -272,7 +281,9 @@ export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats
     review_comment_url: `${urls.api}/repos/${repo.fullName}/pulls/comments{/number}`,
     comments_url: `${urls.api}/repos/${repo.fullName}/issues/${pull.number}/comments`,
     statuses_url: `${urls.api}/repos/${repo.fullName}/statuses/${pull.headSha}`,
-    head: { label: `${repo.owner}:${pull.head}`, ref: pull.head, sha: pull.headSha, user: userJson(urls, repo.owner), repo: repository },
+    head: pull.fork
+      ? { label: `${issue.user}:${pull.head}`, ref: pull.head, sha: pull.headSha, user: userJson(urls, issue.user), repo: forkJson(repository, urls, issue.user, repo.name) }
+      : { label: `${repo.owner}:${pull.head}`, ref: pull.head, sha: pull.headSha, user: userJson(urls, repo.owner), repo: repository },
     base: { label: `${repo.owner}:${pull.base}`, ref: pull.base, sha: baseSha, user: userJson(urls, repo.owner), repo: repository },
     _links: {
       self: link(api),
@@ -345,8 +356,9 @@ export function reviewJson(urls: Urls, repo: Repo, review: Review): JsonObject {
 }
 
 export function checkPullRequestsJson(urls: Urls, repo: Repo, sha: string): JsonObject[] {
+  // GitHub leaves PRs from forks out of a check's `pull_requests`.
   return [...repo.pulls.values()]
-    .filter((pull) => pull.headSha === sha && repo.issues.get(pull.number)?.state === 'open')
+    .filter((pull) => pull.headSha === sha && !pull.fork && repo.issues.get(pull.number)?.state === 'open')
     .map((pull) => ({
       url: `${urls.api}/repos/${repo.fullName}/pulls/${pull.number}`,
       id: pull.id,

@@ -82,7 +82,7 @@ export function synchronizePulls(world: World, repo: Repo, branch: string, befor
 export function openPull(
   world: World,
   repo: Repo,
-  input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[] },
+  input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[]; fork?: boolean },
   out: Sent,
 ): Pull {
   const headSha = repo.git.branches.get(input.head);
@@ -105,6 +105,7 @@ export function openPull(
     requestedReviewers: [],
     autoMerge: null,
     queued: false,
+    fork: input.fork ?? false,
   };
   repo.pulls.set(pull.number, pull);
   out.push(world.emit(repo, 'pull_request', { action: 'opened', number: pull.number, pull_request: world.pullJson(repo, pull.number) }, input.user));

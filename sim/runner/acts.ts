@@ -36,13 +36,16 @@ function countFiles(files: Record<string, string>, deleted: string[]): string {
   return `${n} file${n === 1 ? '' : 's'}`;
 }
 
-/** Starts every scripted check of a new head: check runs in progress, statuses pending. */
-async function startChecks(ctx: ActContext, sha: string, pr: number, checks: CheckSpec[]): Promise<void> {
+async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
-  for (const check of checks) {
-    if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
-    else await emulator.startCheck(scenario.repo, sha, check.name);
-  }
+  if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
+  else await emulator.startCheck(scenario.repo, sha, check.name);
+}
+
+/** Starts the scripted checks of a new head (check runs in progress, statuses pending), except late ones (`startAt`). */
+async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
+  const checks = all.filter((c) => c.startAt === undefined);
+  for (const check of checks) await startCheck(ctx, sha, check);
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
 }
 
@@ -108,6 +111,16 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     await ctx.emulator.closePullRequest(ctx.scenario.repo, k.on, k.user);
     ctx.say(`${k.user} closed #${k.on}`);
   },
+  async label(ctx, e) {
+    const l = e.label!;
+    await ctx.emulator.addLabel(ctx.scenario.repo, l.on, l.name, l.user);
+    ctx.say(`${l.user} labelled #${l.on} ${l.name}`);
+  },
+  async unlabel(ctx, e) {
+    const l = e.unlabel!;
+    await ctx.emulator.removeLabel(ctx.scenario.repo, l.on, l.name, l.user);
+    ctx.say(`${l.user} removed label ${l.name} from #${l.on}`);
+  },
 };
 
 const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K }>) => Promise<void> } = {
@@ -134,9 +147,14 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       user: c.author,
       draft: c.draft,
       labels: c.labels,
+      fork: c.fork,
     });
-    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.branch}, ${countFiles(c.files, c.deleted)}: ${firstLine(c.body)}`);
+    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted)}: ${firstLine(c.body)}`);
     await startChecks(ctx, headSha(ctx, `open:${c.number}`), c.number, c.checks);
+  },
+  async start(ctx, act) {
+    await startCheck(ctx, headSha(ctx, act.head), act.check);
+    ctx.say(`CI: ${act.check.name} registered on #${act.candidate}`);
   },
   async check(ctx, act) {
     await completeCheck(ctx, act.candidate, act.head, act.check);

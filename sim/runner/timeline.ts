@@ -8,6 +8,7 @@ export type HeadKey = `open:${number}` | `push:${number}`;
 export type Act =
   | { kind: 'branch'; candidate: number }
   | { kind: 'open'; candidate: number }
+  | { kind: 'start'; candidate: number; head: HeadKey; check: CheckSpec }
   | { kind: 'check'; candidate: number; head: HeadKey; check: CheckSpec }
   | { kind: 'event'; index: number }
   | { kind: 'restart' }
@@ -18,9 +19,9 @@ export interface Step {
   acts: Act[];
 }
 
-// Within one time, acts run in this order: branches are cut, PRs open, CI reports, people act,
-// and a scheduled restart comes last so it interrupts whatever those acts started.
-const ORDER: Record<Act['kind'], number> = { tick: 0, branch: 1, open: 2, check: 3, event: 4, restart: 5 };
+// Within one time, acts run in this order: branches are cut, PRs open, late CI registers, CI
+// reports, people act, and a scheduled restart comes last so it interrupts whatever those acts started.
+const ORDER: Record<Act['kind'], number> = { tick: 0, branch: 1, open: 2, start: 3, check: 4, event: 5, restart: 6 };
 
 /** The steps of a scenario, by ascending time; time 0 is always present. */
 export function buildTimeline(s: Scenario): Step[] {
@@ -30,12 +31,17 @@ export function buildTimeline(s: Scenario): Step[] {
   for (const c of s.candidates) {
     add(c.baseAt, { kind: 'branch', candidate: c.number });
     add(c.openAt, { kind: 'open', candidate: c.number });
-    for (const check of c.checks) if (!check.never && check.at !== undefined) add(check.at, { kind: 'check', candidate: c.number, head: `open:${c.number}`, check });
+    for (const check of c.checks) {
+      if (check.startAt !== undefined) add(check.startAt, { kind: 'start', candidate: c.number, head: `open:${c.number}`, check });
+      if (!check.never && check.at !== undefined) add(check.at, { kind: 'check', candidate: c.number, head: `open:${c.number}`, check });
+    }
   }
   s.events.forEach((e, index) => {
     add(e.at, { kind: 'event', index });
-    for (const check of e.push?.checks ?? [])
+    for (const check of e.push?.checks ?? []) {
+      if (check.startAt !== undefined) add(check.startAt, { kind: 'start', candidate: e.push!.on, head: `push:${index}`, check });
       if (!check.never && check.at !== undefined) add(check.at, { kind: 'check', candidate: e.push!.on, head: `push:${index}`, check });
+    }
   });
   for (const r of s.faults.restart) if ('at' in r) add(r.at, { kind: 'restart' });
   if (s.until !== undefined) add(s.until, { kind: 'tick' });
