@@ -1,6 +1,6 @@
 // Gate evidence: required checks from config globs, branch rules or every check; conclusions mapped.
 import { describe, expect, it } from 'vitest';
-import { checkOutcome, computeGate, readScore, timeOutGate } from '../../src/core/gate.ts';
+import { checkOutcome, computeGate, parseRequired, readScore, timeOutGate } from '../../src/core/gate.ts';
 import type { ObservedCheck } from '../../src/core/types.ts';
 
 const run = (name: string, status: string, conclusion: string | null, title: string | null = null): ObservedCheck => ({
@@ -86,4 +86,54 @@ describe('computeGate', () => {
     const gate = timeOutGate(computeGate({ configured: ['e2e'], branchRequired: null, observed: [run('e2e', 'in_progress', null)], scoreCheck: null }));
     expect(gate).toMatchObject({ settled: true, promotable: false, timedOut: true });
   });
+});
+
+describe('gate integrity', () => {
+  const ci = (name: string, status: string, conclusion: string | null, app: string): ObservedCheck => ({ ...run(name, status, conclusion), app });
+  const base = { branchRequired: null, scoreCheck: null };
+  it.each<[string, string[], ObservedCheck[], { settled: boolean; promotable: boolean; reason?: string }]>([
+    ['a passing status does not hide a failing check run of the same name', ['test'], [ci('test', 'completed', 'failure', 'ci'), status('test', 'success')], { settled: true, promotable: false, reason: 'required check `test` failed' }],
+    ['a passing check run does not hide a failing status of the same name', ['test'], [status('test', 'failure'), ci('test', 'completed', 'success', 'ci')], { settled: true, promotable: false }],
+    ["one app's pass does not hide another app's failure", ['test'], [ci('test', 'completed', 'failure', 'ci'), ci('test', 'completed', 'success', 'other')], { settled: true, promotable: false }],
+    ['a pending report of the name keeps it pending', ['test'], [status('test', 'success'), ci('test', 'in_progress', null, 'ci')], { settled: false, promotable: false }],
+    ['within one app the latest report counts (a re-run)', ['test'], [ci('test', 'completed', 'failure', 'ci'), ci('test', 'completed', 'success', 'ci')], { settled: true, promotable: true }],
+    ['within one status context the latest state counts', ['test'], [status('test', 'failure'), status('test', 'success')], { settled: true, promotable: true }],
+    ['a pinned entry counts only its app', ['test@ci'], [ci('test', 'completed', 'success', 'impostor')], { settled: false, promotable: false, reason: 'waiting on `test`' }],
+    ['a pinned entry passes on its app', ['test@ci'], [ci('test', 'completed', 'success', 'ci'), ci('test', 'completed', 'success', 'impostor')], { settled: true, promotable: true }],
+    ["a pinned entry ignores a same-name status", ['test@ci'], [status('test', 'success')], { settled: false, promotable: false }],
+    ["a pinned entry fails on its app's failure", ['test@ci'], [ci('test', 'completed', 'failure', 'ci')], { settled: true, promotable: false }],
+    ['a pinned glob', ['e2e-*@ci'], [ci('e2e-a', 'completed', 'success', 'ci'), ci('e2e-b', 'completed', 'success', 'impostor')], { settled: true, promotable: true }],
+    ['a required check not yet reported is pending, not failed', ['test'], [ci('lint', 'completed', 'success', 'ci')], { settled: false, promotable: false, reason: 'waiting on `test`' }],
+    ['no checks at all is not promotable', [], [], { settled: false, promotable: false, reason: 'no checks reported yet' }],
+    ['no checks at all, required configured', ['test'], [], { settled: false, promotable: false }],
+    ["Arbiter's own checks are not checks", [], [run('Arbiter / gate', 'completed', 'success')], { settled: false, promotable: false, reason: 'no checks reported yet' }],
+  ])('%s', (_label, configured, observed, expected) => {
+    const gate = computeGate({ ...base, configured, observed });
+    expect({ settled: gate.settled, promotable: gate.promotable }).toEqual({ settled: expected.settled, promotable: expected.promotable });
+    if (expected.reason) expect(gate.reason).toBe(expected.reason);
+  });
+
+  it('gate.allowNoChecks lets a head with no checks pass', () => {
+    const gate = computeGate({ ...base, configured: [], observed: [], allowNoChecks: true });
+    expect(gate).toMatchObject({ settled: true, promotable: true });
+  });
+
+  it('a blocker (an invalid .github/arbiter.yml on the head) makes the head unpromotable whatever its checks', () => {
+    const gate = computeGate({ ...base, configured: ['test'], observed: [ci('test', 'completed', 'success', 'ci')], blockers: ['`.github/arbiter.yml` on this head does not validate'] });
+    expect(gate).toMatchObject({ settled: true, promotable: false, reason: '`.github/arbiter.yml` on this head does not validate' });
+    expect(timeOutGate(gate)).toBe(gate);
+  });
+
+  it('a head that never reports a check times out as unpromotable', () => {
+    const gate = timeOutGate(computeGate({ ...base, configured: [], observed: [] }));
+    expect(gate).toMatchObject({ settled: true, promotable: false, timedOut: true, reason: 'timed out: no checks reported yet' });
+  });
+
+  it.each([
+    ['test', { pattern: 'test', app: null }],
+    ['test@github-actions', { pattern: 'test', app: 'github-actions' }],
+    ['ci/*@ci', { pattern: 'ci/*', app: 'ci' }],
+    ['@scope/pkg', { pattern: '@scope/pkg', app: null }],
+    ['build (node 20) @ x', { pattern: 'build (node 20) @ x', app: null }],
+  ])('parseRequired(%s)', (entry, expected) => expect(parseRequired(entry)).toEqual(expected));
 });
