@@ -290,12 +290,6 @@ export interface Scenario extends Omit<ScenarioFileParsed, 'users' | 'candidates
   faults: Omit<ScenarioFileParsed['faults'], 'redeliver'> & { redeliver: { copies: number; seed: number } | null };
 }
 
-/** Users every scenario has unless it lists them: the default Change and candidate authors. */
-export const DEFAULT_USERS: Readonly<Record<string, User>> = {
-  requester: { permission: 'write', bot: false },
-  'arbiter-candidate[bot]': { permission: 'write', bot: true },
-};
-
 export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
 
 /** `path: message` lines for zod issues, e.g. `candidates.0.checks.1.at: required (or never: true)`. */
@@ -314,12 +308,9 @@ export function parseScenario(doc: unknown): ScenarioResult {
   const parsed = ScenarioFile.safeParse(doc);
   if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error.issues) };
   const s = parsed.data;
-  // The default Change author and candidate author can write, so files written before the trust
-  // rules keep their meaning; a listed login overrides them, and any other login has read.
-  const users: Record<string, User> = {
-    ...DEFAULT_USERS,
-    ...Object.fromEntries(Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u])),
-  };
+  const users: Record<string, User> = Object.fromEntries(
+    Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u]),
+  );
   const candidates: Candidate[] = s.candidates.map((c) => ({
     ...c,
     body: c.body ?? `Candidate-for: #${s.change.number}`,

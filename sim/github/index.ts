@@ -59,6 +59,12 @@ export interface RepoInput {
 
 const SELECTION_CHECK = 'Arbiter / selection';
 const CI_APP_ID = 15368;
+/** Users every repository has unless its input lists them: the default Change and candidate authors. */
+export const DEFAULT_USERS: Readonly<Record<string, { permission: Permission; bot: boolean }>> = {
+  requester: { permission: 'write', bot: false },
+  'arbiter-candidate[bot]': { permission: 'write', bot: true },
+};
+
 const CONTRACT_URL = new URL('./openapi-subset.json', import.meta.url);
 
 export class GitHubEmulator {
@@ -101,7 +107,10 @@ export class GitHubEmulator {
 
   createRepo(input: RepoInput): void {
     const repo = this.world.createRepo(input.owner, input.name, input.defaultBranch ?? 'main', input.files);
-    for (const [login, user] of Object.entries(input.users ?? {})) repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
+    // The default Change author and candidate author can write, so scenarios written before the
+    // trust rules keep their meaning; listed users override them, and any other login has read.
+    const users = { ...DEFAULT_USERS, ...(input.users ?? {}) };
+    for (const [login, user] of Object.entries(users)) repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
     repo.rules = { ...(input.rules ?? {}) };
   }
 

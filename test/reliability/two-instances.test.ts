@@ -48,6 +48,8 @@ beforeAll(async () => {
     owner: 'acme',
     name: 'todo',
     files: { 'src/app.ts': "export const todos = ['Buy milk'];\n", '.github/arbiter.yml': 'gate:\n  required: [test]\n' },
+    // The agent can write: Arbiter compares only candidates from accounts it trusts.
+    users: { 'agent[bot]': { permission: 'write', bot: true } },
   });
 }, SLOW.timeout);
 
