@@ -37,6 +37,8 @@ const MATRIX: Record<string, string> = {
   reject: '   n n y y y n y y n',
   cancel: '   n n y y y n y y n',
   explore: '  n n y y y n y y n',
+  admit: '    n n y y y n y y n',
+  track: '    n n y y y n y y n',
 };
 
 /** The comment that invokes each verb validly, and where (explore belongs on the Change #42). */
@@ -49,6 +51,8 @@ const INVOCATION: Record<string, { body: string; issue: number; isPullRequest: b
   reject: { body: '/arbiter reject misses the calendar view', issue: 12, isPullRequest: true },
   cancel: { body: '/arbiter cancel', issue: 12, isPullRequest: true },
   explore: { body: '/arbiter explore 3', issue: 42, isPullRequest: false },
+  admit: { body: '/arbiter admit', issue: 12, isPullRequest: true },
+  track: { body: '/arbiter track', issue: 42, isPullRequest: false },
 };
 
 const rows = VERBS.flatMap((verb) => {
