@@ -148,7 +148,7 @@ describe('parseConfigText: valid files', () => {
     const result = parseConfigText('gate:\n  required: [test, "ci/*"]\n  score: bench\npolicy:\n  mergeMethod: rebase\n');
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.config.gate).toEqual({ required: ['test', 'ci/*'], score: 'bench' });
+    expect(result.config.gate).toEqual({ required: ['test', 'ci/*'], allowNoChecks: false, score: 'bench' });
     expect(result.config.policy.mergeMethod).toBe('rebase');
     expect(result.config.policy.autoShip).toEqual(['low', 'medium']);
     expect(result.config.acceptance.maxFiles).toBe(24);
