@@ -72,7 +72,7 @@ const context = (): AcceptanceContext => buildAcceptanceContext({ patch, headFil
 const GOOD = {
   AC1: { status: 'met', path: 'src/calendar.ts', quote: 'const days = daysOfMonth(today.getFullYear(), today.getMonth());' },
   AC2: { status: 'met', path: 'src/calendar.ts', quote: 'cell.appendChild(createKanbanList(day));' },
-  AC3: { status: 'met', path: 'src/week.ts', quote: 'export function renderLegacyWeekView(root: HTMLElement) {' },
+  AC3: { status: 'met', path: 'src/week.ts', quote: 'export function renderLegacyWeekView(root: HTMLElement) {', removal: true },
 } as const;
 const FORGED = { status: 'met', path: 'src/calendar.ts', quote: 'renderCalendar({ month: "current", showToday: true })' } as const;
 
