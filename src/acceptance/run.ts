@@ -37,10 +37,17 @@ const FINAL_GAPS: ReadonlySet<GapReason> = new Set(['budget', 'aborted']);
 /** A `(check: NAME)` criterion judged by that check: any failure fails it, a pass meets it. */
 export const judgeByCheck = (c: Criterion & { check: string }, checks: ObservedCheck[]): CriterionResult => {
   const seen = checks.filter((k) => k.name === c.check);
-  const outcome = seen.some((k) => k.outcome === 'fail') ? 'fail' : seen.some((k) => k.outcome === 'pass') ? 'pass' : 'missing';
+  const outcome = seen.some((k) => k.outcome === 'fail')
+    ? 'fail'
+    : seen.some((k) => k.outcome === 'pass')
+      ? 'pass'
+      : seen.length > 0
+        ? 'pending'
+        : 'missing';
   const byOutcome: Record<typeof outcome, CriterionResult> = {
     pass: { id: c.id, status: 'met', citation: null, reason: `check ${c.check} passed`, source: 'check' },
     fail: { id: c.id, status: 'not_met', citation: null, reason: `check ${c.check} failed`, source: 'check' },
+    pending: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} has not concluded yet`, source: 'check' },
     missing: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} did not report`, source: 'check' },
   };
   return byOutcome[outcome];
