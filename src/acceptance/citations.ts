@@ -2,7 +2,7 @@
 // quote must occur verbatim (whitespace-normalised) in a sent file or the patch, and mean something.
 import { commentMask, isProsePath } from './comments.ts';
 import { parseUnifiedDiff } from './diff.ts';
-import { isTrivialQuote, restatesCriterion } from './quote-rules.ts';
+import { isLoneKeywordOrLiteral, isTrivialQuote, restatesCriterion } from './quote-rules.ts';
 
 export interface CitationMaterial {
   /** The files the model received, with the text it received (already cut and redacted). */
@@ -186,17 +186,28 @@ const isWholeLine = (hay: NormText, at: number, length: number): boolean => hay.
 /** Every place of the head side of the material: sent files, and the patch's new side of files not sent. */
 const headSources = (p: Prepared): NormText[] => [...p.files.values(), ...[...p.newSide].filter(([path]) => !p.files.has(path)).map(([, t]) => t)];
 
-/** How often a quote occurs in the head side of the material. */
-const headCount = (p: Prepared, quote: string): number => headSources(p).reduce((n, t) => n + occurrences(t, quote).length, 0);
+/** How often a quote occurs in `sources`: anywhere, and as a whole line. */
+const countIn = (sources: NormText[], quote: string): { any: number; wholeLines: number } => {
+  let any = 0;
+  let wholeLines = 0;
+  for (const t of sources) {
+    for (const at of occurrences(t, quote)) {
+      any += 1;
+      if (isWholeLine(t, at, quote.length)) wholeLines += 1;
+    }
+  }
+  return { any, wholeLines };
+};
 
 /**
- * Specific: occurs at most MAX_OCCURRENCES times in `count`, and is not trivial, or is a whole
- * line of at least WHOLE_LINE_CHARS non-whitespace characters that occurs exactly once.
+ * Specific: a whole line of at least WHOLE_LINE_CHARS non-whitespace characters that occurs
+ * once as a line (unless it is a lone keyword or literal such as `undefined` or `continue;`),
+ * or a quote that is not trivial and occurs at most MAX_OCCURRENCES times.
  */
-const specific = (quote: string, count: number, wholeLine: boolean): CitationFailure | null => {
-  if (count === 1 && wholeLine && quote.replace(/\s+/g, '').length >= WHOLE_LINE_CHARS) return null;
+const specific = (quote: string, count: { any: number; wholeLines: number }, wholeLine: boolean): CitationFailure | null => {
+  if (wholeLine && count.wholeLines === 1 && quote.replace(/\s+/g, '').length >= WHOLE_LINE_CHARS && !isLoneKeywordOrLiteral(quote)) return null;
   if (isTrivialQuote(quote)) return 'trivial';
-  return count > MAX_OCCURRENCES ? 'not-specific' : null;
+  return count.any > MAX_OCCURRENCES ? 'not-specific' : null;
 };
 
 /**
@@ -225,8 +236,7 @@ export function verifyCitation(
   const hay = [file, inPatch].find((h) => occurrences(h, quote).length > 0);
   if (hay) {
     const hits = occurrences(hay, quote);
-    const count = headCount(p, quote);
-    const unspecific = specific(quote, Math.max(count, 1), isWholeLine(hay, hits[0], quote.length));
+    const unspecific = specific(quote, countIn(headSources(p), quote), hits.some((at) => isWholeLine(hay, at, quote.length)));
     if (unspecific) return { ok: false, reason: unspecific };
     const work = opts.allowProse ? hits : hits.filter((at) => !aboutTheWork(hay, at, quote.length));
     if (work.length === 0) return { ok: false, reason: hay.prose ? 'prose-file' : 'in-comment' };
@@ -237,9 +247,8 @@ export function verifyCitation(
   if (opts.allowRemoved && inRemoved) {
     const hits = occurrences(inRemoved, quote);
     if (hits.length > 0) {
-      if (headCount(p, quote) > 0) return { ok: false, reason: 'removed-line-still-present' };
-      const removedCount = [...p.removed.values()].reduce((n, t) => n + occurrences(t, quote).length, 0);
-      const unspecific = specific(quote, removedCount, isWholeLine(inRemoved, hits[0], quote.length));
+      if (countIn(headSources(p), quote).any > 0) return { ok: false, reason: 'removed-line-still-present' };
+      const unspecific = specific(quote, countIn([...p.removed.values()], quote), hits.some((at) => isWholeLine(inRemoved, at, quote.length)));
       if (unspecific) return { ok: false, reason: unspecific };
       return { ok: true, line: inRemoved.lineAt[hits[0]], side: 'removed' };
     }

@@ -49,7 +49,7 @@ const syntaxOf = (path: string): Syntax | null => {
 
 const PROSE_EXT = /\.(md|markdown|mdx|txt|text|rst|adoc|asciidoc|org|textile|rtf)$/i;
 const PROSE_NAME = /^(readme|changelog|changes|history|news|notes|authors|contributors|contributing|license|licence|copying|todo)(\.[^/]*)?$/i;
-const DOCS_DIR = /(^|\/)(docs?|documentation)\//i;
+const DOCS_DIR = /(^|\/)(docs|documentation)\//i;
 
 /** A file of prose about the work: `*.md`, `*.txt`…, README/CHANGELOG/NOTES…, anything under docs/. */
 export const isProsePath = (path: string): boolean =>

@@ -48,6 +48,14 @@ export function isTrivialQuote(quote: string): boolean {
   return !wordsOf(quote).some(isContentWord);
 }
 
+/** A lone keyword or literal with punctuation: `undefined`, `continue;`, `'-'`, `42,`. Never specific, even as a whole line. */
+export function isLoneKeywordOrLiteral(quote: string): boolean {
+  const tokens = quote.match(/[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?|'[^']*'|"[^"]*"|`[^`]*`/g) ?? [];
+  if (tokens.length === 0) return true;
+  if (tokens.length > 1) return false;
+  return !/^[A-Za-z_$]/.test(tokens[0]!) || !isContentWord(tokens[0]!);
+}
+
 /** Words a self-describing candidate uses about its own work ("AC1 is met", "criterion done"). */
 const META_WORDS = new Set(['met', 'meets', 'criterion', 'criteria', 'acceptance', 'implemented', 'implements', 'satisfied', 'satisfies', 'done', 'todo', 'requirement', 'feature']);
 const PROSE_STOP = new Set(['the', 'and', 'for', 'you', 'your', 'with', 'that', 'this', 'are', 'can', 'not', 'its', 'has', 'have', 'was', 'from', 'into', 'when', 'what', 'which', 'each', 'every', 'all', 'any', 'but', 'also', 'now', 'will', 'should', 'must', 'able', 'one']);
