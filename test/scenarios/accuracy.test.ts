@@ -34,11 +34,8 @@ function selectionReceipt(t: Transcript, change: number): z.infer<typeof Receipt
   return Receipt.parse(JSON.parse(json ?? 'null'));
 }
 
-/** Every title the acceptance check of a PR had, in order. */
-const acceptanceTitles = (t: Transcript, pr: number): string[] =>
-  applied(t)
-    .map((w) => w.summary)
-    .filter((s) => s.startsWith(`check-run ${ACCEPTANCE} on #${pr}: `));
+/** Every write of the acceptance check of a PR, in order. */
+const acceptanceWrites = (t: Transcript, pr: number) => applied(t).filter((w) => w.summary.startsWith(`check-run ${ACCEPTANCE} on #${pr}: `));
 
 describe('acceptance and judge accuracy', () => {
   it('short specific quotes verify; the tie on evidence is real, so the judge is asked and its pick ships', SLOW, async () => {
@@ -75,8 +72,11 @@ describe('acceptance and judge accuracy', () => {
     const e2eAt = scenario.candidates[0].checks.find((c) => c.name === 'e2e')?.at ?? 0;
     const t = await play(scenario);
     expect(t.prs['31'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
-    const titles = acceptanceTitles(t, 31);
-    expect(titles.some((s) => s.includes('1 of 2 criteria met')), titles.join('\n')).toBe(true);
+    // Judged first when `test` passed (e2e still running: neutral), then again when e2e concluded.
+    const completed = acceptanceWrites(t, 31).filter((w) => w.summary.includes(': completed'));
+    expect(completed.map((w) => w.summary.replace(/^.*: /, '').replace(/ \(.*$/, ''))).toEqual(['completed neutral', 'completed success']);
+    expect(completed[0].at).toBeLessThan(e2eAt);
+    expect(completed[1].at).toBeGreaterThanOrEqual(e2eAt);
     expect(t.prs['31']).toMatchObject({ state: 'closed', merged: true });
     expect(merges(t).map((w) => w.at)).toEqual([expect.any(Number)]);
     expect(merges(t)[0].at).toBeGreaterThanOrEqual(e2eAt);
