@@ -1,6 +1,6 @@
 // `npm run bench`: the four benchmarks of docs/PERFORMANCE.md in one run, each bounded in time,
 // printed as tables (ratios side by side) and written to bench/results/latest.json.
-//   --only=requests,intake,context,e2e   run some sections
+//   --only=requests,intake,context,e2e,citations   run some sections (citations: the citation rule over real files)
 //   --quick                               smaller sizes (a smoke run)
 //   --sizes=2,5,20,100 --deliveries=3000 --changes=20 --no-postgres --budget-requests=SECONDS
 // The default --changes=20 keeps the run near five minutes; the 100-Change figure is
@@ -8,13 +8,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchCitations, citationCorpusLine } from './citations.ts';
 import { benchContext, type ContextResult } from './context.ts';
 import { runManyChanges, type E2eResult } from './e2e.ts';
 import { benchIntake, type IntakeResult } from './intake.ts';
 import { benchRequests, type GroupRequests } from './requests.ts';
 import { renderTable } from './table.ts';
 
-const SECTIONS = ['requests', 'intake', 'context', 'e2e'] as const;
+const SECTIONS = ['requests', 'intake', 'context', 'e2e', 'citations'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Settings {
@@ -44,7 +45,7 @@ function settings(): Settings {
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
     postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
-    budget: { requests: Number(flag('budget-requests') ?? 300), intake: 40, context: 60, e2e: 120 },
+    budget: { requests: Number(flag('budget-requests') ?? 300), intake: 40, context: 60, e2e: 120, citations: 30 },
   };
 }
 
@@ -130,6 +131,11 @@ async function main(): Promise<void> {
     startedAt: new Date().toISOString(),
   };
   say(`${os.cpus().length} cores, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' ')}`);
+  if (s.only.includes('citations')) {
+    const r = benchCitations();
+    results.citations = r;
+    print([citationCorpusLine(r)]);
+  }
   if (s.only.includes('context')) {
     const r = await benchContext(say);
     results.context = r;

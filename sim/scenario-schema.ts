@@ -62,6 +62,8 @@ export const CriterionScript = z.strictObject({
   status: z.enum(['met', 'not_met', 'unclear', 'uncheckable']),
   path: z.string().optional(),
   quote: z.string().optional(),
+  /** Extension: the model classifies the criterion as a removal (default false). */
+  removal: z.boolean().optional(),
   reason: z.string().optional(),
 });
 
@@ -93,12 +95,16 @@ export const CandidateSpec = z.strictObject({
   fork: z.boolean().default(false),
 });
 
-export const JudgeScript = z.strictObject({
+const JudgeAnswer = z.strictObject({
   verdict: z.string().optional(),
   candidate: prNumber.nullable().optional(),
   evidence: z.array(z.string()).optional(),
   reason: z.string().optional(),
   scores: z.record(z.string(), z.record(z.string(), z.number().int())).optional(),
+});
+export const JudgeScript = JudgeAnswer.extend({
+  /** Extension: the answer to the reversed-order call (tied candidates listed last first); default the same answer. */
+  swapped: JudgeAnswer.optional(),
 });
 
 const CommentEvent = z.strictObject({ on: prNumber, user: login, body: z.string() });

@@ -6,6 +6,8 @@ export interface CriterionScript {
   status: 'met' | 'not_met' | 'unclear' | 'uncheckable';
   path?: string;
   quote?: string;
+  /** The model classifies the criterion as a removal (default false). */
+  removal?: boolean;
   reason?: string;
 }
 
@@ -17,6 +19,8 @@ export interface JudgeScript {
   reason?: string;
   /** Rubric mode: `{ "12": { completeness: 3 } }`, one cell per candidate × rubric id. */
   scores?: Record<string, Record<string, number>>;
+  /** The answer to the reversed-order call (candidates listed last first); without it, both calls answer the same. */
+  swapped?: Omit<JudgeScript, 'swapped'>;
 }
 
 export interface ModelScripts {
@@ -62,10 +66,19 @@ export function acceptanceAnswer(ids: string[], script: Record<string, Criterion
   return {
     criteria: wanted.map((id) => {
       const s = script[id];
-      if (s === undefined) return { id, status: 'unclear', path: null, quote: null, reason: 'not scripted' };
-      return { id, status: s.status, path: s.path ?? null, quote: s.quote ?? null, reason: s.reason ?? '' };
+      if (s === undefined) return { id, status: 'unclear', path: null, quote: null, removal: false, reason: 'not scripted' };
+      return { id, status: s.status, path: s.path ?? null, quote: s.quote ?? null, removal: s.removal ?? false, reason: s.reason ?? '' };
     }),
   };
+}
+
+/**
+ * The script for one judge call: `swapped` answers the reversed-order call, the call whose
+ * header lists the tied candidates in descending order; every other call gets the script itself.
+ */
+export function judgeScriptFor(script: JudgeScript, candidates: number[]): JudgeScript {
+  const reversed = candidates.length > 1 && candidates.every((n, i) => i === 0 || candidates[i - 1]! > n);
+  return reversed && script.swapped !== undefined ? script.swapped : script;
 }
 
 /** Verdict-mode answer. Unset fields get neutral defaults; nothing is validated here on purpose. */

@@ -9,6 +9,7 @@ import {
   acceptanceAnswer,
   criterionIdsFromPrefix,
   ERROR_TYPES,
+  judgeScriptFor,
   rubricAnswer,
   verdictAnswer,
   type ModelFault,
@@ -160,7 +161,8 @@ export class FakeAnthropic {
     if (header.kind === 'judge') {
       const judge = this.scripts.judge;
       if (judge === undefined) return { text: null };
-      return { text: JSON.stringify(header.mode === 'rubric' ? rubricAnswer(judge) : verdictAnswer(judge)) };
+      const script = judgeScriptFor(judge, header.candidates);
+      return { text: JSON.stringify(header.mode === 'rubric' ? rubricAnswer(script) : verdictAnswer(script)) };
     }
     const script = header.candidate === null ? undefined : this.scripts.candidates[header.candidate]?.[tier];
     if (script === undefined) return { text: null };

@@ -1,7 +1,16 @@
 // Renders acceptance evidence as the `Arbiter / acceptance` check run: a title, a markdown
-// table per criterion, notes for the person, and a notice annotation on each verified citation.
+// table per criterion (citations linked to the head, the model's own reason labelled as such),
+// notes for the person, and a notice annotation on each verified citation.
 import type { CheckRunAnnotation } from '../core/actions.ts';
 import type { AcceptanceEvidence, Criterion, CriterionResult, CriterionStatus } from '../core/types.ts';
+import { sanitiseModelReason } from './model-words.ts';
+
+/** Where the candidate's head lives, to link each citation to its line. */
+export interface HeadLocation {
+  owner: string;
+  repo: string;
+  sha: string;
+}
 
 export interface RenderedAcceptance {
   conclusion: 'success' | 'neutral';
@@ -44,17 +53,32 @@ const codeSpan = (s: string): string => {
   return `${fence}${pad}${s}${pad}${fence}`;
 };
 
-const evidenceCell = (r: CriterionResult): string => {
+/** `https://github.com/<owner>/<repo>/blob/<sha>/<path>#L<n>`, each path segment encoded. */
+export const blobUrl = (head: HeadLocation, path: string, line: number): string =>
+  `https://github.com/${encodeURIComponent(head.owner)}/${encodeURIComponent(head.repo)}/blob/${encodeURIComponent(head.sha)}/${path
+    .split('/')
+    .map(encodeURIComponent)
+    .join('/')}#L${line}`;
+
+/** The model's reason, sanitised again (stored evidence may predate the rule) and labelled as its words. */
+const modelWords = (r: CriterionResult): string => {
+  const said = r.modelReason === undefined ? '' : sanitiseModelReason(r.modelReason);
+  return said === '' ? '' : ` · model's words: “${said}”`;
+};
+
+const evidenceCell = (r: CriterionResult, head: HeadLocation | null): string => {
   if (r.status === 'met' && r.citation !== null) {
     const where = `${r.citation.path}${r.citation.line !== null ? `:${r.citation.line}` : ''}`;
     const side = r.citation.side === 'removed' ? 'removed line ' : '';
-    return `${side}${codeSpan(bound(where, 120))} ${codeSpan(bound(r.citation.quote, QUOTE_CHARS))}`;
+    const place = codeSpan(bound(where, 120));
+    const linked = head !== null && r.citation.side === 'head' && r.citation.line !== null ? `[${place}](${blobUrl(head, r.citation.path, r.citation.line)})` : place;
+    return `${side}${linked} ${codeSpan(bound(r.citation.quote, QUOTE_CHARS))}${modelWords(r)}`;
   }
-  return bound(r.reason, REASON_CHARS);
+  return `${bound(r.reason, REASON_CHARS)}${modelWords(r)}`;
 };
 
-const row = (c: Criterion, r: CriterionResult): string =>
-  `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${STATUS_LABEL[r.status]} | ${cell(evidenceCell(r))} |`;
+const row = (c: Criterion, r: CriterionResult, head: HeadLocation | null): string =>
+  `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${STATUS_LABEL[r.status]} | ${cell(evidenceCell(r, head))} |`;
 
 const missingResult = (id: string): CriterionResult => ({ id, status: 'gap', citation: null, reason: 'no result recorded', source: 'none' });
 
@@ -77,7 +101,7 @@ const fitLines = (lines: string[], room: number, more: (n: number) => string): s
 export function renderAcceptanceCheck(
   evidence: AcceptanceEvidence | null,
   criteria: Criterion[],
-  opts: { inProgress?: boolean } = {},
+  opts: { inProgress?: boolean; head?: HeadLocation } = {},
 ): RenderedAcceptance {
   if (opts.inProgress) {
     const what = plural(criteria.length, 'criterion', 'criteria');
@@ -107,7 +131,7 @@ export function renderAcceptanceCheck(
   if (evidence.truncated) notes.push('> The patch or a file was cut to fit the limits: criteria may be unclear for lack of material.');
   const header = ['| ID | Criterion | Result | Evidence |', '| --- | --- | --- | --- |'];
   const rows = fitLines(
-    pairs.map(([c, r]) => row(c, r)),
+    pairs.map(([c, r]) => row(c, r, opts.head ?? null)),
     SUMMARY_BUDGET - 4_000,
     (n) => `| … | ${plural(n, 'more criterion', 'more criteria')} not shown | | |`,
   );
@@ -120,7 +144,7 @@ export function renderAcceptanceCheck(
 
   const calls = `Model calls: ${evidence.modelCalls.small} small, ${evidence.modelCalls.large} large.`;
   const textLines = [
-    `Every \`met\` cites a file and a quote that Arbiter found verbatim (whitespace-normalised) in the material this candidate's model call received; a citation that fails becomes unclear.`,
+    `Every \`met\` cites a file and a quote that Arbiter found verbatim (whitespace-normalised) in the material this candidate's model call received, specific to it (a whole line that occurs once, or a non-trivial excerpt that occurs at most 3 times), in code rather than in a comment or a prose file; a citation that fails becomes unclear. Text marked "model's words" is the model's own reason, not Arbiter's.`,
     allMet ? 'Every criterion is met.' : 'Acceptance warns; it never blocks a merge by itself.',
     calls,
   ];

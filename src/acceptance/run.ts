@@ -2,7 +2,9 @@
 // the rest by one small-model call, one large-model call only where the small one left doubt.
 import type { AcceptanceEvidence, Criterion, CriterionResult, ObservedCheck } from '../core/types.ts';
 import { AcceptanceOutput, GAP_WORDING, type GapReason, type LlmClient, type Tier } from '../llm/types.ts';
-import { CITATION_FAILURE_WORDING, looksLikeRemoval, verifyCitation, type CitationMaterial } from './citations.ts';
+import { CITATION_FAILURE_WORDING, verifyCitation, type CitationMaterial } from './citations.ts';
+import { sanitiseModelReason } from './model-words.ts';
+import { asksForRemoval, isDocumentationCriterion } from './quote-rules.ts';
 import type { AcceptanceConfig, AcceptanceContext } from './context.ts';
 import { buildAcceptanceRequest } from './prompt.ts';
 
@@ -19,7 +21,7 @@ export interface AcceptanceInput {
   signal?: AbortSignal;
 }
 
-/** Arbiter's wording for each model status (the model's own reason text is never kept). */
+/** Arbiter's wording for each model status (the model's own reason is kept apart, sanitised, as `modelReason`). */
 const STATUS_WORDING: Record<'met' | 'not_met' | 'unclear' | 'uncheckable', string> = {
   met: 'quote verified in the material',
   not_met: 'the model judged it not met',
@@ -33,16 +35,51 @@ type CallOutcome = { kind: 'answer'; answer: Map<string, CriterionResult> } | { 
 const FINAL_GAPS: ReadonlySet<GapReason> = new Set(['budget', 'aborted']);
 
 /** A `(check: NAME)` criterion judged by that check: any failure fails it, a pass meets it. */
-const judgeByCheck = (c: Criterion & { check: string }, checks: ObservedCheck[]): CriterionResult => {
+export const judgeByCheck = (c: Criterion & { check: string }, checks: ObservedCheck[]): CriterionResult => {
   const seen = checks.filter((k) => k.name === c.check);
-  const outcome = seen.some((k) => k.outcome === 'fail') ? 'fail' : seen.some((k) => k.outcome === 'pass') ? 'pass' : 'missing';
+  const outcome = seen.some((k) => k.outcome === 'fail')
+    ? 'fail'
+    : seen.some((k) => k.outcome === 'pass')
+      ? 'pass'
+      : seen.length > 0
+        ? 'pending'
+        : 'missing';
   const byOutcome: Record<typeof outcome, CriterionResult> = {
     pass: { id: c.id, status: 'met', citation: null, reason: `check ${c.check} passed`, source: 'check' },
     fail: { id: c.id, status: 'not_met', citation: null, reason: `check ${c.check} failed`, source: 'check' },
+    pending: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} has not concluded yet`, source: 'check' },
     missing: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} did not report`, source: 'check' },
   };
   return byOutcome[outcome];
 };
+
+/** The names of `(check: NAME)` criteria whose check has not concluded on the head (pending or not reported). */
+export function pendingCriterionChecks(criteria: Criterion[], checks: ObservedCheck[]): string[] {
+  const names = [...new Set(criteria.flatMap((c) => (c.check === null ? [] : [c.check])))];
+  return names.filter((name) => {
+    const seen = checks.filter((k) => k.name === name);
+    return !seen.some((k) => k.outcome === 'fail') && !seen.some((k) => k.outcome === 'pass');
+  });
+}
+
+/**
+ * Judges the `(check: NAME)` criteria of stored evidence again from the head's checks now (no
+ * model call); null when nothing changed. Model-judged results are kept as they are.
+ */
+export function rejudgeByChecks(evidence: AcceptanceEvidence, criteria: Criterion[], checks: ObservedCheck[]): AcceptanceEvidence | null {
+  if (evidence.status === 'none') return null;
+  let changed = false;
+  const results = evidence.results.map((r) => {
+    const c = criteria.find((x) => x.id === r.id);
+    if (c === undefined || c.check === null) return r;
+    const fresh = judgeByCheck({ ...c, check: c.check }, checks);
+    if (fresh.status === r.status && fresh.reason === r.reason) return r;
+    changed = true;
+    return fresh;
+  });
+  if (!changed) return null;
+  return { ...evidence, results, status: results.every((r) => r.status === 'met') ? 'pass' : 'fail' };
+}
 
 /** Turns one model answer into results for `wanted` criteria; null when the output is invalid. */
 const readAnswer = (
@@ -58,11 +95,18 @@ const readAnswer = (
   for (const a of parsed.data.criteria) {
     const criterion = wantedById.get(a.id);
     if (criterion === undefined || byId.has(a.id)) continue; // unknown ids and repeats are ignored
+    const modelWords = sanitiseModelReason(a.reason);
+    const said = modelWords === '' ? {} : { modelReason: modelWords };
     if (a.status !== 'met') {
-      byId.set(a.id, { id: a.id, status: a.status, citation: null, reason: STATUS_WORDING[a.status], source: tier });
+      byId.set(a.id, { id: a.id, status: a.status, citation: null, reason: STATUS_WORDING[a.status], source: tier, ...said });
       continue;
     }
-    const check = verifyCitation({ path: a.path, quote: a.quote }, material, { allowRemoved: looksLikeRemoval(criterion.text) });
+    // A removed line counts only when the model calls it a removal AND the criterion asks for one.
+    const check = verifyCitation({ path: a.path, quote: a.quote }, material, {
+      allowRemoved: a.removal && asksForRemoval(criterion.text),
+      allowProse: isDocumentationCriterion(criterion.text),
+      criterion: criterion.text,
+    });
     byId.set(
       a.id,
       check.ok
@@ -72,8 +116,9 @@ const readAnswer = (
             citation: { path: (a.path ?? '').trim(), quote: (a.quote ?? '').trim(), line: check.line, side: check.side },
             reason: STATUS_WORDING.met,
             source: tier,
+            ...said,
           }
-        : { id: a.id, status: 'unclear', citation: null, reason: `citation rejected: ${CITATION_FAILURE_WORDING[check.reason]}`, source: tier },
+        : { id: a.id, status: 'unclear', citation: null, reason: `citation rejected: ${CITATION_FAILURE_WORDING[check.reason]}`, source: tier, ...said },
     );
   }
   for (const c of wanted) {

@@ -33,6 +33,8 @@ export const CriterionResult = z.object({
   reason: z.string().default(''),
   /** Which tier produced the answer, or `check` for `(check: NAME)` criteria. */
   source: z.enum(['small', 'large', 'check', 'none']).default('none'),
+  /** The model's own short reason, sanitised (no mentions, links or HTML; bounded); shown as its words. */
+  modelReason: z.string().optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 
@@ -144,14 +146,14 @@ export interface Ranking {
 }
 
 /** The judge's answer after code validated it. */
-export const JudgeComparison = z.enum(['not-compared', 'unavailable', 'invalid', 'judged', 'scored']);
+export const JudgeComparison = z.enum(['not-compared', 'unavailable', 'invalid', 'inconsistent', 'judged', 'scored']);
 export type JudgeComparison = z.infer<typeof JudgeComparison>;
 
 export const JudgeOutcome = z.object({
   comparison: JudgeComparison,
   /** The winner, only for a valid `prefer_candidate` or a valid rubric matrix. */
   winner: z.number().int().nullable(),
-  /** `judge-preferred`, `judge-ranked`, `judge-tied`, `judge-unavailable`, `judge-response-invalid`, or the verdict name. */
+  /** `judge-preferred`, `judge-ranked`, `judge-tied`, `judge-unavailable`, `judge-response-invalid`, `judge-inconsistent`, or the verdict name. */
   reason: z.string(),
   source: z.enum(['llm-judge', 'deterministic', 'none']),
   /** Evidence ids the judge relied on (validated to exist). */

@@ -28,6 +28,16 @@ export function validateMatrix(cells: Cell[], tied: number[], rubric: Rubric): M
   return matrix;
 }
 
+/** The cell-by-cell mean of two complete matrices over the same candidates and criteria. */
+export function averageMatrices(a: Matrix, b: Matrix): Matrix {
+  const out: Matrix = new Map();
+  for (const [pr, row] of a) {
+    const other = b.get(pr);
+    out.set(pr, new Map([...row].map(([id, score]) => [id, (score + (other?.get(id) ?? score)) / 2])));
+  }
+  return out;
+}
+
 /** Rounded so equal score vectors (or sums equal up to float noise) compare equal. */
 const round = (n: number): number => Math.round(n * 1e9) / 1e9;
 

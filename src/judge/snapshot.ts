@@ -20,6 +20,8 @@ export interface SnapshotOptions {
   scoreCheck?: string | null;
   /** Bound on the whole snapshot in UTF-8 bytes (default 32 KB), shared equally by the candidates. */
   maxBytes?: number;
+  /** List the candidates in descending PR order (the judge's second, swapped call). */
+  reverse?: boolean;
 }
 
 const MAX_QUOTE_CHARS = 200;
@@ -71,11 +73,11 @@ function candidateItems(c: CandidateEvidence, criteria: Criterion[], scoreCheck:
   return items;
 }
 
-/** Builds the snapshot of the tied candidates. Candidates appear in PR order whatever the input order. */
+/** Builds the snapshot of the tied candidates. Candidates appear in PR order (or its reverse) whatever the input order. */
 export function buildEvidenceSnapshot(tied: CandidateEvidence[], criteria: Criterion[], opts: SnapshotOptions = {}): EvidenceSnapshot {
   const scoreCheck = oneLine(opts.scoreCheck ?? 'score') || 'score';
   const maxBytes = opts.maxBytes ?? 32 * 1024;
-  const sorted = [...tied].sort((a, b) => a.pr - b.pr);
+  const sorted = [...tied].sort((a, b) => (opts.reverse ? b.pr - a.pr : a.pr - b.pr));
   const share = Math.floor(maxBytes / Math.max(1, sorted.length));
   const items: EvidenceItem[] = [];
   const sections: string[] = [];

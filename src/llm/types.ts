@@ -87,6 +87,11 @@ export const AcceptanceOutput = z.object({
       status: z.enum(['met', 'not_met', 'unclear', 'uncheckable']),
       path: z.string().nullable().optional(),
       quote: z.string().nullable().optional(),
+      /**
+       * The model's classification: the criterion asks for something to go away, so a removed
+       * patch line may cite it. Counts only when the criterion's text also asks for a removal.
+       */
+      removal: z.boolean().default(false),
       reason: z.string().max(2000).default(''),
     }),
   ),

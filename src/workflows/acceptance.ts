@@ -4,7 +4,7 @@
 import { buildAcceptanceContext } from '../acceptance/context.ts';
 import { gatherHeadFiles } from '../acceptance/gather.ts';
 import { renderAcceptanceCheck } from '../acceptance/render.ts';
-import { runAcceptance } from '../acceptance/run.ts';
+import { pendingCriterionChecks, rejudgeByChecks, runAcceptance } from '../acceptance/run.ts';
 import type { AcceptanceEvidence } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
@@ -49,7 +49,7 @@ export async function runCandidateAcceptance(ctx: RepoContext, candidate: Candid
     llm: ctx.deps.llm,
     takeBudget: budgetTaker(ctx, change.number),
   });
-  const shown = renderAcceptanceCheck(evidence, criteria, {});
+  const shown = renderAcceptanceCheck(evidence, criteria, { head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha } });
   await writeCheck(ctx, { ...base, status: 'completed', conclusion: shown.conclusion, title: shown.title, summary: shown.summary, text: shown.text, annotations: shown.annotations });
   await store.addReceipt({
     kind: 'ACCEPTANCE',
@@ -60,4 +60,32 @@ export async function runCandidateAcceptance(ctx: RepoContext, candidate: Candid
     data: { candidate: candidate.pr, headSha: candidate.headSha, status: evidence.status, results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })), modelCalls: evidence.modelCalls, truncated: evidence.truncated },
   });
   return evidence;
+}
+
+/**
+ * `(check: NAME)` criteria are judged again from the head's checks each time the candidate is
+ * evaluated (no model call): when a result changed, the evidence and the check run are rewritten.
+ * Returns the evidence now, and the criterion checks still pending while `selection.siblingTimeout`
+ * has not passed since the head was seen (the candidate is not settled while there are any).
+ */
+export async function refreshCheckCriteria(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  change: ChangeRow,
+  state: PullState,
+  evidence: AcceptanceEvidence,
+): Promise<{ evidence: AcceptanceEvidence; pending: string[] }> {
+  const fresh = rejudgeByChecks(evidence, change.criteria, state.checks);
+  if (fresh !== null) {
+    const shown = renderAcceptanceCheck(fresh, change.criteria, { head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha } });
+    await writeCheck(ctx, { pr: candidate.pr, headSha: candidate.headSha, name: 'Arbiter / acceptance', status: 'completed', conclusion: shown.conclusion, title: shown.title, summary: shown.summary, text: shown.text, annotations: shown.annotations });
+  }
+  return { evidence: fresh ?? evidence, pending: awaitedCriterionChecks(ctx, candidate, change, state) };
+}
+
+/** The `(check: NAME)` checks still pending on the head, within `selection.siblingTimeout` of the head being seen. */
+export function awaitedCriterionChecks(ctx: RepoContext, candidate: CandidateRow, change: ChangeRow, state: PullState): string[] {
+  const waited = ctx.deps.clock.now().getTime() - Date.parse(candidate.headSeenAt);
+  if (waited >= ctx.config.selection.siblingTimeout * 1000) return [];
+  return pendingCriterionChecks(change.criteria, state.checks);
 }

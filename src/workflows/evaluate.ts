@@ -8,7 +8,7 @@ import { AcceptanceEvidence, GateEvidence, type CandidateState } from '../core/t
 import { gateTitle, renderGateTable } from '../github/markdown.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
-import { runCandidateAcceptance } from './acceptance.ts';
+import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
 import { OPEN_STATES, ensurePatch, recordCandidate } from './candidates.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
@@ -82,6 +82,10 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
     await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...acceptance, criteriaHash: criteriaHash(change) });
   }
+  // `(check: NAME)` criteria follow their checks; the candidate waits for those still running.
+  const refreshed = await refreshCheckCriteria(ctx, candidate, change, state, acceptance);
+  if (refreshed.evidence !== acceptance) await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...refreshed.evidence, criteriaHash: criteriaHash(change) });
+  if (refreshed.pending.length > 0) return;
   if (candidate.state === 'verifying') {
     const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);

@@ -10,7 +10,7 @@ import type { PullState } from '../github/group-query.ts';
 import { diagnose } from '../judge/diagnostics.ts';
 import { judgeTie } from '../judge/judge.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
-import { budgetTaker } from './acceptance.ts';
+import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
@@ -54,6 +54,7 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
     else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
+    else if (acceptance && awaitedCriterionChecks(ctx, s, change, pull).length > 0) pending.push({ pr: s.pr, why: 'criterion checks' });
     const patch = await store.getPatch(ctx.key, s.pr, s.headSha);
     evidence.set(s.pr, {
       pr: s.pr,

@@ -1,6 +1,7 @@
 // Citation verification: verbatim (whitespace-normalised) quotes in this candidate's material only.
 import { describe, expect, it } from 'vitest';
-import { isMeaningfulQuote, looksLikeRemoval, verifyCitation, type CitationMaterial } from '../../src/acceptance/citations.ts';
+import { isMeaningfulQuote, verifyCitation, type CitationMaterial } from '../../src/acceptance/citations.ts';
+import { asksForRemoval } from '../../src/acceptance/quote-rules.ts';
 import { parseUnifiedDiff } from '../../src/acceptance/diff.ts';
 
 const kanban = [
@@ -55,13 +56,13 @@ describe('isMeaningfulQuote', () => {
   });
 });
 
-describe('looksLikeRemoval', () => {
+describe('asksForRemoval (see citation-rules.test.ts for the full table)', () => {
   it.each([
     ['Remove the marketing banner', true],
     ['The week view is no longer shown', true],
     ['Delete old/banner.js', true],
     ['Each day holds a kanban list', false],
-  ])('%s → %s', (t, want) => expect(looksLikeRemoval(t)).toBe(want));
+  ])('%s → %s', (t, want) => expect(asksForRemoval(t)).toBe(want));
 });
 
 describe('verifyCitation', () => {
@@ -99,9 +100,9 @@ describe('verifyCitation', () => {
     expect(verifyCitation({ path: 'src/secret.ts', quote: 'createKanbanList(day.dataset.date)' }, material())).toEqual({ ok: false, reason: 'path-not-sent' });
   });
 
-  it('rejects a too-short quote even when it occurs', () => {
-    expect(verifyCitation({ path: 'src/kanban.ts', quote: '}' }, material())).toEqual({ ok: false, reason: 'too-short' });
-    expect(verifyCitation({ path: 'src/kanban.ts', quote: 'void {' }, material())).toEqual({ ok: false, reason: 'too-short' });
+  it('rejects a trivial quote even when it occurs', () => {
+    expect(verifyCitation({ path: 'src/kanban.ts', quote: '}' }, material())).toEqual({ ok: false, reason: 'trivial' });
+    expect(verifyCitation({ path: 'src/kanban.ts', quote: 'void {' }, material())).toEqual({ ok: false, reason: 'trivial' });
   });
 
   it('rejects a met without path or quote', () => {
@@ -179,9 +180,17 @@ describe('parseUnifiedDiff', () => {
 });
 
 describe('verifyCitation (property)', () => {
-  it('a meaningful line of a sent file verifies at the line where its first occurrence starts, whatever the whitespace', async () => {
+  it('a quote of a sent file verifies at the line where its first occurrence starts, or is refused as unspecific', async () => {
     const fc = await import('fast-check');
     const norm = (t: string): string => t.replace(/\s+/g, ' ').trim();
+    /** The first occurrence that does not cut a word at either end (what "verbatim" means). */
+    const firstWhole = (hay: string, needle: string): number => {
+      for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+        const end = at + needle.length;
+        if ((at === 0 || !/\w/.test(hay[at - 1])) && (end === hay.length || !/\w/.test(hay[end]))) return at;
+      }
+      return -1;
+    };
     const word = fc.stringMatching(/^[a-z]{1,6}$/);
     const lineArb = fc.array(word, { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' '));
     fc.assert(
@@ -189,11 +198,11 @@ describe('verifyCitation (property)', () => {
         const i = pick % lines.length;
         const text = lines.map((l, n) => (n % 3 === 0 ? `  ${l}  ` : l)).join('\n');
         const quote = lines[i].split(' ').join(ws);
-        const got = verifyCitation({ path: 'f.txt', quote }, { files: [{ path: 'f.txt', text }], patch: '' });
-        if (!isMeaningfulQuote(quote)) return !got.ok;
-        if (!got.ok) return false;
+        const got = verifyCitation({ path: 'f.ts', quote }, { files: [{ path: 'f.ts', text }], patch: '' });
+        const uniqueLine = lines.filter((l) => firstWhole(l, norm(quote)) >= 0).length === 1 && norm(quote).replace(/ /g, '').length >= 8;
+        if (!got.ok) return !uniqueLine && (got.reason === 'trivial' || got.reason === 'not-specific');
         // Oracle: the first occurrence in the normalised text starts within line got.line.
-        const at = norm(text).indexOf(norm(quote));
+        const at = firstWhole(norm(text), norm(quote));
         const before = norm(lines.slice(0, got.line - 1).join('\n'));
         const upTo = norm(lines.slice(0, got.line).join('\n'));
         return at >= (before.length === 0 ? 0 : before.length + 1) && at < upTo.length;

@@ -47,11 +47,13 @@ describe('verdict mode', () => {
       explanation: 'AC1 is better evidenced',
       ranking: null,
     });
-    expect(fake.requests).toHaveLength(1);
+    // Swap consistency: asked twice, the tied candidates in opposite orders (see swap.test.ts).
+    expect(fake.requests).toHaveLength(2);
     expect(fake.requests[0]).toMatchObject({ tier: 'large', kind: 'judge', model: 'claude-sonnet-5-5' });
     const sent = JSON.stringify(fake.requests[0]!.body);
     expect(sent).toContain('kind=judge candidates=12,13 mode=verdict');
     expect(sent).toContain('[ev:12:acceptance:AC1]');
+    expect(JSON.stringify(fake.requests[1]!.body)).toContain('kind=judge candidates=13,12 mode=verdict');
   });
 
   it.each(['reject_candidate', 'needs_more_evidence', 'escalate_to_human'])('%s goes to a person: judged, no winner', async (verdict) => {

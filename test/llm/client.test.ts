@@ -47,9 +47,9 @@ describe('a completed evaluation', () => {
     if (!result.ok) return;
     expect(result.json).toEqual({
       criteria: [
-        { id: 'AC1', status: 'met', path: 'src/a.ts', quote: 'export const a = 1;', reason: '' },
-        { id: 'AC2', status: 'not_met', path: null, quote: null, reason: 'no b' },
-        { id: 'AC3', status: 'unclear', path: null, quote: null, reason: 'not scripted' },
+        { id: 'AC1', status: 'met', path: 'src/a.ts', quote: 'export const a = 1;', removal: false, reason: '' },
+        { id: 'AC2', status: 'not_met', path: null, quote: null, removal: false, reason: 'no b' },
+        { id: 'AC3', status: 'unclear', path: null, quote: null, removal: false, reason: 'not scripted' },
       ],
     });
     expect(result.usage.output).toBeGreaterThan(0);

@@ -127,7 +127,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     const w = makeWorld({ store, llm, config: configOf({ policy: { reviewers: ['maintainer'] } }) });
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
     await step(w, 'job-a');
-    expect(llm.calls.map((c) => `${c.kind} ${c.candidates?.join(',')}`)).toEqual(['judge 12,13']);
+    expect(llm.calls.map((c) => `${c.kind} ${c.candidates?.join(',')}`)).toEqual(['judge 12,13', 'judge 13,12']);
     expect(selectionWrites(w)).toEqual([
       'comment #42 comparison:42',
       'label #12 arbiter:awaiting-approval',
