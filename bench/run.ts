@@ -1,6 +1,7 @@
 // `npm run bench`: the four benchmarks of docs/PERFORMANCE.md in one run, each bounded in time,
 // printed as tables (ratios side by side) and written to bench/results/latest.json.
-//   --only=requests,intake,context,e2e,citations   run some sections (citations: the citation rule over real files)
+//   --only=requests,intake,context,e2e,citations,memory   run some sections (citations: the citation rule over
+//                                         real files; memory: idle RSS of `npm start`)
 //   --quick                               smaller sizes (a smoke run)
 //   --sizes=2,5,20,100 --deliveries=3000 --changes=20 --no-postgres --budget-requests=SECONDS
 // The default --changes=20 keeps the run near five minutes; the 100-Change figure is
@@ -12,10 +13,11 @@ import { benchCitations, citationCorpusLine } from './citations.ts';
 import { benchContext, type ContextResult } from './context.ts';
 import { runManyChanges, type E2eResult } from './e2e.ts';
 import { benchIntake, type IntakeResult } from './intake.ts';
+import { benchMemory, type MemoryResult } from './memory.ts';
 import { benchRequests, type GroupRequests } from './requests.ts';
 import { renderTable } from './table.ts';
 
-const SECTIONS = ['requests', 'intake', 'context', 'e2e', 'citations'] as const;
+const SECTIONS = ['requests', 'intake', 'context', 'e2e', 'citations', 'memory'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Settings {
@@ -45,7 +47,14 @@ function settings(): Settings {
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
     postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
-    budget: { requests: Number(flag('budget-requests') ?? 300), intake: 40, context: 60, e2e: 120, citations: 30 },
+    budget: {
+      requests: Number(flag('budget-requests') ?? 300),
+      intake: 40,
+      context: 60,
+      e2e: 120,
+      citations: 30,
+      memory: Number(flag('idle') ?? 20),
+    },
   };
 }
 
@@ -118,6 +127,31 @@ function printE2e(r: E2eResult[]): void {
       ['backend', 'changes', 'decided', 'correct', 'dup writes', 'boot s', 'decide s', 'total s', 'vs PGlite', 'webhooks', 'reads', 'writes', 'error'],
       r.map((x) => [x.backend, x.changes, x.decided, x.correct, x.duplicateWrites, x.bootSeconds, x.decideSeconds, x.seconds, pglite && pglite.seconds > 0 && x.seconds > 0 ? x.seconds / pglite.seconds : null, x.webhooks, x.reads, x.writes, x.error ? x.error.split('\n')[0].slice(0, 50) : '']),
     ),
+    // Token requests are reads here: the emulator leaves JWT routes out of its own counters.
+    ...r.map((x) => {
+      const reads = x.reads + x.tokenRequests;
+      const per = x.candidates > 0 ? (reads + x.writes) / x.candidates : 0;
+      return `${x.backend} (${x.app}): requests per candidate: ${per.toFixed(1)} (${reads} reads, ${x.writes} writes)`;
+    }),
+  ]);
+  const routes = [...new Set(r.flatMap((x) => Object.keys(x.byRoute)))].sort((a, b) => (r[0]?.byRoute[b] ?? 0) - (r[0]?.byRoute[a] ?? 0));
+  if (routes.length > 0)
+    print([
+      'End to end: GitHub requests by route (the app\'s /metrics; per candidate in brackets)',
+      ...renderTable(['route', ...r.map((x) => x.backend)], routes.map((route) => [route, ...r.map((x) => `${x.byRoute[route] ?? 0} (${((x.byRoute[route] ?? 0) / x.candidates).toFixed(2)})`)])),
+    ]);
+}
+
+function printMemory(r: MemoryResult): void {
+  const app = r.app;
+  print([
+    `Idle memory of npm start on PGlite, data folder reopened, ${r.idleSeconds} s without traffic (RSS of every process)`,
+    ...renderTable(['process', 'RSS MB'], [...r.processes.map((p) => [p.command, p.rssMb]), ['total', r.idleTotalMb], ['(first start, creating the folder)', r.firstStartTotalMb]]),
+    app
+      ? `The app: RSS ${app.rssMb.toFixed(0)} MB, of which the JS heap ${app.heapUsedMb.toFixed(0)} MB used of ${app.heapTotalMb.toFixed(0)} MB; ` +
+        `external ${app.externalMb.toFixed(0)} MB; the rest (${(app.rssMb - app.heapTotalMb).toFixed(0)} MB) is PGlite's WebAssembly memory, code and Node itself.`
+      : `not measured${r.error ? `: ${r.error}` : ''}`,
+    `idle RSS total: ${r.idleTotalMb.toFixed(0)} MB${r.error ? ` (error: ${r.error})` : ''}`,
   ]);
 }
 
@@ -163,6 +197,11 @@ async function main(): Promise<void> {
     }
     results.e2e = out;
     printE2e(out);
+  }
+  if (s.only.includes('memory')) {
+    const r = await benchMemory({ idleSeconds: s.budget.memory }, say);
+    results.memory = r;
+    printMemory(r);
   }
   results.seconds = (Date.now() - started) / 1000;
   results.loadAverageAtEnd = os.loadavg();

@@ -11,6 +11,7 @@ import { createDeliveryIntake, DELIVERY_QUEUE, deliveryJob, requeuePendingDelive
 import type { Queue } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
+import { countWebhook } from './metrics.ts';
 import { simControlHandler } from './sim-control.ts';
 import type { StoreWithDb } from './store/store.ts';
 import { runSweep } from './workflows/sweep.ts';
@@ -106,6 +107,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
       const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
+        countWebhook(context.name, context.id);
         const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });

@@ -1,6 +1,7 @@
 // GET /arbiter/health: the store answers a query and the queue can be counted → 200 with the
 // counts; otherwise 503 with what failed. Used by load balancers and the scenario runner.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rateBudgets, type RateBudget } from './github/rate-budget.ts';
 import type { QueueCounts } from './jobs/queue.ts';
 import type { Db } from './store/db.ts';
 
@@ -19,6 +20,8 @@ export interface HealthReport {
   backend: 'pglite' | 'postgres';
   queue: QueueCounts | string;
   shuttingDown: boolean;
+  /** GitHub's rate limit left, by installation id, as the latest answers reported it. */
+  github: Record<string, RateBudget>;
 }
 
 export async function checkHealth(src: HealthSources): Promise<HealthReport> {
@@ -29,7 +32,7 @@ export async function checkHealth(src: HealthSources): Promise<HealthReport> {
   );
   const queue = await src.counts().catch((err: unknown) => `failed: ${reason(err)}`);
   const shuttingDown = !src.accepting();
-  return { ok: store === 'ok' && typeof queue !== 'string' && !shuttingDown, store, backend: src.db.kind, queue, shuttingDown };
+  return { ok: store === 'ok' && typeof queue !== 'string' && !shuttingDown, store, backend: src.db.kind, queue, shuttingDown, github: Object.fromEntries(rateBudgets.all()) };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -9,22 +9,27 @@ import SmeeClient from 'smee-client';
 import { createArbiterApp, WEBHOOK_PATH, type ArbiterAppOptions } from './app.ts';
 import { ManualClock, systemClock } from './clock.ts';
 import { EnvError, readEnv, type Env } from './env.ts';
+import { requestMeter, tokenMeteredFetch } from './github/request-meter.ts';
 import { createQueue } from './jobs/queue.ts';
 import { createAnthropicClient } from './llm/client.ts';
+import { metricsHandler } from './metrics.ts';
 import { createStore } from './store/store.ts';
+
+/** Every client counts its requests and records the rate limit left (src/github/request-meter.ts). */
+const MeteredOctokit = ProbotOctokit.plugin(requestMeter);
 
 /**
  * Arbiter's own executor retries writes idempotently; a blind retry of a POST whose answer was
  * lost would duplicate a comment, so Octokit's retry plugin is off. Throttling stays on.
  */
-export const ArbiterOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
+export const ArbiterOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
 
 /**
  * Against the emulator (scenario runner) there is no rate limit to respect, and the throttle's
  * spacing of writes (a second apart) only slows every scenario down; faults that answer 403
  * with retry-after are still honoured by the executor's own retry.
  */
-export const SimOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+export const SimOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({
   ...o,
   retry: { enabled: false },
   throttle: { ...(o['throttle'] as Record<string, unknown> | undefined), enabled: false },
@@ -65,6 +70,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       baseUrl: env.githubBaseUrl,
       log,
       Octokit: overrides.Octokit ?? (simClock ? SimOctokit : ArbiterOctokit),
+      request: { fetch: tokenMeteredFetch() },
     });
     const arbiter = createArbiterApp({
       store,
@@ -80,7 +86,13 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.ready;
-    const server = http.createServer((req, res) => {
+    const metrics = metricsHandler({
+      enabled: env.ARBITER_METRICS || env.ARBITER_METRICS_TOKEN !== undefined,
+      ...(env.ARBITER_METRICS_TOKEN ? { token: env.ARBITER_METRICS_TOKEN } : {}),
+      counts: () => queue.counts(),
+    });
+    const server = http.createServer(async (req, res) => {
+      if (await metrics(req, res).catch(() => false)) return;
       void middleware(req, res, () => {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       });

@@ -1,9 +1,11 @@
-// Runs Arbiter as its own child process (`node --import tsx src/main.ts`), waits for its health
-// endpoint, talks to its sim-control endpoints, and kills it (SIGKILL) for restart faults.
+// Runs Arbiter as its own child process (the built `dist/main.js` when it is up to date, else
+// `node --import tsx src/main.ts`), waits for its health endpoint, talks to its sim-control
+// endpoints, and kills it (SIGKILL) for restart faults.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { distIsFresh } from '../../scripts/dist.mjs';
 import { ScenarioRunError } from './errors.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,9 +62,19 @@ function hookRunnerExit(): void {
 export interface AppProcessOptions {
   env: Record<string, string>;
   port: number;
-  /** Arguments after `node` (default `--import tsx src/main.ts`). */
+  /** Arguments after `node` (default: `defaultAppArgs()`). */
   args?: string[];
   startTimeoutMs?: number;
+}
+
+/**
+ * How the app is started by default: the compiled build when `dist/` is newer than every source
+ * file (so a run never tests stale code), else the sources through the tsx loader.
+ * `ARBITER_SIM_APP=source` always takes the sources.
+ */
+export function defaultAppArgs(): string[] {
+  const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
+  return useDist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
 }
 
 /** One Arbiter process at a time; `restart` replaces it with a fresh one on the same env. */
@@ -95,7 +107,7 @@ export class AppProcess {
   async start(): Promise<void> {
     this.expectingExit = false;
     this.crashed = null;
-    const args = this.opts.args ?? ['--import', 'tsx', 'src/main.ts'];
+    const args = this.opts.args ?? defaultAppArgs();
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.opts.env, PORT: String(this.opts.port) },

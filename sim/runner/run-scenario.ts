@@ -35,8 +35,11 @@ export interface RunOptions {
   appEnv?: Record<string, string>;
   /** Safety limit of one wait for quiet, in real milliseconds (default 90 000). */
   quietTimeoutMs?: number;
-  /** Called with the emulator once the run is quiet, before everything stops (tests read its webhooks). */
-  inspect?: (emulator: GitHubEmulator) => void;
+  /**
+   * Called with the emulator once the run is quiet, before everything stops (tests read its
+   * webhooks), and the running app's base URL (tests read its /metrics); awaited.
+   */
+  inspect?: (emulator: GitHubEmulator, app: { baseUrl: string }) => unknown;
 }
 
 function modelScripts(s: Scenario): ModelScripts {
@@ -205,7 +208,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       }
     }
     await settle();
-    opts.inspect?.(gh);
+    await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
 
     const state = gh.state(scenario.repo);
     const parsed = parseTranscript({

@@ -3,6 +3,7 @@
 // times, honours cancellation and budget, and returns a completed evaluation or a gap.
 import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { Logger } from 'pino';
+import { countModelCall } from '../metrics.ts';
 import { formatCallHeader } from './call-header.ts';
 import { checkCompletion, DEFAULT_MAX_TEXT_BYTES, isRetryableStatus } from './integrity.ts';
 import { boundTextWithFlag, frameUntrusted, isFramed, redactSecrets } from './redact.ts';
@@ -90,7 +91,8 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): LlmCli
   if (apiKey === undefined || apiKey === '') {
     let warned = false;
     return {
-      async complete(): Promise<CompletionResult> {
+      async complete(req): Promise<CompletionResult> {
+        countModelCall(req.tier, 'model-error');
         if (!warned) log?.warn('no Anthropic API key configured: model calls are reported as gaps');
         warned = true;
         return { ok: false, gap: 'model-error' };
@@ -101,7 +103,10 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): LlmCli
   const sdk = new Anthropic({ apiKey, baseURL: opts.baseURL, maxRetries: 0 });
 
   async function complete(req: CompletionRequest): Promise<CompletionResult> {
+    // Tokens the API reported for this call (an answer that became a gap still cost them).
+    let usage: { input: number; output: number } | undefined;
     const done = (gap: GapReason): CompletionResult => {
+      countModelCall(req.tier, gap, usage);
       log?.info({ kind: req.kind, tier: req.tier, candidate: req.candidate, candidates: req.candidates, gap }, 'model call gap');
       return { ok: false, gap };
     };
@@ -123,9 +128,11 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): LlmCli
       for (let attempt = 0; ; attempt += 1) {
         try {
           const message = await sdk.messages.create(params, { signal: ctl.signal, timeout: req.timeoutMs });
+          usage = { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 };
           if (req.signal?.aborted) return done('aborted'); // a late answer after cancellation is discarded
           const result = checkCompletion(message, maxTextBytes);
           if (!result.ok) return done(result.gap);
+          countModelCall(req.tier, 'ok', usage);
           return result;
         } catch (err) {
           if (req.signal?.aborted) return done('aborted');

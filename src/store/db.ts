@@ -52,13 +52,25 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
 
 // ---------------------------------------------------------------------------------- PGlite
 
+/**
+ * PGlite's memory, measured in docs/PERFORMANCE.md: its WebAssembly memory cannot start below
+ * 128 MB, and PostgreSQL's default 128 MB of shared buffers fills more of it as pages are read
+ * (reopening a data folder took about 220 MB). One process owns the folder, data sets are small
+ * and the OS caches the files, so 16 MB of buffers and a few connection slots (single-user mode
+ * has one backend) are enough; that takes about 100 MB.
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams,
+  ...['-c', 'shared_buffers=16MB', '-c', 'max_connections=5'],
+];
+
 async function openPglite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   let pglite: PGlite;
   try {
     // relaxedDurability stays off: every commit is written through before the call returns,
     // so a SIGKILLed process loses nothing it reported as committed.
-    pglite = await PGlite.create({ dataDir, relaxedDurability: false });
+    pglite = await PGlite.create({ dataDir, relaxedDurability: false, startParams: [...PGLITE_START_PARAMS] });
   } catch (err) {
     throw new StoreError('connect', `cannot open the PGlite data folder ${dataDir}: ${String(err)}`, { cause: err });
   }

@@ -7,12 +7,14 @@ import { planSelection } from '../core/plan.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
+import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
 import { judgeTie } from '../judge/judge.ts';
+import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
-import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { writeCheck } from './execute.ts';
 import { finishPromotion } from './promote.ts';
@@ -83,7 +85,10 @@ export const LIVE_WAITING_MAX = 5;
 async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | undefined): Promise<void> {
   const list = waitingList(view.pending);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
-  const everyone = settled === undefined || live;
+  // An installation low on GitHub's rate limit keeps what is left for decisions: only the sibling
+  // that settled is told now, the others at a later refresh.
+  const low = rateBudgets.isLow(ctx.installationId, ctx.deps.clock.now().getTime());
+  const everyone = !low && (settled === undefined || live);
   const refresh = live ? 'It is updated as siblings settle.' : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
   for (const s of view.siblings) {
     if (!everyone && s.pr !== settled) continue;
@@ -200,6 +205,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     round = (await store.getRound(round.id)) ?? round;
     if (round.decision === null) return;
     plan = round.decision as SelectionPlan;
+    countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }
   await finishPromotion(ctx, { change: view.change, round, base, plan });
