@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -15,7 +16,7 @@ const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const summariesBefore = (t: Transcript, at: number): string[] => applied(t).filter((w) => w.at < at).map((w) => w.summary);

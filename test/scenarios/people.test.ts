@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -16,7 +17,7 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/agent-repair.yml', import.
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const writesBetween = (t: Transcript, from: number, to: number): string[] =>

@@ -2,6 +2,7 @@
 // the result: where tables sit, what a reader sees. For tests of every body Arbiter writes.
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { expect } from 'vitest';
 
 export function renderGfm(markdown: string): string {
   return micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true });
@@ -23,7 +24,12 @@ const decode = (text: string): string =>
 
 /** Walks the HTML with a tag stack (micromark's output is well formed). */
 export function structureOf(markdown: string): Structure {
-  const html = renderGfm(markdown).replace(/<!--[\s\S]*?-->/g, '');
+  return structureOfHtml(renderGfm(markdown));
+}
+
+/** The same reading of HTML from elsewhere (a browser's DOM). */
+export function structureOfHtml(source: string): Structure {
+  const html = source.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '');
   const stack: string[] = [];
   const tables: Structure['tables'] = [];
   let row: string[] | null = null;
@@ -67,3 +73,35 @@ export function structureOf(markdown: string): Structure {
 
 const LISTS = new Set(['ul', 'ol', 'li']);
 export const inList = (ancestors: string[]): boolean => ancestors.some((t) => LISTS.has(t));
+
+/** The bodies a transcript holds: every comment, and every check run's summary and text. */
+export function transcriptBodies(t: { prs: Record<string, { comments: { body: string }[]; checks: Record<string, { summary?: string | null; text?: string | null }> }>; issues: Record<string, { comments: { body: string }[] }> }): { where: string; body: string }[] {
+  const out: { where: string; body: string }[] = [];
+  for (const [n, thread] of [...Object.entries(t.prs), ...Object.entries(t.issues)]) {
+    thread.comments.forEach((c, i) => out.push({ where: `#${n} comment ${i + 1}`, body: c.body }));
+  }
+  for (const [n, pr] of Object.entries(t.prs)) {
+    for (const [name, c] of Object.entries(pr.checks)) {
+      if (c.summary) out.push({ where: `#${n} ${name} summary`, body: c.summary });
+      if (c.text) out.push({ where: `#${n} ${name} text`, body: c.text });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every body renders as GitHub shows it: no hidden marker visible, within 65,535 characters, and
+ * Arbiter's comparison has its matrix as a table outside any list. Returns the transcript.
+ */
+export function expectRendersClean<T extends Parameters<typeof transcriptBodies>[0]>(t: T): T {
+  for (const { where, body } of transcriptBodies(t)) {
+    expect(body.length, where).toBeLessThanOrEqual(65_535);
+    const { visible, tables } = structureOf(body);
+    expect(visible, `${where}: a hidden marker shows`).not.toMatch(/<!--|-->|arbiter:(?:comparison|receipt|gate|note|repair)/);
+    if (body.includes('<!-- arbiter:comparison:')) {
+      expect(tables.length, `${where}: the comparison has its table`).toBeGreaterThan(0);
+      expect(tables.filter((x) => inList(x.ancestors)), `${where}: a table inside a list`).toEqual([]);
+    }
+  }
+  return t;
+}
