@@ -6,7 +6,8 @@ import { configOf } from '../support/selection-world.ts';
 import { inList, structureOf } from '../support/gfm.ts';
 import { planSelection, type SelectionInput } from '../../src/core/plan.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
-import { CandidateEvidence, type Criterion, type CriterionStatus } from '../../src/core/types.ts';
+import { CandidateEvidence, type Criterion, type CriterionStatus, type GateEvidence } from '../../src/core/types.ts';
+import { gateTitle, renderGateTable } from '../../src/github/check-text.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
 import { BODY_LIMIT, LEGEND } from '../../src/github/markdown.ts';
@@ -191,5 +192,28 @@ describe('the human gate says what to do', () => {
     expect(tables[0].headers).toEqual(['Rank', 'Candidate', 'Required checks', 'Criteria met', 'Not judged', 'Passing checks']);
     expect(run.text).toMatch(/<details>\n<summary>Decision receipt \(JSON\)<\/summary>\n\n```json\n/);
     expect(visible).toContain('"kind": "CANDIDATE_SELECTION"');
+  });
+});
+
+describe('the gate check run in plain words', () => {
+  const gate = (over: Partial<GateEvidence>): GateEvidence => ({
+    required: [{ name: 'test', outcome: 'pending', raw: 'in_progress', kind: 'check' }],
+    source: 'config',
+    settled: false,
+    promotable: false,
+    reason: 'waiting on `test`',
+    passingChecks: 0,
+    score: null,
+    timedOut: false,
+    ...over,
+  });
+
+  it('says what it waits for once, and renders its table', () => {
+    expect(gateTitle(gate({}))).toBe('Waiting on `test`');
+    const { tables, visible } = structureOf(renderGateTable(gate({})));
+    expect(tables[0].headers).toEqual(['Check', 'Result']);
+    expect(tables[0].rows).toEqual([['test', '⏳ in_progress']]);
+    expect(visible).toContain('Required checks (named in gate.required):');
+    expect(visible).toContain('0 checks pass on this head.');
   });
 });
