@@ -276,7 +276,8 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     });
   } else {
     const { users, teams } = input.reviewers;
-    const mentions = [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
+    // Mentions notify: only the people whose review is requested, and nobody in shadow mode.
+    const mentions = shadow ? [] : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
     for (const pr of verdict.before) {
       const gate = renderHumanGate({
         marker: `gate:${pr}:r${round}`,

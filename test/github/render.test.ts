@@ -217,3 +217,14 @@ describe('the gate check run in plain words', () => {
     expect(visible).toContain('0 checks pass on this head.');
   });
 });
+
+describe('the human gate in shadow mode', () => {
+  it('mentions nobody, since no review is requested', () => {
+    const crit = criteria(2, 'A criterion');
+    const plan = planSelection(input([evidence(13, ['met', 'not_met'], crit)], crit, { config: configOf({ mode: 'shadow', repair: { enabled: false } }) }));
+    const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13:r2');
+    if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
+    expect(gate.body).not.toContain('@maintainer');
+    expect(plan.actions.filter((a) => a.kind === 'request-review')).toEqual([]);
+  });
+});
