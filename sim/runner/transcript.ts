@@ -104,7 +104,8 @@ export function renderFinalState(t: Transcript, change: number): string[] {
     out.push(`  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`);
     for (const [name, c] of Object.entries(pr.checks).filter(([n]) => n.startsWith('Arbiter /')).sort()) {
       const result = c.status === 'completed' ? (c.conclusion ?? 'completed') : c.status;
-      out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}`);
+      const buttons = c.actions?.length ? `   buttons: ${c.actions.map((a) => a.label).join(', ')}` : '';
+      out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}${buttons}`);
     }
     for (const cm of pr.comments) out.push(...excerpt(cm.body, 2).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
   }
