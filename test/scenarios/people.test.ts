@@ -88,10 +88,11 @@ describe('people in the loop', () => {
     // Before anyone acts: the winner waits for a person, and says why.
     const gated = writesBetween(t, 0, byVisitor.at);
     expect(gated).toContain(`label #85 ${AWAITING}`);
-    expect(gated).toContain('check-run Arbiter / selection on #85: completed success');
+    expect(gated).toContain('check-run Arbiter / selection on #85: completed action_required');
     expect(gated).toContain('close #86');
     expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
-    expect(botComments(t, 85)).toContain('Best candidate meets 1 of 2 criteria; not met: Typing in the search box feels instant on a phone. Approve to ship it or cancel the change.');
+    expect(botComments(t, 85)).toContain('Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.');
+    expect(botComments(t, 85)).toContain('AC2 (Typing in the search box feels instant on a phone)');
 
     // The read-only visitor: a reply and a confused reaction, nothing else.
     expect(writesBetween(t, byVisitor.at, byMaintainer.at)).toEqual(['comment on #85', 'react confused to a comment on #85']);

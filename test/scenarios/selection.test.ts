@@ -30,7 +30,7 @@ describe('selection scenarios', () => {
     expect(t.prs['72']).toMatchObject({ merged: true });
     expect(t.prs['71']).toMatchObject({ state: 'closed', merged: false });
     expect(t.prs['71'].labels).toEqual(['arbiter:lost']);
-    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain('Best candidate meets 1 of 2 criteria; not met: The search ignores upper and lower case.');
+    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain('AC2 (The search ignores upper and lower case)');
     expect(t.prs['71'].checks[SELECTION].title).toBe('Lost to #72');
     expect(t.issues['8'].comments.filter((c) => c.body.includes('comparison of the candidates'))).toHaveLength(1);
     expect(t.issues['8'].comments[0].body).toContain('(round 2)');
