@@ -8,6 +8,7 @@ import { planSelection, type SelectionInput } from '../../src/core/plan.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type GateEvidence } from '../../src/core/types.ts';
 import { gateTitle, renderGateTable } from '../../src/github/check-text.ts';
+import { repoUrlFrom } from '../../src/workflows/context.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
 import { BODY_LIMIT, LEGEND } from '../../src/github/markdown.ts';
@@ -226,5 +227,13 @@ describe('the human gate in shadow mode', () => {
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     expect(gate.body).not.toContain('@maintainer');
     expect(plan.actions.filter((a) => a.kind === 'request-review')).toEqual([]);
+  });
+});
+
+describe('links point at the repository on its own host', () => {
+  it('github.com for the public API, the Enterprise host for /api/v3', () => {
+    expect(repoUrlFrom('https://api.github.com', 'acme/planner')).toBe('https://github.com/acme/planner');
+    expect(repoUrlFrom('https://ghe.example.com/api/v3/', 'acme/planner')).toBe('https://ghe.example.com/acme/planner');
+    expect(repoUrlFrom(undefined, 'acme/planner')).toBe('https://github.com/acme/planner');
   });
 });
