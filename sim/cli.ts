@@ -1,15 +1,17 @@
-// `npm run simulate -- FILE.yml [--json OUT.json] [--database-url URL]`: runs one scenario
-// against the real app and prints its transcript; with no file, the bundled showcase.
+// `npm run simulate -- FILE.yml [--json OUT.json] [--html OUT.html] [--database-url URL]`: runs one
+// scenario against the real app and prints its transcript; with no file, the bundled showcase.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { renderTranscriptHtml } from './runner/html.ts';
 import { loadScenarioFile, runScenario, ScenarioInvalidError, ScenarioRunError } from './runner/index.ts';
 
 const SHOWCASE = fileURLToPath(new URL('../fixtures/scenarios/showcase.yml', import.meta.url));
 
-const USAGE = `usage: npm run simulate -- [FILE.yml] [--json OUT.json] [--database-url postgres://...]
+const USAGE = `usage: npm run simulate -- [FILE.yml] [--json OUT.json] [--html OUT.html] [--database-url postgres://...]
   FILE.yml          a scenario (docs/scenarios.md); default: the bundled showcase
-  --json OUT.json   also write the transcript as JSON (DESIGN.md section 9)
+  --json OUT.json   also write the transcript as JSON (its shape: docs/scenarios.md, "Transcript")
+  --html OUT.html   also write the comments and check runs as GitHub would show them
   --database-url    run on a fresh database on this PostgreSQL server instead of PGlite`;
 
 async function main(argv: string[]): Promise<number> {
@@ -18,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'string' }, html: { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
@@ -43,6 +45,10 @@ async function main(argv: string[]): Promise<number> {
     if (args.values.json) {
       await writeFile(args.values.json, `${JSON.stringify(transcript, null, 2)}\n`);
       console.log(`Transcript written to ${args.values.json}`);
+    }
+    if (args.values.html) {
+      await writeFile(args.values.html, renderTranscriptHtml(transcript, `Scenario: ${scenario.name ?? file}`));
+      console.log(`Page written to ${args.values.html}`);
     }
     return 0;
   } catch (e) {

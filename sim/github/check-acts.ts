@@ -85,6 +85,8 @@ function applyInput(world: World, run: CheckRun, input: CheckRunInput): void {
     run.status = 'completed';
   }
   if (run.status === 'completed' && run.conclusion === null) throw new GitHubError(422, 'Invalid request.\n\n"conclusion" wasn\'t supplied.');
+  // GitHub shows an action_required run only with the page where the action is.
+  if (run.conclusion === 'action_required' && !run.detailsUrl) throw new GitHubError(422, 'Invalid request.\n\n"details_url" is required when "conclusion" is "action_required".');
   if (run.status === 'completed' && run.completedAt === null) run.completedAt = input.completed_at ? Date.parse(input.completed_at) : world.now();
   if (input.output) {
     if (input.output.title !== undefined) run.output.title = input.output.title;

@@ -5,7 +5,7 @@ import { clickButton as clickRunButton, createCheckRun, latestRuns, setStatus as
 import { RestContract } from './contract.ts';
 import type { Change } from './git-store.ts';
 import { addComment, addLabels, editIssue as editIssueBody, openIssue as openIssueAct, removeLabel as removeIssueLabel, type Sent } from './issue-acts.ts';
-import type { Permission, Repo } from './model.ts';
+import type { Annotation, CheckAction, Permission, Repo } from './model.ts';
 import { botLogin } from './payloads.ts';
 import { openPull, pushChange, setPullState, submitReview } from './pull-acts.ts';
 import { appRoutes } from './rest/app-routes.ts';
@@ -37,9 +37,21 @@ export interface PullSnapshot {
   draft: boolean;
   labels: string[];
   reviewers: string[];
-  checks: Record<string, { status: string; conclusion: string | null; title: string | null }>;
+  checks: Record<string, CheckSnapshot>;
   comments: { user: string; body: string }[];
   reactions: { user: string; content: string; comment?: number }[];
+}
+
+/** A check run as GitHub shows it on the PR: its state, its output, its buttons. */
+export interface CheckSnapshot {
+  status: string;
+  conclusion: string | null;
+  title: string | null;
+  summary: string | null;
+  text: string | null;
+  annotations: Annotation[];
+  actions: CheckAction[];
+  details_url: string | null;
 }
 
 export interface IssueSnapshot {
@@ -265,7 +277,18 @@ export class GitHubEmulator {
         continue;
       }
       const checks: PullSnapshot['checks'] = {};
-      for (const run of latestRuns(r, pull.headSha)) checks[run.name] = { status: run.status, conclusion: run.conclusion, title: run.output.title };
+      for (const run of latestRuns(r, pull.headSha)) {
+        checks[run.name] = {
+          status: run.status,
+          conclusion: run.conclusion,
+          title: run.output.title,
+          summary: run.output.summary,
+          text: run.output.text,
+          annotations: run.annotations.map((a) => ({ ...a })),
+          actions: run.actions.map((a) => ({ ...a })),
+          details_url: run.detailsUrl,
+        };
+      }
       const reactions = [
         ...issue.reactions.map((x) => ({ user: x.user, content: x.content })),
         ...issue.commentIds.flatMap((id) => (r.comments.get(id)?.reactions ?? []).map((x) => ({ user: x.user, content: x.content, comment: id }))),

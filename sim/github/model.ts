@@ -224,8 +224,11 @@ export const REST_PERMISSION: Record<Permission, 'admin' | 'write' | 'read'> = {
   read: 'read',
 };
 
-/** The issue/PR numbers a body closes: `Closes #N`, `Fixes #N`, `Resolves #N`, `Candidate-for: #N`. */
+/**
+ * The issue numbers a merged PR's body closes, as GitHub reads them: only the closing keywords
+ * (`Closes #N`, `Fixes: #N`, `Resolved #N`…). A mere reference such as `Candidate-for: #N` closes nothing.
+ */
 export function referencedIssues(body: string): number[] {
-  const pattern = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|candidate-for:)\s*#(\d+)/gi;
+  const pattern = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
   return [...new Set([...body.matchAll(pattern)].map((m) => Number(m[1])))];
 }

@@ -16,6 +16,7 @@ import { ScenarioRunError } from './errors.ts';
 import { buildTimeline, type HeadKey } from './timeline.ts';
 import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
 import { waitUntilQuiet } from './quiet.ts';
+import { collapseRepeats } from './collapse.ts';
 
 /** Scenario time 0 on the virtual clock, so transcripts are the same from run to run. */
 export const SCENARIO_EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -57,7 +58,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
   const readable = opts.json ? () => {} : log;
   let seconds = 0;
   const now = () => SCENARIO_EPOCH_MS + seconds * 1000;
-  const say = (line: string) => readable(`${`t=${seconds}`.padEnd(6)} ${line}`);
+  // A line that repeats the one before (a check run rewritten in_progress) is printed once, counted.
+  const printer = collapseRepeats(readable);
+  const say = (line: string) => printer.line(`${`t=${seconds}`.padEnd(6)} ${line}`);
   const restarts: Restart[] = [];
   let fatal: Error | null = null;
 
@@ -220,6 +223,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     });
     if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
     const transcript = parsed.transcript;
+    printer.flush();
     if (opts.json) log(JSON.stringify(transcript, null, 2));
     else {
       for (const line of renderFinalState(transcript, scenario.change.number)) log(line);
@@ -228,6 +232,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     }
     return transcript;
   } finally {
+    printer.flush();
     await app?.stop().catch(() => {});
     await model?.stop().catch(() => {});
     await emulator?.stop().catch(() => {});

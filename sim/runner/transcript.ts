@@ -16,10 +16,26 @@ export type WriteEntry = z.infer<typeof WriteEntry>;
 
 const Comment = z.object({ user: z.string(), body: z.string() });
 
+const CheckAnnotation = z.object({
+  path: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  annotation_level: z.string(),
+  message: z.string(),
+  title: z.string().optional(),
+});
+const CheckButton = z.object({ label: z.string(), description: z.string(), identifier: z.string() });
+
+/** A check run's state; its output and buttons extend §9 compatibly (absent in older transcripts). */
 export const CheckState = z.object({
   status: z.string(),
   conclusion: z.string().nullable(),
   title: z.string().nullable(),
+  summary: z.string().nullable().optional(),
+  text: z.string().nullable().optional(),
+  annotations: z.array(CheckAnnotation).optional(),
+  actions: z.array(CheckButton).optional(),
+  details_url: z.string().nullable().optional(),
 });
 
 export const PrState = z.object({
@@ -88,7 +104,8 @@ export function renderFinalState(t: Transcript, change: number): string[] {
     out.push(`  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`);
     for (const [name, c] of Object.entries(pr.checks).filter(([n]) => n.startsWith('Arbiter /')).sort()) {
       const result = c.status === 'completed' ? (c.conclusion ?? 'completed') : c.status;
-      out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}`);
+      const buttons = c.actions?.length ? `   buttons: ${c.actions.map((a) => a.label).join(', ')}` : '';
+      out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}${buttons}`);
     }
     for (const cm of pr.comments) out.push(...excerpt(cm.body, 2).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
   }

@@ -29,6 +29,8 @@ export interface CheckRunContent {
   text?: string;
   buttons?: CheckRunButton[];
   annotations?: CheckRunAnnotation[];
+  /** The page the run's "Details" link opens; GitHub requires one for `action_required`. */
+  detailsUrl?: string;
 }
 
 export type Action =

@@ -2,12 +2,14 @@
 // the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
 import type { ArbiterConfig } from '../config/schema.ts';
 import { GAP_WORDING } from '../llm/types.ts';
-import { renderComparisonComment, renderRankingTable, renderReceiptText, type ComparisonRow } from '../github/markdown.ts';
+import { renderRankingTable, renderReceiptText } from '../github/check-text.ts';
+import { renderHumanGate } from '../github/human-gate.ts';
+import { renderComparisonComment, type ComparisonRow, type EarlierRound } from '../github/markdown.ts';
 import { markerFor } from '../github/markers.ts';
 import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
-import { failedRequired, loserReason, winnerSummary } from './reasons.ts';
+import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
 import type { CandidateEvidence, Criterion, Diagnostics, JudgeOutcome, RankedCandidate, Ranking, Receipt } from './types.ts';
 
 export const LABEL_LOST = 'arbiter:lost';
@@ -31,6 +33,17 @@ export interface SelectionInput {
   drafts: number[];
   now: string;
   buttons: CheckRunButton[];
+  /** What the comparison shows beside the evidence; all optional. */
+  display?: SelectionDisplay;
+}
+
+export interface SelectionDisplay {
+  /** `https://github.com/owner/name`, for links; unset: plain `#N` references. */
+  repoUrl?: string | null;
+  /** Each candidate's PR title. */
+  titles?: Record<number, string>;
+  /** The earlier rounds of this Change, kept below the current one. */
+  earlier?: EarlierRound[];
 }
 
 export type Verdict =
@@ -89,7 +102,7 @@ export function decide(input: SelectionInput): Verdict {
     if (!judge || judge.winner === null || !ranking.top.includes(judge.winner)) {
       const tied = ranking.top.map((n) => `#${n}`).join(', ');
       const why = judge
-        ? `${tied} are tied on every evidence key and the judge did not settle it (${judge.reason}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
+        ? `${tied} are tied on every evidence key and the judge did not settle it (${judgeNoWinnerWords(judge)}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
         : `${tied} are tied on every evidence key. Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`;
       return { kind: 'human', winner: null, before: ranking.top, losers: all.filter((n) => !ranking.top.includes(n)), why };
     }
@@ -115,20 +128,19 @@ export function decide(input: SelectionInput): Verdict {
   if (acceptance === null || acceptance.status === 'none') {
     return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} has no acceptance result (the Change lists no acceptance criteria). Approve to ship it or cancel the change.` };
   }
-  const missing = criteriaBy(e, change.criteria, ['not_met', 'unclear', 'uncheckable', 'gap']);
-  const words = missing.map((c) => c.text.replace(/\.$/, '')).join('; ');
+  const words = missingCounts(e, change.criteria);
   return {
     kind: 'human',
     winner,
     before: [winner],
     losers,
-    why: `Best candidate meets ${met.length} of ${total} criteria; not met: ${words}. Approve to ship it or cancel the change.`,
+    why: `Best candidate #${winner} meets ${met.length} of ${total} criteria (${words}). Approve to ship it or cancel the change.`,
   };
 }
 
 function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>): string {
   if (reasons.has(pr)) return reasons.get(pr)!;
-  if (verdict.kind === 'ship') return 'selected: ships';
+  if (verdict.kind === 'ship') return verdict.winner === pr ? 'ships' : 'waiting';
   if (verdict.kind === 'repair') return verdict.target === pr ? `repair requested: ${verdict.objective}` : 'waiting';
   return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
 }
@@ -145,7 +157,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
   const losers = verdict.losers;
   for (const pr of losers) {
-    reasons.set(pr, loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge }));
+    reasons.set(pr, loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge, winnerEvidence: evidence.get(anchor), criteria: change.criteria }));
   }
   const receipt: Receipt = {
     kind: 'CANDIDATE_SELECTION',
@@ -172,17 +184,17 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       : verdict.kind === 'repair'
         ? `#${verdict.target} is the best candidate; a repair is requested: ${verdict.objective}.`
         : verdict.why;
-  const detail: string[] = [];
-  if (input.judge && input.judge.comparison !== 'not-compared') {
-    const cited = input.judge.evidence.length > 0 ? ` citing ${input.judge.evidence.join(', ')}` : '';
-    detail.push(
-      input.judge.winner !== null
-        ? `Tie broken by the judge (${input.judge.reason}, ${input.judge.source}): #${input.judge.winner}${cited}.${input.judge.explanation ? ` ${input.judge.explanation}` : ''}`
-        : `The judge did not settle the tie (${input.judge.reason}).`,
-    );
-  }
-  for (const pr of losers) detail.push(`#${pr}: ${reasons.get(pr)}`);
-  const rows: ComparisonRow[] = ranking.ordered.map((c) => ({ evidence: evidence.get(c.pr)!, rank: c.rank, outcome: outcomeText(verdict, c.pr, reasons) }));
+  // Kept in the receipt, so the next round's comparison can list this one below it.
+  receipt.data.headline = headline;
+  const notes: string[] = input.judge && input.judge.comparison !== 'not-compared' ? [judgeSentence(input.judge)] : [];
+  const display = input.display ?? {};
+  const repoUrl = display.repoUrl ?? null;
+  const rows: ComparisonRow[] = ranking.ordered.map((c) => ({
+    evidence: evidence.get(c.pr)!,
+    rank: c.rank,
+    outcome: outcomeText(verdict, c.pr, reasons),
+    title: display.titles?.[c.pr],
+  }));
   const actions: Action[] = [
     { kind: 'receipt', key: k('receipt/selection'), receipt },
     {
@@ -190,11 +202,13 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       key: k(`comparison`),
       issue: change.number,
       marker: `comparison:${change.number}`,
-      body: renderComparisonComment({ change: change.number, round, headline, detail, criteria: change.criteria, rows, receipt, shadow }),
+      body: renderComparisonComment({ change: change.number, round, headline, notes, criteria: change.criteria, rows, receipt, shadow, repoUrl, earlier: display.earlier }),
     },
   ];
-  const text = [renderRankingTable(ranking), '', renderReceiptText(receipt)].join('\n');
-  const selectionRun = (pr: number, conclusion: 'success' | 'neutral', title: string, summary: string, buttons = false): Action => ({
+  const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
+  const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;
+  type Conclusion = 'success' | 'neutral' | 'action_required';
+  const selectionRun = (pr: number, conclusion: Conclusion, title: string, summary: string, buttons = false): Action => ({
     kind: 'check-run',
     key: k(`check/selection/${pr}`),
     pr,
@@ -206,6 +220,8 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     summary,
     text,
     buttons: buttons ? input.buttons : undefined,
+    // GitHub shows an action_required run only with a details_url: the comparison on the Change.
+    ...(conclusion === 'action_required' && comparisonUrl ? { detailsUrl: comparisonUrl } : {}),
   });
   for (const pr of losers) {
     const reason = reasons.get(pr)!;
@@ -259,13 +275,33 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       body: `${markerFor(`repair:${change.number}`)}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
   } else {
+    const { users, teams } = input.reviewers;
+    // Mentions notify: only the people whose review is requested, and nobody in shadow mode.
+    const mentions = shadow ? [] : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
     for (const pr of verdict.before) {
-      actions.push(selectionRun(pr, verdict.winner === pr ? 'success' : 'neutral', verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose', verdict.why, true));
+      const gate = renderHumanGate({
+        marker: `gate:${pr}:r${round}`,
+        pr,
+        winner: verdict.winner,
+        candidates: verdict.before,
+        change: change.number,
+        title: display.titles?.[pr],
+        why: verdict.why,
+        criteria: change.criteria,
+        evidence: evidence.get(pr),
+        prefix: config.commands.prefix,
+        mentions,
+        losers,
+        repoUrl,
+      });
+      // While a person must act the run asks for action (not a green success), wherever GitHub shows it.
+      const conclusion: Conclusion = comparisonUrl ? 'action_required' : 'neutral';
+      actions.push(selectionRun(pr, conclusion, verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose', gate.split('\n').slice(1).join('\n').trim(), true));
       actions.push({ kind: 'label', key: k(`label-awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] });
       if (input.reviewers.users.length + input.reviewers.teams.length > 0) {
         actions.push({ kind: 'request-review', key: k(`review/${pr}`), pr, reviewers: input.reviewers.users, teams: input.reviewers.teams });
       }
-      actions.push({ kind: 'comment', key: k(`gate-note/${pr}`), issue: pr, marker: `gate:${pr}:r${round}`, body: `${markerFor(`gate:${pr}:r${round}`)}\n${verdict.why}` });
+      actions.push({ kind: 'comment', key: k(`gate-note/${pr}`), issue: pr, marker: `gate:${pr}:r${round}`, body: gate });
       actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'selected', reason: verdict.why });
     }
     actions.push({

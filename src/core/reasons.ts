@@ -1,12 +1,39 @@
-// Why a candidate lost, in one sentence a maintainer reads on the closed PR:
-// "Lost to #13: met 3 of 3 criteria, this met 2 of 3." Pure.
+// Why a candidate lost, in one sentence a maintainer reads on the closed PR, naming what decided:
+// "Lost to #13: #13 also meets AC2 (calendar view) and AC3." Pure.
 import { decidingKey } from './rank.ts';
-import type { CandidateEvidence, JudgeOutcome, RankedCandidate } from './types.ts';
+import type { CandidateEvidence, Criterion, CriterionStatus, JudgeOutcome, RankedCandidate } from './types.ts';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** "a", "a and b", "a, b and c". */
+export function listWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A criterion's few first words, for a sentence: "calendar view" from "Adds a calendar view to …". */
+export function criterionLabel(c: Criterion, max = 40): string {
+  const text = c.text.replace(/\s+/g, ' ').replace(/\.$/, '').trim();
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
 export function failedRequired(e: CandidateEvidence): string[] {
   return e.gate.required.filter((c) => c.outcome === 'fail').map((c) => c.name);
+}
+
+function statusOf(e: CandidateEvidence | undefined, id: string): CriterionStatus | null {
+  return e?.acceptance?.results.find((r) => r.id === id)?.status ?? null;
+}
+
+/** Criteria `winner` meets and `loser` has as `status` (any but met when null): the first named with its words. */
+function alsoMeets(criteria: Criterion[], winner: CandidateEvidence, loser: CandidateEvidence, status: CriterionStatus | null): string | null {
+  const ids = criteria.filter((c) => {
+    const here = statusOf(loser, c.id);
+    return statusOf(winner, c.id) === 'met' && (status === null ? here !== 'met' : here === status);
+  });
+  if (ids.length === 0) return null;
+  const named = ids.slice(0, 5).map((c, i) => (i === 0 ? `${c.id} (${criterionLabel(c)})` : c.id));
+  if (ids.length > 5) named.push(`${ids.length - 5} more`);
+  return listWords(named);
 }
 
 export function loserReason(input: {
@@ -15,6 +42,9 @@ export function loserReason(input: {
   loserEvidence: CandidateEvidence;
   criteriaCount: number;
   judge: JudgeOutcome | null;
+  /** With both, a loss on criteria names them. */
+  winnerEvidence?: CandidateEvidence;
+  criteria?: Criterion[];
 }): string {
   const { winner, loser, loserEvidence, criteriaCount, judge } = input;
   const head = `Lost to #${winner.pr}`;
@@ -32,8 +62,18 @@ export function loserReason(input: {
     }
     return `${head}: not promotable here (${loserEvidence.gate.reason}).`;
   }
-  if (key === 'met') return `${head}: met ${winner.met} of ${criteriaCount} criteria, this met ${loser.met} of ${criteriaCount}.`;
-  if (key === 'gaps') return `${head}: same criteria met, ${plural(loser.gaps - winner.gaps, 'gap')} fewer.`;
+  const named = (status: CriterionStatus | null): string | null =>
+    input.winnerEvidence && input.criteria ? alsoMeets(input.criteria, input.winnerEvidence, loserEvidence, status) : null;
+  if (key === 'met') {
+    const counts = `met ${winner.met} of ${criteriaCount} criteria, this met ${loser.met} of ${criteriaCount}`;
+    const missed = named(null);
+    return missed ? `${head}: #${winner.pr} also meets ${missed} (${counts}).` : `${head}: ${counts}.`;
+  }
+  if (key === 'gaps') {
+    const gaps = named('gap');
+    const fewer = `${plural(loser.gaps - winner.gaps, 'gap')} fewer`;
+    return gaps ? `${head}: same criteria met, ${fewer}: here ${gaps} could not be judged.` : `${head}: same criteria met, ${fewer}.`;
+  }
   if (key === 'score') return `${head}: same criteria met, score ${winner.score ?? 'none'} against ${loser.score ?? 'none'}.`;
   return `${head}: same criteria met, more passing checks (${winner.passing} against ${loser.passing}).`;
 }
@@ -45,4 +85,41 @@ export function winnerSummary(winner: RankedCandidate, criteriaCount: number): s
   parts.push('every required check passed');
   if (winner.score !== null) parts.push(`score ${winner.score}`);
   return parts.join('; ');
+}
+
+/** Why the judge did not pick, in words: the code of its answer is for receipts, not people. */
+const JUDGE_NO_WINNER: Record<string, string> = {
+  'judge-unavailable': 'the model judge could not be reached',
+  'judge-response-invalid': 'the model judge gave an answer Arbiter could not verify',
+  'judge-tied': 'the model judge scored them level',
+  reject_candidate: 'the model judge rejected a candidate without preferring another',
+  needs_more_evidence: 'the model judge asked for more evidence',
+  escalate_to_human: 'the model judge asked for a person',
+};
+
+export function judgeNoWinnerWords(judge: JudgeOutcome): string {
+  return JUDGE_NO_WINNER[judge.reason] ?? 'the model judge did not pick one';
+}
+
+/** One sentence on how the judge broke (or did not break) a tie at the top. */
+export function judgeSentence(judge: JudgeOutcome): string {
+  if (judge.winner === null) return `The candidates at the top were level on every piece of evidence, and ${judgeNoWinnerWords(judge)}.`;
+  const cited = judge.evidence.length > 0 ? `, citing ${judge.evidence.map((e) => `\`${e}\``).join(', ')}` : '';
+  const why = judge.explanation ? ` Its reason: “${judge.explanation}”` : '';
+  if (judge.source === 'deterministic') {
+    return `The candidates at the top were level on every piece of evidence; the model judge's scores were level too, so #${judge.winner} goes first in evidence order.`;
+  }
+  return `The candidates at the top were level on every piece of evidence; the model judge preferred #${judge.winner}${cited}.${why}`;
+}
+
+/** How many criteria of one candidate are not met, by why: "1 not met, 1 cannot be checked from the code". */
+export function missingCounts(e: CandidateEvidence | undefined, criteria: Criterion[]): string {
+  const results = e?.acceptance?.results ?? [];
+  const count = (s: CriterionStatus): number => criteria.filter((c) => results.some((r) => r.id === c.id && r.status === s)).length;
+  const parts: string[] = [];
+  if (count('not_met') > 0) parts.push(`${count('not_met')} not met`);
+  if (count('unclear') > 0) parts.push(`${count('unclear')} unclear`);
+  if (count('uncheckable') > 0) parts.push(`${count('uncheckable')} cannot be checked from the code`);
+  if (count('gap') > 0) parts.push(`${count('gap')} not judged`);
+  return listWords(parts);
 }

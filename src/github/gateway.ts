@@ -303,7 +303,9 @@ export class GitHubGateway {
       status: input.status,
       ...(input.status === 'completed' ? { conclusion: input.conclusion ?? ('neutral' as const) } : {}),
       output,
-      ...(input.buttons ? { actions: input.buttons } : {}),
+      // Without buttons, none: an update that leaves `actions` out keeps the earlier ones on GitHub.
+      actions: input.buttons ?? [],
+      ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     };
     let id = input.id;
     if (id === null) {

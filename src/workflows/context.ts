@@ -18,6 +18,15 @@ export interface RepoContext {
   /** Names this run; a retry of the same job carries the same token, so it continues its own claims. */
   token: string;
   log: Logger;
+  /** `https://github.com/owner/name` (or the Enterprise host's), for links; unset: plain `#N` references. */
+  repoUrl?: string;
+}
+
+/** The repository's web address from the client's API base URL. */
+export function repoUrlFrom(apiBaseUrl: unknown, key: string): string {
+  const api = typeof apiBaseUrl === 'string' ? apiBaseUrl.replace(/\/+$/, '') : 'https://api.github.com';
+  const web = api === 'https://api.github.com' ? 'https://github.com' : api.replace(/\/api\/v3$/, '');
+  return `${web}/${key}`;
 }
 
 export async function repoContext(deps: Deps, input: { owner: string; repo: string; installationId: number; config: ArbiterConfig; token: string }): Promise<RepoContext> {
@@ -33,6 +42,7 @@ export async function repoContext(deps: Deps, input: { owner: string; repo: stri
     config: input.config,
     token: input.token,
     log: deps.log.child({ repo: key, token: input.token }),
+    repoUrl: repoUrlFrom(octokit.request.endpoint.DEFAULTS.baseUrl, key),
   };
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { computeGate, timeOutGate } from '../core/gate.ts';
 import { AcceptanceEvidence, GateEvidence, type CandidateState } from '../core/types.ts';
-import { gateTitle, renderGateTable } from '../github/markdown.ts';
+import { gateTitle, renderGateTable } from '../github/check-text.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';

@@ -2,10 +2,11 @@
 // settle claim the round, rank, break a true tie with the judge, plan and execute the outcome.
 import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../commands/buttons.ts';
-import type { SelectionPlan } from '../core/plan.ts';
+import type { SelectionDisplay, SelectionPlan } from '../core/plan.ts';
 import { planSelection } from '../core/plan.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
-import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
+import type { CandidateEvidence, JudgeOutcome, Receipt } from '../core/types.ts';
+import type { EarlierRound } from '../github/markdown.ts';
 import type { PullState } from '../github/group-query.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
@@ -100,9 +101,34 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
       name: 'Arbiter / selection',
       status: 'in_progress',
       title: `Waiting on ${list}`.slice(0, 200),
-      summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.\n\n${refresh}`,
+      summary: `${waitingSummary(view)}\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
+}
+
+function waitingSummary(view: GroupView): string {
+  const n = view.siblings.length;
+  const what = n === 1 ? 'Arbiter decides on this candidate once its checks and acceptance have settled' : `Arbiter compares the ${n} candidates once every one has settled`;
+  return `Round ${view.round.number} of #${view.change.number}: ${what}.`;
+}
+
+/** The Change's earlier rounds, from their selection receipts: each round's headline. */
+export function earlierRounds(receipts: Receipt[], current: number): EarlierRound[] {
+  const byRound = new Map<number, string>();
+  for (const r of receipts) {
+    if (r.kind !== 'CANDIDATE_SELECTION' || r.round >= current) continue;
+    const headline = z.string().safeParse(r.data['headline']);
+    const verdict = z.string().safeParse(r.data['verdict']);
+    byRound.set(r.round, headline.success ? headline.data : `decided: ${verdict.success ? verdict.data : 'unknown'}`);
+  }
+  return [...byRound].map(([round, summary]) => ({ round, summary }));
+}
+
+async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDisplay> {
+  const titles: Record<number, string> = {};
+  for (const [pr, pull] of view.pulls) titles[pr] = pull.title;
+  const receipts = await ctx.deps.store.listReceipts(ctx.key, view.change.number);
+  return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
 }
 
 async function computePlan(ctx: RepoContext, view: GroupView): Promise<SelectionPlan> {
@@ -138,6 +164,7 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
     drafts: [...view.pulls.values()].filter((p) => p.isDraft).map((p) => p.number),
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
+    display: await displayOf(ctx, view),
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = `repair:${ctx.key}#${view.change.number}`;
@@ -156,7 +183,13 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
   }
   if (plan.verdict.kind === 'human') {
     const paths = plan.verdict.before.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
-    const reviewers = await resolveReviewers(ctx, paths, plan.verdict.before.map((pr) => view.evidence.get(pr)?.author ?? ''));
+    const authors = plan.verdict.before.map((pr) => view.evidence.get(pr)?.author ?? '');
+    let reviewers = await resolveReviewers(ctx, paths, authors);
+    // Nobody named in config or CODEOWNERS: the person who wrote the Change is asked.
+    if (reviewers.users.length + reviewers.teams.length === 0) {
+      const author = (await ctx.gh.getIssue(view.change.number))?.user?.login;
+      if (author && !author.endsWith('[bot]') && !authors.includes(author)) reviewers = { users: [author], teams: [] };
+    }
     plan = planSelection({ ...base, reviewers, repairAvailable: false });
   }
   return plan;

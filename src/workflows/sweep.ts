@@ -7,7 +7,7 @@ import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
 import { markerFor } from '../github/markers.ts';
-import { gateTitle, renderGateTable } from '../github/markdown.ts';
+import { gateTitle, renderGateTable } from '../github/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
 import { deliveryOfToken, nowIso, repoContext, type RepoContext } from './context.ts';

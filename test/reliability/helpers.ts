@@ -2,6 +2,7 @@
 // fault test makes (duplicate writes, final state, the list of writes an undisturbed run makes).
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile, runScenario, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 export const SELECTION = 'Arbiter / selection';
 export const ACCEPTANCE = 'Arbiter / acceptance';
@@ -16,7 +17,7 @@ export const loadReliability = (name: string): Promise<Scenario> =>
 
 export async function play(s: Scenario, opts: Omit<RunOptions, 'log'> = {}): Promise<{ t: Transcript; lines: string[] }> {
   const lines: string[] = [];
-  const t = await runScenario(s, { ...opts, log: (l) => lines.push(l) });
+  const t = expectRendersClean(await runScenario(s, { ...opts, log: (l) => lines.push(l) }));
   return { t, lines };
 }
 

@@ -6,13 +6,14 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 
 describe('branch rules and people', () => {
   it('ships the winner through auto-merge after approval; the timed-out and withdrawn siblings never block it', { timeout: 240_000 }, async () => {
     const scenario = await loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/branch-rules-and-people.yml', import.meta.url)));
-    const t = await runScenario(scenario, { log: () => {} });
+    const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
     expect(t.prs['51']).toMatchObject({ state: 'closed', merged: true, draft: false });
     expect(t.prs['51'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
     expect(t.writes.some((w) => w.operation === 'enablePullRequestAutoMerge' && w.status === 200)).toBe(true);
@@ -28,7 +29,7 @@ describe('branch rules and people', () => {
 
   it('a repair that never arrives within repair.timeout puts the Change before a person', { timeout: 240_000 }, async () => {
     const scenario = await loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/people-repair-timeout.yml', import.meta.url)));
-    const t = await runScenario(scenario, { log: () => {} });
+    const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
     expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
     expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
     expect(t.prs['101'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Repair timed out: a person must decide' });

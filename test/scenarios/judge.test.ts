@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -15,7 +16,7 @@ const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const summariesBefore = (t: Transcript, at: number): string[] => applied(t).filter((w) => w.at < at).map((w) => w.summary);
@@ -56,7 +57,7 @@ function bothBeforeAPerson(t: Transcript, at: number, reason: string): void {
   for (const pr of TIED) {
     expect(before.filter((s) => s === `close #${pr}` || s === `merge #${pr}`), `#${pr} untouched before t=${at}`).toEqual([]);
     expect(before).toContain(`label #${pr} ${AWAITING}`);
-    expect(selectionBefore(t, pr, at), `#${pr} selection`).toBe('completed neutral');
+    expect(selectionBefore(t, pr, at), `#${pr} selection`).toBe('completed action_required');
     expect(botComments(t, pr).join('\n')).toContain(`#91, #92 are tied on every evidence key and the judge did not settle it (${reason})`);
   }
   expect(before.filter((s) => s.startsWith('label ') && s.endsWith('arbiter:lost'))).toEqual([]);
@@ -91,7 +92,7 @@ describe('the tie-break judge', () => {
     const click = scenario.events.find((e) => e.click)!;
     const visitor = scenario.events.find((e) => e.comment)!;
     const t = await play(scenario);
-    bothBeforeAPerson(t, click.at, 'judge-response-invalid');
+    bothBeforeAPerson(t, click.at, 'the model judge gave an answer Arbiter could not verify');
     expect(selectionReceipt(t).data.judge).toMatchObject({ comparison: 'invalid', winner: null });
     // The read-only visitor's promote is refused with a reply and changes nothing.
     const between = applied(t).filter((w) => w.at >= visitor.at && w.at < click.at).map((w) => w.summary);
@@ -115,7 +116,7 @@ describe('the tie-break judge', () => {
     expect(rejections.map((e) => e.at)).toEqual([rejections[0].at, rejections[0].at]);
     const cancel = scenario.events.find((e) => e.comment?.body === '/arbiter cancel')!;
     const t = await play(scenario);
-    bothBeforeAPerson(t, rejections[0].at, 'judge-unavailable');
+    bothBeforeAPerson(t, rejections[0].at, 'the model judge could not be reached');
     expect(selectionReceipt(t).data.judge).toMatchObject({ comparison: 'unavailable', winner: null });
     // Exactly one repair, for the rejected candidate, with its reason and at most 10 payload keys.
     expect(t.dispatches).toHaveLength(1);

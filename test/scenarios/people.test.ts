@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -16,7 +17,7 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/agent-repair.yml', import.
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const writesBetween = (t: Transcript, from: number, to: number): string[] =>
@@ -87,10 +88,11 @@ describe('people in the loop', () => {
     // Before anyone acts: the winner waits for a person, and says why.
     const gated = writesBetween(t, 0, byVisitor.at);
     expect(gated).toContain(`label #85 ${AWAITING}`);
-    expect(gated).toContain('check-run Arbiter / selection on #85: completed success');
+    expect(gated).toContain('check-run Arbiter / selection on #85: completed action_required');
     expect(gated).toContain('close #86');
     expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
-    expect(botComments(t, 85)).toContain('Best candidate meets 1 of 2 criteria; not met: Typing in the search box feels instant on a phone. Approve to ship it or cancel the change.');
+    expect(botComments(t, 85)).toContain('Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.');
+    expect(botComments(t, 85)).toContain('AC2 (Typing in the search box feels instant on a phone)');
 
     // The read-only visitor: a reply and a confused reaction, nothing else.
     expect(writesBetween(t, byVisitor.at, byMaintainer.at)).toEqual(['comment on #85', 'react confused to a comment on #85']);

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, verdictLine, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -44,7 +45,7 @@ function shipped(t: Transcript, winner: number): void {
 
 async function run(s: Scenario, inspect?: RunOptions['inspect']) {
   const lines: string[] = [];
-  const t = await runScenario(s, { log: (l) => lines.push(l), inspect });
+  const t = expectRendersClean(await runScenario(s, { log: (l) => lines.push(l), inspect }));
   return { t, lines };
 }
 
@@ -62,7 +63,8 @@ describe('bundled scenarios', () => {
     shipped(t, 13);
     lostTo(t, 12, 13);
     const reason = [...t.prs['12'].comments.map((c) => c.body), t.prs['12'].checks[SELECTION].title ?? ''].join('\n');
-    expect(reason).toContain('Lost to #13: met 3 of 3 criteria, this met 1 of 3.');
+    expect(reason).toContain('Lost to #13: #13 also meets AC2');
+    expect(reason).toContain('(met 3 of 3 criteria, this met 1 of 3).');
     expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
     expect(t.dispatches).toEqual([]);
     expectNoDuplicateWrites(t);
@@ -99,6 +101,16 @@ describe('bundled scenarios', () => {
   it('/arbiter promote by a write user ships a gated winner; a read user cannot', SLOW, async () => {
     const { t } = await run(await load('promote-command'));
     shipped(t, 41);
+    // The human gate named the PR and the command, asked the people it mentions, and asked for action.
+    const gate = t.prs['41'].comments.find((c) => c.body.includes('<!-- arbiter:gate:41:'))?.body ?? '';
+    expect(gate).toContain('#41');
+    expect(gate).toContain('`/arbiter promote`');
+    const mentioned = [.../^(@\S+(?: @\S+)*): your decision is needed\.$/m.exec(gate)?.[1].split(' ') ?? []].map((m) => m.slice(1));
+    expect(mentioned.length).toBeGreaterThan(0);
+    expect(t.prs['41'].reviewers).toEqual(expect.arrayContaining(mentioned));
+    expect(applied(t).map((w) => w.summary)).toContain('check-run Arbiter / selection on #41: completed action_required');
+    // Once it shipped, the finished run offers no button.
+    expect(t.prs['41'].checks[SELECTION].actions).toEqual([]);
     const merges = applied(t).filter((w) => w.route === MERGE);
     expect(merges).toHaveLength(1);
     expect(merges[0].at).toBeGreaterThanOrEqual(6);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 240_000 };
 const SELECTION = 'Arbiter / selection';
@@ -15,7 +16,7 @@ const prStateWrites = (t: Transcript) => t.writes.filter((w) => /^(close|merge|l
 
 describe('selection scenarios', () => {
   it('a 409 on merge reports no merge, starts round 2, and the re-verified head ships once', SLOW, async () => {
-    const t = await runScenario(await load('selection-head-moved'), { log: () => {} });
+    const t = expectRendersClean(await runScenario(await load('selection-head-moved'), { log: () => {} }));
     const merges = t.writes.filter((w) => w.route === MERGE);
     expect(merges.map((w) => w.status)).toEqual([409, 200]);
     expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
@@ -25,18 +26,18 @@ describe('selection scenarios', () => {
   });
 
   it('a sibling that opens after the decision starts a new round, which it wins', SLOW, async () => {
-    const t = await runScenario(await load('selection-late-sibling'), { log: () => {} });
+    const t = expectRendersClean(await runScenario(await load('selection-late-sibling'), { log: () => {} }));
     expect(t.prs['72']).toMatchObject({ merged: true });
     expect(t.prs['71']).toMatchObject({ state: 'closed', merged: false });
     expect(t.prs['71'].labels).toEqual(['arbiter:lost']);
-    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain('Best candidate meets 1 of 2 criteria; not met: The search ignores upper and lower case.');
+    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain('AC2 (The search ignores upper and lower case)');
     expect(t.prs['71'].checks[SELECTION].title).toBe('Lost to #72');
     expect(t.issues['8'].comments.filter((c) => c.body.includes('comparison of the candidates'))).toHaveLength(1);
     expect(t.issues['8'].comments[0].body).toContain('(round 2)');
   });
 
   it('shadow mode comments the decision and changes no pull request', SLOW, async () => {
-    const t = await runScenario(await load('selection-shadow'), { log: () => {} });
+    const t = expectRendersClean(await runScenario(await load('selection-shadow'), { log: () => {} }));
     expect(prStateWrites(t)).toEqual([]);
     for (const pr of ['81', '82']) expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
     expect(t.prs['82'].checks[SELECTION].title).toBe('Shadow: would ship');
@@ -46,7 +47,7 @@ describe('selection scenarios', () => {
 
   it('an exhausted model budget is a gap, shown in the table, and nothing ships on its own', SLOW, async () => {
     let detail: ReturnType<GitHubEmulator['checkRunDetail']> = null;
-    const t = await runScenario(await load('acceptance-budget'), { log: () => {}, inspect: (gh) => (detail = gh.checkRunDetail('acme/todo', 91, 'Arbiter / acceptance')) });
+    const t = expectRendersClean(await runScenario(await load('acceptance-budget'), { log: () => {}, inspect: (gh) => (detail = gh.checkRunDetail('acme/todo', 91, 'Arbiter / acceptance')) }));
     expect(detail).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(detail!.summary).toMatch(/⚠️/);
     expect(detail!.summary).toMatch(/budget/i);
@@ -56,7 +57,7 @@ describe('selection scenarios', () => {
 
   it('the showcase winner carries the acceptance table and one annotation per verified citation', SLOW, async () => {
     let detail: ReturnType<GitHubEmulator['checkRunDetail']> = null;
-    await runScenario(await load('showcase'), { log: () => {}, inspect: (gh) => (detail = gh.checkRunDetail('acme/planner', 13, 'Arbiter / acceptance')) });
+    expectRendersClean(await runScenario(await load('showcase'), { log: () => {}, inspect: (gh) => (detail = gh.checkRunDetail('acme/planner', 13, 'Arbiter / acceptance')) }));
     expect(detail).toMatchObject({ conclusion: 'success', title: '3 of 3 criteria met' });
     expect(detail!.summary).toContain('| AC1 |');
     expect(detail!.summary).toContain('src/calendar.ts');

@@ -76,3 +76,16 @@ describe('parseTranscript', () => {
     expect(bad.ok ? [] : bad.errors).toEqual(['prs.12.merged: Invalid input: expected boolean, received string']);
   });
 });
+
+describe('renderFinalState with check-run buttons', () => {
+  it('lists the buttons a run still offers, and none on a finished one', () => {
+    const promote = { label: 'Promote', description: 'Ship this candidate', identifier: 'promote' };
+    const t = transcript({
+      '31': pr({ checks: { 'Arbiter / selection': { status: 'completed', conclusion: 'action_required', title: 'Selected: awaiting approval', actions: [promote] } } }),
+      '32': pr({ checks: { 'Arbiter / selection': { status: 'completed', conclusion: 'success', title: 'Promoted by @maintainer', actions: [] } } }),
+    });
+    const lines = renderFinalState(t, 42);
+    expect(lines).toContain('      Arbiter / selection: action_required - Selected: awaiting approval   buttons: Promote');
+    expect(lines).toContain('      Arbiter / selection: success - Promoted by @maintainer');
+  });
+});

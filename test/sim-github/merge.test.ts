@@ -77,14 +77,15 @@ describe('merging a pull request', () => {
     expect('content' in content.data && Buffer.from(content.data.content, 'base64').toString()).toBe('export const one = 2;\n');
     const state = h.emulator.state(REPO);
     expect(state.prs[12]).toMatchObject({ state: 'closed', merged: true });
-    expect(state.issues[42].state).toBe('closed');
+    // `Candidate-for: #42` is no closing keyword: the Change stays open, as on GitHub.
+    expect(state.issues[42].state).toBe('open');
     await settle(h.emulator);
     const after = h.received.slice(received);
     const closed = after.find((r) => r.event === 'pull_request' && r.payload.action === 'closed');
     expect(closed?.payload.pull_request).toMatchObject({ merged: true, merge_commit_sha: data.sha });
     const push = after.find((r) => r.event === 'push');
     expect(push?.payload).toMatchObject({ ref: 'refs/heads/main', before: baseBefore, after: data.sha });
-    expect(after.some((r) => r.event === 'issues' && r.payload.action === 'closed' && (r.payload.issue as { number: number }).number === 42)).toBe(true);
+    expect(after.some((r) => r.event === 'issues' && r.payload.action === 'closed' && (r.payload.issue as { number: number }).number === 42)).toBe(false);
     expect(h.emulator.writes.at(-1)).toMatchObject({ summary: 'merge #12', status: 200 });
   });
 

@@ -54,6 +54,7 @@ export interface FakeCheckRun {
   title: string;
   summary: string;
   buttons: CheckRunButton[];
+  detailsUrl?: string;
 }
 
 export interface Dispatch {
@@ -438,7 +439,9 @@ export class FakeGitHub {
       const buttons = input.buttons ?? [];
       const bad = buttons.length > 3 || buttons.some((b) => b.label.length > 20 || b.description.length > 40 || b.identifier.length > 20);
       if (bad || input.summary.length > 65_535 || (input.text?.length ?? 0) > 65_535) throw new GitHubError('check run', 422, 'Invalid request', null);
-      const fields = { sha: input.sha, pr, name: input.name, status: input.status, conclusion: input.status === 'completed' ? (input.conclusion ?? 'neutral') : null, title: input.title, summary: input.summary, buttons };
+      // GitHub wants a details_url for action_required: the page where the action is.
+      if (input.conclusion === 'action_required' && !input.detailsUrl) throw new GitHubError('check run', 422, 'details_url is required for action_required', null);
+      const fields = { sha: input.sha, pr, name: input.name, status: input.status, conclusion: input.status === 'completed' ? (input.conclusion ?? 'neutral') : null, title: input.title, summary: input.summary, buttons, detailsUrl: input.detailsUrl };
       if (input.id === null) {
         const run = { id: this.nextId++, ...fields };
         this.checkRuns.push(run);

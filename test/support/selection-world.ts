@@ -90,6 +90,7 @@ export function makeWorld(input: { store: Store; gh?: FakeGitHub; config?: Arbit
     owner: gh.owner,
     repo: gh.repo,
     key: `${gh.owner}/${gh.repo}`,
+    repoUrl: `https://github.com/${gh.owner}/${gh.repo}`,
     installationId: 7,
     config,
     token,

@@ -57,8 +57,10 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'check #13 Arbiter / selection completed success "Selected: shipped"',
     ]);
     const note = w.gh.commentsOn(12)[0]?.body ?? '';
-    expect(note).toContain('Lost to #13: met 3 of 3 criteria, this met 2 of 3.');
-    expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toBe('Lost to #13: met 3 of 3 criteria, this met 2 of 3.');
+    // The reason names the criterion that decided.
+    const reason = 'Lost to #13: #13 also meets AC3 (A card can be dragged between days) (met 3 of 3 criteria, this met 2 of 3).';
+    expect(note).toContain(reason);
+    expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toBe(reason);
     expect(w.gh.pull(12)).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
     expect(w.gh.pull(13)).toMatchObject({ merged: true, draft: false });
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
@@ -87,7 +89,11 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     // #13 is the best promotable candidate but misses a criterion: a person decides, nothing merges.
     expect(w.gh.writes.some((l) => l.startsWith('merge'))).toBe(false);
     expect(w.gh.pull(13)).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'], reviewers: ['maintainer'] });
-    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate meets 2 of 3 criteria; not met: Each day of the calendar holds a kanban list.');
+    const gate = w.gh.commentsOn(13)[0]?.body ?? '';
+    expect(gate).toContain('Best candidate #13 meets 2 of 3 criteria (1 not met).');
+    expect(gate).toContain('**Not met (the change does not do this)**: AC2 (Each day of the calendar holds a kanban list)');
+    expect(gate).toContain('@maintainer');
+    expect(gate).toContain('`/arbiter promote`');
   });
 
   it('asks for exactly one repair of a winner with an unmet criterion, then hands the next round to a person', async () => {
@@ -115,8 +121,10 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await step(w, 'job-b');
     expect(w.gh.dispatches).toHaveLength(1);
     expect(selectionWrites(w)).toEqual(['edit comment #42 comparison:42', 'label #13 arbiter:awaiting-approval', 'review #13 maintainer', 'comment #13 gate:13:r2']);
-    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate meets 2 of 3 criteria; not met: A card can be dragged between days. Approve to ship it or cancel the change.');
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'success', title: 'Selected: awaiting approval' });
+    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate #13 meets 2 of 3 criteria (1 not met). Approve to ship it or cancel the change.');
+    expect(w.gh.commentsOn(13)[0]?.body).toContain('AC3 (A card can be dragged between days)');
+    // While a person must act, the run asks for action and links the comparison.
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'action_required', title: 'Selected: awaiting approval' });
     expect(w.gh.pull(13)).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR', 'CANDIDATE_SELECTION', 'HUMAN_GATE']);
     expect((await store.getChange(KEY, 42))?.state).toBe('human');
@@ -138,8 +146,8 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'comment #13 gate:13:r1',
     ]);
     for (const pr of [12, 13]) {
-      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({ conclusion: 'neutral', title: 'A person must choose' });
-      expect(w.gh.commentsOn(pr)[0]?.body).toContain('#12, #13 are tied on every evidence key and the judge did not settle it (escalate_to_human)');
+      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({ conclusion: 'action_required', title: 'A person must choose' });
+      expect(w.gh.commentsOn(pr)[0]?.body).toContain('#12, #13 are tied on every evidence key and the judge did not settle it (the model judge asked for a person)');
     }
   });
 
