@@ -60,14 +60,15 @@ export function planWideRound(input: WideInput): WidePlan {
   const { repo, change, round, step, k } = input;
   const key = (suffix: string): string => `${repo}#${change.number}/p${input.portfolio}/wide/${suffix}`;
   const evidence = new Map(input.siblings.map((e) => [e.pr, e]));
-  const ranked = new Map(step.ranking.map((c) => [c.pr, c]));
+  // Averages are shown to two decimals, as the readings are.
+  const ranked = new Map(step.ranking.map((c) => [c.pr, { ...c, score: c.score === null ? null : Number(c.score.toFixed(2)) }]));
   const slotOfPr = new Map(input.slots.filter((s) => s.pr !== null).map((s) => [s.pr!, s]));
   const readingsOf = (pr: number): number[] => input.readings.get(pr) ?? [];
   const lastDeep = ranked.get(step.deep[step.deep.length - 1]);
   const reasons = new Map<number, string>();
   for (const pr of step.out) {
     const beat = lastDeep ? loserReason({ winner: lastDeep, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: null }) : 'nothing went deep';
-    reasons.set(pr, `Not in the top ${k} of the wide round: ${beat.replace(/^Lost to /, 'below ')} Readings: ${describeReadings(readingsOf(pr))}.`);
+    reasons.set(pr, `Not in the top ${k} of the wide round: ${beat.replace(/^Lost to (#\d+): /, '$1 ranks above (').replace(/\.$/, ').')} Readings: ${describeReadings(readingsOf(pr))}.`);
   }
   const readingsData = Object.fromEntries(step.ranking.map((c) => [String(c.pr), readingsOf(c.pr)]));
   const averages = Object.fromEntries(step.ranking.map((c) => [String(c.pr), rounded(mean(readingsOf(c.pr)))]));
@@ -140,8 +141,12 @@ export function planWideRound(input: WideInput): WidePlan {
       kind: 'comment',
       key: key('comparison'),
       issue: change.number,
-      marker: `comparison:${change.number}`,
-      body: renderComparisonComment({ change: change.number, round, headline, detail, criteria: change.criteria, rows, receipt: wide, shadow: input.config.mode === 'shadow' }),
+      // Its own comment, kept: the normal comparison of the deep round comes later and is another.
+      marker: `comparison:${change.number}:wide:${input.portfolio}`,
+      body: renderComparisonComment({ change: change.number, round, headline, detail, criteria: change.criteria, rows, receipt: wide, shadow: input.config.mode === 'shadow' }).replace(
+        markerFor(`comparison:${change.number}`),
+        markerFor(`comparison:${change.number}:wide:${input.portfolio}`),
+      ),
     },
   ];
   for (const pr of step.out) {
