@@ -66,6 +66,8 @@ export interface PortfolioStore {
    */
   startPortfolio(row: PortfolioRow): Promise<{ started: boolean; portfolio: PortfolioRow }>;
   latestPortfolio(repo: string, change: number): Promise<PortfolioRow | null>;
+  /** Explores in the wide round that started before `before` (ISO), across repositories (the sweep). */
+  listWideSince(before: string): Promise<PortfolioRow[]>;
   /** Moves the phase on from `from`; true when this call did. */
   setPortfolioPhase(repo: string, change: number, number: number, from: PortfolioPhase, to: PortfolioPhase): Promise<boolean>;
   addSlots(rows: SlotRow[]): Promise<void>;
@@ -172,6 +174,10 @@ export function portfolioStore(db: Db): PortfolioStore {
       return { started: inserted.rowCount === 1 || (now.number === row.number && now.token === row.token), portfolio: now };
     },
     latestPortfolio: latest,
+    async listWideSince(before) {
+      const res = await db.query(`SELECT ${PORTFOLIO_COLUMNS} FROM portfolios WHERE phase = 'wide' AND started_at < $1 ORDER BY started_at LIMIT 500`, [before]);
+      return parseRows(PortfolioDbRow, res.rows, 'portfolio').map(toPortfolio);
+    },
     async setPortfolioPhase(repo, change, number, from, to) {
       const res = await db.query('UPDATE portfolios SET phase = $5 WHERE repo = $1 AND change = $2 AND number = $3 AND phase = $4', [repo, change, number, from, to]);
       return res.rowCount === 1;

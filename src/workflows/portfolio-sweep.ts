@@ -55,6 +55,15 @@ export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise
       deps.log.warn({ err: error, repo: slot.repo, slot: slot.slot }, 'sweep: portfolio slot skipped');
     }
   }
+  // A wide round waiting on re-runs of the scoring check that never came is decided on what it has.
+  for (const p of await deps.store.listWideSince(now)) {
+    try {
+      const ctx = await contextOf(p);
+      if (ctx && p.policy === 'successive-halving' && expired(ctx, p.startedAt)) await stepGroup(ctx, p.change, p.base);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: p.repo, change: p.change }, 'sweep: portfolio wide round skipped');
+    }
+  }
   for (const deep of await deps.store.listAwaitingDeepSince(now)) {
     try {
       const ctx = await contextOf(deep);

@@ -1,6 +1,7 @@
 // Portfolio search (DESIGN.md section 7), the shell: `/arbiter explore N` dispatches one agent
 // per distinct approach; slots compose until their PRs open; the wide round ranks them (reading
 // the scoring check again under successive halving) and sends the top k to the deep round.
+import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
 import { MAX_EXPLORE } from '../commands/verbs/explore.ts';
 import type { Action } from '../core/actions.ts';
@@ -203,11 +204,16 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
   if (current.decision === null) {
     const evidence = [...view.evidence.values()];
     const { readings, runs } = await gatherReadings(ctx, p, view);
-    const step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: MAX_READINGS });
+    let step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: MAX_READINGS });
     if (step.kind === 'rerun') {
-      await requestReruns(ctx, p, view, step.prs, runs);
-      await store.releaseRound(round.id, ctx.token);
-      return true;
+      if (!(await requestReruns(ctx, p, view, step.prs, runs))) {
+        await store.releaseRound(round.id, ctx.token);
+        return true;
+      }
+      // The check's app never answered the re-runs: choose on the readings there are.
+      const counts = step.prs.map((pr) => readings.filter((r) => r.pr === pr).length);
+      step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: Math.max(1, Math.min(...counts)) });
+      if (step.kind === 'rerun') return true;
     }
     const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({ slot: s.slot, approach: s.approach, state: s.state, pr: s.pr, reason: s.reason }));
     const plan = planWideRound({
@@ -242,18 +248,30 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
   return true;
 }
 
-/** Re-runs the scoring check of each of `prs` once per reading it needs (an action key per run). */
-async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView, prs: number[], runs: Map<number, { id: number; appSlug: string | null }>): Promise<void> {
+const Requested = z.object({ rerun: z.number(), at: z.string() });
+
+/**
+ * Re-runs the scoring check of each of `prs` once per reading it needs (an action key per run).
+ * True when every one was asked for before, `portfolio.composeTimeout` ago, and never answered.
+ */
+async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView, prs: number[], runs: Map<number, { id: number; appSlug: string | null }>): Promise<boolean> {
   const gh = portfolioGitHub(ctx);
   const name = ctx.config.gate.score ?? '';
+  let stalled = prs.length > 0;
   for (const pr of prs) {
     const run = runs.get(pr);
     const e = view.evidence.get(pr);
     if (!run || !e) continue;
     const key = `${ctx.key}#${p.change}/p${p.number}/rerun/${pr}/${run.id}`;
-    if ((await ctx.deps.store.getAppliedAction(key)) !== null || !(await claimOnce(ctx, key))) continue;
+    const asked = Requested.safeParse(await ctx.deps.store.getAppliedAction(key));
+    if (asked.success) {
+      stalled &&= ctx.deps.clock.now().getTime() - Date.parse(asked.data.at) >= ctx.config.portfolio.composeTimeout * 1000;
+      continue;
+    }
+    stalled = false;
+    if (!(await claimOnce(ctx, key))) continue;
     await gh.rerun({ id: run.id, completed: true, score: null, appSlug: run.appSlug });
-    await ctx.deps.store.recordAppliedAction(key, { rerun: run.id }, nowIso(ctx));
+    await ctx.deps.store.recordAppliedAction(key, { rerun: run.id, at: nowIso(ctx) }, nowIso(ctx));
     await writeCheck(ctx, {
       pr,
       headSha: e.headSha,
@@ -263,4 +281,5 @@ async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView,
       summary: `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
     });
   }
+  return stalled;
 }
