@@ -44,7 +44,7 @@ export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise
     try {
       const ctx = await contextOf(slot);
       if (!ctx || !expired(ctx, slot.dispatchedAt)) continue;
-      const reason = `dropped: no pull request within ${ctx.config.portfolio.composeTimeout} s (\`portfolio.composeTimeout\`)`;
+      const reason = `no pull request within ${ctx.config.portfolio.composeTimeout} s (\`portfolio.composeTimeout\`)`;
       if (!(await deps.store.dropSlot(slot.repo, slot.change, slot.slot, reason))) continue;
       await deps.store.addEvent(slot.repo, 'portfolio.slot-dropped', { change: slot.change, slot: slot.slot, reason }, now);
       const p = await deps.store.latestPortfolio(slot.repo, slot.change);
