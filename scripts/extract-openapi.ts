@@ -40,6 +40,7 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'POST /repos/{owner}/{repo}/check-runs',
   'GET /repos/{owner}/{repo}/check-runs/{check_run_id}',
   'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
+  'POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest',
   'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
   'GET /repos/{owner}/{repo}/commits/{ref}/check-suites',
   'GET /repos/{owner}/{repo}/commits/{ref}/status',

@@ -39,10 +39,18 @@ export const CheckSpec = z
     never: z.boolean().default(false),
     /** Extension: when the check registers (seconds; default when the head is pushed), as late CI does. */
     startAt: seconds.optional(),
+    /** Extension: a scoring check's readings, one per run: run n says `score: <readings[n]>` (the last repeats). */
+    readings: z.array(z.number()).min(1).optional(),
+    /** Extension: seconds from a re-run request (rerequest) to the new run's conclusion; default 1. */
+    rerunAfter: seconds.default(1),
   })
   .superRefine((c, ctx) => {
     if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
       ctx.addIssue({ code: 'custom', path: ['at'], message: `before the check registers (startAt ${c.startAt})` });
+    if (c.readings !== undefined && c.output !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['readings'], message: 'a check has `readings` or `output`, not both (readings write the output title)' });
+    if (c.readings !== undefined && c.kind === 'status')
+      ctx.addIssue({ code: 'custom', path: ['readings'], message: 'readings belong to a check run, not a commit status' });
     if (c.never) {
       if (c.at !== undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'a check that never finishes has no `at`' });
       return;
@@ -93,6 +101,43 @@ export const CandidateSpec = z.strictObject({
   model: CandidateModelScript.optional(),
   /** Extension: the PR comes from the author's fork (its head repository differs). */
   fork: z.boolean().default(false),
+});
+
+/** Extension: what a scripted agent pushes when Arbiter asks it to refine its PR (`arbiter.candidate.refine`). */
+export const AgentRefineSpec = z.strictObject({
+  /** Seconds after the refine dispatch that the push lands. */
+  delay: seconds.default(5),
+  files: fileTree.default({}),
+  deleted: z.array(z.string().min(1)).default([]),
+  /** `at`: seconds after the push. */
+  checks: z.array(CheckSpec).default([]),
+  model: CandidateModelScript.optional(),
+  /** Never pushes: the refinement expires after `portfolio.composeTimeout`. */
+  never: z.boolean().default(false),
+});
+
+/** Extension: a scripted agent that answers the `arbiter.candidate.requested` dispatch of one approach. */
+export const AgentSpec = z.strictObject({
+  /** The approach (as in `portfolio.approaches`) whose dispatch this agent answers. */
+  approach: z.string().min(1),
+  /** The number of the draft PR it opens. */
+  number: prNumber,
+  branch: z.string().min(1),
+  /** Default "Agent <branch>". */
+  title: z.string().optional(),
+  author: login.default('arbiter-candidate[bot]'),
+  /** Seconds after the dispatch that the draft PR opens. */
+  delay: seconds.default(5),
+  /** Never answers: its slot is dropped after `portfolio.composeTimeout`. */
+  never: z.boolean().default(false),
+  /** The `Arbiter-slot` line it writes; default the slot it was dispatched (a wrong one makes it an ordinary candidate). */
+  slot: z.string().min(1).optional(),
+  files: fileTree.default({}),
+  deleted: z.array(z.string().min(1)).default([]),
+  /** `at`: seconds after the PR opens. */
+  checks: z.array(CheckSpec).default([]),
+  model: CandidateModelScript.optional(),
+  refine: AgentRefineSpec.optional(),
 });
 
 const JudgeAnswer = z.strictObject({
@@ -223,6 +268,8 @@ export const ScenarioFile = z
       author: login.default('requester'),
     }),
     candidates: z.array(CandidateSpec).default([]),
+    /** Extension: scripted agents that answer portfolio dispatches (`/arbiter explore`). */
+    agents: z.array(AgentSpec).default([]),
     judge: JudgeScript.optional(),
     events: z.array(EventSpec).default([]),
     faults: Faults.prefault({}),
@@ -274,12 +321,27 @@ export const ScenarioFile = z
           ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'startAt'], message: `before the push (at ${e.at})` });
       });
     });
+  })
+  .superRefine((s, ctx) => {
+    // Agents' PRs and branches share the namespace of the Change and the candidates.
+    const numbers = new Set([s.change.number, ...s.candidates.map((c) => c.number)]);
+    const branches = new Set([s.defaultBranch, ...s.candidates.map((c) => c.branch)]);
+    const approaches = new Set<string>();
+    s.agents.forEach((a, i) => {
+      if (numbers.has(a.number)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'number'], message: `#${a.number} is already used` });
+      if (branches.has(a.branch)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'branch'], message: `branch ${a.branch} is already used` });
+      if (approaches.has(a.approach)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'approach'], message: 'another agent answers this approach' });
+      numbers.add(a.number);
+      branches.add(a.branch);
+      approaches.add(a.approach);
+    });
   });
 
 export type ScenarioFileInput = z.input<typeof ScenarioFile>;
 export type ScenarioFileParsed = z.output<typeof ScenarioFile>;
 export type CheckSpec = z.output<typeof CheckSpec>;
 export type CandidateModelScript = z.output<typeof CandidateModelScript>;
+export type AgentSpec = z.output<typeof AgentSpec>;
 
 export interface User {
   permission: z.infer<typeof Permission>;

@@ -262,6 +262,11 @@ export class GitHubEmulator {
     return { status: run.status, conclusion: run.conclusion, ...run.output, annotations: run.annotations.map((a) => ({ path: a.path, start_line: a.start_line, message: a.message })) };
   }
 
+  /** Check runs Arbiter asked to run again, in order (the runner answers them as the CI app). */
+  rerequests(repo: string): { runId: number; name: string; headSha: string; app: string; by: string }[] {
+    return this.world.repo(repo).rerequests.map((r) => ({ ...r }));
+  }
+
   state(repo: string): { prs: Record<number, PullSnapshot>; issues: Record<number, IssueSnapshot>; dispatches: { event_type: string; client_payload: unknown }[] } {
     const r = this.world.repo(repo);
     const commentsOf = (ids: number[]): { user: string; body: string }[] => ids.flatMap((id) => {

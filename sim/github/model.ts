@@ -155,6 +155,15 @@ export interface Dispatch {
   client_payload: unknown;
 }
 
+/** A check run someone asked its app to run again (`POST …/check-runs/{id}/rerequest`). */
+export interface Rerequest {
+  runId: number;
+  name: string;
+  headSha: string;
+  app: string;
+  by: string;
+}
+
 export interface Repo {
   id: number;
   owner: string;
@@ -173,6 +182,7 @@ export interface Repo {
   runs: CheckRun[];
   statuses: CommitStatus[];
   dispatches: Dispatch[];
+  rerequests: Rerequest[];
   nextNumber: number;
 }
 
@@ -211,6 +221,7 @@ export function newRepo(id: number, owner: string, name: string, defaultBranch: 
     runs: [],
     statuses: [],
     dispatches: [],
+    rerequests: [],
     nextNumber: 1,
   };
 }

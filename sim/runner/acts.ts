@@ -4,10 +4,13 @@ import type { GitHubEmulator } from '../github/index.ts';
 import type { ModelScripts } from '../anthropic/index.ts';
 import type { Candidate, CheckSpec, Scenario } from '../scenario-schema.ts';
 import type { Act, HeadKey } from './timeline.ts';
+import { outputOf, type AgentScripts } from './agents.ts';
 import { ScenarioRunError } from './errors.ts';
 
 export interface ActContext {
   scenario: Scenario;
+  /** Scripted agents and re-runs (what Arbiter dispatched or asked to run again). */
+  agents: AgentScripts;
   emulator: GitHubEmulator;
   /** Head sha of each scripted head (a candidate's first head, or one a push made). */
   heads: Map<HeadKey, string>;
@@ -26,6 +29,7 @@ function candidate(s: Scenario, n: number): Candidate {
 }
 
 function headSha(ctx: ActContext, key: HeadKey): string {
+  if (key.startsWith('sha:')) return key.slice(4);
   const sha = ctx.heads.get(key);
   if (!sha) throw new ScenarioRunError(`no head for ${key} yet (the runner's timeline is out of order)`);
   return sha;
@@ -44,6 +48,7 @@ async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promi
 
 /** Starts the scripted checks of a new head (check runs in progress, statuses pending), except late ones (`startAt`). */
 async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
+  ctx.agents.noteChecks(sha, pr, all);
   const checks = all.filter((c) => c.startAt === undefined);
   for (const check of checks) await startCheck(ctx, sha, check);
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
@@ -59,8 +64,9 @@ async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: 
     return;
   }
   const conclusion = check.conclusion ?? 'success';
-  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, check.output);
-  ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${check.output?.title ? ` (${check.output.title})` : ''}`);
+  const output = outputOf(check, 0);
+  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output);
+  ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${output?.title ? ` (${output.title})` : ''}`);
 }
 
 function firstLine(body: string): string {
@@ -167,6 +173,33 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
   },
   async restart(ctx) {
     ctx.restart();
+  },
+  async 'agent-open'(ctx, act) {
+    const agent = ctx.agents.agent(act.agent);
+    if (!agent) throw new ScenarioRunError(`#${act.agent} is not a scripted agent`);
+    const { repo, change, defaultBranch } = ctx.scenario;
+    const title = agent.title ?? `Agent ${agent.branch}`;
+    const sha = ctx.emulator.commit(repo, agent.branch, { files: agent.files, deleted: agent.deleted, message: title, author: agent.author, from: defaultBranch });
+    ctx.heads.set(`agent:${agent.number}`, sha);
+    if (agent.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: agent.model } });
+    const body = `Candidate-for: #${change.number}\nArbiter-slot: ${act.slot}\n\nApproach: ${act.approach}`;
+    await ctx.emulator.openPullRequest(repo, { number: agent.number, head: agent.branch, base: defaultBranch, title, body, user: agent.author, draft: true });
+    ctx.say(`${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`);
+    await startChecks(ctx, sha, agent.number, agent.checks);
+  },
+  async 'agent-push'(ctx, act) {
+    const agent = ctx.agents.agent(act.agent);
+    const refine = agent?.refine;
+    if (!agent || !refine) throw new ScenarioRunError(`#${act.agent} has no scripted refinement`);
+    const sha = await ctx.emulator.push(ctx.scenario.repo, agent.branch, { files: refine.files, deleted: refine.deleted, message: `Refine ${agent.branch}`, author: agent.author }, agent.author);
+    ctx.heads.set(`refine:${agent.number}`, sha);
+    if (refine.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: refine.model } });
+    ctx.say(`${agent.author} (agent) pushed its refinement to #${agent.number} (${countFiles(refine.files, refine.deleted)}, head ${sha.slice(0, 7)})`);
+    await startChecks(ctx, sha, agent.number, refine.checks);
+  },
+  async rerun(ctx, act) {
+    await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name);
+    ctx.say(`CI: ${act.name} re-run started on #${act.candidate}`);
   },
 };
 

@@ -13,7 +13,8 @@ import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
 import { DeliveryPump } from './deliveries.ts';
 import { ScenarioRunError } from './errors.ts';
-import { buildTimeline, type HeadKey } from './timeline.ts';
+import { AgentScripts } from './agents.ts';
+import { Agenda, buildTimeline, type HeadKey } from './timeline.ts';
 import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
 import { waitUntilQuiet } from './quiet.ts';
 import { collapseRepeats } from './collapse.ts';
@@ -185,8 +186,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await proc.setClock(now());
     await settle();
 
+    const agents = new AgentScripts(scenario, gh);
     const ctx: ActContext = {
       scenario,
+      agents,
       emulator: gh,
       heads: new Map<HeadKey, string>(),
       get scripts() {
@@ -199,15 +202,21 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       say,
       restart: () => restartNow(gh.writes.length ? gh.writes[gh.writes.length - 1].seq : 0),
     };
-    for (const step of buildTimeline(scenario)) {
+    const agenda = new Agenda(buildTimeline(scenario));
+    const answerAgents = () => {
+      for (const s of agents.poll(seconds)) agenda.add(s.at, s.act);
+    };
+    for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
       seconds = step.at;
       if (restarting) await restarting;
       await proc.setClock(now());
       await settle();
+      answerAgents();
       for (const [i, act] of step.acts.entries()) {
         await runAct(ctx, act);
         // A scheduled restart right after this act interrupts whatever the act started.
         if (step.acts[i + 1]?.kind !== 'restart') await settle();
+        answerAgents();
       }
     }
     await settle();

@@ -3,7 +3,7 @@
 import type { CheckSpec, Scenario } from '../scenario-schema.ts';
 
 /** Which head a scripted check belongs to: the candidate's first head, or the head a push event made. */
-export type HeadKey = `open:${number}` | `push:${number}`;
+export type HeadKey = `open:${number}` | `push:${number}` | `agent:${number}` | `refine:${number}` | `sha:${string}`;
 
 export type Act =
   | { kind: 'branch'; candidate: number }
@@ -12,16 +12,34 @@ export type Act =
   | { kind: 'check'; candidate: number; head: HeadKey; check: CheckSpec }
   | { kind: 'event'; index: number }
   | { kind: 'restart' }
-  | { kind: 'tick' };
+  | { kind: 'tick' }
+  /** A scripted agent opens its draft PR for a slot (sim/runner/agents.ts). */
+  | { kind: 'agent-open'; agent: number; slot: string; approach: string }
+  /** A scripted agent pushes its refinement to its PR. */
+  | { kind: 'agent-push'; agent: number }
+  /** The CI app starts a new run of a check Arbiter asked to run again. */
+  | { kind: 'rerun'; candidate: number; sha: string; name: string };
 
 export interface Step {
   at: number;
   acts: Act[];
 }
 
-// Within one time, acts run in this order: branches are cut, PRs open, late CI registers, CI
-// reports, people act, and a scheduled restart comes last so it interrupts whatever those acts started.
-const ORDER: Record<Act['kind'], number> = { tick: 0, branch: 1, open: 2, start: 3, check: 4, event: 5, restart: 6 };
+// Within one time, acts run in this order: branches are cut, PRs open (agents' too, and re-runs
+// are requested), late CI registers, CI reports, people act, and a scheduled restart comes last so
+// it interrupts whatever those acts started.
+const ORDER: Record<Act['kind'], number> = {
+  tick: 0,
+  branch: 1,
+  open: 2,
+  'agent-open': 2,
+  'agent-push': 2,
+  rerun: 2,
+  start: 3,
+  check: 4,
+  event: 5,
+  restart: 6,
+};
 
 /** The steps of a scenario, by ascending time; time 0 is always present. */
 export function buildTimeline(s: Scenario): Step[] {
@@ -56,3 +74,33 @@ export function buildTimeline(s: Scenario): Step[] {
   return steps.map((st) => ({ at: st.at, acts: st.acts.filter((a) => a.kind !== 'tick') }));
 }
 
+
+/**
+ * The timeline as it unfolds: the scenario's steps plus acts scheduled while it runs (agents that
+ * answer dispatches, re-runs), taken in time order. An act added for a time already reached runs next.
+ */
+export class Agenda {
+  private readonly entries: { at: number; act: Act; seq: number }[] = [];
+  private seq = 0;
+
+  constructor(steps: Step[]) {
+    for (const step of steps) {
+      if (step.acts.length === 0) this.entries.push({ at: step.at, act: { kind: 'tick' }, seq: this.seq++ });
+      for (const act of step.acts) this.entries.push({ at: step.at, act, seq: this.seq++ });
+    }
+  }
+
+  add(at: number, act: Act): void {
+    this.entries.push({ at, act, seq: this.seq++ });
+  }
+
+  /** The acts of the earliest time still to come (not before `now`), or null when none is left. */
+  next(now: number): Step | null {
+    if (this.entries.length === 0) return null;
+    this.entries.sort((a, b) => a.at - b.at || ORDER[a.act.kind] - ORDER[b.act.kind] || a.seq - b.seq);
+    const at = Math.max(now, this.entries[0].at);
+    const taken = this.entries.filter((e) => Math.max(now, e.at) === at);
+    this.entries.splice(0, taken.length);
+    return { at, acts: taken.map((e) => e.act).filter((a) => a.kind !== 'tick') };
+  }
+}

@@ -55,6 +55,8 @@ const WHERE: Record<VerbWhere, WhereCheck> = {
   candidate: async (t, verb, candidate) => ((await candidate()) ? null : notCandidate(t, verb)),
   change: async (t, verb, _c, services) =>
     !t.isPullRequest && (await services.isChange(t.issueNumber)) ? null : notChange(t, verb),
+  issue: async (t, verb, _c, services) =>
+    !t.isPullRequest && (await services.changeIssue(t.issueNumber)) ? null : notChange(t, verb),
   either: async (t, verb, candidate, services) => {
     if (t.isPullRequest) return (await candidate()) ? null : notCandidate(t, verb);
     return (await services.isChange(t.issueNumber)) ? null : notChange(t, verb);

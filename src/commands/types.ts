@@ -18,6 +18,8 @@ export interface CommandServices {
   permission(user: string): Promise<Permission>;           // collaborator permission (role) on the repo
   candidate(issueNumber: number): Promise<CandidateInfo | null>;   // null when the PR is not a candidate
   isChange(issueNumber: number): Promise<boolean>;
+  /** A Change, or an issue (not a PR) that becomes one now: explore is used before any candidate exists. */
+  changeIssue(issueNumber: number): Promise<boolean>;
   status(t: CommandTarget): Promise<VerbResult>;
   rank(t: CommandTarget): Promise<VerbResult>;
   recheck(t: CommandTarget): Promise<VerbResult>;
@@ -43,8 +45,8 @@ export interface VerbHelp {
   example: string;
 }
 
-/** Where a verb applies: on a candidate PR, on a Change issue, on either, or anywhere at all. */
-export type VerbWhere = 'candidate' | 'change' | 'either' | 'anywhere';
+/** Where a verb applies: on a candidate PR, on a Change issue, on either, anywhere at all, or on an issue that is or becomes a Change. */
+export type VerbWhere = 'candidate' | 'change' | 'either' | 'anywhere' | 'issue';
 
 export interface VerbModule {
   name: string;

@@ -40,6 +40,17 @@ export const RubricCriterion = z.strictObject({
   weight: z.number().positive().default(1).meta({ description: 'Weight of this criterion in the total score.', examples: [1] }),
 });
 
+/** Portfolio approaches must differ: N identical prompts are not a portfolio. The issue names the repeat's line. */
+function distinctApproaches(list: string[], ctx: z.core.$RefinementCtx<string[]>): void {
+  const first = new Map<string, number>();
+  list.forEach((approach, i) => {
+    const key = approach.trim().toLowerCase();
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, i);
+    else ctx.addIssue({ code: 'custom', path: [i], message: `duplicate approach (same as portfolio.approaches[${earlier}]): each approach must be distinct` });
+  });
+}
+
 export const ConfigSchema = z.strictObject({
   mode: z
     .enum(['live', 'shadow'])
@@ -223,10 +234,16 @@ export const ConfigSchema = z.strictObject({
     .meta({ description: 'One more attempt, asked for before a person decides.' }),
   portfolio: z
     .strictObject({
-      approaches: z.array(z.string().min(1)).default([]).meta({
-        description: 'Distinct approaches, one per candidate dispatched by `/arbiter explore N`. Required for explore: nothing is generated.',
-        examples: [['Keep state in the URL', 'Keep state in local storage']],
-      }),
+      approaches: z
+        .array(z.string().min(1).max(1000))
+        .max(50)
+        .superRefine(distinctApproaches)
+        .default([])
+        .meta({
+          description:
+            'Distinct approaches, one per candidate dispatched by `/arbiter explore N` (sent to the agent as `approach`). Required for explore: nothing is generated. The same approach twice is an error.',
+          examples: [['Keep state in the URL', 'Keep state in local storage']],
+        }),
       composeTimeout: seconds.default(3600).meta({
         description: 'Seconds a dispatched candidate may take to open its pull request before it is dropped.',
         examples: [1800],
@@ -237,6 +254,11 @@ export const ConfigSchema = z.strictObject({
         examples: ['successive-halving'],
       }),
       k: z.number().int().min(1).default(2).meta({ description: 'How many candidates go on to the deep round.', examples: [3] }),
+      maxDispatches: z.number().int().min(1).max(1000).default(20).meta({
+        description:
+          'The most agent dispatches (`arbiter.candidate.requested` and `arbiter.candidate.refine`) one Change may cost across all its explores; an explore that would exceed it is refused.',
+        examples: [12],
+      }),
     })
     .prefault({})
     .meta({ description: 'Portfolio search: explore several approaches, then exploit the best (`/arbiter explore`).' }),

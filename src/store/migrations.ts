@@ -156,6 +156,62 @@ export const MIGRATIONS: Migration[] = [
     // PostgreSQL spent about 0.9 ms of CPU per 24 KB payload converting it at intake.
     sql: `ALTER TABLE deliveries ALTER COLUMN payload TYPE text USING payload::text;`,
   },
+  {
+    version: 4,
+    name: 'portfolio',
+    // Portfolio search (src/workflows/portfolio.ts): one row per explore of a Change, its slots
+    // (composing until a PR names them), the candidates sent to the deep round, and every reading
+    // of the scoring check the wide round used.
+    sql: `
+      CREATE TABLE portfolios (
+        repo text NOT NULL,
+        change integer NOT NULL,
+        number integer NOT NULL,
+        base text NOT NULL,
+        base_sha text NOT NULL,
+        policy text NOT NULL,
+        k integer NOT NULL,
+        phase text NOT NULL,
+        wide_round integer NOT NULL,
+        requested_by text NOT NULL,
+        token text NOT NULL,
+        started_at timestamptz NOT NULL,
+        PRIMARY KEY (repo, change, number)
+      );
+      CREATE TABLE portfolio_slots (
+        repo text NOT NULL,
+        change integer NOT NULL,
+        slot text NOT NULL,
+        portfolio integer NOT NULL,
+        approach text NOT NULL,
+        state text NOT NULL,
+        pr integer NULL,
+        reason text NOT NULL DEFAULT '',
+        dispatched_at timestamptz NOT NULL,
+        PRIMARY KEY (repo, change, slot)
+      );
+      CREATE INDEX portfolio_slots_composing ON portfolio_slots (dispatched_at) WHERE state = 'composing';
+      CREATE TABLE portfolio_deep (
+        repo text NOT NULL,
+        change integer NOT NULL,
+        portfolio integer NOT NULL,
+        pr integer NOT NULL,
+        head_sha text NOT NULL,
+        state text NOT NULL,
+        dispatched_at timestamptz NOT NULL,
+        PRIMARY KEY (repo, change, portfolio, pr)
+      );
+      CREATE TABLE portfolio_readings (
+        repo text NOT NULL,
+        change integer NOT NULL,
+        portfolio integer NOT NULL,
+        pr integer NOT NULL,
+        run bigint NOT NULL,
+        value double precision NOT NULL,
+        PRIMARY KEY (repo, change, portfolio, pr, run)
+      );
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

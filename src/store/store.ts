@@ -5,6 +5,7 @@ import type { CandidateState, Receipt } from '../core/types.ts';
 import { openDb, type Db, type OpenDbOptions } from './db.ts';
 import { StoreError } from './errors.ts';
 import { migrate } from './migrations.ts';
+import { portfolioStore } from './portfolio-store.ts';
 import {
   CandidateRowSchema,
   BudgetRow,
@@ -100,6 +101,7 @@ export function storeOver(db: Db): StoreWithDb {
 
   const store: StoreWithDb = {
     db,
+    ...portfolioStore(db),
 
     // ------------------------------------------------------------------ deliveries
     async recordDelivery(id, event, payload) {

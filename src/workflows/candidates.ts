@@ -10,6 +10,7 @@ import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
 import { admittedBy, issueStanding, showNotCandidate, showUntrackedChange, trustOfLogin } from './trust.ts';
+import { notePortfolioCandidate } from './portfolio.ts';
 
 /** States in which a candidate is still in its group. */
 export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
@@ -85,6 +86,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     reason: existing ? 'new commits' : 'recorded',
     headSeenAt: now,
   });
+  await notePortfolioCandidate(ctx, candidate, pull.body);
   if (change.state !== 'open' && change.state !== 'human') return candidate;
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {

@@ -18,6 +18,7 @@ import { OPEN_STATES } from './candidates.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { writeCheck } from './execute.ts';
+import { decidePortfolioRound, portfolioPending } from './portfolio.ts';
 import { finishPromotion } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 
@@ -27,8 +28,8 @@ export interface GroupView {
   siblings: CandidateRow[];
   pulls: Map<number, PullState>;
   evidence: Map<number, CandidateEvidence>;
-  /** Siblings that have not settled, with why: "CI running", "acceptance", "new commits". */
-  pending: { pr: number; why: string }[];
+  /** Siblings that have not settled, with why: "CI running", "acceptance", "new commits"; `label` names what has no PR yet (a composing slot). */
+  pending: { pr: number; why: string; label?: string }[];
   branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
 }
 
@@ -42,7 +43,7 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
   const pulls = await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await ctx.gh.branchRules(base);
   const evidence = new Map<number, CandidateEvidence>();
-  const pending: { pr: number; why: string }[] = [];
+  const pending: GroupView['pending'] = [];
   for (const s of siblings) {
     const pull = pulls.get(s.pr);
     if (!pull || pull.state !== 'OPEN') {
@@ -70,10 +71,11 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
       author: s.author,
     });
   }
+  pending.push(...(await portfolioPending(ctx, changeNumber, base, siblings)));
   return { change, round, siblings, pulls, evidence, pending, branch };
 }
 
-export const waitingList = (pending: GroupView['pending']): string => pending.map((p) => `#${p.pr} (${p.why})`).join(', ');
+export const waitingList = (pending: GroupView['pending']): string => pending.map((p) => `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
 
 /**
  * Groups up to this size show the live waiting list on every sibling each time one settles.
@@ -229,6 +231,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   }
   const claim = await store.claimRound(round.id, ctx.token);
   if (claim === 'taken') return;
+  if (await decidePortfolioRound(ctx, view, round)) return;
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {

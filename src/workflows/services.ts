@@ -5,6 +5,8 @@ import { markerFor } from '../github/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
 import type { RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';
+import { refreshChange } from './candidates.ts';
+import { explore } from './portfolio.ts';
 import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
 
 export function commandServices(ctx: RepoContext): CommandServices {
@@ -31,9 +33,10 @@ export function commandServices(ctx: RepoContext): CommandServices {
     },
     admit: (t) => admitPull(ctx, t.issueNumber, t.isPullRequest, t.user),
     track: (t) => trackIssue(ctx, t.issueNumber, t.isPullRequest, t.user),
-    async explore() {
-      return { ok: false, code: 'not_configured', message: 'portfolio search is not configured' };
+    async changeIssue(issueNumber) {
+      return (await store.getChange(ctx.key, issueNumber)) !== null || (await refreshChange(ctx, issueNumber)) !== null;
     },
+    explore: (t, n) => explore(ctx, t, n),
     async reply(t, body) {
       const key = `${ctx.key}/${replyMarker(t)}`;
       if ((await store.getAppliedAction(key)) !== null) return;

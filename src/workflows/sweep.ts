@@ -12,6 +12,7 @@ import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
 import { deliveryOfToken, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
+import { sweepPortfolios } from './portfolio-sweep.ts';
 import { selectionStep } from './select.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
@@ -121,6 +122,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
     }
   }
+  await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
   for (const c of await deps.store.listCandidatesInState('selected')) {
     try {

@@ -49,6 +49,10 @@ export function fakeServices(world: FakeWorld = {}): FakeServices {
       calls.push(`isChange #${n}`);
       return (world.changes ?? []).includes(n);
     },
+    async changeIssue(n) {
+      calls.push(`changeIssue #${n}`);
+      return (world.changes ?? []).includes(n);
+    },
     status: act('status'),
     rank: act('rank'),
     recheck: act('recheck'),

@@ -36,6 +36,10 @@ const TABLES = [
   'repairs',
   'model_budgets',
   'repo_config',
+  'portfolios',
+  'portfolio_slots',
+  'portfolio_deep',
+  'portfolio_readings',
 ];
 
 export const uniqueSchema = (tag: string): string =>

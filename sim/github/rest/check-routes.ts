@@ -58,6 +58,14 @@ export const checkRoutes: RouteTable = {
     updateCheckRun(req.world, repo, run, body, req.actor, req.out);
     return ok(runPayload(req.world, repo, run), describe(repo, body, run));
   },
+  // GitHub tells only the run's own app (check_run.rerequested), never Arbiter: the app answers with
+  // a new run. The emulator records the request; the scenario runner plays the app (scripted readings).
+  'POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest': (req) => {
+    const repo = repoOf(req);
+    const run = findRun(repo, intParam(req, 'check_run_id'));
+    repo.rerequests.push({ runId: run.id, name: run.name, headSha: run.headSha, app: run.app, by: req.actor });
+    return ok({}, `rerequest check-run ${run.name} on ${prNumbers(repo, run.headSha)}`, 201);
+  },
   'GET /repos/{owner}/{repo}/commits/{ref}/check-runs': (req) => {
     const repo = repoOf(req);
     const sha = req.world.resolveSha(repo, req.params.ref);

@@ -16,7 +16,8 @@ export const exploreVerb: VerbModule = {
     example: 'explore 3',
   },
   permission: 'write',
-  where: 'change',
+  // On the Change issue, even before any candidate exists: that is when a person explores.
+  where: 'issue',
   changesState: true,
   run: (t, args, services) => {
     const text = args.trim();
