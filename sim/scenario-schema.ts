@@ -87,6 +87,13 @@ export const CandidateSpec = z.strictObject({
   model: CandidateModelScript.optional(),
 });
 
+/** Extension: CI and model answers for the combined candidate, the PR Arbiter itself opens. */
+export const CombinedSpec = z.strictObject({
+  /** Scripted CI on its head; each `at` counts seconds from the moment Arbiter opens it. */
+  checks: z.array(CheckSpec).default([]),
+  model: CandidateModelScript.optional(),
+});
+
 export const JudgeScript = z.strictObject({
   verdict: z.string().optional(),
   candidate: prNumber.nullable().optional(),
@@ -208,6 +215,8 @@ export const ScenarioFile = z
     }),
     candidates: z.array(CandidateSpec).default([]),
     judge: JudgeScript.optional(),
+    /** Extension: the combined candidate's scripted checks and answers (section 6, "Combined candidate"). */
+    combined: CombinedSpec.optional(),
     events: z.array(EventSpec).default([]),
     faults: Faults.prefault({}),
     /** Extension: after the script, advance the virtual clock to this time (seconds) and run until quiet. */

@@ -37,7 +37,7 @@ function countFiles(files: Record<string, string>, deleted: string[]): string {
 }
 
 /** Starts every scripted check of a new head: check runs in progress, statuses pending. */
-async function startChecks(ctx: ActContext, sha: string, pr: number, checks: CheckSpec[]): Promise<void> {
+export async function startChecks(ctx: ActContext, sha: string, pr: number, checks: CheckSpec[]): Promise<void> {
   const { emulator, scenario } = ctx;
   for (const check of checks) {
     if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
@@ -46,7 +46,7 @@ async function startChecks(ctx: ActContext, sha: string, pr: number, checks: Che
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
 }
 
-async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
+export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
   const sha = headSha(ctx, head);
   if (check.kind === 'status') {

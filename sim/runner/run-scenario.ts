@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
 import type { Scenario } from '../scenario-schema.ts';
-import { runAct, type ActContext } from './acts.ts';
+import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { AppProcess, freePort } from './app-process.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
 import { DeliveryPump } from './deliveries.ts';
 import { ScenarioRunError } from './errors.ts';
-import { buildTimeline, type HeadKey } from './timeline.ts';
+import { buildTimeline, insertActs, type HeadKey, type Step } from './timeline.ts';
 import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
 import { waitUntilQuiet } from './quiet.ts';
 
@@ -135,8 +135,26 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         });
     };
 
+    // The combined candidate: its answers are scripted the moment Arbiter opens it (before any
+    // acceptance call can ask), its CI starts once the run is quiet after that.
+    const combinedSeen = new Set<number>();
+    const combinedPending: { number: number; head: string; headSha: string }[] = [];
+    const noticeCombined = () => {
+      for (const p of gh.pullsOpenedByApp(scenario.repo)) {
+        if (combinedSeen.has(p.number)) continue;
+        combinedSeen.add(p.number);
+        combinedPending.push(p);
+        const model = scenario.combined?.model;
+        if (model) {
+          scripts = { ...scripts, candidates: { ...scripts.candidates, [p.number]: model } };
+          fake.setScripts(scripts);
+        }
+      }
+    };
+
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
     gh.onWrite((w) => {
+      if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/pulls' && w.status < 300) noticeCombined();
       say(`Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`);
       if (w.status >= 400) return; // not applied (or a lost response): not "the nth applied write"
       for (const f of afterFaults) {
@@ -146,7 +164,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       }
     });
 
-    const settle = () =>
+    const quiet = () =>
       waitUntilQuiet({
         app: proc,
         emulator: gh,
@@ -156,6 +174,26 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         timeoutMs: opts.quietTimeoutMs ?? 90_000,
         where: () => `t=${seconds}`,
       });
+    let steps: Step[] = [];
+    let acts: ActContext | null = null;
+    const settle = async () => {
+      await quiet();
+      // CI of a combined candidate Arbiter opened meanwhile: started now, each result `at` seconds on.
+      while (acts !== null && combinedPending.length > 0) {
+        const p = combinedPending.shift()!;
+        const head: HeadKey = `open:${p.number}`;
+        acts.heads.set(head, p.headSha);
+        say(`Arbiter opened the combined candidate #${p.number} from ${p.head}`);
+        const checks = scenario.combined?.checks ?? [];
+        await startChecks(acts, p.headSha, p.number, checks);
+        for (const check of checks) {
+          if (check.never || check.at === undefined) continue;
+          if (check.at === 0) await completeCheck(acts, p.number, head, check);
+          else insertActs(steps, seconds + check.at, [{ kind: 'check', candidate: p.number, head, check }]);
+        }
+        await quiet();
+      }
+    };
 
     // The app boots while the repository is seeded: webhooks are held until the first wait
     // for quiet, after the app's clock is set.
@@ -179,7 +217,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await proc.setClock(now());
     await settle();
 
-    const ctx: ActContext = {
+    const ctx: ActContext = (acts = {
       scenario,
       emulator: gh,
       heads: new Map<HeadKey, string>(),
@@ -192,19 +230,25 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       },
       say,
       restart: () => restartNow(gh.writes.length ? gh.writes[gh.writes.length - 1].seq : 0),
-    };
-    for (const step of buildTimeline(scenario)) {
-      seconds = step.at;
-      if (restarting) await restarting;
-      await proc.setClock(now());
-      await settle();
-      for (const [i, act] of step.acts.entries()) {
-        await runAct(ctx, act);
-        // A scheduled restart right after this act interrupts whatever the act started.
-        if (step.acts[i + 1]?.kind !== 'restart') await settle();
+    });
+    steps = buildTimeline(scenario);
+    // `steps` may grow while it runs (the combined candidate's CI): an index, not an iterator.
+    let next = 0;
+    do {
+      for (; next < steps.length; next++) {
+        const step = steps[next];
+        seconds = step.at;
+        if (restarting) await restarting;
+        await proc.setClock(now());
+        await settle();
+        for (const [i, act] of step.acts.entries()) {
+          await runAct(ctx, act);
+          // A scheduled restart right after this act interrupts whatever the act started.
+          if (step.acts[i + 1]?.kind !== 'restart') await settle();
+        }
       }
-    }
-    await settle();
+      await settle();
+    } while (next < steps.length);
     opts.inspect?.(gh);
 
     const state = gh.state(scenario.repo);

@@ -50,3 +50,18 @@ export function buildTimeline(s: Scenario): Step[] {
   return steps.map((st) => ({ at: st.at, acts: st.acts.filter((a) => a.kind !== 'tick') }));
 }
 
+
+/**
+ * Adds acts at a later time to a running timeline (the combined candidate's CI, known only once
+ * Arbiter opens it). Steps stay in time order; acts at an existing time join that step.
+ */
+export function insertActs(steps: Step[], at: number, acts: Act[]): void {
+  if (acts.length === 0) return;
+  const same = steps.find((s) => s.at === at);
+  if (same) {
+    same.acts.push(...acts);
+    return;
+  }
+  const later = steps.findIndex((s) => s.at > at);
+  steps.splice(later === -1 ? steps.length : later, 0, { at, acts: [...acts] });
+}

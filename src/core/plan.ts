@@ -5,6 +5,7 @@ import { GAP_WORDING } from '../llm/types.ts';
 import { renderComparisonComment, renderRankingTable, renderReceiptText, type ComparisonRow } from '../github/markdown.ts';
 import { markerFor } from '../github/markers.ts';
 import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
+import { combinedIntoReason } from './combine.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, loserReason, winnerSummary } from './reasons.ts';
@@ -31,6 +32,10 @@ export interface SelectionInput {
   drafts: number[];
   now: string;
   buttons: CheckRunButton[];
+  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
+  notes?: string[];
+  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
+  combined?: { pr: number; sources: number[] } | null;
 }
 
 export type Verdict =
@@ -144,8 +149,9 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const reasons = new Map<number, string>();
   const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
   const losers = verdict.losers;
+  const winner = verdict.kind === 'repair' ? null : verdict.winner;
   for (const pr of losers) {
-    reasons.set(pr, loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge }));
+    reasons.set(pr, combinedIntoReason(input.combined, winner, pr) ?? loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge }));
   }
   const receipt: Receipt = {
     kind: 'CANDIDATE_SELECTION',
@@ -181,6 +187,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
         : `The judge did not settle the tie (${input.judge.reason}).`,
     );
   }
+  detail.push(...(input.notes ?? []));
   for (const pr of losers) detail.push(`#${pr}: ${reasons.get(pr)}`);
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({ evidence: evidence.get(c.pr)!, rank: c.rank, outcome: outcomeText(verdict, c.pr, reasons) }));
   const actions: Action[] = [

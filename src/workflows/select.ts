@@ -12,6 +12,7 @@ import { judgeTie } from '../judge/judge.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
+import { combinedCandidate, combineStep } from './combine.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { writeCheck } from './execute.ts';
@@ -81,6 +82,9 @@ export const LIVE_WAITING_MAX = 5;
 
 async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | undefined): Promise<void> {
   const list = waitingList(view.pending);
+  // The siblings a combined candidate was built from wait for it by name.
+  const combined = await combinedCandidate(ctx, view.change.number);
+  const waitsForCombined = (pr: number): boolean => combined !== null && combined.sources.includes(pr) && view.pending.some((p) => p.pr === combined.pr);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
   const everyone = settled === undefined || live;
   const refresh = live ? 'It is updated as siblings settle.' : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
@@ -93,13 +97,13 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
       headSha: s.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: `Waiting on ${list}`.slice(0, 200),
+      title: (waitsForCombined(s.pr) ? `Waiting for the combined candidate #${combined?.pr}` : `Waiting on ${list}`).slice(0, 200),
       summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
 }
 
-async function computePlan(ctx: RepoContext, view: GroupView): Promise<SelectionPlan> {
+async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): Promise<SelectionPlan> {
   const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
@@ -132,6 +136,8 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
     drafts: [...view.pulls.values()].filter((p) => p.isDraft).map((p) => p.number),
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
+    notes,
+    combined: await combinedCandidate(ctx, view.change.number),
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = `repair:${ctx.key}#${view.change.number}`;
@@ -193,7 +199,14 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {
-    await store.recordDecision(round.id, await computePlan(ctx, view), nowIso(ctx), ctx.token);
+    // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
+    const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
+    if (combine.handedOver) {
+      // The combined candidate opened the next round, which compares the three.
+      await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
+      return;
+    }
+    await store.recordDecision(round.id, await computePlan(ctx, view, combine.notes), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
