@@ -41,9 +41,15 @@ export const CombineProposal = z.object({
 });
 export type CombineProposal = z.infer<typeof CombineProposal>;
 
-const metIds = (e: CandidateEvidence): string[] => (e.acceptance?.results ?? []).filter((r) => r.status === 'met').map((r) => r.id);
+const metIds = (e: CandidateEvidence): string[] =>
+  (e.acceptance?.results ?? []).filter((r) => r.status === 'met').map((r) => r.id);
 
-const side = (e: CandidateEvidence): CombineSide => ({ pr: e.pr, headSha: e.headSha, met: metIds(e), changedPaths: e.changedPaths });
+const side = (e: CandidateEvidence): CombineSide => ({
+  pr: e.pr,
+  headSha: e.headSha,
+  met: metIds(e),
+  changedPaths: e.changedPaths,
+});
 
 /**
  * A proposal when no promotable candidate meets every criterion, the best promotable one (A) and
@@ -54,7 +60,10 @@ export function proposeCombine(input: CombineInput): CombineProposal | null {
   const { ranking, change } = input;
   if (!input.config.enabled || input.attempted || change.criteria.length === 0) return null;
   const evidence = new Map(input.siblings.map((e) => [e.pr, e]));
-  const promotable = ranking.ordered.filter((c) => c.promotable).map((c) => evidence.get(c.pr)).filter((e) => e !== undefined);
+  const promotable = ranking.ordered
+    .filter((c) => c.promotable)
+    .map((c) => evidence.get(c.pr))
+    .filter((e) => e !== undefined);
   if (promotable.some((e) => e.acceptance?.status === 'pass')) return null;
   // A sibling the acceptance check could not fully judge may meet everything once judged.
   if (unjudgedChallengers(ranking).length > 0) return null;
@@ -86,7 +95,11 @@ export function proposeCombine(input: CombineInput): CombineProposal | null {
 export const combineKey = (repo: string, change: number): string => `${repo}#${change}/combine`;
 
 /** The action that builds the combined candidate, applied once by the executor. */
-export function combineAction(repo: string, p: CombineProposal, changeTitle: string): Extract<Action, { kind: 'combine' }> {
+export function combineAction(
+  repo: string,
+  p: CombineProposal,
+  changeTitle: string,
+): Extract<Action, { kind: 'combine' }> {
   const build: CombineBuild = {
     change: p.change,
     branch: p.branch,
@@ -101,8 +114,10 @@ export function combineAction(repo: string, p: CombineProposal, changeTitle: str
       '',
       `Combines #${p.a.pr} and #${p.b.pr}.`,
       '',
-      `#${p.a.pr} (${p.a.headSha.slice(0, 7)}) meets ${p.a.met.join(', ')}; #${p.b.pr} (${p.b.headSha.slice(0, 7)}) brings ${p.b.brings.join(', ')}.`,
-      `Arbiter merged both heads into \`${p.branch}\`, cut from \`${p.base}\`; this pull request is compared with them like any sibling.`,
+      `#${p.a.pr} (${p.a.headSha.slice(0, 7)}) meets ${p.a.met.join(', ')}; ` +
+        `#${p.b.pr} (${p.b.headSha.slice(0, 7)}) brings ${p.b.brings.join(', ')}.`,
+      `Arbiter merged both heads into \`${p.branch}\`, cut from \`${p.base}\`; ` +
+        'this pull request is compared with them like any sibling.',
     ].join('\n'),
   };
   return { kind: 'combine', key: combineKey(repo, p.change), ...build };
@@ -118,7 +133,12 @@ export const CombineOutcome = z.discriminatedUnion('outcome', [
     merges: z.array(z.object({ pr: z.number().int(), sha: z.string().nullable() })),
   }),
   z.object({ outcome: z.literal('conflict'), with: z.number().int(), baseSha: z.string(), message: z.string() }),
-  z.object({ outcome: z.literal('refused'), step: z.enum(['branch', 'merge', 'pull']), status: z.number().int(), message: z.string() }),
+  z.object({
+    outcome: z.literal('refused'),
+    step: z.enum(['branch', 'merge', 'pull']),
+    status: z.number().int(),
+    message: z.string(),
+  }),
 ]);
 export type CombineOutcome = z.infer<typeof CombineOutcome>;
 
@@ -133,27 +153,46 @@ export function combinedOf(record: CombineRecord | null): { pr: number; sources:
 }
 
 /** Paths both sides change: where a file-level conflict between them can be. */
-const overlap = (p: CombineProposal): string[] => p.a.changedPaths.filter((path) => p.b.changedPaths.includes(path)).sort();
+const overlap = (p: CombineProposal): string[] =>
+  p.a.changedPaths.filter((path) => p.b.changedPaths.includes(path)).sort();
 
 /** The line the comparison carries when no combined candidate came of the proposal. */
-export function combineFailureNote(p: CombineProposal, outcome: Exclude<CombineOutcome, { outcome: 'opened' }>): string {
+export function combineFailureNote(
+  p: CombineProposal,
+  outcome: Exclude<CombineOutcome, { outcome: 'opened' }>,
+): string {
   if (outcome.outcome === 'conflict') {
-    if (outcome.with === p.a.pr) return `No combined candidate: #${p.a.pr} does not merge cleanly into \`${p.base}\` as it is now.`;
+    if (outcome.with === p.a.pr) {
+      return `No combined candidate: #${p.a.pr} does not merge cleanly into \`${p.base}\` as it is now.`;
+    }
     const paths = overlap(p);
     const where = paths.length > 0 ? ` in ${paths.map((x) => `\`${x}\``).join(', ')}` : '';
     return `No combined candidate: #${p.a.pr} and #${p.b.pr} conflict${where}.`;
   }
-  const what = { branch: `create the branch \`${p.branch}\``, merge: `merge into \`${p.branch}\``, pull: `open the pull request from \`${p.branch}\`` }[outcome.step];
-  return `No combined candidate of #${p.a.pr} and #${p.b.pr}: GitHub refused to ${what} (${outcome.status}: ${outcome.message}).`;
+  const what = {
+    branch: `create the branch \`${p.branch}\``,
+    merge: `merge into \`${p.branch}\``,
+    pull: `open the pull request from \`${p.branch}\``,
+  }[outcome.step];
+  const refused = `GitHub refused to ${what} (${outcome.status}: ${outcome.message})`;
+  return `No combined candidate of #${p.a.pr} and #${p.b.pr}: ${refused}.`;
 }
 
 /** What shadow mode says instead of building. */
 export function combineShadowNote(p: CombineProposal): string {
-  return `Shadow: Arbiter would combine #${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')}) into a combined candidate on \`${p.branch}\`; in shadow mode it opens nothing.`;
+  const sides = `#${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
+  const where = `a combined candidate on \`${p.branch}\``;
+  return `Shadow: Arbiter would combine ${sides} into ${where}; in shadow mode it opens nothing.`;
 }
 
 /** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */
-export function combineReceipt(input: { repo: string; proposal: CombineProposal; outcome: CombineOutcome | null; mode: string; now: string }): Receipt {
+export function combineReceipt(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: CombineOutcome | null;
+  mode: string;
+  now: string;
+}): Receipt {
   const { proposal: p, outcome } = input;
   return {
     kind: 'COMBINED_CANDIDATE',
@@ -180,14 +219,23 @@ export function combineReceipt(input: { repo: string; proposal: CombineProposal;
  * After the combined PR opened: A and B wait for it (`Arbiter / selection`), the Change is told,
  * and the receipt is kept. The round it was built in hands over to the next, which holds all three.
  */
-export function planCombined(input: { repo: string; proposal: CombineProposal; outcome: Extract<CombineOutcome, { outcome: 'opened' }>; mode: string; now: string }): Action[] {
+export function planCombined(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: Extract<CombineOutcome, { outcome: 'opened' }>;
+  mode: string;
+  now: string;
+}): Action[] {
   const { repo, proposal: p, outcome } = input;
   const k = (suffix: string): string => `${combineKey(repo, p.change)}/after/${suffix}`;
   const c = outcome.pr;
   const summary = [
-    `No candidate for #${p.change} meets every criterion, but #${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')}) together meet ${p.together.join(', ')}.`,
+    `No candidate for #${p.change} meets every criterion, but #${p.a.pr} (meets ${p.a.met.join(', ')}) ` +
+      `and #${p.b.pr} (brings ${p.b.brings.join(', ')}) together meet ${p.together.join(', ')}.`,
     '',
-    `Arbiter merged both heads into \`${p.branch}\` and opened #${c}, a combined candidate. It is verified like any sibling (CI, acceptance); the round is decided once it has settled. If #${c} wins, this pull request closes as combined into it.`,
+    `Arbiter merged both heads into \`${p.branch}\` and opened #${c}, a combined candidate. It is verified like ` +
+      `any sibling (CI, acceptance); the round is decided once it has settled. If #${c} wins, this pull request ` +
+      'closes as combined into it.',
   ].join('\n');
   const waiting = (side: CombineSide): Action => ({
     kind: 'check-run',
@@ -200,8 +248,10 @@ export function planCombined(input: { repo: string; proposal: CombineProposal; o
     summary,
   });
   const marker = `combined:${p.change}`;
+  const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
+  const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
   return [
-    { kind: 'receipt', key: k('receipt'), receipt: combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now }) },
+    { kind: 'receipt', key: k('receipt'), receipt },
     waiting(p.a),
     waiting(p.b),
     {
@@ -209,13 +259,20 @@ export function planCombined(input: { repo: string; proposal: CombineProposal; o
       key: k('note'),
       issue: p.change,
       marker,
-      body: `${markerFor(marker)}\nNo candidate meets every criterion, but #${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')}) together meet ${p.together.length} of them: Arbiter combined them into #${c}. The comparison follows once #${c} has settled.`,
+      body:
+        `${markerFor(marker)}\nNo candidate meets every criterion, but ${sides} together meet ` +
+        `${p.together.length} of them: Arbiter combined them into #${c}. ` +
+        `The comparison follows once #${c} has settled.`,
     },
   ];
 }
 
 /** The reason a source of the winning combined candidate closes with. */
-export function combinedIntoReason(combined: { pr: number; sources: number[] } | null | undefined, winner: number | null, pr: number): string | null {
+export function combinedIntoReason(
+  combined: { pr: number; sources: number[] } | null | undefined,
+  winner: number | null,
+  pr: number,
+): string | null {
   if (!combined || winner !== combined.pr || !combined.sources.includes(pr)) return null;
   return `Combined into #${combined.pr}: #${combined.pr} holds this candidate's changes and won the comparison.`;
 }

@@ -41,7 +41,11 @@ const pullOf = (data: z.infer<typeof Pull>): OpenedPull => ({
 /** The sha a branch points at, or null when there is no such branch. */
 export async function readBranchHead(gh: GitHubGateway, branch: string): Promise<string | null> {
   try {
-    const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', { owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
+    const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {
+      owner: gh.owner,
+      repo: gh.repo,
+      ref: `heads/${branch}`,
+    });
     const parsed = Ref.safeParse(data);
     if (!parsed.success) throw new GitHubError('read branch', 0, 'the answer has no object sha', null);
     return parsed.data.object.sha;
@@ -55,7 +59,12 @@ export async function readBranchHead(gh: GitHubGateway, branch: string): Promise
 /** Creates `refs/heads/<branch>` at `sha`. Throws GitHubError (422 when it exists, 403 when refused). */
 export async function createBranch(gh: GitHubGateway, branch: string, sha: string): Promise<void> {
   try {
-    await gh.octokit.request('POST /repos/{owner}/{repo}/git/refs', { owner: gh.owner, repo: gh.repo, ref: `refs/heads/${branch}`, sha });
+    await gh.octokit.request('POST /repos/{owner}/{repo}/git/refs', {
+      owner: gh.owner,
+      repo: gh.repo,
+      ref: `refs/heads/${branch}`,
+      sha,
+    });
   } catch (error) {
     throw wrapGitHubError('create branch', error);
   }
@@ -64,7 +73,11 @@ export async function createBranch(gh: GitHubGateway, branch: string, sha: strin
 /** Deletes a branch; one that is already gone (422 or 404) counts as deleted. */
 export async function deleteBranch(gh: GitHubGateway, branch: string): Promise<void> {
   try {
-    await gh.octokit.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', { owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
+    await gh.octokit.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+      owner: gh.owner,
+      repo: gh.repo,
+      ref: `heads/${branch}`,
+    });
   } catch (error) {
     const wrapped = wrapGitHubError('delete branch', error);
     if (wrapped.status !== 404 && wrapped.status !== 422) throw wrapped;
@@ -75,9 +88,20 @@ export async function deleteBranch(gh: GitHubGateway, branch: string): Promise<v
  * Merges `head` (a sha) into `branch`. 201: the merge commit's sha; 204: the branch already holds
  * it (sha null). 409 (conflict), 404 (a side is missing) and 403/422 are answers, not throws.
  */
-export async function mergeIntoBranch(gh: GitHubGateway, branch: string, head: string, message: string): Promise<MergeAnswer> {
+export async function mergeIntoBranch(
+  gh: GitHubGateway,
+  branch: string,
+  head: string,
+  message: string,
+): Promise<MergeAnswer> {
   try {
-    const response = await gh.octokit.request('POST /repos/{owner}/{repo}/merges', { owner: gh.owner, repo: gh.repo, base: branch, head, commit_message: message });
+    const response = await gh.octokit.request('POST /repos/{owner}/{repo}/merges', {
+      owner: gh.owner,
+      repo: gh.repo,
+      base: branch,
+      head,
+      commit_message: message,
+    });
     // GitHub answers 204 with no body when the branch already holds the head (Octokit's types know only 201).
     const status: number = response.status;
     if (status === 204) return { ok: true, sha: null };
@@ -86,14 +110,21 @@ export async function mergeIntoBranch(gh: GitHubGateway, branch: string, head: s
   } catch (error) {
     const wrapped = wrapGitHubError('merge into branch', error);
     if (wrapped.transient || ![403, 404, 409, 422].includes(wrapped.status)) throw wrapped;
-    return { ok: false, status: wrapped.status, message: wrapped.message };
+    // GitHub's own words, without the `operation: status` the wrapped message starts with.
+    return { ok: false, status: wrapped.status, message: wrapped.message.replace(/^[^:]*: \d+ /, '') };
   }
 }
 
 /** The newest pull request (any state) whose head is `branch` of this repository, or null. */
 export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<OpenedPull | null> {
   try {
-    const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/pulls', { owner: gh.owner, repo: gh.repo, head: `${gh.owner}:${branch}`, state: 'all', per_page: 10 });
+    const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repo,
+      head: `${gh.owner}:${branch}`,
+      state: 'all',
+      per_page: 10,
+    });
     const parsed = z.array(Pull).safeParse(data);
     if (!parsed.success) return null;
     const mine = parsed.data.filter((p) => p.head.ref === branch).sort((a, b) => b.number - a.number);
@@ -104,9 +135,20 @@ export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<O
 }
 
 /** Opens a draft pull request from `branch` into `base`. Throws GitHubError (422 when one exists). */
-export async function openDraftPull(gh: GitHubGateway, input: { branch: string; base: string; title: string; body: string }): Promise<OpenedPull> {
+export async function openDraftPull(
+  gh: GitHubGateway,
+  input: { branch: string; base: string; title: string; body: string },
+): Promise<OpenedPull> {
   try {
-    const { data } = await gh.octokit.request('POST /repos/{owner}/{repo}/pulls', { owner: gh.owner, repo: gh.repo, head: input.branch, base: input.base, title: input.title, body: input.body, draft: true });
+    const { data } = await gh.octokit.request('POST /repos/{owner}/{repo}/pulls', {
+      owner: gh.owner,
+      repo: gh.repo,
+      head: input.branch,
+      base: input.base,
+      title: input.title,
+      body: input.body,
+      draft: true,
+    });
     const parsed = Pull.safeParse(data);
     if (!parsed.success) throw new GitHubError('open pull request', 0, 'the answer is not a pull request', null);
     return pullOf(parsed.data);

@@ -6,7 +6,15 @@ import { z } from 'zod';
 import type { Action } from '../core/actions.ts';
 import type { CombineOutcome } from '../core/combine.ts';
 import { GitHubError } from '../github/errors.ts';
-import { createBranch, deleteBranch, findPullFrom, mergeIntoBranch, openDraftPull, readBranchHead, type OpenedPull } from '../github/git-writes.ts';
+import {
+  createBranch,
+  deleteBranch,
+  findPullFrom,
+  mergeIntoBranch,
+  openDraftPull,
+  readBranchHead,
+  type OpenedPull,
+} from '../github/git-writes.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';
 
@@ -16,7 +24,11 @@ const Sha = z.object({ sha: z.string() });
 const Merge = z.object({ pr: z.number().int(), sha: z.string().nullable() });
 
 /** A GitHub answer that will not change on a retry (a transient one is thrown on). */
-const refusal = (error: unknown): GitHubError | null => (error instanceof GitHubError && !error.transient ? error : null);
+const refusal = (error: unknown): GitHubError | null =>
+  error instanceof GitHubError && !error.transient ? error : null;
+
+/** GitHub's own words, without the `operation: status` a GitHubError's message starts with. */
+const said = (error: GitHubError): string => error.message.replace(/^[^:]*: \d+ /, '');
 
 function opened(pull: OpenedPull, baseSha: string, merges: z.infer<typeof Merge>[]): CombineOutcome {
   return { outcome: 'opened', pr: pull.number, headSha: pull.headSha, baseSha, merges };
@@ -26,7 +38,8 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
   const { store } = ctx.deps;
   const { gh } = ctx;
   const step = (name: string): string => `${action.key}/step/${name}`;
-  const record = (name: string, value: unknown): Promise<void> => store.recordAppliedAction(step(name), value, nowIso(ctx));
+  const record = (name: string, value: unknown): Promise<void> =>
+    store.recordAppliedAction(step(name), value, nowIso(ctx));
   const known = await store.getAppliedActions([step('branch'), ...action.sides.map((s) => step(`merge/${s.pr}`))]);
 
   // 1. The branch, at the base head. One that exists already is this build's, from before a restart.
@@ -37,7 +50,10 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
       baseSha = existing;
     } else {
       const head = await withRetry(ctx, 'read base branch', () => readBranchHead(gh, action.base));
-      if (head === null) return { outcome: 'refused', step: 'branch', status: 404, message: `the base branch ${action.base} does not exist` };
+      if (head === null) {
+        const message = `the base branch ${action.base} does not exist`;
+        return { outcome: 'refused', step: 'branch', status: 404, message };
+      }
       try {
         await withRetry(ctx, 'create combined branch', () => createBranch(gh, action.branch, head));
       } catch (error) {
@@ -45,7 +61,7 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
         if (!refused) throw error;
         // 422 "Reference already exists": a creation whose answer was lost; anything else is a no.
         if (refused.status !== 422 || (await readBranchHead(gh, action.branch)) === null) {
-          return { outcome: 'refused', step: 'branch', status: refused.status, message: refused.message };
+          return { outcome: 'refused', step: 'branch', status: refused.status, message: said(refused) };
         }
       }
       baseSha = head;
@@ -62,7 +78,9 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
       continue;
     }
     const message = `Combine #${side.pr} (${side.sha.slice(0, 7)}) for #${action.change}`;
-    const answer = await withRetry(ctx, 'merge into combined branch', () => mergeIntoBranch(gh, action.branch, side.sha, message));
+    const answer = await withRetry(ctx, 'merge into combined branch', () =>
+      mergeIntoBranch(gh, action.branch, side.sha, message),
+    );
     if (!answer.ok) {
       await withRetry(ctx, 'delete combined branch', () => deleteBranch(gh, action.branch));
       if (answer.status === 409) return { outcome: 'conflict', with: side.pr, baseSha, message: answer.message };
@@ -78,10 +96,13 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
   const found = await withRetry(ctx, 'find combined pull request', () => findPullFrom(gh, action.branch));
   if (found !== null) {
     if (found.state === 'open') return opened(found, baseSha, merges);
-    return { outcome: 'refused', step: 'pull', status: 422, message: `the combined pull request #${found.number} from ${action.branch} is closed` };
+    const message = `the combined pull request #${found.number} from ${action.branch} is closed`;
+    return { outcome: 'refused', step: 'pull', status: 422, message };
   }
   try {
-    const pull = await withRetry(ctx, 'open combined pull request', () => openDraftPull(gh, { branch: action.branch, base: action.base, title: action.title, body: action.body }));
+    const pull = await withRetry(ctx, 'open combined pull request', () =>
+      openDraftPull(gh, { branch: action.branch, base: action.base, title: action.title, body: action.body }),
+    );
     return opened(pull, baseSha, merges);
   } catch (error) {
     const refused = refusal(error);
@@ -90,6 +111,6 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
     const again = refused.status === 422 ? await findPullFrom(gh, action.branch) : null;
     if (again !== null && again.state === 'open') return opened(again, baseSha, merges);
     await withRetry(ctx, 'delete combined branch', () => deleteBranch(gh, action.branch));
-    return { outcome: 'refused', step: 'pull', status: refused.status, message: refused.message };
+    return { outcome: 'refused', step: 'pull', status: refused.status, message: said(refused) };
   }
 }

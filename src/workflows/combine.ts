@@ -31,7 +31,10 @@ export async function readCombineRecord(ctx: RepoContext, change: number): Promi
 }
 
 /** The combined candidate of a Change and the siblings it combines, when one was opened. */
-export async function combinedCandidate(ctx: RepoContext, change: number): Promise<{ pr: number; sources: number[] } | null> {
+export async function combinedCandidate(
+  ctx: RepoContext,
+  change: number,
+): Promise<{ pr: number; sources: number[] } | null> {
   return combinedOf(await readCombineRecord(ctx, change));
 }
 
@@ -44,7 +47,10 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   const change = view.change.number;
   const existing = await readCombineRecord(ctx, change);
   // A retry of the round that built it finishes what it began; a later round only compares.
-  if (existing !== null) return existing.proposal.round === view.round.number ? finish(ctx, existing.proposal, existing.outcome) : { handedOver: false, notes: [] };
+  if (existing !== null) {
+    if (existing.proposal.round !== view.round.number) return { handedOver: false, notes: [] };
+    return finish(ctx, existing.proposal, existing.outcome);
+  }
   const proposal = proposeCombine({
     repo: ctx.key,
     change: { number: change, title: view.change.title, criteria: view.change.criteria },
@@ -58,17 +64,19 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   if (proposal === null) return { handedOver: false, notes: [] };
   if (ctx.config.mode === 'shadow') {
     const receipt = combineReceipt({ repo: ctx.key, proposal, outcome: null, mode: 'shadow', now: nowIso(ctx) });
-    await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`, receipt }]);
+    const key = `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`;
+    await executePlan(ctx, [{ kind: 'receipt', key, receipt }]);
     return { handedOver: false, notes: [combineShadowNote(proposal)] };
   }
   await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
   const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
   if (!built.success) return { handedOver: false, notes: [] };
-  await store.recordAppliedAction(recordKey(ctx, change), { proposal, outcome: built.data } satisfies CombineRecord, nowIso(ctx));
+  const record: CombineRecord = { proposal, outcome: built.data };
+  await store.recordAppliedAction(recordKey(ctx, change), record, nowIso(ctx));
   // The first record stands, should two runs of this claim have built at once.
-  const record = await readCombineRecord(ctx, change);
-  return record ? finish(ctx, record.proposal, record.outcome) : { handedOver: false, notes: [] };
+  const first = await readCombineRecord(ctx, change);
+  return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [] };
 }
 
 /** What follows the build: record the combined PR as a sibling, or say why there is none. */
@@ -79,13 +87,23 @@ async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: Comb
     await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, proposal.change)}/receipt`, receipt }]);
     return { handedOver: false, notes: [combineFailureNote(proposal, outcome)] };
   }
+  // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds
+  // the next round open and never comes back here.
+  await executePlan(ctx, planCombined({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
   // Recorded here, not only from its `opened` webhook: a candidate Arbiter itself opened. A
   // sibling recorded while this round is claimed opens the next round, which holds all three.
   const pull = (await ctx.gh.readGroup([outcome.pr])).get(outcome.pr);
   if (pull && pull.state === 'OPEN') {
-    const facts = { number: pull.number, draft: pull.isDraft, state: 'open', body: pull.body, base: pull.baseRef, headSha: pull.headSha, author: ctx.gh.botLogin, labels: pull.labels };
-    await recordCandidate(ctx, facts);
+    await recordCandidate(ctx, {
+      number: pull.number,
+      draft: pull.isDraft,
+      state: 'open',
+      body: pull.body,
+      base: pull.baseRef,
+      headSha: pull.headSha,
+      author: ctx.gh.botLogin,
+      labels: pull.labels,
+    });
   }
-  await executePlan(ctx, planCombined({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
   return { handedOver: true };
 }

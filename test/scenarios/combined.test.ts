@@ -31,7 +31,8 @@ function comparisonTable(body: string): string[][] {
 
 async function play(s: Scenario): Promise<{ t: Transcript; branchLeft: string | null }> {
   let branchLeft: string | null = null;
-  const t = await runScenario(s, { log: () => {}, inspect: (gh) => (branchLeft = gh.branchHead(s.repo, BRANCH)) });
+  // A generous wait for quiet: a busy machine slows the redelivered, restarted runs a lot.
+  const t = await runScenario(s, { log: () => {}, quietTimeoutMs: 300_000, inspect: (gh) => (branchLeft = gh.branchHead(s.repo, BRANCH)) });
   return { t, branchLeft };
 }
 

@@ -42,7 +42,9 @@ function refJson(req: RestRequest, repo: Repo, branch: string, sha: string): Rec
 /** A pull request head as GitHub accepts it: `branch` or `owner:branch` of this repository. */
 function headBranch(repo: Repo, head: string): string {
   const [owner, branch] = head.includes(':') ? head.split(':', 2) : [repo.owner, head];
-  if (owner.toLowerCase() !== repo.owner.toLowerCase()) throw new GitHubError(422, `head ${head} is not a branch of ${repo.fullName} (forks are not served)`);
+  if (owner.toLowerCase() !== repo.owner.toLowerCase()) {
+    throw new GitHubError(422, `head ${head} is not a branch of ${repo.fullName} (forks are not served)`);
+  }
   return branch;
 }
 
@@ -57,7 +59,9 @@ export const gitRoutes: RouteTable = {
   'POST /repos/{owner}/{repo}/git/refs': (req) => {
     const repo = repoOf(req);
     const body = parseBody(RefBody, req.body);
-    if (!/^refs\/.+\/.+/.test(body.ref)) throw new GitHubError(422, 'Reference name must start with \'refs/\' and have at least two slashes.');
+    if (!/^refs\/.+\/.+/.test(body.ref)) {
+      throw new GitHubError(422, "Reference name must start with 'refs/' and have at least two slashes.");
+    }
     const branch = branchOf(body.ref);
     if (repo.git.branches.has(branch)) throw new GitHubError(422, 'Reference already exists');
     if (!repo.git.commits.has(body.sha)) throw new GitHubError(422, 'Object does not exist');
@@ -81,7 +85,8 @@ export const gitRoutes: RouteTable = {
     const headSha = repo.git.resolve(body.head);
     if (!headSha) throw new GitHubError(404, 'Head does not exist');
     // Nothing to merge: the base already holds the head.
-    if (repo.git.isAncestor(headSha, baseSha)) return { status: 204, summary: `merge ${body.head.slice(0, 12)} into ${body.base}: nothing to merge` };
+    const what = `merge ${body.head.slice(0, 12)} into ${body.base}`;
+    if (repo.git.isAncestor(headSha, baseSha)) return { status: 204, summary: `${what}: nothing to merge` };
     const mergeBase = repo.git.mergeBase(baseSha, headSha);
     const merged = mergeBase === null ? null : repo.git.mergeFiles(mergeBase, baseSha, headSha);
     if (merged === null || merged.conflicts.length > 0) throw new GitHubError(409, 'Merge conflict');
@@ -90,20 +95,28 @@ export const gitRoutes: RouteTable = {
     repo.git.branches.set(body.base, commit.sha);
     emitPush(req.world, repo, body.base, baseSha, commit.sha, req.actor, req.out);
     synchronizePulls(req.world, repo, body.base, baseSha, commit.sha, req.actor, req.out);
-    return ok(commitJson(req, commit.sha), `merge ${body.head.slice(0, 12)} into ${body.base} (${commit.sha.slice(0, 7)})`, 201);
+    return ok(commitJson(req, commit.sha), `${what} (${commit.sha.slice(0, 7)})`, 201);
   },
   'POST /repos/{owner}/{repo}/pulls': (req) => {
     const repo = repoOf(req);
     const body = parseBody(PullBody, req.body);
     const head = headBranch(repo, body.head);
     const headSha = repo.git.branches.get(head);
-    if (!headSha) throw new GitHubError(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+    const invalid = (field: string): GitHubError =>
+      new GitHubError(422, 'Validation Failed', [{ resource: 'PullRequest', field, code: 'invalid' }]);
+    const custom = (message: string): GitHubError =>
+      new GitHubError(422, message, [{ resource: 'PullRequest', code: 'custom', message }]);
+    if (!headSha) throw invalid('head');
     const baseSha = repo.git.branches.get(body.base);
-    if (!baseSha) throw new GitHubError(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
-    const open = [...repo.pulls.values()].find((p) => p.head === head && p.base === body.base && repo.issues.get(p.number)?.state === 'open');
-    if (open) throw new GitHubError(422, `A pull request already exists for ${repo.owner}:${head}.`, [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${head}.` }]);
-    if (repo.git.isAncestor(headSha, baseSha)) throw new GitHubError(422, `No commits between ${body.base} and ${head}`, [{ resource: 'PullRequest', code: 'custom', message: `No commits between ${body.base} and ${head}` }]);
-    const pull = openPull(req.world, repo, { head, base: body.base, title: body.title ?? head, body: body.body ?? '', user: req.actor, draft: body.draft ?? false }, req.out);
-    return ok(req.world.pullJson(repo, pull.number), `open #${pull.number}${pull.draft ? ' (draft)' : ''} from ${head}`, 201);
+    if (!baseSha) throw invalid('base');
+    const isOpen = (n: number): boolean => repo.issues.get(n)?.state === 'open';
+    const open = [...repo.pulls.values()].find((p) => p.head === head && p.base === body.base && isOpen(p.number));
+    if (open) throw custom(`A pull request already exists for ${repo.owner}:${head}.`);
+    if (repo.git.isAncestor(headSha, baseSha)) throw custom(`No commits between ${body.base} and ${head}`);
+    const title = body.title ?? head;
+    const input = { head, base: body.base, title, body: body.body ?? '', user: req.actor, draft: body.draft ?? false };
+    const pull = openPull(req.world, repo, input, req.out);
+    const summary = `open #${pull.number}${pull.draft ? ' (draft)' : ''} from ${head}`;
+    return ok(req.world.pullJson(repo, pull.number), summary, 201);
   },
 };
