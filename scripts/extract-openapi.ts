@@ -49,6 +49,12 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'GET /repos/{owner}/{repo}/rules/branches/{branch}',
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
   'POST /repos/{owner}/{repo}/dispatches',
+  // The combined candidate (DESIGN.md section 6): a branch, two merges and a draft PR, all by API.
+  'GET /repos/{owner}/{repo}/git/ref/{ref}',
+  'POST /repos/{owner}/{repo}/git/refs',
+  'DELETE /repos/{owner}/{repo}/git/refs/{ref}',
+  'POST /repos/{owner}/{repo}/merges',
+  'POST /repos/{owner}/{repo}/pulls',
 ];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -140,6 +140,13 @@ export const AgentSpec = z.strictObject({
   refine: AgentRefineSpec.optional(),
 });
 
+/** Extension: CI and model answers for the combined candidate, the PR Arbiter itself opens. */
+export const CombinedSpec = z.strictObject({
+  /** Scripted CI on its head; each `at` counts seconds from the moment Arbiter opens it. */
+  checks: z.array(CheckSpec).default([]),
+  model: CandidateModelScript.optional(),
+});
+
 const JudgeAnswer = z.strictObject({
   verdict: z.string().optional(),
   candidate: prNumber.nullable().optional(),
@@ -271,6 +278,8 @@ export const ScenarioFile = z
     /** Extension: scripted agents that answer portfolio dispatches (`/arbiter explore`). */
     agents: z.array(AgentSpec).default([]),
     judge: JudgeScript.optional(),
+    /** Extension: the combined candidate's scripted checks and answers (section 6, "Combined candidate"). */
+    combined: CombinedSpec.optional(),
     events: z.array(EventSpec).default([]),
     faults: Faults.prefault({}),
     /** Extension: after the script, advance the virtual clock to this time (seconds) and run until quiet. */

@@ -61,6 +61,8 @@ export class RestContract {
     if (!isObject(doc) || !isObject(doc.paths)) throw new Error('the OpenAPI subset is not an OpenAPI document');
     const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     addFormatsModule.default(ajv);
+    // GitHub's own format for `owner/name` (the `head_repo` of a new pull request).
+    ajv.addFormat('repo.nwo', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/);
     ajv.addSchema({ ...doc, $id: SUBSET_ID });
     this.ajv = ajv;
     for (const [route, item] of Object.entries(doc.paths)) {

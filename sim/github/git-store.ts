@@ -117,20 +117,30 @@ export class GitStore {
 
   /** Three-way merge of trees; null when a path changed differently on both sides. */
   mergeTrees(baseSha: string, oursSha: string, theirsSha: string): Record<string, string> | null {
+    const result = this.mergeFiles(baseSha, oursSha, theirsSha);
+    return result.conflicts.length > 0 ? null : result.tree;
+  }
+
+  /** File-level three-way merge: the merged tree, and the paths both sides changed differently (sorted). */
+  mergeFiles(baseSha: string, oursSha: string, theirsSha: string): { tree: Record<string, string>; conflicts: string[] } {
     const base = this.get(baseSha).tree;
     const ours = this.get(oursSha).tree;
     const theirs = this.get(theirsSha).tree;
     const paths = new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)]);
-    const merged: Record<string, string> = {};
+    const tree: Record<string, string> = {};
+    const conflicts: string[] = [];
     for (const path of paths) {
       const [b, o, t] = [base[path], ours[path], theirs[path]];
       let result: string | undefined;
       if (o === t) result = o;
       else if (o === b) result = t;
       else if (t === b) result = o;
-      else return null;
-      if (result !== undefined) merged[path] = result;
+      else {
+        conflicts.push(path);
+        continue;
+      }
+      if (result !== undefined) tree[path] = result;
     }
-    return merged;
+    return { tree, conflicts: conflicts.sort() };
   }
 }

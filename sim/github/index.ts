@@ -11,6 +11,7 @@ import { openPull, pushChange, setPullState, submitReview } from './pull-acts.ts
 import { appRoutes } from './rest/app-routes.ts';
 import { checkRoutes } from './rest/check-routes.ts';
 import { issueRoutes } from './rest/issue-routes.ts';
+import { gitRoutes } from './rest/git-routes.ts';
 import { pullRoutes } from './rest/pull-routes.ts';
 import { repoRoutes } from './rest/repo-routes.ts';
 import { EmulatorServer, type Fault, type Recorder, type WriteRecord } from './server.ts';
@@ -99,7 +100,7 @@ export class GitHubEmulator {
     const recorder: Recorder = { writes: [], reads: 0, faults: [], listeners: [], scenarioStart: opts.now() };
     const auth = new AppAuth(opts.appId, opts.appPublicKeyPem, opts.now);
     const contract = new RestContract(CONTRACT_URL);
-    const routes = { ...appRoutes(auth), ...repoRoutes, ...issueRoutes, ...pullRoutes, ...checkRoutes };
+    const routes = { ...appRoutes(auth), ...repoRoutes, ...issueRoutes, ...pullRoutes, ...gitRoutes, ...checkRoutes };
     // the API URL is known only once the server listens; it is set on the world's urls below
     const world = new World('http://127.0.0.1:0', opts.now, sender, opts.installationId ?? 1, opts.appSlug);
     const server = new EmulatorServer(world, auth, contract, routes, recorder);
@@ -306,6 +307,13 @@ export class GitHubEmulator {
   /** The head sha of a branch, for scripting CI on it. */
   branchHead(repo: string, branch: string): string | null {
     return this.world.repo(repo).git.branches.get(branch) ?? null;
+  }
+
+  /** Pull requests the app itself opened (the combined candidate), by number, oldest first. */
+  pullsOpenedByApp(repo: string): { number: number; head: string; headSha: string }[] {
+    const r = this.world.repo(repo);
+    const bot = this.world.appBot();
+    return [...r.pulls.values()].filter((p) => r.issues.get(p.number)?.user === bot).map((p) => ({ number: p.number, head: p.head, headSha: p.headSha })).sort((a, b) => a.number - b.number);
   }
 
   /** The head sha of a pull request. */

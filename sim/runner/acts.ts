@@ -54,7 +54,7 @@ async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckS
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
 }
 
-async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
+export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
   const sha = headSha(ctx, head);
   if (check.kind === 'status') {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
 import type { Scenario } from '../scenario-schema.ts';
-import { runAct, type ActContext } from './acts.ts';
+import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { AppProcess, freePort } from './app-process.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
@@ -142,8 +142,26 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         });
     };
 
+    // The combined candidate: its answers are scripted the moment Arbiter opens it (before any
+    // acceptance call can ask), its CI starts once the run is quiet after that.
+    const combinedSeen = new Set<number>();
+    const combinedPending: { number: number; head: string; headSha: string }[] = [];
+    const noticeCombined = () => {
+      for (const p of gh.pullsOpenedByApp(scenario.repo)) {
+        if (combinedSeen.has(p.number)) continue;
+        combinedSeen.add(p.number);
+        combinedPending.push(p);
+        const model = scenario.combined?.model;
+        if (model) {
+          scripts = { ...scripts, candidates: { ...scripts.candidates, [p.number]: model } };
+          fake.setScripts(scripts);
+        }
+      }
+    };
+
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
     gh.onWrite((w) => {
+      if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/pulls' && w.status < 300) noticeCombined();
       say(`Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`);
       if (w.status >= 400) return; // not applied (or a lost response): not "the nth applied write"
       for (const f of afterFaults) {
@@ -153,7 +171,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       }
     });
 
-    const settle = () =>
+    const quiet = () =>
       waitUntilQuiet({
         app: proc,
         emulator: gh,
@@ -163,6 +181,26 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         timeoutMs: opts.quietTimeoutMs ?? 90_000,
         where: () => `t=${seconds}`,
       });
+    let agenda: Agenda | null = null;
+    let acts: ActContext | null = null;
+    const settle = async () => {
+      await quiet();
+      // CI of a combined candidate Arbiter opened meanwhile: started now, each result `at` seconds on.
+      while (acts !== null && combinedPending.length > 0) {
+        const p = combinedPending.shift()!;
+        const head: HeadKey = `open:${p.number}`;
+        acts.heads.set(head, p.headSha);
+        say(`Arbiter opened the combined candidate #${p.number} from ${p.head}`);
+        const checks = scenario.combined?.checks ?? [];
+        await startChecks(acts, p.headSha, p.number, checks);
+        for (const check of checks) {
+          if (check.never || check.at === undefined) continue;
+          if (check.at === 0) await completeCheck(acts, p.number, head, check);
+          else agenda?.add(seconds + check.at, { kind: 'check', candidate: p.number, head, check });
+        }
+        await quiet();
+      }
+    };
 
     // The app boots while the repository is seeded: webhooks are held until the first wait
     // for quiet, after the app's clock is set.
@@ -187,7 +225,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await settle();
 
     const agents = new AgentScripts(scenario, gh);
-    const ctx: ActContext = {
+    const ctx: ActContext = (acts = {
       scenario,
       agents,
       emulator: gh,
@@ -201,25 +239,29 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       },
       say,
       restart: () => restartNow(gh.writes.length ? gh.writes[gh.writes.length - 1].seq : 0),
-    };
-    const agenda = new Agenda(buildTimeline(scenario));
+    });
+    agenda = new Agenda(buildTimeline(scenario));
     const answerAgents = () => {
-      for (const s of agents.poll(seconds)) agenda.add(s.at, s.act);
+      for (const s of agents.poll(seconds)) agenda?.add(s.at, s.act);
     };
-    for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
-      seconds = step.at;
-      if (restarting) await restarting;
-      await proc.setClock(now());
+    // The agenda may grow while it runs (agents' PRs, re-runs, the combined candidate's CI).
+    do {
+      for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
+        seconds = step.at;
+        if (restarting) await restarting;
+        await proc.setClock(now());
+        await settle();
+        answerAgents();
+        for (const [i, act] of step.acts.entries()) {
+          await runAct(ctx, act);
+          // A scheduled restart right after this act interrupts whatever the act started.
+          if (step.acts[i + 1]?.kind !== 'restart') await settle();
+          answerAgents();
+        }
+      }
       await settle();
       answerAgents();
-      for (const [i, act] of step.acts.entries()) {
-        await runAct(ctx, act);
-        // A scheduled restart right after this act interrupts whatever the act started.
-        if (step.acts[i + 1]?.kind !== 'restart') await settle();
-        answerAgents();
-      }
-    }
-    await settle();
+    } while (agenda.size > 0);
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
 
     const state = gh.state(scenario.repo);

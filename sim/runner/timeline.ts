@@ -90,6 +90,11 @@ export class Agenda {
     }
   }
 
+  /** Acts still to come. */
+  get size(): number {
+    return this.entries.length;
+  }
+
   add(at: number, act: Act): void {
     this.entries.push({ at, act, seq: this.seq++ });
   }
@@ -104,3 +109,4 @@ export class Agenda {
     return { at, acts: taken.map((e) => e.act).filter((a) => a.kind !== 'tick') };
   }
 }
+

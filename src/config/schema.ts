@@ -232,6 +232,24 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .meta({ description: 'One more attempt, asked for before a person decides.' }),
+  combine: z
+    .strictObject({
+      enabled: z.boolean().default(true).meta({
+        description:
+          'Whether Arbiter builds one combined candidate when no promotable candidate meets every criterion but the best one and another together meet more: a branch at the base head, both heads merged into it by the API, and a draft pull request opened from it as a sibling. At most one per Change; it comes before a repair.',
+        examples: [false],
+      }),
+      branchPrefix: z
+        .string()
+        .regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._/-]+$/, 'letters, digits, `.`, `_`, `-` and `/` only, not starting with `/` and without `..`')
+        .default('arbiter/combined/')
+        .meta({
+          description: 'The combined candidate\'s branch is this prefix followed by the Change number.',
+          examples: ['bots/combined-'],
+        }),
+    })
+    .prefault({})
+    .meta({ description: 'The combined candidate: when two siblings each do part of the job, Arbiter builds the one that does both.' }),
   portfolio: z
     .strictObject({
       approaches: z

@@ -45,7 +45,18 @@ export type Action =
   | ({ kind: 'check-run'; key: string; pr: number; headSha: string } & CheckRunContent)
   | { kind: 'dispatch'; key: string; eventType: string; payload: Record<string, unknown> }
   | { kind: 'receipt'; key: string; receipt: Receipt }
-  | { kind: 'set-state'; key: string; pr: number; state: string; reason: string };
+  | { kind: 'set-state'; key: string; pr: number; state: string; reason: string }
+  | ({ kind: 'combine'; key: string } & CombineBuild);
+
+/** What building a combined candidate takes: a branch at the base head, two heads merged, a draft PR. */
+export interface CombineBuild {
+  change: number;
+  branch: string;
+  base: string;
+  sides: { pr: number; sha: string }[];
+  title: string;
+  body: string;
+}
 
 export type ActionKind = Action['kind'];
 
@@ -59,4 +70,5 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'auto-merge',
   'request-review',
   'dispatch',
+  'combine',
 ]);

@@ -7,6 +7,7 @@ import { renderHumanGate } from '../github/human-gate.ts';
 import { renderComparisonComment, type ComparisonRow, type EarlierRound } from '../github/markdown.ts';
 import { markerFor } from '../github/markers.ts';
 import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
+import { combinedIntoReason } from './combine.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
@@ -44,6 +45,10 @@ export interface SelectionDisplay {
   titles?: Record<number, string>;
   /** The earlier rounds of this Change, kept below the current one. */
   earlier?: EarlierRound[];
+  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
+  notes?: string[];
+  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
+  combined?: { pr: number; sources: number[] } | null;
 }
 
 export type Verdict =
@@ -156,8 +161,9 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const reasons = new Map<number, string>();
   const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
   const losers = verdict.losers;
+  const winner = verdict.kind === 'repair' ? null : verdict.winner;
   for (const pr of losers) {
-    reasons.set(pr, loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge, winnerEvidence: evidence.get(anchor), criteria: change.criteria }));
+    reasons.set(pr, combinedIntoReason(input.combined, winner, pr) ?? loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge, winnerEvidence: evidence.get(anchor), criteria: change.criteria }));
   }
   const receipt: Receipt = {
     kind: 'CANDIDATE_SELECTION',
@@ -187,6 +193,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   // Kept in the receipt, so the next round's comparison can list this one below it.
   receipt.data.headline = headline;
   const notes: string[] = input.judge && input.judge.comparison !== 'not-compared' ? [judgeSentence(input.judge)] : [];
+  notes.push(...(input.notes ?? []));
   const display = input.display ?? {};
   const repoUrl = display.repoUrl ?? null;
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({

@@ -178,7 +178,17 @@ export const Diagnostics = z.object({
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;
 
-export const ReceiptKind = z.enum(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR', 'HUMAN_GATE', 'PROMOTION', 'ACCEPTANCE', 'CANCEL', 'PORTFOLIO_WIDE', 'PORTFOLIO_DEEP']);
+export const ReceiptKind = z.enum([
+  'CANDIDATE_SELECTION',
+  'ACCEPTANCE_REPAIR',
+  'HUMAN_GATE',
+  'PROMOTION',
+  'ACCEPTANCE',
+  'CANCEL',
+  'PORTFOLIO_WIDE',
+  'PORTFOLIO_DEEP',
+  'COMBINED_CANDIDATE',
+]);
 export type ReceiptKind = z.infer<typeof ReceiptKind>;
 
 export const Receipt = z.object({

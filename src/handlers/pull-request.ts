@@ -33,8 +33,9 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   const own = sender.login === ctx.gh.botLogin;
   if (action === 'closed') return onClosed(ctx, pr.number, pr.merged === true, own, sender.login, pr.head.sha);
   if (!RECORD_ACTIONS.has(action)) return;
-  // Arbiter's own acts (marking ready, labelling) are never read as a person's.
-  if (own && action !== 'synchronize') return;
+  // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
+  // itself (the combined candidate) is recorded like any candidate.
+  if (own && action !== 'synchronize' && action !== 'opened') return;
   const candidate = await recordCandidate(ctx, {
     number: pr.number,
     draft: pr.draft === true,

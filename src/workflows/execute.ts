@@ -7,6 +7,7 @@ import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { CandidateState } from '../core/types.ts';
+import { buildCombined } from './combine-build.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 
 const MAX_ATTEMPTS = 4;
@@ -177,6 +178,9 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
       if (state.success) await deps.store.setCandidateState(ctx.key, action.pr, state.data, action.reason);
       return { state: action.state };
     }
+    case 'combine':
+      // Several writes, each recorded and looked up on GitHub before it is repeated.
+      return buildCombined(ctx, action);
   }
 }
 

@@ -15,6 +15,7 @@ import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
+import { combinedCandidate, combineStep } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { writeCheck } from './execute.ts';
@@ -87,6 +88,9 @@ export const LIVE_WAITING_MAX = 5;
 
 async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | undefined): Promise<void> {
   const list = waitingList(view.pending);
+  // The siblings a combined candidate was built from wait for it by name.
+  const combined = await combinedCandidate(ctx, view.change.number);
+  const waitsForCombined = (pr: number): boolean => combined !== null && combined.sources.includes(pr) && view.pending.some((p) => p.pr === combined.pr);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
   // An installation low on GitHub's rate limit keeps what is left for decisions: only the sibling
   // that settled is told now, the others at a later refresh.
@@ -102,7 +106,7 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
       headSha: s.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: `Waiting on ${list}`.slice(0, 200),
+      title: (waitsForCombined(s.pr) ? `Waiting for the combined candidate #${combined?.pr}` : `Waiting on ${list}`).slice(0, 200),
       summary: `${waitingSummary(view)}\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
@@ -133,7 +137,7 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
   return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
 }
 
-async function computePlan(ctx: RepoContext, view: GroupView): Promise<SelectionPlan> {
+async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): Promise<SelectionPlan> {
   const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
@@ -167,6 +171,8 @@ async function computePlan(ctx: RepoContext, view: GroupView): Promise<Selection
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
     display: await displayOf(ctx, view),
+    notes,
+    combined: await combinedCandidate(ctx, view.change.number),
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = `repair:${ctx.key}#${view.change.number}`;
@@ -235,7 +241,14 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {
-    await store.recordDecision(round.id, await computePlan(ctx, view), nowIso(ctx), ctx.token);
+    // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
+    const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
+    if (combine.handedOver) {
+      // The combined candidate opened the next round, which compares the three.
+      await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
+      return;
+    }
+    await store.recordDecision(round.id, await computePlan(ctx, view, combine.notes), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;

@@ -11,7 +11,7 @@ import { ok, paged, parseBody, repoOf, type RestRequest, type RouteTable } from 
 
 const blobSha = (text: string): string => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
 
-function commitJson(req: RestRequest, sha: string): Record<string, unknown> {
+export function commitJson(req: RestRequest, sha: string): Record<string, unknown> {
   const repo = repoOf(req);
   const commit = repo.git.get(sha);
   const api = `${req.world.urls.api}/repos/${repo.fullName}`;

@@ -1,0 +1,278 @@
+// The combined candidate (DESIGN.md section 6): whether two siblings that each meet part of the
+// criteria should be combined, into what, and what follows the build's outcome. Pure.
+import { z } from 'zod';
+import { markerFor } from '../github/markers.ts';
+import type { Action, CombineBuild } from './actions.ts';
+import { unjudgedChallengers } from './rank.ts';
+import type { CandidateEvidence, Criterion, Ranking, Receipt } from './types.ts';
+
+export interface CombineInput {
+  repo: string;
+  change: { number: number; title: string; criteria: Criterion[] };
+  round: number;
+  base: string;
+  siblings: CandidateEvidence[];
+  ranking: Ranking;
+  config: { enabled: boolean; branchPrefix: string };
+  /** A combine was attempted for this Change already (at most one per Change, whatever came of it). */
+  attempted: boolean;
+}
+
+const CombineSide = z.object({
+  pr: z.number().int().positive(),
+  headSha: z.string(),
+  /** Criteria this side meets. */
+  met: z.array(z.string()),
+  changedPaths: z.array(z.string()),
+});
+export type CombineSide = z.infer<typeof CombineSide>;
+
+export const CombineProposal = z.object({
+  change: z.number().int().positive(),
+  round: z.number().int().positive(),
+  /** The best promotable candidate. */
+  a: CombineSide,
+  /** The promotable sibling that brings the most criteria A does not meet. */
+  b: CombineSide.extend({ brings: z.array(z.string()) }),
+  /** Criteria met by A or B, in the Change's order. */
+  together: z.array(z.string()),
+  branch: z.string(),
+  base: z.string(),
+});
+export type CombineProposal = z.infer<typeof CombineProposal>;
+
+const metIds = (e: CandidateEvidence): string[] =>
+  (e.acceptance?.results ?? []).filter((r) => r.status === 'met').map((r) => r.id);
+
+const side = (e: CandidateEvidence): CombineSide => ({
+  pr: e.pr,
+  headSha: e.headSha,
+  met: metIds(e),
+  changedPaths: e.changedPaths,
+});
+
+/**
+ * A proposal when no promotable candidate meets every criterion, the best promotable one (A) and
+ * another promotable one (B) together meet more than A alone, every promotable sibling was fully
+ * judged, and the Change has had no combine yet (so neither side can be a combined candidate).
+ */
+export function proposeCombine(input: CombineInput): CombineProposal | null {
+  const { ranking, change } = input;
+  if (!input.config.enabled || input.attempted || change.criteria.length === 0) return null;
+  const evidence = new Map(input.siblings.map((e) => [e.pr, e]));
+  const promotable = ranking.ordered
+    .filter((c) => c.promotable)
+    .map((c) => evidence.get(c.pr))
+    .filter((e) => e !== undefined);
+  if (promotable.some((e) => e.acceptance?.status === 'pass')) return null;
+  // A sibling the acceptance check could not fully judge may meet everything once judged.
+  if (unjudgedChallengers(ranking).length > 0) return null;
+  const first = promotable[0];
+  if (!first || first.acceptance === null) return null;
+  const a = side(first);
+  let best: (CombineSide & { brings: string[] }) | null = null;
+  for (const e of promotable.slice(1)) {
+    if (e.acceptance === null) continue;
+    const b = side(e);
+    const brings = b.met.filter((id) => !a.met.includes(id));
+    // Rank order breaks a tie between two siblings that bring as much.
+    if (brings.length > (best?.brings.length ?? 0)) best = { ...b, brings };
+  }
+  if (best === null) return null;
+  const union = new Set([...a.met, ...best.met]);
+  return {
+    change: change.number,
+    round: input.round,
+    a,
+    b: best,
+    together: change.criteria.map((c) => c.id).filter((id) => union.has(id)),
+    branch: `${input.config.branchPrefix}${change.number}`,
+    base: input.base,
+  };
+}
+
+/** The store key of a Change's combine: the build action's key, one per Change. */
+export const combineKey = (repo: string, change: number): string => `${repo}#${change}/combine`;
+
+/** The action that builds the combined candidate, applied once by the executor. */
+export function combineAction(
+  repo: string,
+  p: CombineProposal,
+  changeTitle: string,
+): Extract<Action, { kind: 'combine' }> {
+  const build: CombineBuild = {
+    change: p.change,
+    branch: p.branch,
+    base: p.base,
+    sides: [
+      { pr: p.a.pr, sha: p.a.headSha },
+      { pr: p.b.pr, sha: p.b.headSha },
+    ],
+    title: `Combined candidate for #${p.change}: ${changeTitle}`.slice(0, 250),
+    body: [
+      `Candidate-for: #${p.change}`,
+      '',
+      `Combines #${p.a.pr} and #${p.b.pr}.`,
+      '',
+      `#${p.a.pr} (${p.a.headSha.slice(0, 7)}) meets ${p.a.met.join(', ')}; ` +
+        `#${p.b.pr} (${p.b.headSha.slice(0, 7)}) brings ${p.b.brings.join(', ')}.`,
+      `Arbiter merged both heads into \`${p.branch}\`, cut from \`${p.base}\`; ` +
+        'this pull request is compared with them like any sibling.',
+    ].join('\n'),
+  };
+  return { kind: 'combine', key: combineKey(repo, p.change), ...build };
+}
+
+/** What building the combined candidate came to (the executor's recorded result). */
+export const CombineOutcome = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('opened'),
+    pr: z.number().int().positive(),
+    headSha: z.string(),
+    baseSha: z.string(),
+    merges: z.array(z.object({ pr: z.number().int(), sha: z.string().nullable() })),
+  }),
+  z.object({ outcome: z.literal('conflict'), with: z.number().int(), baseSha: z.string(), message: z.string() }),
+  z.object({
+    outcome: z.literal('refused'),
+    step: z.enum(['branch', 'merge', 'pull']),
+    status: z.number().int(),
+    message: z.string(),
+  }),
+]);
+export type CombineOutcome = z.infer<typeof CombineOutcome>;
+
+/** A Change's combine as the store keeps it: the proposal and what came of it. */
+export const CombineRecord = z.object({ proposal: CombineProposal, outcome: CombineOutcome });
+export type CombineRecord = z.infer<typeof CombineRecord>;
+
+/** The combined candidate of a Change and the siblings it combines, when one was opened. */
+export function combinedOf(record: CombineRecord | null): { pr: number; sources: number[] } | null {
+  if (record === null || record.outcome.outcome !== 'opened') return null;
+  return { pr: record.outcome.pr, sources: [record.proposal.a.pr, record.proposal.b.pr] };
+}
+
+/** Paths both sides change: where a file-level conflict between them can be. */
+const overlap = (p: CombineProposal): string[] =>
+  p.a.changedPaths.filter((path) => p.b.changedPaths.includes(path)).sort();
+
+/** The line the comparison carries when no combined candidate came of the proposal. */
+export function combineFailureNote(
+  p: CombineProposal,
+  outcome: Exclude<CombineOutcome, { outcome: 'opened' }>,
+): string {
+  if (outcome.outcome === 'conflict') {
+    if (outcome.with === p.a.pr) {
+      return `No combined candidate: #${p.a.pr} does not merge cleanly into \`${p.base}\` as it is now.`;
+    }
+    const paths = overlap(p);
+    const where = paths.length > 0 ? ` in ${paths.map((x) => `\`${x}\``).join(', ')}` : '';
+    return `No combined candidate: #${p.a.pr} and #${p.b.pr} conflict${where}.`;
+  }
+  const what = {
+    branch: `create the branch \`${p.branch}\``,
+    merge: `merge into \`${p.branch}\``,
+    pull: `open the pull request from \`${p.branch}\``,
+  }[outcome.step];
+  const refused = `GitHub refused to ${what} (${outcome.status}: ${outcome.message})`;
+  return `No combined candidate of #${p.a.pr} and #${p.b.pr}: ${refused}.`;
+}
+
+/** What shadow mode says instead of building. */
+export function combineShadowNote(p: CombineProposal): string {
+  const sides = `#${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
+  const where = `a combined candidate on \`${p.branch}\``;
+  return `Shadow: Arbiter would combine ${sides} into ${where}; in shadow mode it opens nothing.`;
+}
+
+/** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */
+export function combineReceipt(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: CombineOutcome | null;
+  mode: string;
+  now: string;
+}): Receipt {
+  const { proposal: p, outcome } = input;
+  return {
+    kind: 'COMBINED_CANDIDATE',
+    repo: input.repo,
+    change: p.change,
+    round: p.round,
+    at: input.now,
+    data: {
+      outcome: outcome?.outcome ?? 'not-built',
+      mode: input.mode,
+      a: { pr: p.a.pr, headSha: p.a.headSha, brought: p.a.met },
+      b: { pr: p.b.pr, headSha: p.b.headSha, brought: p.b.brings, met: p.b.met },
+      together: p.together,
+      branch: p.branch,
+      combined: outcome?.outcome === 'opened' ? outcome.pr : null,
+      baseSha: outcome && outcome.outcome !== 'refused' ? outcome.baseSha : null,
+      merges: outcome?.outcome === 'opened' ? outcome.merges : [],
+      reason: outcome && outcome.outcome !== 'opened' ? combineFailureNote(p, outcome) : null,
+    },
+  };
+}
+
+/**
+ * After the combined PR opened: A and B wait for it (`Arbiter / selection`), the Change is told,
+ * and the receipt is kept. The round it was built in hands over to the next, which holds all three.
+ */
+export function planCombined(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: Extract<CombineOutcome, { outcome: 'opened' }>;
+  mode: string;
+  now: string;
+}): Action[] {
+  const { repo, proposal: p, outcome } = input;
+  const k = (suffix: string): string => `${combineKey(repo, p.change)}/after/${suffix}`;
+  const c = outcome.pr;
+  const summary = [
+    `No candidate for #${p.change} meets every criterion, but #${p.a.pr} (meets ${p.a.met.join(', ')}) ` +
+      `and #${p.b.pr} (brings ${p.b.brings.join(', ')}) together meet ${p.together.join(', ')}.`,
+    '',
+    `Arbiter merged both heads into \`${p.branch}\` and opened #${c}, a combined candidate. It is verified like ` +
+      `any sibling (CI, acceptance); the round is decided once it has settled. If #${c} wins, this pull request ` +
+      'closes as combined into it.',
+  ].join('\n');
+  const waiting = (side: CombineSide): Action => ({
+    kind: 'check-run',
+    key: k(`check/${side.pr}`),
+    pr: side.pr,
+    headSha: side.headSha,
+    name: 'Arbiter / selection',
+    status: 'in_progress',
+    title: `Waiting for the combined candidate #${c}`,
+    summary,
+  });
+  const marker = `combined:${p.change}`;
+  const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
+  const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
+  return [
+    { kind: 'receipt', key: k('receipt'), receipt },
+    waiting(p.a),
+    waiting(p.b),
+    {
+      kind: 'comment',
+      key: k('note'),
+      issue: p.change,
+      marker,
+      body:
+        `${markerFor(marker)}\nNo candidate meets every criterion, but ${sides} together meet ` +
+        `${p.together.length} of them: Arbiter combined them into #${c}. ` +
+        `The comparison follows once #${c} has settled.`,
+    },
+  ];
+}
+
+/** The reason a source of the winning combined candidate closes with. */
+export function combinedIntoReason(
+  combined: { pr: number; sources: number[] } | null | undefined,
+  winner: number | null,
+  pr: number,
+): string | null {
+  if (!combined || winner !== combined.pr || !combined.sources.includes(pr)) return null;
+  return `Combined into #${combined.pr}: #${combined.pr} holds this candidate's changes and won the comparison.`;
+}

@@ -1,0 +1,109 @@
+// The claimant's combine step, before it decides a round: propose a combined candidate (pure),
+// build it once per Change, record it as a sibling and hand the round over to the next one (which
+// holds the three), or carry the reason no combined candidate came of it into the comparison.
+import {
+  combineAction,
+  combinedOf,
+  combineFailureNote,
+  combineKey,
+  CombineOutcome,
+  combineReceipt,
+  CombineRecord,
+  combineShadowNote,
+  planCombined,
+  proposeCombine,
+  type CombineProposal,
+} from '../core/combine.ts';
+import type { Ranking } from '../core/types.ts';
+import { recordCandidate } from './candidates.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
+import type { GroupView } from './select.ts';
+
+export type CombineStep = { handedOver: true } | { handedOver: false; notes: string[] };
+
+const recordKey = (ctx: RepoContext, change: number): string => `combined:${ctx.key}#${change}`;
+
+/** The Change's combine so far (at most one per Change), or null. */
+export async function readCombineRecord(ctx: RepoContext, change: number): Promise<CombineRecord | null> {
+  const parsed = CombineRecord.safeParse(await ctx.deps.store.getAppliedAction(recordKey(ctx, change)));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The combined candidate of a Change and the siblings it combines, when one was opened. */
+export async function combinedCandidate(
+  ctx: RepoContext,
+  change: number,
+): Promise<{ pr: number; sources: number[] } | null> {
+  return combinedOf(await readCombineRecord(ctx, change));
+}
+
+/**
+ * Runs before the claimant decides. `handedOver`: a combined candidate is open and recorded, and
+ * this round gives way to the next. Otherwise `notes` are lines for this round's comparison.
+ */
+export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ranking): Promise<CombineStep> {
+  const { store } = ctx.deps;
+  const change = view.change.number;
+  const existing = await readCombineRecord(ctx, change);
+  // A retry of the round that built it finishes what it began; a later round only compares.
+  if (existing !== null) {
+    if (existing.proposal.round !== view.round.number) return { handedOver: false, notes: [] };
+    return finish(ctx, existing.proposal, existing.outcome);
+  }
+  const proposal = proposeCombine({
+    repo: ctx.key,
+    change: { number: change, title: view.change.title, criteria: view.change.criteria },
+    round: view.round.number,
+    base: view.siblings[0]?.base ?? 'main',
+    siblings: [...view.evidence.values()],
+    ranking,
+    config: ctx.config.combine,
+    attempted: false,
+  });
+  if (proposal === null) return { handedOver: false, notes: [] };
+  if (ctx.config.mode === 'shadow') {
+    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome: null, mode: 'shadow', now: nowIso(ctx) });
+    const key = `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`;
+    await executePlan(ctx, [{ kind: 'receipt', key, receipt }]);
+    return { handedOver: false, notes: [combineShadowNote(proposal)] };
+  }
+  await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
+  const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
+  // Another run holds the build (an earlier round's claimant): it is that run's to finish.
+  if (!built.success) return { handedOver: false, notes: [] };
+  const record: CombineRecord = { proposal, outcome: built.data };
+  await store.recordAppliedAction(recordKey(ctx, change), record, nowIso(ctx));
+  // The first record stands, should two runs of this claim have built at once.
+  const first = await readCombineRecord(ctx, change);
+  return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [] };
+}
+
+/** What follows the build: record the combined PR as a sibling, or say why there is none. */
+async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: CombineOutcome): Promise<CombineStep> {
+  const now = nowIso(ctx);
+  if (outcome.outcome !== 'opened') {
+    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now });
+    await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, proposal.change)}/receipt`, receipt }]);
+    return { handedOver: false, notes: [combineFailureNote(proposal, outcome)] };
+  }
+  // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds
+  // the next round open and never comes back here.
+  await executePlan(ctx, planCombined({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
+  // Recorded here, not only from its `opened` webhook: a candidate Arbiter itself opened. A
+  // sibling recorded while this round is claimed opens the next round, which holds all three.
+  const pull = (await ctx.gh.readGroup([outcome.pr])).get(outcome.pr);
+  if (pull && pull.state === 'OPEN') {
+    await recordCandidate(ctx, {
+      number: pull.number,
+      draft: pull.isDraft,
+      state: 'open',
+      body: pull.body,
+      base: pull.baseRef,
+      headSha: pull.headSha,
+      author: ctx.gh.botLogin,
+      labels: pull.labels,
+    });
+  }
+  return { handedOver: true };
+}
