@@ -36,6 +36,10 @@ export interface SelectionInput {
   buttons: CheckRunButton[];
   /** What the comparison shows beside the evidence; all optional. */
   display?: SelectionDisplay;
+  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
+  notes?: string[];
+  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
+  combined?: { pr: number; sources: number[] } | null;
 }
 
 export interface SelectionDisplay {
@@ -45,10 +49,6 @@ export interface SelectionDisplay {
   titles?: Record<number, string>;
   /** The earlier rounds of this Change, kept below the current one. */
   earlier?: EarlierRound[];
-  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
-  notes?: string[];
-  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
-  combined?: { pr: number; sources: number[] } | null;
 }
 
 export type Verdict =

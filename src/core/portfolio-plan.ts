@@ -143,7 +143,7 @@ export function planWideRound(input: WideInput): WidePlan {
       issue: change.number,
       // Its own comment, kept: the normal comparison of the deep round comes later and is another.
       marker: `comparison:${change.number}:wide:${input.portfolio}`,
-      body: renderComparisonComment({ change: change.number, round, headline, detail, criteria: change.criteria, rows, receipt: wide, shadow: input.config.mode === 'shadow' }).replace(
+      body: renderComparisonComment({ change: change.number, round, headline, notes: detail, criteria: change.criteria, rows, receipt: wide, shadow: input.config.mode === 'shadow' }).replace(
         markerFor(`comparison:${change.number}`),
         markerFor(`comparison:${change.number}:wide:${input.portfolio}`),
       ),

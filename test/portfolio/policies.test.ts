@@ -49,7 +49,7 @@ describe('top-k', () => {
     { name: 'k larger than the field sends everyone', table: { 1: [0.9], 2: [0.8] }, k: 3, deep: [1, 2], out: [] },
   ])('$name', ({ table, k, deep, out }) => {
     const prs = Object.keys(table).map(Number);
-    expect(POLICIES['top-k'](input(prs, table, k))).toMatchObject({ kind: 'chosen', deep, out });
+    expect(POLICIES['top-k'](input(prs, table as Record<number, number[]>, k))).toMatchObject({ kind: 'chosen', deep, out });
   });
 
   it('ranks on criteria before the score: a higher score does not beat a criterion met', () => {
@@ -74,7 +74,7 @@ describe('successive-halving', () => {
     { name: 'a candidate without a score is never re-run', table: { 1: [0.9], 3: [0.7] }, prs: [1, 2, 3], k: 1, step: { kind: 'rerun', prs: [1, 3] } },
   ])('$name', ({ table, k, step, prs }) => {
     const list = prs ?? Object.keys(table).map(Number);
-    expect(POLICIES['successive-halving'](input(list, table, k))).toMatchObject(step);
+    expect(POLICIES['successive-halving'](input(list, table as Record<number, number[]>, k))).toMatchObject(step);
   });
 
   it('stops asking after maxReadings and chooses on what it has', () => {

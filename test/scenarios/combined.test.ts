@@ -68,7 +68,7 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
   });
 
   it('the round waits for the combined candidate, and #12 and #13 say so by name', SLOW, async () => {
-    const stuck = { ...ships, combined: { ...ships.combined, checks: [{ name: 'test', kind: 'check' as const, never: true }] } };
+    const stuck = { ...ships, combined: { ...ships.combined, checks: [{ name: 'test', kind: 'check' as const, never: true, rerunAfter: 1 }] } };
     const { t } = await play(stuck);
     expect(t.prs['43']).toMatchObject({ state: 'open', merged: false, draft: true });
     for (const pr of ['12', '13']) {
