@@ -47,7 +47,7 @@ async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promi
 }
 
 /** Starts the scripted checks of a new head (check runs in progress, statuses pending), except late ones (`startAt`). */
-async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
+export async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
   ctx.agents.noteChecks(sha, pr, all);
   const checks = all.filter((c) => c.startAt === undefined);
   for (const check of checks) await startCheck(ctx, sha, check);

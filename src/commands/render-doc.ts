@@ -11,6 +11,7 @@ const WHERE_WORDS: Record<VerbWhere, string> = {
   change: 'on a Change (the issue)',
   either: 'on a candidate pull request or on its Change',
   anywhere: 'on any issue or pull request',
+  issue: 'on an issue that is or becomes a Change (it need not have a candidate yet)',
 };
 
 function section(v: VerbModule): string {
