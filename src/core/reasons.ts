@@ -15,9 +15,11 @@ export function loserReason(input: {
   loserEvidence: CandidateEvidence;
   criteriaCount: number;
   judge: JudgeOutcome | null;
+  /** When nobody was chosen: the head names those before a person, never "Lost to". */
+  head?: string;
 }): string {
   const { winner, loser, loserEvidence, criteriaCount, judge } = input;
-  const head = `Lost to #${winner.pr}`;
+  const head = input.head ?? `Lost to #${winner.pr}`;
   const key = decidingKey(winner, loser);
   if (key === null) {
     const cited = judge && judge.winner === winner.pr && judge.evidence.length > 0 ? ` (${judge.evidence.join(', ')})` : '';

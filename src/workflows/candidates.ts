@@ -7,7 +7,10 @@ import { linkedChange } from '../core/link.ts';
 import type { CandidateState } from '../core/types.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { dropStaleAwaiting } from './clean-ends.ts';
 import { writeCheck } from './execute.ts';
+import { answerLateSibling } from './late-sibling.ts';
+import { leaveOldGroup, staysRejected } from './regroup.ts';
 
 /** States in which a candidate is still in its group. */
 export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
@@ -59,7 +62,10 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
   }
   const change = (await store.getChange(ctx.key, changeNumber)) ?? (await refreshChange(ctx, changeNumber));
   if (!change) return null;
-  if (existing && existing.headSha === pull.headSha && OPEN_STATES.has(existing.state)) return existing;
+  if (await answerLateSibling(ctx, change, pull, existing)) return null;
+  if (await staysRejected(ctx, existing, pull.headSha)) return null;
+  await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
+  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return existing;
   const now = nowIso(ctx);
   const reopened = existing !== null && !OPEN_STATES.has(existing.state);
   if (existing && (existing.state === 'promoted' || existing.state === 'stale') && !reopened) return null;
@@ -75,6 +81,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     reason: existing ? 'new commits' : 'recorded',
     headSeenAt: now,
   });
+  await leaveOldGroup(ctx, existing, candidate);
   if (change.state !== 'open' && change.state !== 'human') return candidate;
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {
