@@ -14,10 +14,15 @@ export const UserSpec = z.union(
   { error: 'read | triage | write | maintain | admin, or { permission, bot }' },
 );
 
-export const BranchRules = z.strictObject({
+const ProtectedBranch = z.strictObject({
   required: z.array(z.string().min(1)).default([]),
   requiredReviews: z.number().int().nonnegative().default(0),
   mergeQueue: z.boolean().default(false),
+});
+
+/** The default branch's rules, and (extension) other protected branches' rules by name. */
+export const BranchRules = ProtectedBranch.extend({
+  branches: z.record(z.string().min(1), ProtectedBranch).optional(),
 });
 
 export const CheckConclusion = z.enum([
@@ -93,6 +98,8 @@ export const CandidateSpec = z.strictObject({
   openAt: seconds.default(0),
   /** The branch is cut from the base as it is at this time (default 0). */
   baseAt: seconds.default(0),
+  /** Extension: the base branch the PR targets (default: the default branch); cut from the default branch at time 0. */
+  base: z.string().min(1).optional(),
   /** Extension: labels on the PR when it opens. */
   labels: z.array(z.string().min(1)).default([]),
   files: fileTree.default({}),
@@ -189,7 +196,33 @@ const CloseEvent = z.strictObject({ on: prNumber, user: login });
 /** Extension: `user` adds (or removes) label `name` on the Change or a candidate. */
 const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user: login });
 
-export const EventKinds = ['comment', 'review', 'push', 'click', 'edit', 'close', 'label', 'unlabel'] as const;
+/** Extension: a person changes the PR's base branch (GitHub sends `edited` with `changes.base`). */
+const RetargetEvent = z.strictObject({ on: prNumber, base: z.string().min(1), user: login.optional() });
+/** Extension: a person reopens a closed PR. */
+const ReopenEvent = z.strictObject({ on: prNumber, user: login });
+/** Extension: a person marks the PR ready for review, or converts it to a draft (default user: its author). */
+const DraftEvent = z.strictObject({ on: prNumber, user: login.optional() });
+/** Extension: a person closes the Change (as not planned). */
+const CloseChangeEvent = z.strictObject({ user: login });
+/** Extension: a person locks the Change's conversation (default user: the Change's author). */
+const LockChangeEvent = z.union([z.literal(true), z.strictObject({ user: login.optional() })]);
+
+export const EventKinds = [
+  'comment',
+  'review',
+  'push',
+  'click',
+  'edit',
+  'close',
+  'label',
+  'unlabel',
+  'retarget',
+  'reopen',
+  'ready',
+  'draft',
+  'closeChange',
+  'lockChange',
+] as const;
 export type EventKind = (typeof EventKinds)[number];
 
 export const EventSpec = z
@@ -203,6 +236,12 @@ export const EventSpec = z
     close: CloseEvent.optional(),
     label: LabelEvent.optional(),
     unlabel: LabelEvent.optional(),
+    retarget: RetargetEvent.optional(),
+    reopen: ReopenEvent.optional(),
+    ready: DraftEvent.optional(),
+    draft: DraftEvent.optional(),
+    closeChange: CloseChangeEvent.optional(),
+    lockChange: LockChangeEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);
@@ -301,8 +340,9 @@ export const ScenarioFile = z
       });
     });
     const branches = new Set<string>();
+    const bases = baseBranches(s);
     s.candidates.forEach((c, i) => {
-      if (branches.has(c.branch) || c.branch === s.defaultBranch)
+      if (branches.has(c.branch) || c.branch === s.defaultBranch || bases.includes(c.branch))
         ctx.addIssue({ code: 'custom', path: ['candidates', i, 'branch'], message: `branch ${c.branch} is already used` });
       branches.add(c.branch);
     });
@@ -310,7 +350,8 @@ export const ScenarioFile = z
     for (const c of s.candidates) if (!openAt.has(c.number)) openAt.set(c.number, c.openAt);
     s.events.forEach((e, i) => {
       const onChange = (e.label ?? e.unlabel)?.on === s.change.number;
-      const prTarget = e.review ?? e.push ?? e.click ?? e.close ?? (onChange ? undefined : (e.label ?? e.unlabel));
+      const prTarget =
+        e.review ?? e.push ?? e.click ?? e.close ?? e.retarget ?? e.reopen ?? e.ready ?? e.draft ?? (onChange ? undefined : (e.label ?? e.unlabel));
       const kind = EventKinds.find((k) => e[k] !== undefined) ?? 'comment';
       if (prTarget) {
         const opens = openAt.get(prTarget.on);
@@ -347,6 +388,12 @@ export const ScenarioFile = z
   });
 
 export type ScenarioFileInput = z.input<typeof ScenarioFile>;
+
+/** Base branches besides the default one that a scenario names (candidates' `base`, retargets, branch rules). */
+export function baseBranches(s: { defaultBranch: string; candidates: { base?: string }[]; events: { retarget?: { base: string } }[]; branch?: { branches?: Record<string, unknown> } }): string[] {
+  const names = [...s.candidates.map((c) => c.base), ...s.events.map((e) => e.retarget?.base), ...Object.keys(s.branch?.branches ?? {})];
+  return [...new Set(names.filter((n): n is string => n !== undefined && n !== s.defaultBranch))].sort();
+}
 export type ScenarioFileParsed = z.output<typeof ScenarioFile>;
 export type CheckSpec = z.output<typeof CheckSpec>;
 export type CandidateModelScript = z.output<typeof CandidateModelScript>;

@@ -2,13 +2,14 @@
 // by itself once its required checks pass, its required approvals are in and it is mergeable.
 import { latestRuns } from './check-acts.ts';
 import type { Sent } from './issue-acts.ts';
-import type { Pull, Repo } from './model.ts';
+import { rulesFor, type Pull, type Repo } from './model.ts';
 import { mergePull, type MergeMethod } from './pull-acts.ts';
 import type { World } from './world.ts';
 
 const PASSING = new Set(['success', 'neutral', 'skipped']);
 
-function checksPass(repo: Repo, sha: string): boolean {
+function checksPass(repo: Repo, pull: Pull): boolean {
+  const sha = pull.headSha;
   const runs = latestRuns(repo, sha);
   const statuses = new Map<string, string>();
   for (const status of repo.statuses) if (status.sha === sha) statuses.set(status.context, status.state);
@@ -17,7 +18,7 @@ function checksPass(repo: Repo, sha: string): boolean {
     if (run) return run.status === 'completed' && run.conclusion !== null && PASSING.has(run.conclusion);
     return statuses.get(name) === 'success';
   };
-  const required = repo.rules.required ?? [];
+  const required = rulesFor(repo, pull.base).required ?? [];
   if (required.length > 0) return required.every(passed);
   return runs.every((r) => r.status === 'completed' && r.conclusion !== null && PASSING.has(r.conclusion)) && [...statuses.values()].every((s) => s === 'success');
 }
@@ -26,12 +27,12 @@ function approved(repo: Repo, pull: Pull): boolean {
   const latest = new Map<string, string>();
   for (const review of repo.reviews) if (review.pullNumber === pull.number && review.state !== 'COMMENTED') latest.set(review.user, review.state);
   const states = [...latest.values()];
-  return !states.includes('CHANGES_REQUESTED') && states.filter((s) => s === 'APPROVED').length >= (repo.rules.requiredReviews ?? 0);
+  return !states.includes('CHANGES_REQUESTED') && states.filter((s) => s === 'APPROVED').length >= (rulesFor(repo, pull.base).requiredReviews ?? 0);
 }
 
 /** Whether a pull request could merge now under the branch's rules. */
 export function readyToMerge(world: World, repo: Repo, pull: Pull): boolean {
-  return !pull.merged && !pull.draft && repo.issues.get(pull.number)?.state === 'open' && checksPass(repo, pull.headSha) && approved(repo, pull) && world.mergeable(repo, pull);
+  return !pull.merged && !pull.draft && repo.issues.get(pull.number)?.state === 'open' && checksPass(repo, pull) && approved(repo, pull) && world.mergeable(repo, pull);
 }
 
 /** Merges every pull request whose auto-merge or queue entry is now satisfied. */

@@ -4,10 +4,10 @@ import { AppAuth } from './auth.ts';
 import { clickButton as clickRunButton, createCheckRun, latestRuns, setStatus as setCommitStatus, updateCheckRun } from './check-acts.ts';
 import { RestContract } from './contract.ts';
 import type { Change } from './git-store.ts';
-import { addComment, addLabels, editIssue as editIssueBody, openIssue as openIssueAct, removeLabel as removeIssueLabel, type Sent } from './issue-acts.ts';
-import type { Annotation, CheckAction, Permission, Repo } from './model.ts';
+import { addComment, addLabels, editIssue as editIssueBody, lockIssue as lockIssueAct, openIssue as openIssueAct, removeLabel as removeIssueLabel, setIssueState, type Sent } from './issue-acts.ts';
+import type { Annotation, BranchRules, CheckAction, Permission, Repo } from './model.ts';
 import { botLogin } from './payloads.ts';
-import { openPull, pushChange, setPullState, submitReview } from './pull-acts.ts';
+import { convertToDraft, markReady, openPull, pushChange, retargetPull, setPullState, submitReview } from './pull-acts.ts';
 import { appRoutes } from './rest/app-routes.ts';
 import { checkRoutes } from './rest/check-routes.ts';
 import { issueRoutes } from './rest/issue-routes.ts';
@@ -67,7 +67,7 @@ export interface RepoInput {
   defaultBranch?: string;
   files: Record<string, string>;
   users?: Record<string, { permission: Permission; bot?: boolean }>;
-  rules?: { required?: string[]; requiredReviews?: number; mergeQueue?: boolean };
+  rules?: BranchRules;
 }
 
 const SELECTION_CHECK = 'Arbiter / selection';
@@ -158,6 +158,33 @@ export class GitHubEmulator {
 
   closePullRequest(repo: string, number: number, user: string): Promise<void> {
     return this.act(repo, (r, out) => setPullState(this.world, r, number, 'closed', user, out));
+  }
+
+  /** Cuts a branch from another one's head (no webhook: seeding). */
+  createBranch(repo: string, branch: string, from: string): void {
+    const r = this.world.repo(repo);
+    if (r.git.branches.has(branch)) return;
+    r.git.branches.set(branch, this.world.resolveSha(r, from));
+  }
+
+  reopenPullRequest(repo: string, number: number, user: string): Promise<void> {
+    return this.act(repo, (r, out) => setPullState(this.world, r, number, 'open', user, out));
+  }
+
+  retargetPullRequest(repo: string, number: number, base: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => retargetPull(this.world, r, number, base, user, out));
+  }
+
+  setDraft(repo: string, number: number, draft: boolean, user: string): Promise<void> {
+    return this.act(repo, (r, out) => (draft ? convertToDraft(this.world, r, number, user, out) : markReady(this.world, r, number, user, out)));
+  }
+
+  closeIssue(repo: string, number: number, user: string): Promise<void> {
+    return this.act(repo, (r, out) => setIssueState(this.world, r, this.world.issue(r, number), 'closed', user, out, 'not_planned'));
+  }
+
+  lockIssue(repo: string, number: number, user: string): Promise<void> {
+    return this.act(repo, (r, out) => lockIssueAct(this.world, r, this.world.issue(r, number), user, out));
   }
 
   comment(repo: string, issue: number, user: string, body: string): Promise<number> {

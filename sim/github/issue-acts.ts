@@ -137,3 +137,11 @@ export function addReaction(world: World, list: Reaction[], user: string, conten
   list.push(reaction);
   return { reaction, created: true };
 }
+
+/** A person locks an issue's conversation. */
+export function lockIssue(world: World, repo: Repo, issue: Issue, user: string, out: Sent): void {
+  if (issue.locked) return;
+  issue.locked = true;
+  issue.updatedAt = world.now();
+  out.push(world.emit(repo, 'issues', { action: 'locked', issue: issuePayload(world, repo, issue) }, user));
+}

@@ -51,6 +51,8 @@ export interface Issue {
   updatedAt: number;
   closedAt: number | null;
   closedBy: string | null;
+  /** Locked conversation (`lockChange`). */
+  locked?: boolean;
 }
 
 export interface AutoMerge {
@@ -148,6 +150,14 @@ export interface BranchRules {
   required?: string[];
   requiredReviews?: number;
   mergeQueue?: boolean;
+  /** Rules of other protected branches, by name (the fields above protect the default branch). */
+  branches?: Record<string, Omit<BranchRules, 'branches'>>;
+}
+
+/** The rules that protect one branch: the default branch's, another listed branch's, else none. */
+export function rulesFor(repo: { defaultBranch: string; rules: BranchRules }, branch: string): Omit<BranchRules, 'branches'> {
+  if (branch === repo.defaultBranch) return repo.rules;
+  return repo.rules.branches?.[branch] ?? {};
 }
 
 export interface Dispatch {

@@ -197,7 +197,7 @@ export function issueJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull | und
     user: userJson(urls, issue.user),
     labels: issue.labels.map((name) => labelJson(urls, repo, name)),
     state: issue.state,
-    locked: false,
+    locked: issue.locked === true,
     assignee: null,
     assignees: [],
     milestone: null,

@@ -220,3 +220,22 @@ export function enqueuePull(world: World, repo: Repo, number: number, expectedHe
   settleAutoMerges(world, repo, out);
 }
 
+
+/** A person changes a pull request's base branch: `edited` with `changes.base`, as GitHub sends it. */
+export function retargetPull(world: World, repo: Repo, number: number, base: string, user: string, out: Sent): void {
+  const { pull } = world.pull(repo, number);
+  if (!repo.git.branches.has(base)) throw new GitHubError(422, `base branch ${base} does not exist`);
+  if (pull.base === base) return;
+  const from = { ref: { from: pull.base }, sha: { from: world.resolveSha(repo, pull.base) } };
+  pull.base = base;
+  out.push(world.emit(repo, 'pull_request', { action: 'edited', number, changes: { base: from }, pull_request: world.pullJson(repo, number) }, user));
+}
+
+/** A person converts a pull request back to a draft. */
+export function convertToDraft(world: World, repo: Repo, number: number, user: string, out: Sent): void {
+  const { pull } = world.pull(repo, number);
+  if (pull.draft) return;
+  pull.draft = true;
+  pull.autoMerge = null;
+  out.push(world.emit(repo, 'pull_request', { action: 'converted_to_draft', number, pull_request: world.pullJson(repo, number) }, user));
+}

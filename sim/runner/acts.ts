@@ -127,6 +127,40 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     await ctx.emulator.removeLabel(ctx.scenario.repo, l.on, l.name, l.user);
     ctx.say(`${l.user} removed label ${l.name} from #${l.on}`);
   },
+  async retarget(ctx, e) {
+    const r = e.retarget!;
+    const user = r.user ?? candidate(ctx.scenario, r.on).author;
+    await ctx.emulator.retargetPullRequest(ctx.scenario.repo, r.on, r.base, user);
+    ctx.say(`${user} changed the base of #${r.on} to ${r.base}`);
+  },
+  async reopen(ctx, e) {
+    const r = e.reopen!;
+    await ctx.emulator.reopenPullRequest(ctx.scenario.repo, r.on, r.user);
+    ctx.say(`${r.user} reopened #${r.on}`);
+  },
+  async ready(ctx, e) {
+    const r = e.ready!;
+    const user = r.user ?? candidate(ctx.scenario, r.on).author;
+    await ctx.emulator.setDraft(ctx.scenario.repo, r.on, false, user);
+    ctx.say(`${user} marked #${r.on} ready for review`);
+  },
+  async draft(ctx, e) {
+    const r = e.draft!;
+    const user = r.user ?? candidate(ctx.scenario, r.on).author;
+    await ctx.emulator.setDraft(ctx.scenario.repo, r.on, true, user);
+    ctx.say(`${user} converted #${r.on} to a draft`);
+  },
+  async closeChange(ctx, e) {
+    const r = e.closeChange!;
+    await ctx.emulator.closeIssue(ctx.scenario.repo, ctx.scenario.change.number, r.user);
+    ctx.say(`${r.user} closed Change #${ctx.scenario.change.number}`);
+  },
+  async lockChange(ctx, e) {
+    const r = e.lockChange!;
+    const user = (r === true ? undefined : r.user) ?? ctx.scenario.change.author;
+    await ctx.emulator.lockIssue(ctx.scenario.repo, ctx.scenario.change.number, user);
+    ctx.say(`${user} locked Change #${ctx.scenario.change.number}`);
+  },
 };
 
 const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K }>) => Promise<void> } = {
@@ -138,7 +172,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       deleted: c.deleted,
       message: c.title,
       author: c.author,
-      from: ctx.scenario.defaultBranch,
+      from: c.base ?? ctx.scenario.defaultBranch,
     });
     ctx.heads.set(`open:${c.number}`, sha);
   },
@@ -147,7 +181,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     await ctx.emulator.openPullRequest(ctx.scenario.repo, {
       number: c.number,
       head: c.branch,
-      base: ctx.scenario.defaultBranch,
+      base: c.base ?? ctx.scenario.defaultBranch,
       title: c.title,
       body: c.body,
       user: c.author,

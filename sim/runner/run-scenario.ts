@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
-import type { Scenario } from '../scenario-schema.ts';
+import { baseBranches, type Scenario } from '../scenario-schema.ts';
 import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { AppProcess, freePort } from './app-process.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
@@ -217,6 +217,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       users: scenario.users,
       ...(scenario.branch ? { rules: scenario.branch } : {}),
     });
+    for (const base of baseBranches(scenario)) gh.createBranch(scenario.repo, base, scenario.defaultBranch);
     const c = scenario.change;
     await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
     say(`${c.author} opened Change #${c.number}: ${c.title}`);

@@ -45,7 +45,10 @@ export type Action =
   | ({ kind: 'check-run'; key: string; pr: number; headSha: string } & CheckRunContent)
   | { kind: 'dispatch'; key: string; eventType: string; payload: Record<string, unknown> }
   | { kind: 'receipt'; key: string; receipt: Receipt }
-  | { kind: 'set-state'; key: string; pr: number; state: string; reason: string }
+  /** `observed`: records what already happened on GitHub (a merge, a closure), kept in shadow mode. */
+  | { kind: 'set-state'; key: string; pr: number; state: string; reason: string; observed?: boolean }
+  /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
+  | { kind: 'claim-repair'; key: string; change: number; pr: number }
   | ({ kind: 'combine'; key: string } & CombineBuild);
 
 /** What building a combined candidate takes: a branch at the base head, two heads merged, a draft PR. */

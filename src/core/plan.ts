@@ -6,7 +6,7 @@ import { renderRankingTable, renderReceiptText } from '../github/check-text.ts';
 import { renderHumanGate } from '../github/human-gate.ts';
 import { renderComparisonComment, type ComparisonRow, type EarlierRound } from '../github/markdown.ts';
 import { markerFor } from '../github/markers.ts';
-import { PR_STATE_ACTIONS, type Action, type CheckRunButton } from './actions.ts';
+import type { Action, CheckRunButton } from './actions.ts';
 import { combinedIntoReason } from './combine.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
@@ -60,6 +60,10 @@ export interface SelectionPlan {
   verdict: Verdict;
   actions: Action[];
   receipt: Receipt;
+  /** Ship verdict: the losers' closures, applied only once the winner's merge succeeded. */
+  afterShip?: Action[];
+  /** Ship verdict: the comparison as it reads when the merge ends with a person (the losers stay open). */
+  onRefused?: Action[];
 }
 
 const byPr = (list: CandidateEvidence[]): Map<number, CandidateEvidence> => new Map(list.map((e) => [e.pr, e]));
@@ -104,7 +108,9 @@ export function decide(input: SelectionInput): Verdict {
   }
   let winner: number;
   if (ranking.tiedAtTop) {
-    if (!judge || judge.winner === null || !ranking.top.includes(judge.winner)) {
+    // Only a valid model verdict settles a tie: a rubric tie broken by an order with no evidence
+    // behind it (a PR number, the caller's rank) never picks the candidate Arbiter merges.
+    if (!judge || judge.winner === null || !ranking.top.includes(judge.winner) || judge.source !== 'llm-judge') {
       const tied = ranking.top.map((n) => `#${n}`).join(', ');
       const why = judge
         ? `${tied} are tied on every evidence key and the judge did not settle it (${judgeNoWinnerWords(judge)}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
@@ -143,11 +149,39 @@ export function decide(input: SelectionInput): Verdict {
   };
 }
 
-function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>): string {
+function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>, shadow: boolean): string {
   if (reasons.has(pr)) return reasons.get(pr)!;
-  if (verdict.kind === 'ship') return verdict.winner === pr ? 'ships' : 'waiting';
-  if (verdict.kind === 'repair') return verdict.target === pr ? `repair requested: ${verdict.objective}` : 'waiting';
+  if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
+  if (verdict.kind === 'repair') return verdict.target === pr ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}` : 'waiting';
   return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
+}
+
+/** A loser's reason, true to the verdict: nobody chosen means it ranks below those before a person. */
+function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number, RankedCandidate>): Map<number, string> {
+  const evidence = byPr(input.siblings);
+  const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
+  const anchor = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : undefined);
+  const reasons = new Map<number, string>();
+  if (anchor === undefined) return reasons;
+  const head = chosen === null && verdict.kind === 'human' ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)` : undefined;
+  for (const pr of verdict.losers) {
+    const combined = combinedIntoReason(input.combined, verdict.kind === 'repair' ? null : (chosen ?? null), pr);
+    reasons.set(
+      pr,
+      combined ??
+        loserReason({
+          winner: ranked.get(anchor)!,
+          loser: ranked.get(pr)!,
+          loserEvidence: evidence.get(pr)!,
+          criteriaCount: input.change.criteria.length,
+          judge: input.judge,
+          head,
+          winnerEvidence: evidence.get(anchor),
+          criteria: input.change.criteria,
+        }),
+    );
+  }
+  return reasons;
 }
 
 /** Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. */
@@ -158,13 +192,8 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const evidence = byPr(input.siblings);
   const shadow = config.mode === 'shadow';
   const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
-  const reasons = new Map<number, string>();
-  const anchor = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : (verdict.winner ?? verdict.before[0]);
+  const reasons = reasonsFor(input, verdict, ranked);
   const losers = verdict.losers;
-  const winner = verdict.kind === 'repair' ? null : verdict.winner;
-  for (const pr of losers) {
-    reasons.set(pr, combinedIntoReason(input.combined, winner, pr) ?? loserReason({ winner: ranked.get(anchor)!, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: input.judge, winnerEvidence: evidence.get(anchor), criteria: change.criteria }));
-  }
   const receipt: Receipt = {
     kind: 'CANDIDATE_SELECTION',
     repo,
@@ -186,9 +215,9 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   };
   const headline =
     verdict.kind === 'ship'
-      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. It ships (${verdict.risk.risk} risk).`
+      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${shadow ? 'It would ship' : 'It ships'} (${verdict.risk.risk} risk).`
       : verdict.kind === 'repair'
-        ? `#${verdict.target} is the best candidate; a repair is requested: ${verdict.objective}.`
+        ? `#${verdict.target} is the best candidate; ${shadow ? 'Arbiter would ask for one repair' : 'a repair is requested'}: ${verdict.objective}.`
         : verdict.why;
   // Kept in the receipt, so the next round's comparison can list this one below it.
   receipt.data.headline = headline;
@@ -199,19 +228,19 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({
     evidence: evidence.get(c.pr)!,
     rank: c.rank,
-    outcome: outcomeText(verdict, c.pr, reasons),
+    outcome: outcomeText(verdict, c.pr, reasons, shadow),
     title: display.titles?.[c.pr],
   }));
-  const actions: Action[] = [
-    { kind: 'receipt', key: k('receipt/selection'), receipt },
-    {
-      kind: 'comment',
-      key: k(`comparison`),
-      issue: change.number,
-      marker: `comparison:${change.number}`,
-      body: renderComparisonComment({ change: change.number, round, headline, notes, criteria: change.criteria, rows, receipt, shadow, repoUrl, earlier: display.earlier }),
-    },
-  ];
+  const comparison = (key: string, title: string, lines: ComparisonRow[]): Action => ({
+    kind: 'comment',
+    key: k(key),
+    issue: change.number,
+    marker: `comparison:${change.number}`,
+    body: renderComparisonComment({ change: change.number, round, headline: title, notes, criteria: change.criteria, rows: lines, receipt, shadow, repoUrl, earlier: display.earlier }),
+  });
+  const actions: Action[] = [{ kind: 'receipt', key: k('receipt/selection'), receipt }, comparison('comparison', headline, rows)];
+  // For a ship verdict the losers close only after the merge succeeded (finishPromotion).
+  const lost: Action[] = [];
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;
   type Conclusion = 'success' | 'neutral' | 'action_required';
@@ -232,13 +261,15 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   });
   for (const pr of losers) {
     const reason = reasons.get(pr)!;
-    actions.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
-    actions.push({ kind: 'comment', key: k(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.` });
-    actions.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
-    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
-    actions.push({ kind: 'close', key: k(`close/${pr}`), pr });
-    actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
+    const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
+    lost.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
+    lost.push({ kind: 'comment', key: k(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.` });
+    lost.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
+    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING)) lost.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
+    lost.push({ kind: 'close', key: k(`close/${pr}`), pr });
+    lost.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
   }
+  if (verdict.kind !== 'ship') actions.push(...lost);
   if (verdict.kind === 'ship') {
     const w = verdict.winner;
     actions.push(selectionRun(w, 'success', shadow ? 'Shadow: would ship' : 'Selected: ships', headline));
@@ -251,12 +282,18 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     } else {
       actions.push({ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: config.policy.mergeMethod });
     }
+    const open = losers.map((n) => `#${n}`).join(', ');
+    const stay = losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
+    const refusedRows = rows.map((r) => (losers.includes(r.evidence.pr) ? { ...r, outcome: `open: ${r.outcome}` } : r.evidence.pr === w ? { ...r, outcome: 'merge refused: awaiting a person' } : r));
+    const refused = comparison('comparison/refused', `#${w} won, but GitHub did not merge it: a person must act.${stay}`, refusedRows);
+    return { verdict, receipt, actions, afterShip: lost, onRefused: [refused] };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;
     const reason = verdict.unmet.length > 0 ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}`).join('; ')}` : e.gate.reason;
     const repairReceipt: Receipt = { kind: 'ACCEPTANCE_REPAIR', repo, change: change.number, round, at: input.now, data: { candidate: t, headSha: e.headSha, objective: verdict.objective, unmet: verdict.unmet.map((c) => c.id), trigger: 'selection' } };
-    actions.push(selectionRun(t, 'neutral', 'Repair requested', `${headline}\n\nArbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`, true));
+    const asked = shadow ? `Shadow mode: Arbiter would ask for one more attempt (${reason}); nothing was dispatched.` : `Arbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`;
+    actions.push(selectionRun(t, 'neutral', shadow ? 'Shadow: would ask for a repair' : 'Repair requested', `${headline}\n\n${asked}`, true));
     actions.push({ kind: 'receipt', key: k(`receipt/repair`), receipt: repairReceipt });
     actions.push({ kind: 'set-state', key: k(`state/${t}`), pr: t, state: 'selected', reason: `repair requested: ${verdict.objective}` });
     actions.push({
@@ -279,7 +316,9 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       key: k(`repair-note`),
       issue: change.number,
       marker: `repair:${change.number}`,
-      body: `${markerFor(`repair:${change.number}`)}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+      body: shadow
+        ? `${markerFor(`repair:${change.number}`)}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
+        : `${markerFor(`repair:${change.number}`)}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
   } else {
     const { users, teams } = input.reviewers;
@@ -317,6 +356,6 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       receipt: { kind: 'HUMAN_GATE', repo, change: change.number, round, at: input.now, data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why } },
     });
   }
-  // Shadow mode: comments, check runs and receipts only; no PR changes and no candidate leaves its group.
-  return { verdict, receipt, actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind) && a.kind !== 'set-state') : actions };
+  // Shadow mode is applied by the executor (src/core/shadow.ts); the wording above says "would".
+  return { verdict, receipt, actions };
 }

@@ -45,9 +45,11 @@ export function loserReason(input: {
   /** With both, a loss on criteria names them. */
   winnerEvidence?: CandidateEvidence;
   criteria?: Criterion[];
+  /** When nobody was chosen: the head names those before a person, never "Lost to". */
+  head?: string;
 }): string {
   const { winner, loser, loserEvidence, criteriaCount, judge } = input;
-  const head = `Lost to #${winner.pr}`;
+  const head = input.head ?? `Lost to #${winner.pr}`;
   const key = decidingKey(winner, loser);
   if (key === null) {
     const cited = judge && judge.winner === winner.pr && judge.evidence.length > 0 ? ` (${judge.evidence.join(', ')})` : '';

@@ -2,6 +2,7 @@
 // candidate; a merge (by anyone) ships it and closes its siblings as stale.
 import { z } from 'zod';
 import { OPEN_STATES, recordCandidate } from '../workflows/candidates.ts';
+import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
 import { writeCheck } from '../workflows/execute.ts';
@@ -64,6 +65,7 @@ async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: 
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
   await writeCheck(ctx, { pr: number, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Withdrawn: closed by @${by}`, summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.` });
+  await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectionStep(ctx, candidate.change, candidate.base);
 }

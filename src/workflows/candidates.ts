@@ -8,9 +8,12 @@ import { candidateStanding } from '../core/trust.ts';
 import type { CandidateState } from '../core/types.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { dropStaleAwaiting } from './clean-ends.ts';
 import { writeCheck } from './execute.ts';
 import { admittedBy, issueStanding, showNotCandidate, showUntrackedChange, trustOfLogin } from './trust.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
+import { answerLateSibling } from './late-sibling.ts';
+import { leaveOldGroup, staysRejected } from './regroup.ts';
 
 /** States in which a candidate is still in its group. */
 export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
@@ -70,7 +73,10 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
   }
   const change = await trackedChange(ctx, changeNumber, existing ? null : pull);
   if (!change) return null;
-  if (existing && existing.headSha === pull.headSha && OPEN_STATES.has(existing.state)) return existing;
+  if (await answerLateSibling(ctx, change, pull, existing)) return null;
+  if (await staysRejected(ctx, existing, pull.headSha)) return null;
+  await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
+  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return existing;
   const now = nowIso(ctx);
   const reopened = existing !== null && !OPEN_STATES.has(existing.state);
   if (existing && (existing.state === 'promoted' || existing.state === 'stale') && !reopened) return null;
@@ -87,6 +93,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     headSeenAt: now,
   });
   await notePortfolioCandidate(ctx, candidate, pull.body);
+  await leaveOldGroup(ctx, existing, candidate);
   if (change.state !== 'open' && change.state !== 'human') return candidate;
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {

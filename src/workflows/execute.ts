@@ -6,6 +6,7 @@ import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/gateway.ts';
+import { forMode } from '../core/shadow.ts';
 import { CandidateState } from '../core/types.ts';
 import { buildCombined } from './combine-build.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
@@ -75,7 +76,13 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
 export interface ExecutionResult {
   merge: MergeResult | null;
   applied: string[];
+  /** What each action that ran (now or before) answered, by key. */
+  results: Map<string, unknown>;
 }
+
+const Granted = z.object({ granted: z.boolean() });
+/** Whether a plan's `claim-repair` action took the repair (false when it did not run, as in shadow mode). */
+export const repairGranted = (result: ExecutionResult, key: string): boolean => Granted.safeParse(result.results.get(key)).data?.granted === true;
 
 /** Arbiter's comments per issue, as a plan's comment actions found them (an issue left out is listed alone). */
 type PlanComments = Map<number, OwnComment[]>;
@@ -173,6 +180,12 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
       return withRetry(ctx, 'dispatch', () => gh.dispatch(action.eventType, action.payload));
     case 'receipt':
       return { id: await deps.store.addReceipt(action.receipt) };
+    case 'claim-repair': {
+      // A retry of the run that took the repair still holds it (claimRepair inserts only once).
+      const mine = await claimOnce(ctx, `repair:${ctx.key}#${action.change}`);
+      const granted = mine && ((await deps.store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) || (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
+      return { granted };
+    }
     case 'set-state': {
       const state = CandidateState.safeParse(action.state);
       if (state.success) await deps.store.setCandidateState(ctx.key, action.pr, state.data, action.reason);
@@ -185,12 +198,15 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
 }
 
 /**
- * Applies a plan in order. Stops at a merge that GitHub refused (409 head moved, 405 not
- * mergeable): the caller decides what follows. A failure throws, and the job's retry resumes.
+ * Applies a plan in order, as the mode allows (src/core/shadow.ts: the one place shadow mode is
+ * decided). Stops at a merge that GitHub refused (409 head moved, 405 not mergeable): the caller
+ * decides what follows. A failure throws, and the job's retry resumes.
  */
-export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<ExecutionResult> {
+export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<ExecutionResult> {
   const { store } = ctx.deps;
+  const actions = forMode(planned, ctx.config.mode);
   const applied: string[] = [];
+  const results = new Map<string, unknown>();
   let merge: MergeResult | null = null;
   // Found at the first comment to write, for it and every later one.
   let comments: PlanComments | null = null;
@@ -214,10 +230,11 @@ export async function executePlan(ctx: RepoContext, actions: Action[]): Promise<
         continue;
       }
     }
+    results.set(action.key, result);
     if (action.kind === 'merge' || action.kind === 'auto-merge') {
       merge = result as MergeResult;
       if (!merge.ok) break;
     }
   }
-  return { merge, applied };
+  return { merge, applied, results };
 }

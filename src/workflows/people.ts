@@ -3,13 +3,15 @@
 // cancel a Change, re-run acceptance, re-rank. Each returns a VerbResult for the reply.
 import type { VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
-import { LABEL_AWAITING } from '../core/plan.ts';
+import { planRejection, type RepairChance } from '../core/plan-person.ts';
+import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
 import { markerFor } from '../github/markers.ts';
-import type { CandidateRow } from '../store/types.ts';
+import type { CandidateRow, RoundRow } from '../store/types.ts';
+import { completeOwnChecks } from './clean-ends.ts';
 import { OPEN_STATES } from './candidates.ts';
-import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
 import { evaluateCandidate } from './evaluate.ts';
-import { executePlan } from './execute.ts';
+import { executePlan, repairGranted } from './execute.ts';
 import { afterMergeAnswer } from './promote.ts';
 import { readGroupView, selectionStep, waitingList } from './select.ts';
 
@@ -29,7 +31,6 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   const evidence = view.evidence.get(pr);
   if (!evidence) return refused('selection_pending', `#${pr} has new commits that are not verified yet.`);
   if (!evidence.gate.promotable) return refused('failed_required_check', `#${pr} cannot ship: ${evidence.gate.reason}.`);
-  if (ctx.config.mode === 'shadow') return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
   const sha = evidence.headSha;
   const k = (suffix: string): string => `${ctx.key}#${candidate.change}/promote/${pr}@${sha}/${suffix}`;
   const pull = view.pulls.get(pr);
@@ -40,69 +41,115 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   if (pull?.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
   actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: ctx.config.policy.mergeMethod });
   const result = await executePlan(ctx, actions);
+  if (ctx.config.mode === 'shadow') return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
   await afterMergeAnswer(ctx, { change: view.change, round: view.round, base: candidate.base, pr, sha, result: result.merge, by: user, scope: `promote/${pr}@${sha}` });
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
   if (result.merge && !result.merge.ok && result.merge.status === 409) return refused('head_moved', `The head of #${pr} moved; nothing was merged. The new head is verified in the next round.`);
   return refused('not_mergeable', `GitHub refused to merge #${pr}; a person must resolve it.`);
 }
 
-/** A person's rejection: starts the Change's one repair (at most one, even when two race). */
+/** Whether the candidate waits at the human gate (DESIGN.md section 6): the decided round put it before a person. */
+async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
+  const { store } = ctx.deps;
+  const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
+  const decided = round.decision as SelectionPlan | null;
+  if (decided?.verdict?.kind === 'human' && decided.verdict.before.includes(candidate.pr)) return true;
+  // A winner whose merge ended with a person (405, a policy that changed) waits there too.
+  const change = await store.getChange(ctx.key, candidate.change);
+  return candidate.state === 'selected' && change?.state === 'human';
+}
+
+/**
+ * A person's rejection: the candidate is out of the running at once, whatever its round's state.
+ * A gated candidate gets the Change's one repair (at most one, even when two race) and stays
+ * open for it; any other is closed, and the reply says why no repair started.
+ */
 export async function rejectByPerson(ctx: RepoContext, pr: number, user: string, reason: string): Promise<VerbResult> {
   const { store } = ctx.deps;
   const candidate = await openCandidate(ctx, pr);
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
-  const k = (suffix: string): string => `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/${suffix}`;
-  // A retry of the run that took the repair still holds it (claimRepair inserts only once).
-  const mine = ctx.config.repair.enabled && (await claimOnce(ctx, `repair:${ctx.key}#${candidate.change}`));
-  const canRepair = mine && ((await store.claimRepair(ctx.key, candidate.change, pr, nowIso(ctx))) || (await store.getRepair(ctx.key, candidate.change))?.pr === pr);
-  if (!canRepair) {
-    // A second rejection while this very head's repair is pending must not close the candidate the repair will fix.
-    const held = await store.getRepair(ctx.key, candidate.change);
-    if (held?.pr === pr && Date.parse(candidate.headSeenAt) <= Date.parse(held.at)) {
-      return { ok: true, message: `A repair of #${pr} is already requested; its new commits open the next round.` };
-    }
+  const held = await store.getRepair(ctx.key, candidate.change);
+  // A second rejection while this very head's repair is pending must not close the candidate the repair will fix.
+  if (held?.pr === pr && Date.parse(candidate.headSeenAt) <= Date.parse(held.at) && candidate.state === 'selected') {
+    return { ok: true, message: `A repair of #${pr} is already requested; its new commits open the next round.` };
   }
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  const text = `Rejected by @${user}: ${reason}`;
-  const actions: Action[] = [
-    { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
-    { kind: 'check-run', key: k('check'), pr, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: canRepair ? 'Rejected: repair requested' : 'Rejected', summary: text },
-  ];
-  if (canRepair) {
-    actions.push(
-      { kind: 'receipt', key: k('receipt'), receipt: { kind: 'ACCEPTANCE_REPAIR', repo: ctx.key, change: candidate.change, round: round.number, at: nowIso(ctx), data: { candidate: pr, headSha: candidate.headSha, objective: reason.slice(0, 500), trigger: 'rejection', by: user } } },
-      { kind: 'dispatch', key: `${ctx.key}#${candidate.change}/repair-by-rejection`, eventType: 'arbiter.repair', payload: { change: candidate.change, candidate: pr, base: candidate.base, head_sha: candidate.headSha, objective: reason.slice(0, 500), reason: text.slice(0, 500), round: round.number, by: user } },
-      { kind: 'comment', key: k('note'), issue: candidate.change, marker: `repair:${candidate.change}`, body: `${markerFor(`repair:${candidate.change}`)}\n@${user} rejected #${pr} (${reason.slice(0, 300)}). Arbiter requested one repair; if nothing arrives within ${Math.round(ctx.config.repair.timeout / 60)} minutes, the change goes to a person.` },
-    );
-  } else {
-    actions.push(
-      { kind: 'comment', key: k('note'), issue: pr, marker: `rejected:${pr}`, body: `${markerFor(`rejected:${pr}`)}\n${text}. The change's one repair is already used, so this candidate is closed.` },
-      { kind: 'close', key: k('close'), pr },
-      { kind: 'set-state', key: k('state'), pr, state: 'rejected', reason: text },
-    );
+  const gated = await isGated(ctx, candidate);
+  let repair: RepairChance = !gated ? 'not-gated' : !ctx.config.repair.enabled ? 'disabled' : 'used';
+  if (gated && ctx.config.repair.enabled) {
+    const key = `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/claim-repair`;
+    const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
+    // Shadow mode never claims the repair; its plan says what would happen were it free.
+    const free = held === null || held.pr === pr;
+    if (ctx.config.mode === 'shadow' ? free : repairGranted(claimed, key)) repair = 'granted';
   }
-  await executePlan(ctx, ctx.config.mode === 'shadow' ? actions.filter((a) => a.kind === 'check-run' || a.kind === 'comment' || a.kind === 'receipt') : actions);
-  if (canRepair) await store.setChangeState(ctx.key, candidate.change, 'open');
-  return { ok: true, message: canRepair ? `Rejected #${pr}; one repair was requested (${reason.slice(0, 200)}).` : `Rejected and closed #${pr}; the repair for #${candidate.change} was already used.` };
+  const plan = planRejection({
+    repo: ctx.key,
+    change: candidate.change,
+    pr,
+    headSha: candidate.headSha,
+    base: candidate.base,
+    round: round.number,
+    user,
+    reason,
+    repair,
+    shadow: ctx.config.mode === 'shadow',
+    repairTimeout: ctx.config.repair.timeout,
+    now: nowIso(ctx),
+  });
+  await executePlan(ctx, plan.actions);
+  await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
+  if (plan.keptForRepair) {
+    if (ctx.config.mode !== 'shadow') await store.setChangeState(ctx.key, candidate.change, 'open');
+  } else if (ctx.config.mode !== 'shadow') {
+    await afterLeaving(ctx, candidate, round);
+  }
+  return { ok: true, message: plan.reply };
+}
+
+/**
+ * A candidate left a round (rejected and closed): an undecided round may now be complete; a
+ * decided one compares the siblings that remain again, so the Change never waits on a candidate
+ * that is gone.
+ */
+async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: RoundRow): Promise<void> {
+  const { store } = ctx.deps;
+  const remaining = (await store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) => OPEN_STATES.has(c.state));
+  if (round.decision !== null && remaining.length > 0) {
+    await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
+    await store.setChangeState(ctx.key, candidate.change, 'open');
+  }
+  if (remaining.length > 0) {
+    await selectionStep(ctx, candidate.change, candidate.base);
+    return;
+  }
+  const k = `${ctx.key}#${candidate.change}/reject/${candidate.pr}@${candidate.headSha}/none-left`;
+  const text = `No candidate for #${candidate.change} on \`${candidate.base}\` remains open after #${candidate.pr} was rejected. A new candidate opens the next round; or cancel the change with \`${ctx.config.commands.prefix} cancel\`.`;
+  await executePlan(ctx, [{ kind: 'comment', key: k, issue: candidate.change, marker: `none-left:${candidate.change}:${candidate.base}`, body: `${markerFor(`none-left:${candidate.change}:${candidate.base}`)}\n${text}` }]);
+  await store.setChangeState(ctx.key, candidate.change, 'human');
 }
 
 export async function cancelChange(ctx: RepoContext, change: number, user: string): Promise<VerbResult> {
   const { store } = ctx.deps;
   const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter((c) => OPEN_STATES.has(c.state));
-  const text = `Cancelled by @${user}.`;
+  const shadow = ctx.config.mode === 'shadow';
+  const text = shadow ? `Shadow mode: @${user} asked to cancel; Arbiter would close this candidate.` : `Cancelled by @${user}.`;
   const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${suffix}`;
   const actions: Action[] = [{ kind: 'receipt', key: k('receipt'), receipt: { kind: 'CANCEL', repo: ctx.key, change, round: 0, at: nowIso(ctx), data: { by: user, closed: candidates.map((c) => c.pr) } } }];
   for (const c of candidates) {
     actions.push(
-      { kind: 'check-run', key: k(`check/${c.pr}`), pr: c.pr, headSha: c.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Change cancelled', summary: text },
-      { kind: 'comment', key: k(`note/${c.pr}`), issue: c.pr, marker: `cancel:${c.pr}`, body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} will not ship.` },
+      { kind: 'check-run', key: k(`check/${c.pr}`), pr: c.pr, headSha: c.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: shadow ? 'Shadow: would cancel' : 'Change cancelled', summary: text },
+      { kind: 'comment', key: k(`note/${c.pr}`), issue: c.pr, marker: `cancel:${c.pr}`, body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.` },
       ...(c.state === 'selected' ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }] : []),
       { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
       { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
     );
   }
-  await executePlan(ctx, ctx.config.mode === 'shadow' ? actions.filter((a) => a.kind !== 'close' && a.kind !== 'set-state') : actions);
-  if (ctx.config.mode !== 'shadow') await store.setChangeState(ctx.key, change, 'cancelled');
+  await executePlan(ctx, actions);
+  const list = candidates.map((c) => `#${c.pr}`).join(', ');
+  if (shadow) return { ok: true, message: `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.` };
+  for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
+  await store.setChangeState(ctx.key, change, 'cancelled');
   return { ok: true, message: candidates.length > 0 ? `Cancelled #${change}: closed ${candidates.map((c) => `#${c.pr}`).join(', ')}.` : `Cancelled #${change}; it had no open candidates.` };
 }
 

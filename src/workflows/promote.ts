@@ -1,6 +1,7 @@
 // Promotion and what follows it: executing a decided plan, then reading the merge's answer.
-// Merged: PROMOTION receipt and the open siblings close as stale. 409 (the head moved): the next
-// round starts and no merge is reported. 405 (not mergeable): a person is asked.
+// Merged: the losers close as lost, PROMOTION receipt, other open siblings close as stale. 409 (the
+// head moved): the next round starts and no merge is reported. 405 (not mergeable): a person is
+// asked, and the losers stay open.
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
 import type { Receipt } from '../core/types.ts';
@@ -8,6 +9,7 @@ import { markerFor } from '../github/markers.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from './candidates.ts';
+import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { executePlan } from './execute.ts';
@@ -15,10 +17,14 @@ import { executePlan } from './execute.ts';
 export async function finishPromotion(ctx: RepoContext, input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan }): Promise<void> {
   const { plan, change, round, base } = input;
   const result = await executePlan(ctx, plan.actions);
-  if (ctx.config.mode === 'shadow') return;
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha = plan.actions.find((a): a is Extract<Action, { kind: 'merge' | 'auto-merge' }> => a.kind === 'merge' || a.kind === 'auto-merge')?.sha ?? '';
+    // Shadow mode merges nothing, so nothing follows but what the plan would do to the losers.
+    if (ctx.config.mode === 'shadow') await executePlan(ctx, plan.afterShip ?? []);
+    // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
+    else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? []);
+    else if (result.merge && !result.merge.ok && result.merge.status !== 409) await executePlan(ctx, plan.onRefused ?? []);
     await afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `r${round.number}` });
   } else if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
     await ctx.deps.store.setChangeState(ctx.key, change.number, plan.verdict.kind === 'human' ? 'human' : 'open');
@@ -80,11 +86,14 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
   const receipt: Receipt = { kind: 'PROMOTION', repo: ctx.key, change: change.number, round: input.round, at: nowIso(ctx), data: { candidate: pr, headSha: input.sha, by: input.by ?? 'arbiter', method: ctx.config.policy.mergeMethod } };
   const actions: Action[] = [
     { kind: 'receipt', key: k('receipt'), receipt },
-    { kind: 'set-state', key: k(`state/${pr}`), pr, state: 'promoted', reason: input.by ? `promoted by @${input.by}` : 'merged' },
+    { kind: 'set-state', key: k(`state/${pr}`), pr, state: 'promoted', reason: input.by ? `promoted by @${input.by}` : 'merged', observed: true },
   ];
   if (input.sha) {
     actions.push({ kind: 'check-run', key: k(`check/${pr}`), pr, headSha: input.sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped', summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.` });
   }
+  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
+  const decided = (await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision as SelectionPlan | null;
+  if (decided?.verdict?.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
   const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
   for (const s of siblings) {
     const reason = `Superseded: #${pr} shipped.`;
@@ -96,5 +105,6 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
     actions.push({ kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason });
   }
   await executePlan(ctx, actions);
+  for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
 }

@@ -18,7 +18,7 @@ import { OPEN_STATES } from './candidates.ts';
 import { combinedCandidate, combineStep } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
-import { writeCheck } from './execute.ts';
+import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound, portfolioPending } from './portfolio.ts';
 import { finishPromotion } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
@@ -184,9 +184,11 @@ async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): 
   const repairAvailable = ctx.config.repair.enabled && (taken === null || (await repairHeldByMe()));
   let plan = planSelection({ ...base, repairAvailable });
   if (plan.verdict.kind === 'repair') {
-    const target = plan.verdict.target;
-    const mine = await claimOnce(ctx, repairKey);
-    const granted = mine && ((await store.claimRepair(ctx.key, view.change.number, target, nowIso(ctx))) || (await store.getRepair(ctx.key, view.change.number))?.pr === target);
+    // The claim is an action like any other, so shadow mode (which never claims) drops it; the
+    // shadow plan then says what Arbiter would do with the repair still unused.
+    const key = `${ctx.key}#${view.change.number}/r${view.round.number}/claim-repair`;
+    const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target }]);
+    const granted = ctx.config.mode === 'shadow' || repairGranted(claimed, key);
     if (!granted) plan = planSelection({ ...base, repairAvailable: false });
   }
   if (plan.verdict.kind === 'human') {

@@ -1,8 +1,8 @@
 // The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
-// (unpromotable, "timed out"), and sends a Change to a person when its repair never came.
+// (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
-import { LABEL_AWAITING } from '../core/plan.ts';
+import { planRepairTimeout } from '../core/plan-sweep.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
@@ -13,6 +13,7 @@ import { OPEN_STATES } from './candidates.ts';
 import { deliveryOfToken, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
+import { resolveReviewers } from './reviewers.ts';
 import { selectionStep } from './select.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
@@ -38,26 +39,46 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   return true;
 }
 
-/** A repair requested by a decided round that nothing answered within `repair.timeout`. */
-async function expireRepair(ctx: RepoContext, change: number, base: string): Promise<void> {
+/**
+ * A repair (of either origin: a decided round, or a person's rejection) that nothing answered
+ * within `repair.timeout`: no new commits and no new candidate since it was requested. The Change
+ * goes to the human gate in full: label, review request, the reason, the check and the receipt.
+ */
+async function expireRepair(ctx: RepoContext, change: number): Promise<void> {
   const { store } = ctx.deps;
   const repair = await store.getRepair(ctx.key, change);
-  const round = await store.currentRound(ctx.key, change, base, nowIso(ctx));
-  const decision = round.decision as { verdict?: { kind?: string; target?: number } } | null;
-  if (!repair || decision?.verdict?.kind !== 'repair' || !round.decidedAt) return;
-  if (ctx.deps.clock.now().getTime() - Date.parse(round.decidedAt) < ctx.config.repair.timeout * 1000) return;
-  const target = await store.getCandidate(ctx.key, decision.verdict.target ?? repair.pr);
-  if (!target || !OPEN_STATES.has(target.state)) return;
-  const why = `The requested repair of #${target.pr} did not arrive within ${Math.round(ctx.config.repair.timeout / 60)} minutes. Approve to ship it as it is or cancel the change.`;
-  const k = (s: string): string => `${ctx.key}#${change}/r${round.number}/repair-timeout/${s}`;
-  await executePlan(ctx, [
-    { kind: 'label', key: k('label'), issue: target.pr, labels: [LABEL_AWAITING] },
-    { kind: 'comment', key: k('note'), issue: target.pr, marker: `repair-timeout:${target.pr}`, body: `${markerFor(`repair-timeout:${target.pr}`)}\n${why}` },
-    { kind: 'check-run', key: k('check'), pr: target.pr, headSha: target.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide', summary: why },
-    { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo: ctx.key, change, round: round.number, at: nowIso(ctx), data: { candidates: [target.pr], winner: target.pr, why: 'repair timed out' } } },
-    { kind: 'set-state', key: k('state'), pr: target.pr, state: 'selected', reason: why },
-  ]);
+  const state = (await store.getChange(ctx.key, change))?.state;
+  if (!repair || (state !== 'open' && state !== 'human')) return;
+  const asked = Date.parse(repair.at);
+  if (ctx.deps.clock.now().getTime() - asked < ctx.config.repair.timeout * 1000) return;
+  const done = `repair-expired:${ctx.key}#${change}@${repair.at}`;
+  if ((await store.getAppliedAction(done)) !== null) return;
+  const all = await store.listCandidatesOfChange(ctx.key, change);
+  if (all.some((c) => Date.parse(c.headSeenAt) > asked)) return; // answered: the next round decides
+  const target = all.find((c) => c.pr === repair.pr);
+  if (!target) return;
+  const rejected = target.state === 'rejected';
+  if (!rejected && !OPEN_STATES.has(target.state)) return;
+  const open = all.filter((c) => c.base === target.base && OPEN_STATES.has(c.state));
+  const targets = rejected ? (open.length > 0 ? open : [target]) : [target];
+  if (rejected && open.length === 0 && (await ctx.gh.pullState(target.pr)).state !== 'open') return;
+  const paths = (await Promise.all(targets.map((t) => store.getPatch(ctx.key, t.pr, t.headSha)))).flatMap((p) => p?.files.map((f) => f.path) ?? []);
+  const reviewers = await resolveReviewers(ctx, paths, targets.map((t) => t.author));
+  const round = await store.currentRound(ctx.key, change, target.base, nowIso(ctx));
+  const plan = planRepairTimeout({
+    repo: ctx.key,
+    change,
+    round: round.number,
+    repairOf: { pr: target.pr, rejected },
+    targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
+    reviewers,
+    timeout: ctx.config.repair.timeout,
+    prefix: ctx.config.commands.prefix,
+    now: nowIso(ctx),
+  });
+  await executePlan(ctx, plan.actions);
   await store.setChangeState(ctx.key, change, 'human');
+  await store.recordAppliedAction(done, { round: round.number }, nowIso(ctx));
 }
 
 /**
@@ -124,10 +145,13 @@ export async function runSweep(deps: Deps): Promise<void> {
   }
   await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
-  for (const c of await deps.store.listCandidatesInState('selected')) {
+  // A repair's candidate is `selected` (planned by a round) or `rejected` (by a person, kept open).
+  const repairs = new Map<string, CandidateRow>();
+  for (const c of [...(await deps.store.listCandidatesInState('selected')), ...(await deps.store.listCandidatesInState('rejected'))]) repairs.set(`${c.repo}#${c.change}`, c);
+  for (const c of repairs.values()) {
     try {
       const ctx = await contextFor(deps, c, token);
-      if (ctx) await expireRepair(ctx, c.change, c.base);
+      if (ctx) await expireRepair(ctx, c.change);
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: repair check skipped');
     }

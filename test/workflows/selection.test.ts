@@ -45,15 +45,16 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.resetRecord();
     await step(w, 'job-13');
     const sha13 = shaOf(13);
+    // The winner merges first; the loser closes only once the merge succeeded (issue 14).
     expect(w.gh.writes).toEqual([
       'comment #42 comparison:42',
+      'check #13 Arbiter / selection completed success "Selected: ships"',
+      'ready #13',
+      `merge #13 sha=${sha13}`,
       'check #12 Arbiter / selection completed neutral "Lost to #13"',
       'comment #12 note:12:r1',
       'label #12 arbiter:lost',
       'close #12',
-      'check #13 Arbiter / selection completed success "Selected: ships"',
-      'ready #13',
-      `merge #13 sha=${sha13}`,
       'check #13 Arbiter / selection completed success "Selected: shipped"',
     ]);
     const note = w.gh.commentsOn(12)[0]?.body ?? '';
@@ -157,7 +158,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
     await step(w, 'job-a');
     expect(w.gh.commentsOn(12)[0]?.body).toContain('Lost to #13: same evidence; the judge preferred #13 (ev:13:acceptance:AC1).');
-    expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual(['close #12', `merge #13 sha=${shaOf(13)}`]);
+    expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual([`merge #13 sha=${shaOf(13)}`, 'close #12']);
   });
 
   it('opens the next round and reports no merge when the head moved (409)', async () => {
@@ -191,13 +192,17 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
     w.gh.pull(13).mergeable = false;
     await step(w, 'job-a');
-    expect(w.gh.writes.slice(-4)).toEqual([
+    // The loser stays open, and the comparison says what happened.
+    expect(w.gh.writes.slice(-5)).toEqual([
       `merge #13 sha=${shaOf(13)} → 405`,
+      'edit comment #42 comparison:42',
       'label #13 arbiter:awaiting-approval',
       'comment #13 refused:13:r1',
       'check #13 Arbiter / selection completed neutral "Not mergeable: a person must act"',
     ]);
     expect(w.gh.commentsOn(13)[0]?.body).toContain('GitHub refused to merge #13 (405');
+    expect(w.gh.pull(12)).toMatchObject({ state: 'open', labels: [] });
+    expect(w.gh.commentsOn(42)[0]?.body).toContain('#13 won, but GitHub did not merge it: a person must act. #12 stays open until a person decides.');
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'HUMAN_GATE']);
     expect((await store.getChange(KEY, 42))?.state).toBe('human');
   });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { dispatch, setStatus } from '../check-acts.ts';
 import { diffTrees } from '../diff.ts';
-import { REST_PERMISSION } from '../model.ts';
+import { REST_PERMISSION, rulesFor } from '../model.ts';
 import { iso, nodeId, repoJson, statusJson, userJson } from '../payloads.ts';
 import { GitHubError } from '../world.ts';
 import { ok, paged, parseBody, repoOf, type RestRequest, type RouteTable } from './route-kit.ts';
@@ -118,12 +118,12 @@ export const repoRoutes: RouteTable = {
     const repo = repoOf(req);
     const rules: Record<string, unknown>[] = [];
     const source = { ruleset_source_type: 'Repository', ruleset_source: repo.fullName, ruleset_id: 1 };
-    if (req.params.branch !== repo.defaultBranch) return ok([]);
-    if (repo.rules.required && repo.rules.required.length > 0)
-      rules.push({ type: 'required_status_checks', ...source, parameters: { strict_required_status_checks_policy: false, required_status_checks: repo.rules.required.map((context) => ({ context })) } });
-    if (repo.rules.requiredReviews !== undefined)
-      rules.push({ type: 'pull_request', ...source, parameters: { required_approving_review_count: repo.rules.requiredReviews, dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_review_thread_resolution: false } });
-    if (repo.rules.mergeQueue) rules.push({ type: 'merge_queue', ...source, parameters: { check_response_timeout_minutes: 60, grouping_strategy: 'ALLGREEN', max_entries_to_build: 5, max_entries_to_merge: 5, merge_method: 'MERGE', min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 5 } });
+    const branch = rulesFor(repo, req.params.branch);
+    if (branch.required && branch.required.length > 0)
+      rules.push({ type: 'required_status_checks', ...source, parameters: { strict_required_status_checks_policy: false, required_status_checks: branch.required.map((context) => ({ context })) } });
+    if (branch.requiredReviews !== undefined)
+      rules.push({ type: 'pull_request', ...source, parameters: { required_approving_review_count: branch.requiredReviews, dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_review_thread_resolution: false } });
+    if (branch.mergeQueue) rules.push({ type: 'merge_queue', ...source, parameters: { check_response_timeout_minutes: 60, grouping_strategy: 'ALLGREEN', max_entries_to_build: 5, max_entries_to_merge: 5, merge_method: 'MERGE', min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 5 } });
     return ok(rules);
   },
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (req) => {

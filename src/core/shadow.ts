@@ -1,0 +1,20 @@
+// Shadow mode in one place: the one filter the executor applies to every plan (selection, a
+// person's command, after-merge, sweep). Pure: it only drops actions, it never rewrites them.
+import { PR_STATE_ACTIONS, type Action } from './actions.ts';
+
+export type Mode = 'live' | 'shadow';
+
+/**
+ * What of a plan may run in this mode. Shadow mode keeps comments, check runs and receipts, and
+ * state changes that record what already happened on GitHub; it drops every PR-state write,
+ * every dispatch, every claim of the Change's one repair and every decided state change (no
+ * candidate leaves its group on a decision that was not carried out).
+ */
+export function forMode(actions: readonly Action[], mode: Mode): Action[] {
+  if (mode === 'live') return [...actions];
+  return actions.filter((a) => {
+    if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
+    if (a.kind === 'set-state') return a.observed === true;
+    return true;
+  });
+}

@@ -1,0 +1,30 @@
+// A late sibling: a PR that links a Change that already shipped or was cancelled. It holds no
+// round; it gets a completed neutral `Arbiter / selection` saying why, and is closed as stale.
+import type { Action } from '../core/actions.ts';
+import { markerFor } from '../github/markers.ts';
+import type { CandidateRow, ChangeRow } from '../store/types.ts';
+import type { PullFacts } from './candidates.ts';
+import { OPEN_STATES } from './candidates.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
+
+/** True when the PR came after its Change ended: then it was answered here, and is not a sibling. */
+export async function answerLateSibling(ctx: RepoContext, change: ChangeRow, pull: PullFacts, existing: CandidateRow | null): Promise<boolean> {
+  if (change.state !== 'shipped' && change.state !== 'cancelled') return false;
+  if (existing && (OPEN_STATES.has(existing.state) || existing.state === 'promoted')) return false;
+  const { store } = ctx.deps;
+  const shipped = (await store.listCandidatesOfChange(ctx.key, change.number)).find((c) => c.state === 'promoted');
+  const title = change.state === 'shipped' && shipped ? `#${shipped.pr} already shipped for #${change.number}` : `#${change.number} was cancelled`;
+  const shadow = ctx.config.mode === 'shadow';
+  const summary = `${title}, so this pull request is not compared with anything. ${shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
+  const k = (s: string): string => `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}`;
+  const reason = `${title}.`;
+  await store.upsertCandidate({ repo: ctx.key, pr: pull.number, change: change.number, base: pull.base, headSha: pull.headSha, author: pull.author, state: 'stale', reason, headSeenAt: nowIso(ctx) });
+  const actions: Action[] = [
+    { kind: 'check-run', key: k('check'), pr: pull.number, headSha: pull.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title, summary },
+    { kind: 'comment', key: k('note'), issue: pull.number, marker: `late:${pull.number}`, body: `${markerFor(`late:${pull.number}`)}\n${summary}` },
+    { kind: 'close', key: k('close'), pr: pull.number },
+  ];
+  await executePlan(ctx, actions);
+  return true;
+}

@@ -1,0 +1,23 @@
+// When a known candidate comes back or moves: a rejected candidate returns only with commits that
+// answer its repair; a retargeted candidate leaves its old group (base branch), whose round starts again.
+import type { CandidateRow } from '../store/types.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { selectionStep } from './select.ts';
+
+/** A person rejected this candidate: it stays out unless these are new commits answering its own repair. */
+export async function staysRejected(ctx: RepoContext, existing: CandidateRow | null, headSha: string): Promise<boolean> {
+  if (existing?.state !== 'rejected') return false;
+  const repair = await ctx.deps.store.getRepair(ctx.key, existing.change);
+  return !(repair?.pr === existing.pr && headSha !== existing.headSha);
+}
+
+/** After the candidate was recorded on its new base: the old group compares what remains, afresh. */
+export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | null, moved: CandidateRow): Promise<void> {
+  if (!existing || existing.base === moved.base) return;
+  const { store } = ctx.deps;
+  const now = nowIso(ctx);
+  const round = await store.currentRound(ctx.key, existing.change, existing.base, now);
+  if (round.selection !== null || round.decision !== null) await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
+  await store.addEvent(ctx.key, 'candidate.retargeted', { pr: moved.pr, from: existing.base, to: moved.base }, now);
+  await selectionStep(ctx, existing.change, existing.base);
+}
