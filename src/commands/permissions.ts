@@ -1,5 +1,6 @@
 // Who may run which verb: pure rules over the verb module, the user's repository role,
 // authorship of the candidate and whether the user is a bot.
+import { WRITES } from '../core/trust.ts';
 import { findVerb } from './registry.ts';
 import type { Permission, VerbModule } from './types.ts';
 
@@ -12,15 +13,8 @@ export interface Asker {
   isBot: boolean;
 }
 
-/** Roles that may change state; the table is the rule. */
-const CAN_WRITE: Record<Permission, boolean> = {
-  none: false,
-  read: false,
-  triage: false,
-  write: true,
-  maintain: true,
-  admin: true,
-};
+/** Roles that may change state: the trust rules' table (write, maintain, admin). */
+const CAN_WRITE: Record<Permission, boolean> = WRITES;
 
 const describeRole = (permission: Permission): string =>
   permission === 'none' ? 'no access' : `${permission} access`;

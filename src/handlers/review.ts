@@ -24,8 +24,8 @@ export async function onReview(ctx: RepoContext, payload: Record<string, unknown
   const { review, pull_request: pr } = parsed.data;
   const user = review.user!.login;
   const sender = parsed.data.sender ?? review.user!;
-  const bot = isBotAccount(review.user!) || isBotAccount(sender) || sender.login.toLowerCase() !== user.toLowerCase();
-  if (bot) {
+  const notAPerson = isBotAccount(review.user!) || isBotAccount(sender) || sender.login.toLowerCase() !== user.toLowerCase();
+  if (notAPerson) {
     ctx.log.info({ pr: pr.number, user, sender: sender.login }, "a bot's review never counts: ignored");
     return;
   }
