@@ -75,14 +75,14 @@ export const RESTATE_SHARE = 0.75;
 const RESTATE_MIN_SHARED = 3;
 
 /**
- * A quote that restates the criterion instead of doing it: at least three of its words occur in
- * the criterion text, and at least three quarters of its words are criterion words or words about
+ * A quote that restates the criterion instead of doing it: at least three of its distinct words occur in
+ * the criterion text, and at least three quarters of its distinct words are criterion words or words about
  * the work itself (`AC1`, met, implemented…). `'Search ignores case'` against "The search ignores
  * upper and lower case" restates it; `todo.toLocaleLowerCase().includes(wanted)` does not.
  */
 export function restatesCriterion(quote: string, criterion: string): boolean {
   const want = new Set(stems(criterion));
-  const words = stems(quote).filter((w) => !/^ac\d+$/.test(w));
+  const words = [...new Set(stems(quote).filter((w) => !/^ac\d+$/.test(w)))];
   if (words.length === 0) return false;
   const shared = words.filter((w) => want.has(w)).length;
   const meta = words.filter((w) => !want.has(w) && META_WORDS.has(w)).length;

@@ -138,13 +138,13 @@ export const ConfigSchema = z.strictObject({
     .prefault({})
     .meta({
       description:
-        "The acceptance check: a model judges each acceptance criterion of the Change against the candidate; a `met` counts only with a quote verified in the candidate's files.",
+        "The acceptance check: a model judges each acceptance criterion of the Change against the candidate; a `met` counts only with a quote that Arbiter verifies in the material this candidate's call received. The citation rule: the quote must occur there word for word (whitespace aside) in the cited file, and be specific: a whole line of at least 8 characters that occurs once, or a non-trivial excerpt (not a brace, a lone keyword or a literal) that occurs at most 3 times. A quote only inside a comment, or in a prose file (`*.md`, `*.txt`, `docs/`, README, NOTES), verifies only a criterion about documentation; a quote that restates the criterion's own words verifies nothing; a removed line verifies only a criterion that asks for a removal and that the model classified as one. A refused quote makes the criterion `unclear`, with the reason. `(check: NAME)` criteria are judged by that check, again each time it concludes. See docs/acceptance.md.",
     }),
   judge: z
     .strictObject({
       mode: z.enum(['verdict', 'rubric']).default('verdict').meta({
         description:
-          '`verdict`: one call names the preferred tied candidate and the evidence ids it relies on. `rubric`: the model scores every tied candidate on each rubric criterion (0 to 4) and the weighted total decides.',
+          '`verdict`: the judge names the preferred tied candidate and the evidence ids it relies on. `rubric`: the model scores every tied candidate on each rubric criterion (0 to 4) and the weighted total decides. Either way the judge is asked twice, with the tied candidates in opposite orders: a verdict counts only when both answers prefer the same candidate, rubric scores are averaged; answers that disagree go to a person (`comparison: inconsistent`). Both calls count against the budget.',
         examples: ['rubric'],
       }),
       model: z.string().default('claude-sonnet-5-5').meta({ description: 'Model id of the judge.', examples: ['claude-sonnet-5-5'] }),
