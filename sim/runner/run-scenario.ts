@@ -275,7 +275,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     });
     if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
     const transcript = parsed.transcript;
-    printer.flush();
+    printer.finish();
     if (opts.json) log(JSON.stringify(transcript, null, 2));
     else {
       for (const line of renderFinalState(transcript, scenario.change.number)) log(line);

@@ -50,7 +50,8 @@ export interface EarlierRound {
 
 function header(row: ComparisonRow, repoUrl: RepoUrl): string {
   const title = row.title ? ` ${label(shorten(row.title, 28))}` : '';
-  const author = row.evidence.author ? ` by @${label(row.evidence.author)}` : '';
+  // A login is letters, digits and dashes, `[bot]` for an app: kept as GitHub writes it.
+  const author = /^[\w-]+(?:\[bot\])?$/.test(row.evidence.author) ? ` by @${row.evidence.author}` : '';
   return cell(`${prLink(repoUrl, row.evidence.pr)}${title}${author}`);
 }
 

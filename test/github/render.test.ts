@@ -237,3 +237,12 @@ describe('links point at the repository on its own host', () => {
     expect(repoUrlFrom(undefined, 'acme/planner')).toBe('https://github.com/acme/planner');
   });
 });
+
+describe('column headers', () => {
+  it("keep an app's login as GitHub writes it", () => {
+    const crit = criteria(1, 'A criterion');
+    const bot = { ...evidence(13, ['met'], crit), author: 'copilot-swe-agent[bot]' };
+    const { tables } = structureOf(comparisonOf(planSelection(input([bot], crit))));
+    expect(tables[0].headers[1]).toBe('#13 Add the calendar view | tak… by @copilot-swe-agent[bot]');
+  });
+});
