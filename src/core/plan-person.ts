@@ -19,6 +19,8 @@ export interface RejectionInput {
   user: string;
   reason: string;
   repair: RepairChance;
+  /** The PR carries `arbiter:awaiting-approval` (removed: its reason ends). */
+  awaiting: boolean;
   shadow: boolean;
   /** `repair.timeout` in seconds, for the note on the Change. */
   repairTimeout: number;
@@ -45,7 +47,7 @@ export function planRejection(input: RejectionInput): RejectionPlan {
   const reason = input.reason.slice(0, 500);
   const text = `Rejected by @${user}: ${reason}`;
   const state: Action = { kind: 'set-state', key: k('state'), pr, state: 'rejected', reason: text };
-  const actions: Action[] = [{ kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING }];
+  const actions: Action[] = input.awaiting ? [{ kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING }] : [];
   if (input.repair === 'granted') {
     const receipt: Receipt = {
       kind: 'ACCEPTANCE_REPAIR',

@@ -8,6 +8,7 @@ export interface RepairTimeoutInput {
   repo: string;
   change: number;
   round: number;
+  base: string;
   /** The candidate the repair was for, and whether a person rejected it (then it never ships). */
   repairOf: { pr: number; rejected: boolean };
   /** Who goes before the person: the repair's candidate, or (when it was rejected) the open siblings. */
@@ -28,7 +29,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       : `#${repairOf.pr} was rejected by a person and stays out; no other candidate is open. Close it and wait for a new candidate, or cancel the change.`
     : 'Approve to ship it as it is or cancel the change.';
   const why = `The requested repair of #${repairOf.pr} did not arrive within ${minutes} minutes. ${choose}`;
-  const k = (s: string): string => `${repo}#${change}/r${round}/repair-timeout/${s}`;
+  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/repair-timeout/${s}`;
   const asked = input.reviewers.users.length + input.reviewers.teams.length > 0;
   const actions: Action[] = [];
   for (const t of input.targets) {

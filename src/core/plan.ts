@@ -188,7 +188,8 @@ function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number,
 export function planSelection(input: SelectionInput): SelectionPlan {
   const verdict = decide(input);
   const { repo, change, round, ranking, config } = input;
-  const k = (suffix: string): string => `${repo}#${change.number}/r${round}/${suffix}`;
+  // Each base branch is its own group with its own rounds: its actions are its own too.
+  const k = (suffix: string): string => `${repo}#${change.number}@${input.base}/r${round}/${suffix}`;
   const evidence = byPr(input.siblings);
   const shadow = config.mode === 'shadow';
   const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
@@ -231,12 +232,17 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     outcome: outcomeText(verdict, c.pr, reasons, shadow),
     title: display.titles?.[c.pr],
   }));
+  // One comparison per group: candidates on another base branch are compared (and commented) alone.
+  const marker = `comparison:${change.number}@${input.base}`;
   const comparison = (key: string, title: string, lines: ComparisonRow[]): Action => ({
     kind: 'comment',
     key: k(key),
     issue: change.number,
-    marker: `comparison:${change.number}`,
-    body: renderComparisonComment({ change: change.number, round, headline: title, notes, criteria: change.criteria, rows: lines, receipt, shadow, repoUrl, earlier: display.earlier }),
+    marker,
+    body: renderComparisonComment({ change: change.number, round, headline: title, notes, criteria: change.criteria, rows: lines, receipt, shadow, repoUrl, earlier: display.earlier }).replace(
+      markerFor(`comparison:${change.number}`),
+      markerFor(marker),
+    ),
   });
   const actions: Action[] = [{ kind: 'receipt', key: k('receipt/selection'), receipt }, comparison('comparison', headline, rows)];
   // For a ship verdict the losers close only after the merge succeeded (finishPromotion).
@@ -286,7 +292,8 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     const stay = losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
     const refusedRows = rows.map((r) => (losers.includes(r.evidence.pr) ? { ...r, outcome: `open: ${r.outcome}` } : r.evidence.pr === w ? { ...r, outcome: 'merge refused: awaiting a person' } : r));
     const refused = comparison('comparison/refused', `#${w} won, but GitHub did not merge it: a person must act.${stay}`, refusedRows);
-    return { verdict, receipt, actions, afterShip: lost, onRefused: [refused] };
+    const waiting = losers.map((pr) => ({ ...selectionRun(pr, 'neutral', `Open: #${w} was not merged`, `#${w} won, but GitHub did not merge it; this candidate stays open until a person decides.`), key: k(`check/refused/${pr}`) }));
+    return { verdict, receipt, actions, afterShip: lost, onRefused: [refused, ...waiting] };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;

@@ -109,7 +109,8 @@ export function judgeSentence(judge: JudgeOutcome): string {
   const cited = judge.evidence.length > 0 ? `, citing ${judge.evidence.map((e) => `\`${e}\``).join(', ')}` : '';
   const why = judge.explanation ? ` Its reason: “${judge.explanation}”` : '';
   if (judge.source === 'deterministic') {
-    return `The candidates at the top were level on every piece of evidence; the model judge's scores were level too, so #${judge.winner} goes first in evidence order.`;
+    // An order with no evidence behind it picks no winner (DESIGN.md section 5): a person chooses.
+    return `The candidates at the top were level on every piece of evidence, and the model judge's scores were level too, so a person chooses.`;
   }
   return `The candidates at the top were level on every piece of evidence; the model judge preferred #${judge.winner}${cited}.${why}`;
 }

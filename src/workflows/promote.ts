@@ -25,7 +25,7 @@ export async function finishPromotion(ctx: RepoContext, input: { change: ChangeR
     // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
     else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? []);
     else if (result.merge && !result.merge.ok && result.merge.status !== 409) await executePlan(ctx, plan.onRefused ?? []);
-    await afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `r${round.number}` });
+    await afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `${base}/r${round.number}` });
   } else if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
     await ctx.deps.store.setChangeState(ctx.key, change.number, plan.verdict.kind === 'human' ? 'human' : 'open');
   }

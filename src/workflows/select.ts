@@ -186,7 +186,7 @@ async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): 
   if (plan.verdict.kind === 'repair') {
     // The claim is an action like any other, so shadow mode (which never claims) drops it; the
     // shadow plan then says what Arbiter would do with the repair still unused.
-    const key = `${ctx.key}#${view.change.number}/r${view.round.number}/claim-repair`;
+    const key = `${ctx.key}#${view.change.number}@${base.base}/r${view.round.number}/claim-repair`;
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target }]);
     const granted = ctx.config.mode === 'shadow' || repairGranted(claimed, key);
     if (!granted) plan = planSelection({ ...base, repairAvailable: false });

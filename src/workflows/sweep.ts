@@ -44,7 +44,7 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
  * within `repair.timeout`: no new commits and no new candidate since it was requested. The Change
  * goes to the human gate in full: label, review request, the reason, the check and the receipt.
  */
-async function expireRepair(ctx: RepoContext, change: number): Promise<void> {
+export async function expireRepair(ctx: RepoContext, change: number): Promise<void> {
   const { store } = ctx.deps;
   const repair = await store.getRepair(ctx.key, change);
   const state = (await store.getChange(ctx.key, change))?.state;
@@ -69,6 +69,7 @@ async function expireRepair(ctx: RepoContext, change: number): Promise<void> {
     repo: ctx.key,
     change,
     round: round.number,
+    base: target.base,
     repairOf: { pr: target.pr, rejected },
     targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
     reviewers,

@@ -102,7 +102,7 @@ async function assertOneDecision(trial: Trial, tokens: string[], db: StoreWithDb
   expect(applied.filter((w) => w.startsWith('close')).sort(), label).toEqual(sorted.map((p) => `close #${p}`).sort());
   expect(applied.filter((w) => w.startsWith('label')).sort(), label).toEqual(sorted.map((p) => `label #${p} arbiter:lost`).sort());
   expect(applied.filter((w) => w.startsWith('comment') || w.startsWith('edit comment')).sort(), label).toEqual(
-    [`comment #${CHANGE} comparison:${CHANGE}`, ...sorted.map((p) => `comment #${p} note:${p}:r1`)].sort(),
+    [`comment #${CHANGE} comparison:${CHANGE}@main`, ...sorted.map((p) => `comment #${p} note:${p}:r1`)].sort(),
   );
   expect(applied.filter((w) => w.includes('Waiting on')), label).toEqual([]);
   // What is left on GitHub: the winner merged and selected, every loser closed with its reason.

@@ -47,7 +47,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     const sha13 = shaOf(13);
     // The winner merges first; the loser closes only once the merge succeeded (issue 14).
     expect(w.gh.writes).toEqual([
-      'comment #42 comparison:42',
+      'comment #42 comparison:42@main',
       'check #13 Arbiter / selection completed success "Selected: ships"',
       'ready #13',
       `merge #13 sha=${sha13}`,
@@ -106,7 +106,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       ],
     });
     await step(w, 'job-a');
-    expect(selectionWrites(w)).toEqual(['comment #42 comparison:42', 'comment #12 note:12:r1', 'label #12 arbiter:lost', 'close #12', 'dispatch arbiter.repair', 'comment #42 repair:42']);
+    expect(selectionWrites(w)).toEqual(['comment #42 comparison:42@main', 'comment #12 note:12:r1', 'label #12 arbiter:lost', 'close #12', 'dispatch arbiter.repair', 'comment #42 repair:42']);
     expect(w.gh.dispatches).toHaveLength(1);
     const payload = w.gh.dispatches[0]!.payload;
     expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
@@ -121,7 +121,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.resetRecord();
     await step(w, 'job-b');
     expect(w.gh.dispatches).toHaveLength(1);
-    expect(selectionWrites(w)).toEqual(['edit comment #42 comparison:42', 'label #13 arbiter:awaiting-approval', 'review #13 maintainer', 'comment #13 gate:13:r2']);
+    expect(selectionWrites(w)).toEqual(['edit comment #42 comparison:42@main', 'label #13 arbiter:awaiting-approval', 'review #13 maintainer', 'comment #13 gate:13:r2']);
     expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate #13 meets 2 of 3 criteria (1 not met). Approve to ship it or cancel the change.');
     expect(w.gh.commentsOn(13)[0]?.body).toContain('AC3 (A card can be dragged between days)');
     // While a person must act, the run asks for action and links the comparison.
@@ -138,7 +138,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await step(w, 'job-a');
     expect(llm.calls.map((c) => `${c.kind} ${c.candidates?.join(',')}`)).toEqual(['judge 12,13', 'judge 13,12']);
     expect(selectionWrites(w)).toEqual([
-      'comment #42 comparison:42',
+      'comment #42 comparison:42@main',
       'label #12 arbiter:awaiting-approval',
       'review #12 maintainer',
       'comment #12 gate:12:r1',
@@ -195,9 +195,9 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     // The loser stays open, and the comparison says what happened.
     expect(w.gh.writes.slice(-5)).toEqual([
       `merge #13 sha=${shaOf(13)} → 405`,
-      'edit comment #42 comparison:42',
+      'edit comment #42 comparison:42@main',
       'label #13 arbiter:awaiting-approval',
-      'comment #13 refused:13:r1',
+      'comment #13 refused:13:main/r1',
       'check #13 Arbiter / selection completed neutral "Not mergeable: a person must act"',
     ]);
     expect(w.gh.commentsOn(13)[0]?.body).toContain('GitHub refused to merge #13 (405');
