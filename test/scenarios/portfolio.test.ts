@@ -9,7 +9,7 @@ import { readReceiptMarker } from '../../src/github/markers.ts';
 import { loadScenarioFile, parseScenario, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
-const SLOW = { timeout: 300_000 };
+const SLOW = { timeout: 480_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
@@ -95,7 +95,7 @@ describe('portfolio search', () => {
     expect(applied(t).filter((w) => w.summary.startsWith('merge '))).toHaveLength(1);
   });
 
-  it('successive halving re-runs the scoring check and sends the best average deep; top-k trusts the first reading', SLOW, async () => {
+  it('successive halving re-runs the scoring check and sends the best average deep, not the best first reading', SLOW, async () => {
     const halving = await load('portfolio-successive-halving');
     const t = await play(halving);
     const wide = wideReceipt(t, 7);
@@ -104,7 +104,10 @@ describe('portfolio search', () => {
     expect(applied(t).filter((w) => w.summary.startsWith('rerequest check-run bench'))).toHaveLength(5);
     expect(t.prs['32'].merged).toBe(true);
     expect(t.prs['31'].merged).toBe(false);
+  });
 
+  it('top-k on the same readings trusts the first one and sends #31 deep', SLOW, async () => {
+    const halving = await load('portfolio-successive-halving');
     const topK = { ...halving, config: halving.config!.replace('policy: successive-halving', 'policy: top-k') };
     const u = await play(topK);
     expect(wideReceipt(u, 7).data).toMatchObject({ policy: 'top-k', deep: [31], readings: { 31: [0.91], 32: [0.85], 33: [0.8] } });
