@@ -29,10 +29,11 @@ function evidence(pr: number, opts: { promotable?: boolean; met?: number } = {})
 }
 
 /** readings: pr → values in run order (run ids 1, 2, 3… per candidate, offset so they interleave). */
-const readingsOf = (table: Record<number, number[]>): Reading[] =>
-  Object.entries(table).flatMap(([pr, values]) => values.map((value, i) => ({ pr: Number(pr), run: 100 * (i + 1) + Number(pr), value })));
+type Table = Partial<Record<number, number[]>>;
+const readingsOf = (table: Table): Reading[] =>
+  Object.entries(table).flatMap(([pr, values]) => (values ?? []).map((value, i) => ({ pr: Number(pr), run: 100 * (i + 1) + Number(pr), value })));
 
-const input = (prs: number[], table: Record<number, number[]>, k: number, over: Partial<PolicyInput> = {}): PolicyInput => ({
+const input = (prs: number[], table: Table, k: number, over: Partial<PolicyInput> = {}): PolicyInput => ({
   evidence: prs.map((pr) => evidence(pr)),
   readings: readingsOf(table),
   k,
