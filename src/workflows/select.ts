@@ -12,7 +12,7 @@ import { judgeTie } from '../judge/judge.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
-import { combinedCandidate, combineStep } from './combine.ts';
+import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { writeCheck } from './execute.ts';
@@ -84,7 +84,8 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
   const list = waitingList(view.pending);
   // The siblings a combined candidate was built from wait for it by name.
   const combined = await combinedCandidate(ctx, view.change.number);
-  const waitsForCombined = (pr: number): boolean => combined !== null && combined.sources.includes(pr) && view.pending.some((p) => p.pr === combined.pr);
+  const combinedPending = combined !== null && view.pending.some((p) => p.pr === combined.pr);
+  const waitsForCombined = (pr: number): boolean => combinedPending && combined !== null && combined.sources.includes(pr);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
   const everyone = settled === undefined || live;
   const refresh = live ? 'It is updated as siblings settle.' : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
@@ -97,13 +98,18 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
       headSha: s.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: (waitsForCombined(s.pr) ? `Waiting for the combined candidate #${combined?.pr}` : `Waiting on ${list}`).slice(0, 200),
+      title: (waitsForCombined(s.pr) ? `Waiting for the combined candidate #${combined?.pr}` : `Waiting on ${list}`)
+        .slice(0, 200),
       summary: `Round ${view.round.number} of #${view.change.number}: Arbiter compares the ${view.siblings.length} candidates once every one has settled.\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
 }
 
-async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): Promise<SelectionPlan> {
+async function computePlan(
+  ctx: RepoContext,
+  view: GroupView,
+  combine: { notes: string[]; combined: Combined },
+): Promise<SelectionPlan> {
   const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
@@ -136,8 +142,8 @@ async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): 
     drafts: [...view.pulls.values()].filter((p) => p.isDraft).map((p) => p.number),
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
-    notes,
-    combined: await combinedCandidate(ctx, view.change.number),
+    notes: combine.notes,
+    combined: combine.combined,
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = `repair:${ctx.key}#${view.change.number}`;
@@ -206,7 +212,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
       await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
       return;
     }
-    await store.recordDecision(round.id, await computePlan(ctx, view, combine.notes), nowIso(ctx), ctx.token);
+    await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
