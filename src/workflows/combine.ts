@@ -20,7 +20,10 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { GroupView } from './select.ts';
 
-export type CombineStep = { handedOver: true } | { handedOver: false; notes: string[] };
+/** The Change's combined candidate and its sources, when one was opened. */
+export type Combined = { pr: number; sources: number[] } | null;
+
+export type CombineStep = { handedOver: true } | { handedOver: false; notes: string[]; combined: Combined };
 
 const recordKey = (ctx: RepoContext, change: number): string => `combined:${ctx.key}#${change}`;
 
@@ -31,10 +34,7 @@ export async function readCombineRecord(ctx: RepoContext, change: number): Promi
 }
 
 /** The combined candidate of a Change and the siblings it combines, when one was opened. */
-export async function combinedCandidate(
-  ctx: RepoContext,
-  change: number,
-): Promise<{ pr: number; sources: number[] } | null> {
+export async function combinedCandidate(ctx: RepoContext, change: number): Promise<Combined> {
   return combinedOf(await readCombineRecord(ctx, change));
 }
 
@@ -48,7 +48,9 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   const existing = await readCombineRecord(ctx, change);
   // A retry of the round that built it finishes what it began; a later round only compares.
   if (existing !== null) {
-    if (existing.proposal.round !== view.round.number) return { handedOver: false, notes: [] };
+    if (existing.proposal.round !== view.round.number) {
+      return { handedOver: false, notes: [], combined: combinedOf(existing) };
+    }
     return finish(ctx, existing.proposal, existing.outcome);
   }
   const proposal = proposeCombine({
@@ -61,22 +63,22 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
     config: ctx.config.combine,
     attempted: false,
   });
-  if (proposal === null) return { handedOver: false, notes: [] };
+  if (proposal === null) return { handedOver: false, notes: [], combined: null };
   if (ctx.config.mode === 'shadow') {
     const receipt = combineReceipt({ repo: ctx.key, proposal, outcome: null, mode: 'shadow', now: nowIso(ctx) });
     const key = `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`;
     await executePlan(ctx, [{ kind: 'receipt', key, receipt }]);
-    return { handedOver: false, notes: [combineShadowNote(proposal)] };
+    return { handedOver: false, notes: [combineShadowNote(proposal)], combined: null };
   }
   await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
   const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
-  if (!built.success) return { handedOver: false, notes: [] };
+  if (!built.success) return { handedOver: false, notes: [], combined: null };
   const record: CombineRecord = { proposal, outcome: built.data };
   await store.recordAppliedAction(recordKey(ctx, change), record, nowIso(ctx));
   // The first record stands, should two runs of this claim have built at once.
   const first = await readCombineRecord(ctx, change);
-  return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [] };
+  return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [], combined: null };
 }
 
 /** What follows the build: record the combined PR as a sibling, or say why there is none. */
@@ -85,7 +87,7 @@ async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: Comb
   if (outcome.outcome !== 'opened') {
     const receipt = combineReceipt({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now });
     await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, proposal.change)}/receipt`, receipt }]);
-    return { handedOver: false, notes: [combineFailureNote(proposal, outcome)] };
+    return { handedOver: false, notes: [combineFailureNote(proposal, outcome)], combined: null };
   }
   // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds
   // the next round open and never comes back here.

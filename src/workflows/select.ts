@@ -15,7 +15,7 @@ import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { OPEN_STATES } from './candidates.ts';
-import { combinedCandidate, combineStep } from './combine.ts';
+import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
@@ -90,7 +90,8 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
   const list = waitingList(view.pending);
   // The siblings a combined candidate was built from wait for it by name.
   const combined = await combinedCandidate(ctx, view.change.number);
-  const waitsForCombined = (pr: number): boolean => combined !== null && combined.sources.includes(pr) && view.pending.some((p) => p.pr === combined.pr);
+  const combinedPending = combined !== null && view.pending.some((p) => p.pr === combined.pr);
+  const waitsForCombined = (pr: number): boolean => combinedPending && combined !== null && combined.sources.includes(pr);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
   // An installation low on GitHub's rate limit keeps what is left for decisions: only the sibling
   // that settled is told now, the others at a later refresh.
@@ -137,7 +138,11 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
   return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
 }
 
-async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): Promise<SelectionPlan> {
+async function computePlan(
+  ctx: RepoContext,
+  view: GroupView,
+  combine: { notes: string[]; combined: Combined },
+): Promise<SelectionPlan> {
   const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
@@ -171,8 +176,8 @@ async function computePlan(ctx: RepoContext, view: GroupView, notes: string[]): 
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
     display: await displayOf(ctx, view),
-    notes,
-    combined: await combinedCandidate(ctx, view.change.number),
+    notes: combine.notes,
+    combined: combine.combined,
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = `repair:${ctx.key}#${view.change.number}`;
@@ -250,7 +255,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
       await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
       return;
     }
-    await store.recordDecision(round.id, await computePlan(ctx, view, combine.notes), nowIso(ctx), ctx.token);
+    await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;

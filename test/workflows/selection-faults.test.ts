@@ -113,7 +113,9 @@ describe('selection step faults', () => {
         await held;
       },
     });
-    const w = makeWorld({ store: opened.store, gh, config: configOf({ repair: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    // #12 and #13 together meet every criterion: combining is off, this test is about the waiting list.
+    const config = configOf({ repair: { enabled: false }, combine: { enabled: false }, policy: { reviewers: ['maintainer'] } });
+    const w = makeWorld({ store: opened.store, gh, config });
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met', AC2: 'not_met' } }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
     holding = true;
     const late = selectionStep(w.ctx('job-b'), 42, 'main');
