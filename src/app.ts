@@ -7,7 +7,7 @@ import type { Clock, ManualClock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -96,8 +96,13 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting }));
       const simClock = opts.simClock;
       if (simClock) {
+        const onClock = async () => {
+          // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
+          await queue.releaseDue(simClock.now());
+          await sweep(deps);
+        };
         addHandler(
-          simControlHandler({ clock: simClock, sweep: () => sweep(deps), counts: () => queue.counts(), inflight: () => inflight }),
+          simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),
         );
       }
 
@@ -112,7 +117,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
 
       const requeued = await requeuePendingDeliveries(store, queue);
       if (requeued > 0) app.log.info({ deliveries: requeued }, 're-enqueued deliveries recorded before a restart');
-      const job = deliveryJob(deps, handle);
+      const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
       await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
       await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
       if (opts.scheduleSweep) await scheduleSweep(queue);

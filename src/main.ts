@@ -56,7 +56,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       schema: env.ARBITER_QUEUE_SCHEMA,
       // Under the scenario runner exactly one Arbiter process runs at a time, so jobs a killed
       // process left active can be taken back at start on PostgreSQL too.
-      ...(simClock ? { recoverActiveAtStart: true } : {}),
+      ...(simClock ? { recoverActiveAtStart: true, manualClock: true } : {}),
     });
     const probot = new Probot({
       appId: creds.appId,

@@ -193,7 +193,25 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       say,
       restart: () => restartNow(gh.writes.length ? gh.writes[gh.writes.length - 1].seq : 0),
     };
-    for (const step of buildTimeline(scenario)) {
+    /**
+     * Settles, then lets the clock run to the due time of each job Arbiter deferred (a rate
+     * limit's wait), as time would pass, while that time comes before `limit` (the next step).
+     */
+    const settleThrough = async (limit: number | null) => {
+      for (;;) {
+        await settle();
+        if (restarting) return;
+        const due = (await proc.idle()).deferredUntil ?? null;
+        if (due === null) return;
+        const at = Math.max(seconds, Math.ceil((due - SCENARIO_EPOCH_MS) / 1000));
+        if (limit !== null && at >= limit) return;
+        seconds = at;
+        say(`The clock runs on to t=${seconds}: Arbiter waited out a rate limit until then`);
+        await proc.setClock(now());
+      }
+    };
+    const timeline = buildTimeline(scenario);
+    for (const [s, step] of timeline.entries()) {
       seconds = step.at;
       if (restarting) await restarting;
       await proc.setClock(now());
@@ -203,8 +221,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         // A scheduled restart right after this act interrupts whatever the act started.
         if (step.acts[i + 1]?.kind !== 'restart') await settle();
       }
+      await settleThrough(timeline[s + 1]?.at ?? null);
     }
-    await settle();
+    await settleThrough(null);
     opts.inspect?.(gh);
 
     const state = gh.state(scenario.repo);
