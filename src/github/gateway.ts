@@ -16,6 +16,19 @@ export interface BranchRules {
   mergeQueue: boolean;
 }
 
+/** A pull request as GitHub reports it now; `mergeable` is null while GitHub computes it. */
+export interface PullSnapshot {
+  state: string;
+  merged: boolean;
+  draft: boolean;
+  headSha: string;
+  nodeId: string;
+  labels: string[];
+  mergeable: boolean | null;
+  /** clean, dirty (a conflict), blocked (branch rules), behind, unstable, draft, unknown; null while computed. */
+  mergeableState: string | null;
+}
+
 export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
 
 const Issue = z.object({
@@ -197,12 +210,30 @@ export class GitHubGateway {
     await this.call('close pull request', () => this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr, state: 'closed' }));
   }
 
-  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+  async pullState(pr: number): Promise<PullSnapshot> {
     const { data } = await this.call('get pull request', () => this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr }));
     const parsed = z
-      .object({ state: z.string(), merged: z.boolean().nullable().optional(), draft: z.boolean().optional(), head: z.object({ sha: z.string() }), node_id: z.string(), labels: z.array(z.object({ name: z.string() })).optional() })
+      .object({
+        state: z.string(),
+        merged: z.boolean().nullable().optional(),
+        draft: z.boolean().optional(),
+        head: z.object({ sha: z.string() }),
+        node_id: z.string(),
+        labels: z.array(z.object({ name: z.string() })).optional(),
+        mergeable: z.boolean().nullable().optional(),
+        mergeable_state: z.string().nullable().optional(),
+      })
       .parse(data);
-    return { state: parsed.state, merged: parsed.merged ?? false, draft: parsed.draft ?? false, headSha: parsed.head.sha, nodeId: parsed.node_id, labels: (parsed.labels ?? []).map((l) => l.name) };
+    return {
+      state: parsed.state,
+      merged: parsed.merged ?? false,
+      draft: parsed.draft ?? false,
+      headSha: parsed.head.sha,
+      nodeId: parsed.node_id,
+      labels: (parsed.labels ?? []).map((l) => l.name),
+      mergeable: parsed.mergeable ?? null,
+      mergeableState: parsed.mergeable_state ?? null,
+    };
   }
 
   async addLabels(issue: number, labels: string[]): Promise<void> {

@@ -7,7 +7,7 @@ import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
 import { createGroupCommit, type GroupCommit } from './group-commit.ts';
 import type { JobHandler, Queue, WorkOptions } from './queue.ts';
-import { InstallationBlocks, rateLimitOf } from './rate-limit.ts';
+import { InstallationBlocks, rateLimitOf, retryLaterOf } from './rate-limit.ts';
 
 export const DELIVERY_QUEUE = 'delivery';
 
@@ -160,6 +160,13 @@ export function deliveryJob(deps: Deps, handle: HandleDelivery, jo: DeliveryJobO
     try {
       await handle({ ...deps, log }, { id: d.id, name: d.event, payload: payload.data });
     } catch (error) {
+      const later = retryLaterOf(error);
+      if (later && jo.defer) {
+        const until = new Date(deps.clock.now().getTime() + later.seconds * 1000);
+        log.info({ until: until.toISOString(), reason: later.message }, 'delivery deferred: to be tried again');
+        await jo.defer(d.id, until);
+        return;
+      }
       const limit = rateLimitOf(error);
       if (!limit || !jo.defer || installationId === null) throw error;
       const until = blocks.block(installationId, deps.clock.now(), limit.retryAfter ?? 0);

@@ -5,6 +5,25 @@ import { GitHubError } from '../github/errors.ts';
 /** A wait longer than this is taken as this (a reset hours away is a broken header, not a plan). */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 2 * 3600;
 
+/**
+ * Thrown by a step that must try again later, on the app's clock (GitHub computing whether a
+ * pull request can merge): the delivery job defers itself by `seconds`, without a sleep.
+ */
+export class RetryLater extends Error {
+  constructor(
+    readonly seconds: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RetryLater';
+  }
+}
+
+export function retryLaterOf(error: unknown): RetryLater | null {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof RetryLater) return e;
+  return null;
+}
+
 /** The rate-limit answer behind an error (itself or a cause), if there is one. */
 export function rateLimitOf(error: unknown): GitHubError | null {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {

@@ -2,7 +2,7 @@
 // a transient 405 on the merge, and the other answers real GitHub gives that a contract alone
 // does not show. Each plays the reliability base with a fault and compares with the base.
 import { describe, expect, it } from 'vitest';
-import { duplicateWrites, loadReliability, outcome, play, SLOW, withFaults, writeList } from './helpers.ts';
+import { duplicateWrites, loadReliability, MERGE, outcome, play, SLOW, withFaults, writeList } from './helpers.ts';
 
 const COMMENTS = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments';
 const SECONDARY = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' };
@@ -24,6 +24,22 @@ describe('rate limits (the reliability base)', () => {
     expect(t.issues['7'].comments.filter((c) => c.user === 'arbiter[bot]')).toHaveLength(1);
     expect(outcome(t)).toEqual(outcome(undisturbed));
     expect(writeList(t)).toEqual(writeList(undisturbed));
+    expect(duplicateWrites(t)).toEqual([]);
+  });
+});
+
+describe('merging (the reliability base)', () => {
+  it('one transient 405 ("Base branch was modified") and then success: ships without a person', SLOW, async () => {
+    const base = await loadReliability('selection');
+    const body = { message: 'Base branch was modified. Review and try the merge again.', documentation_url: 'https://docs.github.com/rest/pulls/pulls#merge-a-pull-request' };
+    const { t } = await play(withFaults(base, { github: [{ route: `PUT ${MERGE}`, status: 405, times: 1, when: 'before', body }] }));
+    const merges = t.writes.filter((w) => w.route === MERGE);
+    expect(merges.map((w) => w.status)).toEqual([405, 200]);
+    // Tried again after a wait on the scenario clock, not at once.
+    expect(merges[1].at).toBeGreaterThan(merges[0].at);
+    expect(t.prs['73']).toMatchObject({ state: 'closed', merged: true });
+    expect(t.prs['73'].labels).not.toContain('arbiter:awaiting-approval');
+    expect(t.prs['73'].comments.map((c) => c.body).join('\n')).not.toMatch(/refused to merge/);
     expect(duplicateWrites(t)).toEqual([]);
   });
 });

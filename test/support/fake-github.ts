@@ -4,7 +4,7 @@
 import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
 import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import type { BranchRules, GitHubGateway, MergeResult, Permission } from '../../src/github/gateway.ts';
+import type { BranchRules, GitHubGateway, MergeResult, Permission, PullSnapshot } from '../../src/github/gateway.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
 
 export interface FakeCheck {
@@ -292,11 +292,12 @@ export class FakeGitHub {
     return this.files.get(path) ?? null;
   }
 
-  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+  async pullState(pr: number): Promise<PullSnapshot> {
     await this.read(`pull #${pr}`);
     const p = this.pulls.get(pr);
     if (!p) throw new GitHubError('get pull request', 404, 'Not Found', null);
-    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels] };
+    const mergeableState = p.merged ? 'unknown' : !p.mergeable ? 'dirty' : p.draft ? 'draft' : 'clean';
+    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels], mergeable: p.merged ? null : p.mergeable, mergeableState };
   }
 
   async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
