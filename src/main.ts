@@ -79,7 +79,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
-    await arbiter.ready;
+    await arbiter.serving;
     const server = http.createServer((req, res) => {
       void middleware(req, res, () => {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
