@@ -232,7 +232,8 @@ export class FakeGitHub implements GitHubPort {
   }
 
   /** Answers the group query the way GitHub's GraphQL API shapes it. */
-  private answerGraphql(query: string, variables: Record<string, unknown>): unknown {
+  /** Answers the group query from the fake repository, as GitHub would (tests use it to script partial answers). */
+  answerGraphql(query: string, variables: Record<string, unknown>): unknown {
     if (variables.owner !== this.owner || variables.name !== this.repo) throw new Error('graphql: wrong repository');
     if (!query.startsWith('query ArbiterGroup')) throw new Error(`graphql: the fake answers only ArbiterGroup, not ${query.slice(0, 40)}`);
     const repository: Record<string, unknown> = {};
