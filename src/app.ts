@@ -7,7 +7,7 @@ import type { Clock, ManualClock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -23,8 +23,13 @@ export interface ArbiterAppOptions {
   queue: Queue;
   clock: Clock;
   llm: LlmClient;
-  /** Known slug (ARBITER_APP_SLUG); else asked of GitHub (`GET /app`) at start. */
+  /**
+   * Known slug (ARBITER_APP_SLUG); else asked of GitHub (`GET /app`) in the background, retried
+   * until GitHub answers: webhooks are recorded meanwhile, and processed once it is known.
+   */
   appSlug?: string;
+  /** First wait between two tries of `GET /app` (doubling up to 30 s); tests shorten it. */
+  slugRetryMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
   /** Live mode: the sweep runs every minute from a pg-boss schedule. */
@@ -38,8 +43,12 @@ export interface ArbiterAppOptions {
 
 export interface ArbiterApp {
   appFn: ApplicationFunction;
-  /** Resolves with the Deps once the app function ran. */
+  /** Resolves with the Deps once the workers run (the app slug is known). */
   ready: Promise<Deps>;
+  /** Resolves once the routes (intake, health) are mounted: the server can take webhooks. */
+  serving: Promise<void>;
+  /** Why the app is degraded (GitHub unreachable at start), or null. */
+  degraded(): string | null;
   /** Webhook requests received and not yet answered. */
   inflight(): number;
   /** Stops taking webhooks and jobs; jobs in flight finish or return to the queue. */
@@ -48,8 +57,7 @@ export interface ArbiterApp {
 
 const AppInfo = z.object({ slug: z.string().min(1) });
 
-async function resolveSlug(app: Probot, known: string | undefined): Promise<string> {
-  if (known) return known;
+async function resolveSlug(app: Probot): Promise<string> {
   const octokit = await app.auth();
   const res = await octokit.request('GET /app');
   const info = AppInfo.safeParse(res.data);
@@ -67,21 +75,37 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
     rejectReady = rej;
   });
   ready.catch(() => undefined); // the caller awaits it or the app function's own rejection
+  let markServing!: () => void;
+  const serving = new Promise<void>((res) => (markServing = res));
+  let degraded: string | null = null;
+  let retryTimer: NodeJS.Timeout | undefined;
   const { store, queue } = opts;
   const handle = opts.handle ?? handleDelivery;
   const sweep = opts.sweep ?? runSweep;
 
   const appFn: ApplicationFunction = async (app, { addHandler }) => {
     try {
-      const deps: Deps = {
-        store,
-        queue,
-        clock: opts.clock,
-        llm: opts.llm,
-        log: app.log,
-        octokitFor: (installationId) => app.auth(installationId),
-        appSlug: await resolveSlug(app, opts.appSlug),
+      /** Everything that needs the slug: Deps, the workers, the sweep. Once. */
+      const startWorkers = async (appSlug: string): Promise<void> => {
+        const deps: Deps = {
+          store,
+          queue,
+          clock: opts.clock,
+          llm: opts.llm,
+          log: app.log,
+          octokitFor: (installationId) => app.auth(installationId),
+          appSlug,
+        };
+        current = deps;
+        const requeued = await requeuePendingDeliveries(store, queue);
+        if (requeued > 0) app.log.info({ deliveries: requeued }, 're-enqueued deliveries recorded before a restart');
+        const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
+        await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
+        await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
+        if (opts.scheduleSweep) await scheduleSweep(queue);
+        resolveReady(deps);
       };
+      let current: Deps | null = null;
 
       // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
@@ -94,11 +118,16 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         res.once('close', () => inflight--);
         return false;
       });
-      addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting }));
+      addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting, degraded: () => degraded }));
       const simClock = opts.simClock;
       if (simClock) {
+        const onClock = async () => {
+          // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
+          await queue.releaseDue(simClock.now());
+          if (current) await sweep(current);
+        };
         addHandler(
-          simControlHandler({ clock: simClock, sweep: () => sweep(deps), counts: () => queue.counts(), inflight: () => inflight }),
+          simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),
         );
       }
 
@@ -111,15 +140,37 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
+      markServing();
 
-      const requeued = await requeuePendingDeliveries(store, queue);
-      if (requeued > 0) app.log.info({ deliveries: requeued }, 're-enqueued deliveries recorded before a restart');
-      const job = deliveryJob(deps, handle);
-      await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
-      await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
-      if (opts.scheduleSweep) await scheduleSweep(queue);
-      resolveReady(deps);
+      if (opts.appSlug) {
+        await startWorkers(opts.appSlug);
+        return;
+      }
+      // GitHub may be unreachable at start: serve and record webhooks meanwhile, and ask again.
+      let wait = opts.slugRetryMs ?? 1000;
+      const attempt = async (): Promise<void> => {
+        retryTimer = undefined;
+        if (!accepting) return;
+        let slug: string;
+        try {
+          slug = await resolveSlug(app);
+        } catch (err) {
+          degraded = `GitHub did not answer GET /app (the app slug; set ARBITER_APP_SLUG to skip it): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+          app.log.warn({ retryInMs: wait }, degraded);
+          retryTimer = setTimeout(() => void attempt(), wait);
+          wait = Math.min(wait * 2, 30_000);
+          return;
+        }
+        degraded = null;
+        await startWorkers(slug).catch((err: unknown) => {
+          degraded = `the workers did not start: ${err instanceof Error ? err.message : String(err)}`;
+          app.log.error({ err }, degraded);
+          rejectReady(err);
+        });
+      };
+      await attempt();
     } catch (err) {
+      markServing();
       rejectReady(err);
       throw err;
     }
@@ -128,9 +179,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
   return {
     appFn,
     ready,
+    serving,
+    degraded: () => degraded,
     inflight: () => inflight,
     async shutdown(so = {}) {
       accepting = false;
+      if (retryTimer) clearTimeout(retryTimer);
       await queue.stop({ graceful: true, timeoutMs: so.timeoutMs ?? 20_000 });
     },
   };

@@ -1,5 +1,6 @@
 // GET /arbiter/health: the store answers a query and the queue can be counted → 200 with the
-// counts; otherwise 503 with what failed. Used by load balancers and the scenario runner.
+// counts (status `degraded`, with the reason, while GitHub has not answered at start); otherwise
+// 503 with what failed. Used by load balancers and the scenario runner.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rateBudgets, type RateBudget } from './github/rate-budget.ts';
 import type { QueueCounts } from './jobs/queue.ts';
@@ -12,6 +13,8 @@ export interface HealthSources {
   counts(): Promise<QueueCounts>;
   /** False while the process is shutting down. */
   accepting(): boolean;
+  /** Why the app works only in part (GitHub unreachable: webhooks recorded, not processed), or null. */
+  degraded?(): string | null;
 }
 
 export interface HealthReport {
@@ -22,6 +25,9 @@ export interface HealthReport {
   shuttingDown: boolean;
   /** GitHub's rate limit left, by installation id, as the latest answers reported it. */
   github: Record<string, RateBudget>;
+  /** `degraded`: serving and recording webhooks, but not processing them yet (see `reason`). */
+  status: 'ok' | 'degraded' | 'failing';
+  reason: string | null;
 }
 
 export async function checkHealth(src: HealthSources): Promise<HealthReport> {
@@ -32,7 +38,11 @@ export async function checkHealth(src: HealthSources): Promise<HealthReport> {
   );
   const queue = await src.counts().catch((err: unknown) => `failed: ${reason(err)}`);
   const shuttingDown = !src.accepting();
-  return { ok: store === 'ok' && typeof queue !== 'string' && !shuttingDown, store, backend: src.db.kind, queue, shuttingDown, github: Object.fromEntries(rateBudgets.all()) };
+  const ok = store === 'ok' && typeof queue !== 'string' && !shuttingDown;
+  const degraded = src.degraded?.() ?? null;
+  const status = !ok ? 'failing' : degraded ? 'degraded' : 'ok';
+  const why = !ok ? (store !== 'ok' ? `store ${store}` : typeof queue === 'string' ? `queue ${queue}` : 'shutting down') : degraded;
+  return { ok, store, backend: src.db.kind, queue, shuttingDown, status, reason: why, github: Object.fromEntries(rateBudgets.all()) };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -61,7 +61,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       schema: env.ARBITER_QUEUE_SCHEMA,
       // Under the scenario runner exactly one Arbiter process runs at a time, so jobs a killed
       // process left active can be taken back at start on PostgreSQL too.
-      ...(simClock ? { recoverActiveAtStart: true } : {}),
+      ...(simClock ? { recoverActiveAtStart: true, manualClock: true } : {}),
     });
     const probot = new Probot({
       appId: creds.appId,
@@ -85,7 +85,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
-    await arbiter.ready;
+    await arbiter.serving;
     const metrics = metricsHandler({
       enabled: env.ARBITER_METRICS || env.ARBITER_METRICS_TOKEN !== undefined,
       ...(env.ARBITER_METRICS_TOKEN ? { token: env.ARBITER_METRICS_TOKEN } : {}),

@@ -15,6 +15,8 @@ export interface SimControlSources {
   /** Runs the sweep on the current (virtual) time. */
   sweep(): Promise<void>;
   counts(): Promise<QueueCounts>;
+  /** The earliest due time of a deferred job (a rate limit's wait), on the app's clock. */
+  nextDue(): Promise<Date | null>;
   /** Webhook requests received and not yet answered. */
   inflight(): number;
 }
@@ -58,7 +60,9 @@ export function simControlHandler(src: SimControlSources) {
     [`GET ${SIM_IDLE_PATH}`]: async (_req, res) => {
       const { queued, active } = await src.counts();
       const inflight = src.inflight();
-      sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight });
+      const due = await src.nextDue();
+      // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
+      sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {

@@ -38,7 +38,19 @@ export interface Recorder {
   faults: (Fault & { remaining: number })[];
   listeners: ((w: WriteRecord) => void)[];
   scenarioStart: number;
+  /** A secondary rate limit in force: every write is refused until `until` (emulator clock, ms). */
+  block?: { until: number; fault: Fault };
 }
+
+/** A fault that is a rate limit (403 or 429 with retry-after): it blocks every write for that long. */
+export function rateLimitSeconds(fault: Fault): number | null {
+  if (fault.status !== 403 && fault.status !== 429) return null;
+  const value = Object.entries(fault.headers ?? {}).find(([k]) => k.toLowerCase() === 'retry-after')?.[1];
+  const seconds = value === undefined ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+const SECONDARY_LIMIT = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.';
 
 const DOCS = 'https://docs.github.com/rest';
 
@@ -118,6 +130,31 @@ export class EmulatorServer {
     send(res, fault.status, fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator'), fault.headers ?? {});
   }
 
+  /**
+   * A write while a rate limit is in force, or one that meets a rate-limit fault (which starts
+   * one): refused with the seconds left, as GitHub does, instead of a fixed number of times.
+   */
+  private rateLimited(takeFault: () => (Fault & { remaining: number }) | null): { fault: Fault; retryAfter: number } | null {
+    const now = this.world.now();
+    const block = this.recorder.block;
+    if (block && now < block.until) return { fault: block.fault, retryAfter: Math.ceil((block.until - now) / 1000) };
+    const fault = takeFault();
+    if (!fault) return null;
+    const seconds = rateLimitSeconds(fault);
+    if (seconds === null) {
+      fault.remaining += 1; // not a rate limit: left for the usual path
+      return null;
+    }
+    this.recorder.block = { until: now + seconds * 1000, fault };
+    return { fault, retryAfter: seconds };
+  }
+
+  private sendRateLimit(res: ServerResponse, limited: { fault: Fault; retryAfter: number }): void {
+    const headers: Record<string, string> = Object.fromEntries(Object.entries(limited.fault.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'retry-after'));
+    headers['retry-after'] = String(limited.retryAfter);
+    send(res, limited.fault.status, limited.fault.body ?? errorBody(limited.fault.status, SECONDARY_LIMIT), headers);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -158,6 +195,11 @@ export class EmulatorServer {
     const handler = this.routes[routeKey];
     if (!handler) return send(res, 404, errorBody(404, 'Not Found'));
     if (counted && !isWrite) this.recorder.reads += 1;
+    const limited = counted && isWrite ? this.rateLimited(() => this.takeFault(routeKey)) : null;
+    if (limited) {
+      this.record(method, matched.operation.route, path, null, limited.fault.status, `rate limited ${limited.fault.status} before ${routeKey} (retry-after ${limited.retryAfter}; not applied)`);
+      return this.sendRateLimit(res, limited);
+    }
     const fault = counted ? this.takeFault(routeKey) : null;
     if (fault && (fault.when ?? 'before') === 'before') {
       if (isWrite) this.record(method, matched.operation.route, path, null, fault.status, `fault ${fault.status} before ${routeKey} (not applied)`);
@@ -195,6 +237,11 @@ export class EmulatorServer {
     const opName = typeof body === 'object' && body !== null && 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : null;
     const names = mutationNames(query, opName);
     if (names.length === 0) this.recorder.reads += 1;
+    const limited = names.length > 0 ? this.rateLimited(() => names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null) : null;
+    if (limited) {
+      for (const name of names) this.record('POST', '/graphql', path, name, limited.fault.status, `rate limited ${limited.fault.status} before ${name} (retry-after ${limited.retryAfter}; not applied)`);
+      return this.sendRateLimit(res, limited);
+    }
     const fault = names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null;
     if (fault && (fault.when ?? 'before') === 'before') {
       for (const name of names) this.record('POST', '/graphql', path, name, fault.status, `fault ${fault.status} before ${name} (not applied)`);

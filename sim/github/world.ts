@@ -124,6 +124,23 @@ export class World {
     };
   }
 
+  /** Heads (with their base) whose mergeability a REST read has asked GitHub to compute. */
+  private readonly computing = new Set<string>();
+
+  /**
+   * `GET /pulls/{n}`: as GitHub does, the first read after each push (or base move) answers
+   * `mergeable: null` while the merge is computed in the background; later reads have the answer.
+   */
+  readPull(repo: Repo, number: number): JsonObject {
+    const { pull } = this.pull(repo, number);
+    const json = this.pullJson(repo, number);
+    if (pull.merged) return json;
+    const key = `${repo.fullName}#${number}@${pull.headSha}^${this.resolveSha(repo, pull.base)}`;
+    if (this.computing.has(key)) return json;
+    this.computing.add(key);
+    return { ...json, mergeable: null, rebaseable: null, mergeable_state: 'unknown' };
+  }
+
   pullJson(repo: Repo, number: number): JsonObject {
     const { issue, pull } = this.pull(repo, number);
     return pullJson(this.urls, repo, issue, pull, this.pullStats(repo, pull));

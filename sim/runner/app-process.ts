@@ -17,6 +17,8 @@ const Idle = z.object({
   queued: z.number().optional(),
   active: z.number().optional(),
   inflight: z.number().optional(),
+  /** Scenario time (ms) at which the earliest deferred job is due, or null. */
+  deferredUntil: z.number().nullable().optional(),
 });
 export type IdleReport = z.infer<typeof Idle>;
 

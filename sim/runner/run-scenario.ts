@@ -245,6 +245,25 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const answerAgents = () => {
       for (const s of agents.poll(seconds)) agenda?.add(s.at, s.act);
     };
+    /**
+     * Settles, then lets the clock run to the due time of each job Arbiter deferred (a rate
+     * limit's wait), as time would pass, while that time comes before the next act on the agenda.
+     */
+    const settleThrough = async () => {
+      for (;;) {
+        await settle();
+        answerAgents();
+        if (restarting) return;
+        const due = (await proc.idle()).deferredUntil ?? null;
+        if (due === null) return;
+        const at = Math.max(seconds, Math.ceil((due - SCENARIO_EPOCH_MS) / 1000));
+        const limit = agenda?.nextAt() ?? null;
+        if (limit !== null && at >= limit) return;
+        seconds = at;
+        say(`The clock runs on to t=${seconds}: Arbiter waited out a rate limit until then`);
+        await proc.setClock(now());
+      }
+    };
     // The agenda may grow while it runs (agents' PRs, re-runs, the combined candidate's CI).
     do {
       for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
@@ -259,9 +278,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
           if (step.acts[i + 1]?.kind !== 'restart') await settle();
           answerAgents();
         }
+        await settleThrough();
       }
-      await settle();
-      answerAgents();
+      await settleThrough();
     } while (agenda.size > 0);
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
 

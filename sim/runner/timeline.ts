@@ -90,6 +90,11 @@ export class Agenda {
     }
   }
 
+  /** The time of the earliest act still to come, or null. */
+  nextAt(): number | null {
+    return this.entries.length === 0 ? null : Math.min(...this.entries.map((e) => e.at));
+  }
+
   /** Acts still to come. */
   get size(): number {
     return this.entries.length;

@@ -2,7 +2,8 @@
 // `getRepoConfig` answers null while the repository's configuration is invalid, and otherwise
 // the default branch's config, cached in the store for CONFIG_CACHE_TTL_MS.
 import { z } from 'zod';
-import type { Deps, Octokit } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { ConfigPort } from '../github/config-reads.ts';
 import type { Store } from '../store/types.ts';
 import { CONFIG_CHECK_NAME, renderConfigCheck, type ConfigCheckOutput } from './check-output.ts';
 import { ConfigGitHubError, formatConfigErrors } from './errors.ts';
@@ -53,26 +54,8 @@ const ExistingRuns = z.object({
 });
 type ExistingRun = z.infer<typeof ExistingRuns>['check_runs'][number];
 
-const RepoInfo = z.object({ default_branch: z.string() });
-
-const statusOf = (error: unknown): number | null => {
-  const parsed = z.object({ status: z.number() }).safeParse(error);
-  return parsed.success ? parsed.data.status : null;
-};
-
-const github = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-  try {
-    return await call();
-  } catch (error) {
-    throw new ConfigGitHubError(`${what} failed`, statusOf(error), { cause: error });
-  }
-};
-
-const findExistingRun = async (octokit: Octokit, appSlug: string, { owner, repo, sha }: ConfigCheckInput) => {
-  const response = await github(`listing ${CONFIG_CHECK_NAME} runs on ${sha}`, () =>
-    octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner, repo, ref: sha, check_name: CONFIG_CHECK_NAME }),
-  );
-  const parsed = ExistingRuns.safeParse(response.data);
+const findExistingRun = async (gh: ConfigPort, appSlug: string, { owner, repo, sha }: ConfigCheckInput) => {
+  const parsed = ExistingRuns.safeParse(await gh.listCheckRunsNamed({ owner, repo, sha, name: CONFIG_CHECK_NAME }));
   if (!parsed.success) throw new ConfigGitHubError(`unexpected check-run list for ${sha}: ${parsed.error.message}`, null);
   // Another app may use the same name; only our own run is ours to update.
   return parsed.data.check_runs.find((run) => run.name === CONFIG_CHECK_NAME && (run.app?.slug ?? appSlug) === appSlug);
@@ -87,41 +70,27 @@ const alreadyShows = (run: ExistingRun, output: ConfigCheckOutput): boolean =>
 /** The branch a pushed ref names (`refs/heads/main` or `main`). */
 const branchOf = (input: ConfigCheckInput): string => input.ref.replace(/^refs\/heads\//, '');
 
-const isDefaultBranch = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
+const isDefaultBranch = async (gh: ConfigPort, input: ConfigCheckInput): Promise<boolean> => {
   if (input.pullRequest) return false;
-  let branch = input.defaultBranch;
-  if (branch === undefined) {
-    const { owner, repo } = input;
-    const response = await github(`reading ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}', { owner, repo }));
-    const parsed = RepoInfo.safeParse(response.data);
-    if (!parsed.success) throw new ConfigGitHubError(`unexpected repository answer for ${owner}/${repo}`, null);
-    branch = parsed.data.default_branch;
-  }
+  const branch = input.defaultBranch ?? (await gh.defaultBranch(input));
   return branchOf(input) === branch;
 };
 
-const BranchHead = z.object({ commit: z.object({ sha: z.string() }) });
-
-const isBranchHead = async (octokit: Octokit, input: ConfigCheckInput): Promise<boolean> => {
-  const { owner, repo, sha } = input;
-  const branch = branchOf(input);
-  const response = await github(`reading branch ${branch} of ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }));
-  const parsed = BranchHead.safeParse(response.data);
-  if (!parsed.success) throw new ConfigGitHubError(`unexpected branch answer for ${owner}/${repo}:${branch}`, null);
-  return parsed.data.commit.sha === sha;
-};
+const isBranchHead = async (gh: ConfigPort, input: ConfigCheckInput): Promise<boolean> =>
+  (await gh.branchHead({ owner: input.owner, repo: input.repo, branch: branchOf(input) })) === input.sha;
 
 /**
  * Validates `.github/arbiter.yml` at `sha` and shows the result as the `Arbiter / config` check
  * run (updated in place when it exists). On the default branch the result is also recorded, so
  * `getRepoConfig` stops every workflow while the configuration is invalid.
  */
-export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
+export const checkConfigOnCommit = async (deps: ConfigDeps, gh: ConfigPort, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
   const { owner, repo, sha } = input;
-  const result = await loadRepoConfig(octokit, { owner, repo, ref: sha });
+  const result = await loadRepoConfig(gh, { owner, repo, ref: sha });
   const output = renderConfigCheck(result);
-  const existing = await findExistingRun(octokit, deps.appSlug, input);
+  const existing = await findExistingRun(gh, deps.appSlug, input);
   const body = {
+    name: CONFIG_CHECK_NAME,
     status: 'completed' as const,
     conclusion: output.conclusion,
     completed_at: deps.clock.now().toISOString(),
@@ -131,21 +100,14 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, octokit: Octokit, in
       ...(output.annotations.length > 0 ? { annotations: output.annotations } : {}),
     },
   };
-  if (existing === undefined) {
-    await github(`creating ${CONFIG_CHECK_NAME} on ${sha}`, () =>
-      octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, name: CONFIG_CHECK_NAME, head_sha: sha, ...body }),
-    );
-  } else if (!alreadyShows(existing, output)) {
-    await github(`updating ${CONFIG_CHECK_NAME} on ${sha}`, () =>
-      octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: existing.id, ...body }),
-    );
-  }
+  if (existing === undefined) await gh.createConfigRun({ owner, repo, sha }, body);
+  else if (!alreadyShows(existing, output)) await gh.updateConfigRun({ owner, repo, id: existing.id }, body);
 
-  if (await isDefaultBranch(octokit, input)) {
+  if (await isDefaultBranch(gh, input)) {
     // Validity only, and only from the branch's head: a retried or redelivered push may check a
     // commit the branch has moved past, whose verdict must not undo the newer one. The cached
     // config is filled by `getRepoConfig` from the branch as it is now.
-    if (await isBranchHead(octokit, input)) {
+    if (await isBranchHead(gh, input)) {
       const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
       await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
     } else {
@@ -176,7 +138,7 @@ const freshCachedConfig = (deps: ConfigDeps, key: string, cached: unknown, loade
  */
 export const getRepoConfig = async (
   deps: ConfigDeps,
-  octokit: Octokit,
+  gh: ConfigPort,
   { owner, repo }: { owner: string; repo: string },
 ): Promise<ArbiterConfig | null> => {
   const key = `${owner}/${repo}`;
@@ -185,7 +147,7 @@ export const getRepoConfig = async (
   const cached = freshCachedConfig(deps, key, state.config, state.loadedAt);
   if (cached) return cached;
   const loadedAt = deps.clock.now().toISOString();
-  const result = await loadRepoConfig(octokit, { owner, repo });
+  const result = await loadRepoConfig(gh, { owner, repo });
   if (result.ok) {
     await deps.store.cacheConfig(key, { config: result.config, loadedAt, generation: state.generation });
     return result.config;

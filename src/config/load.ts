@@ -2,19 +2,14 @@
 // when the file is missing or uses `_extends`, the layers Probot's config plugin resolves.
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { Octokit } from '../deps.ts';
+import type { ConfigPort, RepoRef } from '../github/config-reads.ts';
 import { CONFIG_PATH, ConfigGitHubError, type ConfigError } from './errors.ts';
 import { isPlainObject, mergeConfigLayers } from './merge.ts';
 import { EXTENDS_KEY, parseConfigText } from './parse.ts';
 import { locatePath } from './yaml-lines.ts';
 import { defaultConfig, type ArbiterConfig } from './schema.ts';
 
-export interface RepoRef {
-  owner: string;
-  repo: string;
-  /** Branch, tag or sha; the default branch when omitted. */
-  ref?: string;
-}
+export type { RepoRef };
 
 export type LoadConfigResult =
   | {
@@ -27,66 +22,30 @@ export type LoadConfigResult =
     }
   | { ok: false; errors: ConfigError[]; /** The repository file's text ('' when it has none). */ text: string };
 
-const HttpStatus = z.object({ status: z.number() });
-const statusOf = (error: unknown): number | null => {
-  const parsed = HttpStatus.safeParse(error);
-  return parsed.success ? parsed.data.status : null;
-};
-
-const RawText = z.union([z.string(), z.instanceof(ArrayBuffer).transform((bytes) => new TextDecoder().decode(bytes))]);
-
 const PluginFile = z.object({
   owner: z.string(),
   repo: z.string(),
   path: z.string(),
   config: z.record(z.string(), z.unknown()).nullable(),
 });
-const PluginResult = z.object({ files: z.array(PluginFile) });
 type PluginFile = z.infer<typeof PluginFile>;
 
 const fileName = (file: { owner: string; repo: string; path: string }): string => `${file.owner}/${file.repo}:${file.path}`;
 
 /** The raw text of the repository's own file, or null when it does not exist. */
-const readConfigText = async (octokit: Octokit, { owner, repo, ref }: RepoRef): Promise<string | null> => {
-  try {
-    const response = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', {
-      owner,
-      repo,
-      path: CONFIG_PATH,
-      mediaType: { format: 'raw' },
-      ...(ref === undefined ? {} : { ref }),
-    });
-    // GitHub labels raw files `application/vnd.github.raw; charset=utf-8` (text); without the
-    // charset Octokit hands over bytes. A JSON answer (directory listing, submodule) is no file.
-    const text = RawText.safeParse(response.data);
-    if (!text.success) throw new ConfigGitHubError(`${CONFIG_PATH} in ${owner}/${repo} is not a file`, null);
-    return text.data;
-  } catch (error) {
-    if (error instanceof ConfigGitHubError) throw error;
-    const status = statusOf(error);
-    if (status === 404) return null;
-    throw new ConfigGitHubError(`reading ${CONFIG_PATH} of ${owner}/${repo} failed`, status, { cause: error });
-  }
+const readConfigText = async (gh: ConfigPort, target: RepoRef): Promise<string | null> => {
+  const text = await gh.readConfigText(target);
+  if (text === 'not a file') throw new ConfigGitHubError(`${CONFIG_PATH} in ${target.owner}/${target.repo} is not a file`, null);
+  return text;
 };
 
 /** Probot's config plugin: the repository file, the organisation `.github` fallback, `_extends` bases. */
-const readConfigLayers = async (
-  octokit: Octokit,
-  { owner, repo, ref }: RepoRef,
-): Promise<{ ok: true; files: PluginFile[] } | { ok: false; message: string }> => {
-  let raw: unknown;
-  try {
-    raw = await octokit.config.get({ owner, repo, path: CONFIG_PATH, ...(ref === undefined ? {} : { branch: ref }) });
-  } catch (error) {
-    const status = statusOf(error);
-    if (status !== null) throw new ConfigGitHubError(`reading the configuration of ${owner}/${repo} failed`, status, { cause: error });
-    // The plugin throws plain errors for content problems: bad YAML, a bad `_extends`, a loop.
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: message.replace(/^\[@probot\/octokit-plugin-config\]\s*/, '') };
-  }
-  const parsed = PluginResult.safeParse(raw);
+const readConfigLayers = async (gh: ConfigPort, target: RepoRef): Promise<{ ok: true; files: PluginFile[] } | { ok: false; message: string }> => {
+  const layers = await gh.readConfigLayers(target);
+  if (!layers.ok) return layers;
+  const parsed = z.array(PluginFile).safeParse(layers.files);
   if (!parsed.success) return { ok: false, message: 'a configuration file is not a mapping of settings' };
-  return { ok: true, files: parsed.data.files };
+  return { ok: true, files: parsed.data };
 };
 
 const extendsLine = (text: string): number | null => {
@@ -108,13 +67,14 @@ const fromText = (text: string, files: string[], base?: { value: unknown; source
   return result.ok ? { ok: true, config: result.config, source: 'file', files } : { ok: false, errors: result.errors, text };
 };
 
-export const loadRepoConfig = async (octokit: Octokit, target: RepoRef): Promise<LoadConfigResult> => {
+/** The configuration at a ref. GitHub failing is a GitHubError (from the port). */
+export const loadRepoConfig = async (gh: ConfigPort, target: RepoRef): Promise<LoadConfigResult> => {
   const own = { owner: target.owner, repo: target.repo, path: CONFIG_PATH };
-  const text = await readConfigText(octokit, target);
+  const text = await readConfigText(gh, target);
   // The common case needs one request; a YAML error is reported from our own parse, with its line.
   if (text !== null && !usesExtends(text)) return fromText(text, [fileName(own)]);
 
-  const layers = await readConfigLayers(octokit, target);
+  const layers = await readConfigLayers(gh, target);
   if (!layers.ok) {
     const line = text === null ? null : extendsLine(text);
     const path = line === null ? '' : EXTENDS_KEY;

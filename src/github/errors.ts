@@ -1,19 +1,23 @@
-// Typed errors of the GitHub boundary: every Octokit error is wrapped here, once.
+// Typed errors of the GitHub boundary: every Octokit error is wrapped here, once, into one
+// GitHubError that says whether another try is worth it and how long GitHub asked us to wait.
 
 export class GitHubError extends Error {
   constructor(
     readonly operation: string,
     readonly status: number,
     message: string,
-    readonly retryAfterSeconds: number | null,
+    /** Seconds GitHub asked us to wait (retry-after, or until x-ratelimit-reset); null when it did not ask. */
+    readonly retryAfter: number | null,
+    /** A rate limit (primary or secondary): every write of the installation waits `retryAfter`. */
+    readonly rateLimited = false,
   ) {
     super(`${operation}: ${status} ${message}`);
     this.name = 'GitHubError';
   }
 
-  /** Worth another try: server errors, rate limits (429, or 403 with retry-after). */
+  /** Worth another try: server errors, rate limits, and no HTTP answer at all. */
   get transient(): boolean {
-    return this.status >= 500 || this.status === 429 || (this.status === 403 && this.retryAfterSeconds !== null) || (this.status === 0 && this.network);
+    return this.status >= 500 || this.rateLimited || (this.status === 0 && this.network);
   }
 
   /** No HTTP answer at all (connection refused or reset, DNS): worth another try. */
@@ -22,17 +26,55 @@ export class GitHubError extends Error {
   }
 }
 
-function headerOf(error: unknown, name: string): string | undefined {
-  const headers = (error as { response?: { headers?: Record<string, string | undefined> } })?.response?.headers;
-  return headers?.[name];
+/** Without a retry-after, GitHub's documentation says to wait at least a minute. */
+export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
+
+type Headers = Record<string, string | number | undefined>;
+
+function headersOf(error: unknown): Headers {
+  const headers = (error as { response?: { headers?: unknown } } | null)?.response?.headers;
+  return typeof headers === 'object' && headers !== null ? (headers as Headers) : {};
+}
+
+const numberOf = (value: string | number | undefined): number | null => {
+  if (value === undefined || value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+};
+
+/**
+ * The wait a rate-limit answer asks for, in seconds, or null when the answer is no rate limit:
+ * 403 or 429 with retry-after; x-ratelimit-remaining 0 with x-ratelimit-reset (counted from the
+ * answer's own Date header when it has one, so the wait is on GitHub's clock); a 403 or 429 that
+ * names a secondary rate limit without saying how long.
+ */
+export function rateLimitWait(status: number, headers: Headers, message: string): number | null {
+  if (status !== 403 && status !== 429) return null;
+  const retryAfter = numberOf(headers['retry-after']);
+  if (retryAfter !== null) return Math.max(0, retryAfter);
+  const reset = numberOf(headers['x-ratelimit-reset']);
+  if (numberOf(headers['x-ratelimit-remaining']) === 0 && reset !== null) {
+    const date = Date.parse(String(headers['date'] ?? ''));
+    const nowSeconds = (Number.isFinite(date) ? date : Date.now()) / 1000;
+    return Math.max(1, Math.ceil(reset - nowSeconds));
+  }
+  if (status === 429 || /secondary rate limit|abuse|rate limit exceeded/i.test(message)) return DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+  return null;
 }
 
 export function wrapGitHubError(operation: string, error: unknown): GitHubError {
   if (error instanceof GitHubError) return error;
   const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : 0;
-  const retryAfter = headerOf(error, 'retry-after');
   const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'request failed';
-  const secondary = status === 403 && /secondary rate limit|abuse/i.test(message);
-  const seconds = retryAfter !== undefined && Number.isFinite(Number(retryAfter)) ? Number(retryAfter) : secondary ? 60 : null;
-  return new GitHubError(operation, status, message, seconds);
+  const wait = rateLimitWait(status, headersOf(error), message);
+  return new GitHubError(operation, status, message, wait, wait !== null);
+}
+
+/** Calls GitHub, turning whatever it throws into a GitHubError named after `operation`. */
+export async function callGitHub<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw wrapGitHubError(operation, error);
+  }
 }

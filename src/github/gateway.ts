@@ -5,19 +5,16 @@ import { z } from 'zod';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
 import { commentsQuery, ISSUES_PER_QUERY, planCommentWrite, readCommentsAnswer, type OwnComment } from './comment-lookup.ts';
-import { GitHubError, wrapGitHubError } from './errors.ts';
+import { fetchPatch, type RestClient } from '../acceptance/patch.ts';
+import { readHead, type HeadRead } from '../acceptance/read-files.ts';
+import type { PatchRow } from '../store/types.ts';
+import { configReads, type ConfigPort } from './config-reads.ts';
+import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
+import type { BranchRules, CheckRunWrite, GitHubPort, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
-export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
-
-export interface BranchRules {
-  required: string[] | null;
-  requiredReviews: number;
-  mergeQueue: boolean;
-}
-
-export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
+export type { BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
 
 const Issue = z.object({
   number: z.number(),
@@ -31,24 +28,44 @@ const Issue = z.object({
 const Comment = z.object({ id: z.number(), body: z.string().nullable().optional(), user: z.object({ login: z.string() }).nullable() });
 const CheckRun = z.object({ id: z.number(), name: z.string(), app: z.object({ slug: z.string() }).nullable().optional() });
 
-export class GitHubGateway {
+export class GitHubGateway implements GitHubPort {
+  private readonly config: ConfigPort;
+
   constructor(
-    readonly octokit: Octokit,
+    private readonly octokit: Octokit,
     readonly owner: string,
     readonly repo: string,
     readonly appSlug: string,
-  ) {}
+  ) {
+    this.config = configReads(octokit);
+  }
+
+  // ---- the configuration (installation-wide: `_extends` may name other repositories)
+
+  readConfigText: ConfigPort['readConfigText'] = (t) => this.config.readConfigText(t);
+  readConfigLayers: ConfigPort['readConfigLayers'] = (t) => this.config.readConfigLayers(t);
+  listCheckRunsNamed: ConfigPort['listCheckRunsNamed'] = (t) => this.config.listCheckRunsNamed(t);
+  createConfigRun: ConfigPort['createConfigRun'] = (t, body) => this.config.createConfigRun(t, body);
+  updateConfigRun: ConfigPort['updateConfigRun'] = (t, body) => this.config.updateConfigRun(t, body);
+  defaultBranch: ConfigPort['defaultBranch'] = (t) => this.config.defaultBranch(t);
+  branchHead: ConfigPort['branchHead'] = (t) => this.config.branchHead(t);
 
   get botLogin(): string {
     return `${this.appSlug}[bot]`;
   }
 
-  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw wrapGitHubError(operation, error);
-    }
+  private call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return callGitHub(operation, fn);
+  }
+
+  /** The patch: its requests fail as GitHubError; an answer of the wrong shape is a PatchFetchError. */
+  fetchPatch(target: PatchTarget, opts: { maxBytes?: number } = {}): Promise<PatchRow> {
+    const rest: RestClient = { request: (route, params) => this.call(`fetch patch (${route})`, () => this.octokit.request(route, params)) };
+    return fetchPatch(rest, { owner: this.owner, repo: this.repo, ...target }, opts);
+  }
+
+  readHead(input: HeadReadInput): Promise<HeadRead> {
+    return readHead((q, v) => this.call('read head files', () => this.octokit.graphql(q, v)), { owner: this.owner, repo: this.repo, ...input });
   }
 
   // ---- reads
@@ -57,7 +74,7 @@ export class GitHubGateway {
     return this.call('read group', () => readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug));
   }
 
-  async getIssue(number: number): Promise<z.infer<typeof Issue> | null> {
+  async getIssue(number: number): Promise<IssueSnapshot | null> {
     try {
       const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: this.owner, repo: this.repo, issue_number: number });
       const parsed = Issue.safeParse(data);
@@ -214,12 +231,30 @@ export class GitHubGateway {
     await this.call('close pull request', () => this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr, state: 'closed' }));
   }
 
-  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+  async pullState(pr: number): Promise<PullSnapshot> {
     const { data } = await this.call('get pull request', () => this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr }));
     const parsed = z
-      .object({ state: z.string(), merged: z.boolean().nullable().optional(), draft: z.boolean().optional(), head: z.object({ sha: z.string() }), node_id: z.string(), labels: z.array(z.object({ name: z.string() })).optional() })
+      .object({
+        state: z.string(),
+        merged: z.boolean().nullable().optional(),
+        draft: z.boolean().optional(),
+        head: z.object({ sha: z.string() }),
+        node_id: z.string(),
+        labels: z.array(z.object({ name: z.string() })).optional(),
+        mergeable: z.boolean().nullable().optional(),
+        mergeable_state: z.string().nullable().optional(),
+      })
       .parse(data);
-    return { state: parsed.state, merged: parsed.merged ?? false, draft: parsed.draft ?? false, headSha: parsed.head.sha, nodeId: parsed.node_id, labels: (parsed.labels ?? []).map((l) => l.name) };
+    return {
+      state: parsed.state,
+      merged: parsed.merged ?? false,
+      draft: parsed.draft ?? false,
+      headSha: parsed.head.sha,
+      nodeId: parsed.node_id,
+      labels: (parsed.labels ?? []).map((l) => l.name),
+      mergeable: parsed.mergeable ?? null,
+      mergeableState: parsed.mergeable_state ?? null,
+    };
   }
 
   async addLabels(issue: number, labels: string[]): Promise<void> {
@@ -294,7 +329,7 @@ export class GitHubGateway {
     return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
   }
 
-  async writeCheckRun(input: { id: number | null; sha: string } & CheckRunContent): Promise<number> {
+  async writeCheckRun(input: CheckRunWrite): Promise<number> {
     const output = { title: input.title.slice(0, 250), summary: input.summary.slice(0, 65_000), text: input.text?.slice(0, 65_000), annotations: input.annotations?.slice(0, 50) };
     const body = {
       owner: this.owner,

@@ -104,12 +104,50 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
   return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null, app: null };
 }
 
+const GroupAnswer = z.object({ repository: z.record(z.string(), Pull.nullable()) });
+const PartialAnswer = z.object({ name: z.literal('GraphqlResponseError'), data: z.object({ repository: z.record(z.string(), z.unknown()).nullable() }) });
+
+/**
+ * The group query's answer. GitHub answers some aliases and errors on others (a PR deleted, a
+ * timeout on one rollup): Octokit throws, with the partial data attached. The aliases answered
+ * in shape are kept; every other PR is read again alone, and one that fails alone too is left
+ * out (as a PR GitHub answers null for).
+ */
+async function groupAnswer(graphql: GraphqlFn, owner: string, name: string, prs: number[]): Promise<Record<string, z.infer<typeof Pull> | null>> {
+  let raw: unknown;
+  try {
+    raw = await graphql(groupQuery(prs), { owner, name });
+  } catch (error) {
+    const partial = PartialAnswer.safeParse(error);
+    if (!partial.success || prs.length < 2) throw error;
+    raw = partial.data.data;
+  }
+  const whole = GroupAnswer.safeParse(raw);
+  if (prs.length < 2) {
+    if (!whole.success) throw new Error(`group query answered an unexpected shape: ${whole.error.issues[0]?.message}`);
+    return whole.data.repository;
+  }
+  if (whole.success && Object.values(whole.data.repository).every((p) => p !== null)) return whole.data.repository;
+  const answered: Record<string, z.infer<typeof Pull> | null> = {};
+  const repository = z.object({ repository: z.record(z.string(), z.unknown()).nullable() }).safeParse(raw);
+  for (const [alias, value] of Object.entries(repository.success ? (repository.data.repository ?? {}) : {})) {
+    const pull = Pull.safeParse(value);
+    if (pull.success) answered[alias] = pull.data;
+  }
+  const got = new Set(Object.values(answered).flatMap((p) => (p ? [p.number] : [])));
+  for (const pr of prs) {
+    if (got.has(pr)) continue;
+    const alone = await groupAnswer(graphql, owner, name, [pr]).catch(() => ({}));
+    Object.assign(answered, alone);
+  }
+  return answered;
+}
+
 export async function readGroupState(graphql: GraphqlFn, owner: string, name: string, prs: number[], appSlug: string): Promise<Map<number, PullState>> {
   const result = new Map<number, PullState>();
   if (prs.length === 0) return result;
-  const data = z.object({ repository: z.record(z.string(), Pull.nullable()) }).safeParse(await graphql(groupQuery(prs), { owner, name }));
-  if (!data.success) throw new Error(`group query answered an unexpected shape: ${data.error.issues[0]?.message}`);
-  for (const [alias, pull] of Object.entries(data.data.repository)) {
+  const answer = await groupAnswer(graphql, owner, name, prs);
+  for (const [alias, pull] of Object.entries(answer)) {
     if (!pull || !alias.startsWith('pr')) continue;
     const commit = pull.commits.nodes[0]?.commit;
     const nodes = [...(commit?.statusCheckRollup?.contexts.nodes ?? [])];

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
-import type { Deps, Octokit } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import { GitHubGateway } from '../github/gateway.ts';
+import type { GitHubPort } from '../github/port.ts';
 import { deliveryToken, repoContext, type RepoContext } from '../workflows/context.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
@@ -49,12 +50,12 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   const repo = repository.name;
   const log = deps.log.child({ delivery: delivery.id, repo: `${owner}/${repo}`, event: delivery.name });
   const scoped: Deps = { ...deps, log };
-  const octokit = await deps.octokitFor(installation.id);
-  if (delivery.name === 'push') await onPush(scoped, octokit, delivery.payload);
+  const gh = new GitHubGateway(await deps.octokitFor(installation.id), owner, repo, deps.appSlug);
+  if (delivery.name === 'push') await onPush(scoped, gh, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
-  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, octokit, owner, repo, delivery.payload);
-  const config = await getRepoConfig(scoped, octokit, { owner, repo });
+  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, gh, delivery.payload);
+  const config = await getRepoConfig(scoped, gh, { owner, repo });
   if (!config) {
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
     return;
@@ -69,11 +70,11 @@ const PullWithHead = z.object({
 });
 
 /** A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head. */
-async function checkConfigOfPull(deps: Deps, octokit: Octokit, owner: string, repo: string, payload: unknown): Promise<void> {
+async function checkConfigOfPull(deps: Deps, gh: GitHubPort, payload: unknown): Promise<void> {
   const parsed = PullWithHead.safeParse(payload);
   if (!parsed.success || !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) || parsed.data.pull_request.state !== 'open') return;
-  const files = await new GitHubGateway(octokit, owner, repo, deps.appSlug).pullFileNames(parsed.data.pull_request.number);
+  const files = await gh.pullFileNames(parsed.data.pull_request.number);
   if (!files.includes(CONFIG_PATH)) return;
   const pr = parsed.data.pull_request;
-  await checkConfigOnCommit(deps, octokit, { owner, repo, sha: pr.head.sha, ref: pr.head.ref, pullRequest: true });
+  await checkConfigOnCommit(deps, gh, { owner: gh.owner, repo: gh.repo, sha: pr.head.sha, ref: pr.head.ref, pullRequest: true });
 }

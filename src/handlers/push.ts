@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
-import type { Octokit } from '../deps.ts';
+import type { ConfigPort } from '../github/config-reads.ts';
 import type { Store } from '../store/types.ts';
 
 /** What a push needs of `Deps` (a full `Deps` fits). */
@@ -18,7 +18,7 @@ const Push = z.object({
   commits: z.array(z.object({ added: z.array(z.string()).default([]), modified: z.array(z.string()).default([]), removed: z.array(z.string()).default([]) })).default([]),
 });
 
-export async function onPush(deps: PushDeps, octokit: Octokit, payload: unknown): Promise<void> {
+export async function onPush(deps: PushDeps, gh: ConfigPort, payload: unknown): Promise<void> {
   const parsed = Push.safeParse(payload);
   if (!parsed.success || parsed.data.deleted) return;
   const p = parsed.data;
@@ -29,5 +29,5 @@ export async function onPush(deps: PushDeps, octokit: Octokit, payload: unknown)
   await deps.store.dropCachedConfig(`${owner}/${repo}`);
   const touched = p.commits.some((c) => [...c.added, ...c.modified, ...c.removed].includes(CONFIG_PATH));
   if (!touched && (await deps.store.isConfigValid(`${owner}/${repo}`))) return;
-  await checkConfigOnCommit(deps, octokit, { owner, repo, sha: p.after, ref: p.ref, defaultBranch: p.repository.default_branch });
+  await checkConfigOnCommit(deps, gh, { owner, repo, sha: p.after, ref: p.ref, defaultBranch: p.repository.default_branch });
 }

@@ -7,6 +7,7 @@ import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
 import { createGroupCommit, type GroupCommit } from './group-commit.ts';
 import type { JobHandler, Queue, WorkOptions } from './queue.ts';
+import { InstallationBlocks, rateLimitOf, retryLaterOf } from './rate-limit.ts';
 
 export const DELIVERY_QUEUE = 'delivery';
 
@@ -82,6 +83,7 @@ export async function requeuePendingDeliveries(store: Store, queue: Queue, limit
 }
 
 const JobData = z.object({ id: z.string().min(1) });
+const Installation = z.object({ installation: z.object({ id: z.number().int() }) });
 const Payload = z.record(z.string(), z.unknown());
 const Where = z.object({
   repository: z.object({ full_name: z.string() }).optional(),
@@ -105,8 +107,28 @@ export function whereOf(payload: unknown): { repo?: string; pr?: number } {
 
 export type HandleDelivery = (deps: Deps, delivery: Delivery) => Promise<void>;
 
-/** The `delivery` job: loads the recorded delivery and processes it, then marks it done. */
-export function deliveryJob(deps: Deps, handle: HandleDelivery): { handler: JobHandler; options: WorkOptions } {
+/** How the delivery job waits out a rate limit: a job of the delivery that starts at `until` (app clock). */
+export type DeferDelivery = (id: string, until: Date) => Promise<void>;
+
+export const deferDeliveryOn =
+  (queue: Pick<Queue, 'sendAt'>, deps: Pick<Deps, 'clock'>): DeferDelivery =>
+  async (id, until) => {
+    await queue.sendAt(DELIVERY_QUEUE, { id }, until, deps.clock.now());
+  };
+
+export interface DeliveryJobOptions {
+  /** Without it, a rate limit fails the attempt like any error (pg-boss retries it). */
+  defer?: DeferDelivery;
+  blocks?: InstallationBlocks;
+}
+
+/**
+ * The `delivery` job: loads the recorded delivery and processes it, then marks it done. While
+ * its installation waits out a rate limit, or when GitHub answers it with one, the delivery is
+ * deferred to the end of the wait (a new job; the claims it made carry over, same token).
+ */
+export function deliveryJob(deps: Deps, handle: HandleDelivery, jo: DeliveryJobOptions = {}): { handler: JobHandler; options: WorkOptions } {
+  const blocks = jo.blocks ?? new InstallationBlocks();
   const handler: JobHandler = async (job) => {
     const data = JobData.safeParse(job.data);
     if (!data.success) {
@@ -125,7 +147,33 @@ export function deliveryJob(deps: Deps, handle: HandleDelivery): { handler: JobH
       return;
     }
     const log = job.log.child({ delivery: d.id, event: d.event, ...whereOf(payload.data) });
-    await handle({ ...deps, log }, { id: d.id, name: d.event, payload: payload.data });
+    const installation = Installation.safeParse(payload.data);
+    const installationId = installation.success ? installation.data.installation.id : null;
+    if (jo.defer && installationId !== null) {
+      const until = blocks.blockedUntil(installationId, deps.clock.now());
+      if (until) {
+        log.info({ until: until.toISOString() }, 'installation waits out a rate limit: delivery deferred');
+        await jo.defer(d.id, until);
+        return;
+      }
+    }
+    try {
+      await handle({ ...deps, log }, { id: d.id, name: d.event, payload: payload.data });
+    } catch (error) {
+      const later = retryLaterOf(error);
+      if (later && jo.defer) {
+        const until = new Date(deps.clock.now().getTime() + later.seconds * 1000);
+        log.info({ until: until.toISOString(), reason: later.message }, 'delivery deferred: to be tried again');
+        await jo.defer(d.id, until);
+        return;
+      }
+      const limit = rateLimitOf(error);
+      if (!limit || !jo.defer || installationId === null) throw error;
+      const until = blocks.block(installationId, deps.clock.now(), limit.retryAfter ?? 0);
+      log.warn({ status: limit.status, operation: limit.operation, until: until.toISOString() }, 'GitHub rate limit: delivery deferred');
+      await jo.defer(d.id, until);
+      return;
+    }
     await deps.store.markDeliveryDone(d.id);
   };
   const options: WorkOptions = {

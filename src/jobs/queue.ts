@@ -30,10 +30,20 @@ export interface WorkOptions {
 }
 
 export interface QueueCounts {
-  /** Jobs waiting: created, or failed and waiting for their retry. */
+  /** Jobs waiting: created, or failed and waiting for their retry (deferred jobs not yet due aside). */
   queued: number;
   active: number;
+  /** Jobs deferred to a time on the app's clock (a rate limit's wait) that has not come yet. */
+  deferred: number;
 }
+
+/** The job-data key of a deferred job's due time on the app's clock (ISO). */
+export const DUE_AT = 'dueAt';
+/**
+ * On a manual (scenario) clock pg-boss cannot know when a deferred job is due: it is held this
+ * long, and `releaseDue` lets it go once the clock has passed its due time.
+ */
+const HELD_SECONDS = 365 * 24 * 3600;
 
 export interface Queue extends JobQueue {
   /** Sends a job whose id is derived from `key`: a second send with the same key adds nothing. */
@@ -51,6 +61,15 @@ export interface Queue extends JobQueue {
   /** A cron schedule (pg-boss's timekeeper; one job per slot across replicas). */
   schedule(name: string, cron: string, data?: Record<string, unknown>): Promise<void>;
   counts(): Promise<QueueCounts>;
+  /**
+   * Sends a job that starts once the app's clock reaches `dueAt`. On the system clock pg-boss
+   * starts it then (`startAfter`); on a manual clock it waits for `releaseDue`.
+   */
+  sendAt(name: string, data: Record<string, unknown>, dueAt: Date, now: Date): Promise<string | null>;
+  /** Lets every deferred job due at `now` (app clock) start; the number released. */
+  releaseDue(now: Date): Promise<number>;
+  /** The earliest due time of a deferred job still held, or null. */
+  nextDue(): Promise<Date | null>;
   /** Stops taking jobs. Graceful: jobs in flight may finish (up to `timeoutMs`), the rest are failed back to retry. */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
   /** Runs pg-boss maintenance now (expiry of jobs whose worker vanished, archiving). */
@@ -76,6 +95,8 @@ export interface QueueOptions {
    * (one process at a time) turns it on for PostgreSQL too. Otherwise pg-boss expiry applies.
    */
   recoverActiveAtStart?: boolean;
+  /** The app's clock is manual (scenario runs): deferred jobs are held until `releaseDue`. */
+  manualClock?: boolean;
 }
 
 interface Timing {
@@ -263,17 +284,41 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       await ensure(name, 'singleton');
       await boss.schedule(name, cron, data, { singletonKey: name });
     },
-    async counts() {
+    async sendAt(name, data, dueAt, now) {
+      await ensure(name);
+      const wait = Math.max(1, Math.ceil((dueAt.getTime() - now.getTime()) / 1000));
+      return boss.send(name, { ...data, [DUE_AT]: dueAt.toISOString() }, { startAfter: opts.manualClock ? HELD_SECONDS : wait });
+    },
+    async releaseDue(now) {
       const res = await db.query(
-        `SELECT state::text AS state, count(*)::int AS n FROM ${schema}.job
-         WHERE state IN ('created', 'retry', 'active') GROUP BY state`,
+        `UPDATE ${schema}.job SET start_after = now() WHERE state = 'created' AND start_after > now()
+         AND data ? '${DUE_AT}' AND (data->>'${DUE_AT}')::timestamptz <= $1::timestamptz`,
+        [now.toISOString()],
+      );
+      for (const name of workerIds.keys()) notify(name);
+      return res.rowCount;
+    },
+    async nextDue() {
+      const res = await db.query(
+        `SELECT min((data->>'${DUE_AT}')::timestamptz) AS due FROM ${schema}.job
+         WHERE state = 'created' AND start_after > now() AND data ? '${DUE_AT}'`,
+      );
+      const due = z.object({ due: z.coerce.date().nullable() }).catch({ due: null }).parse(res.rows[0] ?? {}).due;
+      return due;
+    },
+    async counts() {
+      // A deferred job not yet due is no work in progress: it is counted apart.
+      const res = await db.query(
+        `SELECT (CASE WHEN state = 'created' AND start_after > now() AND data ? '${DUE_AT}' THEN 'deferred' ELSE state::text END) AS state,
+                count(*)::int AS n FROM ${schema}.job
+         WHERE state IN ('created', 'retry', 'active') GROUP BY 1`,
       );
       const rows = res.rows.flatMap((r) => {
         const p = CountRow.safeParse(r);
         return p.success ? [p.data] : [];
       });
       const n = (s: string) => rows.find((r) => r.state === s)?.n ?? 0;
-      return { queued: n('created') + n('retry'), active: n('active') };
+      return { queued: n('created') + n('retry'), active: n('active'), deferred: n('deferred') };
     },
     async stop(so = {}) {
       await boss.stop({ graceful: so.graceful ?? true, timeout: so.timeoutMs ?? 20_000, close: false, wait: true });

@@ -36,7 +36,7 @@ export async function runCandidateAcceptance(ctx: RepoContext, candidate: Candid
     await writeCheck(ctx, { ...base, status: 'in_progress', title: `Judging ${criteria.length} criteria`, summary: `The model is judging ${criteria.length} criteria against this head.` });
   }
   const headFiles = modelCriteria > 0
-    ? await gatherHeadFiles((q, v) => ctx.gh.octokit.graphql(q, v), { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, patch, config: ctx.config.acceptance })
+    ? await gatherHeadFiles((input) => ctx.gh.readHead(input), { sha: candidate.headSha, patch, config: ctx.config.acceptance })
     : new Map();
   const context = buildAcceptanceContext({ patch, headFiles, config: ctx.config.acceptance });
   const evidence = await runAcceptance({

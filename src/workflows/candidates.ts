@@ -1,7 +1,6 @@
 // Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
-import { fetchPatch } from '../acceptance/patch.ts';
 import { parseCriteria } from '../core/criteria.ts';
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
@@ -134,6 +133,6 @@ export async function trackedChange(ctx: RepoContext, number: number, pull: Pull
 export async function ensurePatch(ctx: RepoContext, candidate: CandidateRow): Promise<void> {
   const { store } = ctx.deps;
   if (await store.getPatch(ctx.key, candidate.pr, candidate.headSha)) return;
-  const patch = await fetchPatch(ctx.gh.octokit, { owner: ctx.owner, repo: ctx.repo, pr: candidate.pr, baseRef: candidate.base, headSha: candidate.headSha });
+  const patch = await ctx.gh.fetchPatch({ pr: candidate.pr, baseRef: candidate.base, headSha: candidate.headSha });
   await store.putPatch(patch);
 }

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { ArbiterConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
 import { GitHubGateway } from '../github/gateway.ts';
+import type { GitHubPort } from '../github/port.ts';
 
 export interface RepoContext {
   deps: Deps;
-  gh: GitHubGateway;
+  gh: GitHubPort;
   owner: string;
   repo: string;
   /** owner/name */

@@ -9,19 +9,23 @@ import type { MergeResult } from '../github/gateway.ts';
 import { forMode } from '../core/shadow.ts';
 import { CandidateState } from '../core/types.ts';
 import { buildCombined } from './combine-build.ts';
+import { RetryLater } from '../jobs/rate-limit.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 
 const MAX_ATTEMPTS = 4;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs a write, retrying transient GitHub errors a bounded number of times. */
+/**
+ * Runs a write, retrying transient GitHub errors a bounded number of times. A rate limit is not
+ * slept on here: it propagates, and the delivery job waits it out as a deferred job.
+ */
 export async function withRetry<T>(ctx: RepoContext, what: string, write: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write(attempt);
     } catch (error) {
-      if (!(error instanceof GitHubError) || !error.transient || attempt >= MAX_ATTEMPTS) throw error;
-      const wait = Math.min(error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 250 * 2 ** attempt, 10_000);
+      if (!(error instanceof GitHubError) || !error.transient || error.rateLimited || attempt >= MAX_ATTEMPTS) throw error;
+      const wait = 250 * 2 ** attempt;
       ctx.log.warn({ what, status: error.status, attempt, wait }, 'GitHub write failed; retrying');
       await sleep(wait);
     }
@@ -114,6 +118,34 @@ function rememberComment(comments: PlanComments, action: Extract<Action, { kind:
   else ours[at] = written;
 }
 
+/** A 405 is tried again this many times, MERGE_RETRY_SECONDS apart on the app's clock. */
+export const MERGE_RETRIES = 3;
+export const MERGE_RETRY_SECONDS = 10;
+/** What GitHub reports of a pull request that cannot merge until a person acts. */
+const NOT_MERGEABLE = new Set(['dirty', 'blocked']);
+
+/**
+ * A 405 on the merge. A merge that landed before the run died reads as 405 on its retry, so
+ * GitHub is asked again. A PR GitHub reports not mergeable (`dirty`, `blocked`) goes to a person
+ * with that reason; otherwise (the base just moved, `mergeable` still being computed) the merge
+ * is tried again after a wait on the app's clock, up to MERGE_RETRIES times.
+ */
+async function mergeRefused(ctx: RepoContext, action: Extract<Action, { kind: 'merge' }>, result: Extract<MergeResult, { ok: false }>): Promise<MergeResult> {
+  const pull = await ctx.gh.pullState(action.pr);
+  if (pull.merged && pull.headSha === action.sha) return { ok: true, sha: null };
+  const state = pull.mergeableState ?? 'unknown';
+  if (pull.mergeable === false || NOT_MERGEABLE.has(state) || pull.merged || pull.state !== 'open') {
+    return { ok: false, status: 405, message: `${result.message} (mergeable_state: ${state})` };
+  }
+  const tries = Array.from({ length: MERGE_RETRIES }, (_, i) => `merge-retry:${action.key}:${i + 1}`);
+  const done = await ctx.deps.store.getAppliedActions(tries);
+  const next = tries.find((k) => !done.has(k));
+  if (next === undefined) return { ok: false, status: 405, message: `${result.message} (still refused after ${MERGE_RETRIES} more tries)` };
+  await ctx.deps.store.recordAppliedAction(next, { message: result.message, mergeableState: pull.mergeableState }, nowIso(ctx));
+  ctx.log.info({ pr: action.pr, status: 405, mergeableState: pull.mergeableState, attempt: tries.indexOf(next) + 1 }, 'merge refused for now; tried again shortly');
+  throw new RetryLater(MERGE_RETRY_SECONDS, `merge of #${action.pr} refused (${result.message}); GitHub reports mergeable_state ${state}`);
+}
+
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
 async function apply(ctx: RepoContext, action: Action, resumed: boolean, comments: PlanComments): Promise<unknown> {
   const { gh, deps } = ctx;
@@ -151,11 +183,7 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
           if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
         }
         const result = await gh.merge(action.pr, action.sha, action.method);
-        // A merge that landed before the run died reads as 405 on the job's retry: ask GitHub.
-        if (!result.ok && result.status === 405) {
-          const pull = await gh.pullState(action.pr);
-          if (pull.merged && pull.headSha === action.sha) return { ok: true, sha: null } satisfies MergeResult;
-        }
+        if (!result.ok && result.status === 405) return mergeRefused(ctx, action, result);
         return result;
       });
     case 'auto-merge':

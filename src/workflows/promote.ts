@@ -68,7 +68,7 @@ export async function afterMergeAnswer(
     }
     return;
   }
-  const why = `GitHub refused to merge #${pr} (${result.status}: not mergeable, for example a conflict). Resolve it and approve, or cancel the change.`;
+  const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
   await store.setChangeState(ctx.key, change.number, 'human');
   await executePlan(ctx, [
     { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },

@@ -6,6 +6,7 @@ import { planRepairTimeout } from '../core/plan-sweep.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
+import { GitHubGateway } from '../github/gateway.ts';
 import { markerFor } from '../github/markers.ts';
 import { gateTitle, renderGateTable } from '../github/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
@@ -20,8 +21,8 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
   const change = await deps.store.getChange(c.repo, c.change);
   if (!change) return null;
   const [owner, repo] = c.repo.split('/');
-  const octokit = await deps.octokitFor(change.installationId);
-  const config = await getRepoConfig(deps, octokit, { owner, repo });
+  const gh = new GitHubGateway(await deps.octokitFor(change.installationId), owner, repo, deps.appSlug);
+  const config = await getRepoConfig(deps, gh, { owner, repo });
   if (!config) return null;
   return repoContext(deps, { owner, repo, installationId: change.installationId, config, token });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.ts';
 import { buildAcceptanceContext, selectContextFiles, type AcceptanceConfig } from '../../src/acceptance/context.ts';
 import { gatherHeadFiles } from '../../src/acceptance/gather.ts';
-import type { GraphqlClient, HeadFile } from '../../src/acceptance/read-files.ts';
+import { readHead, type GraphqlClient, type HeadFile } from '../../src/acceptance/read-files.ts';
 import { findReferences } from '../../src/acceptance/references.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 
@@ -202,9 +202,7 @@ describe('gatherHeadFiles', () => {
 
   it('reads changed files, entry points, glob matches and references in two queries', async () => {
     const calls: Record<string, unknown>[] = [];
-    const files = await gatherHeadFiles(fake(calls), {
-      owner: 'acme',
-      repo: 'todo',
+    const files = await gatherHeadFiles((i) => readHead(fake(calls), { owner: 'acme', repo: 'todo', ...i }), {
       sha: 'h1',
       patch: patchRow(['src/app.ts']),
       config: config({ alwaysInclude: ['public/index.html', 'public/pages/*.html'] }),
@@ -215,7 +213,7 @@ describe('gatherHeadFiles', () => {
 
   it('asks once when the first read already fills maxFiles', async () => {
     const calls: Record<string, unknown>[] = [];
-    const files = await gatherHeadFiles(fake(calls), { owner: 'a', repo: 'b', sha: 'h1', patch: patchRow(['src/app.ts']), config: config({ maxFiles: 1 }) });
+    const files = await gatherHeadFiles((i) => readHead(fake(calls), { owner: 'a', repo: 'b', ...i }), { sha: 'h1', patch: patchRow(['src/app.ts']), config: config({ maxFiles: 1 }) });
     expect(calls).toHaveLength(1);
     expect([...files.keys()]).toEqual(['src/app.ts']);
   });

@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/clock.ts';
 import { checkConfigOnCommit, CONFIG_CACHE_TTL_MS, getRepoConfig } from '../../src/config/check.ts';
 import { onPush, type PushDeps } from '../../src/handlers/push.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
-import { API, CONTENTS, makeOctokit } from './octokit.ts';
+import { API, CONTENTS, makeGitHub } from './octokit.ts';
 
 const RAW = { 'content-type': 'application/vnd.github.raw; charset=utf-8' };
 const TODO = { owner: 'acme', repo: 'todo' };
@@ -79,7 +79,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
   it('makes one contents request for two reads within the TTL (5 minutes, as docs/configuration.md says)', async () => {
     expect(CONFIG_CACHE_TTL_MS).toBe(5 * 60_000);
     const scope = serve('mode: shadow\n', 2);
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
     clock.advance(CONFIG_CACHE_TTL_MS - 1000);
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
@@ -89,7 +89,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('reads again once the cached config is older than the TTL', async () => {
     serve('mode: shadow\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
     // An `_extends` base in another repository changes without a push here: the TTL bounds it.
     const scope = serve('mode: live\n');
@@ -102,7 +102,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('reads again after any push to the default branch, whatever its commits list, and picks up the new value', async () => {
     serve('mode: shadow\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
     // A push elsewhere changes nothing.
     await onPush(deps, octokit, pushPayload('b'.repeat(40), 'feature', ['.github/arbiter.yml']));
@@ -122,7 +122,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     const conclusions: string[] = [];
     const checks = configCheckRuns(sha, conclusions);
     const atSha = nock(API).get(CONTENTS('acme', 'todo')).query({ ref: sha }).reply(200, 'mode: shadow\n', RAW);
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     await onPush(deps, octokit, pushPayload(sha, 'main', ['.github/arbiter.yml']));
     checks.done();
     atSha.done();
@@ -137,7 +137,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('never takes a pull request\'s config for the default branch, even from a fork\'s branch named main', async () => {
     serve('mode: live\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
     for (const [i, text] of ['mode: sideways\n', 'mode: shadow\n'].entries()) {
       const sha = String(i).repeat(40);
@@ -156,7 +156,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('stops everything while the config is invalid, and a fixing push brings the fresh config back', async () => {
     serve('mode: live\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
 
     const bad = 'e'.repeat(40);
@@ -185,7 +185,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('records an invalid default-branch config it reads instead of caching it', async () => {
     serve('gate: 3\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
     expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
     expect(contentReads).toBe(1);
@@ -193,7 +193,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
   });
 
   it('never lets a read that began before a fixing push mark the config invalid afterwards', async () => {
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     // The read gets the broken file, but a push that fixes it lands before the read's verdict.
     nock(API)
       .get(CONTENTS('acme', 'todo'))
@@ -209,7 +209,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
 
   it('reads a cached config that no longer parses again, and replaces it', async () => {
     serve('mode: shadow\n');
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
     await b.store.db.query(`UPDATE repo_config SET config = '{"mode":"sideways","automerge":true}' WHERE repo = 'acme/todo'`);
 

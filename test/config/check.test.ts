@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { CONFIG_CACHE_TTL_MS, checkConfigOnCommit, getRepoConfig, type ConfigDeps } from '../../src/config/check.ts';
 import type { RepoConfigState } from '../../src/store/types.ts';
-import { API, CONTENTS, makeOctokit } from './octokit.ts';
+import { API, CONTENTS, makeGitHub } from './octokit.ts';
 
 const RAW = { 'content-type': 'application/vnd.github.raw; charset=utf-8' };
 const SHA = 'a'.repeat(40);
@@ -98,7 +98,7 @@ describe('checkConfigOnCommit', () => {
       .post('/repos/acme/todo/check-runs', posted.record)
       .reply(201, { id: 7 });
     const deps = makeDeps();
-    const result = await checkConfigOnCommit(deps, makeOctokit(), input);
+    const result = await checkConfigOnCommit(deps, makeGitHub(), input);
     expect(result).toEqual({ ok: false });
     const [body] = posted.bodies;
     expect(body).toMatchObject({ name: 'Arbiter / config', head_sha: SHA, status: 'completed', conclusion: 'failure' });
@@ -126,7 +126,7 @@ describe('checkConfigOnCommit', () => {
       .post('/repos/acme/todo/check-runs', posted.record)
       .reply(201, { id: 8 });
     const deps = makeDeps();
-    expect(await checkConfigOnCommit(deps, makeOctokit(), input)).toEqual({ ok: false });
+    expect(await checkConfigOnCommit(deps, makeGitHub(), input)).toEqual({ ok: false });
     expect(posted.bodies[0].conclusion).toBe('failure');
     expect(posted.bodies[0].output.title).toBe('Invalid .github/arbiter.yml: 1 error');
     expect(posted.bodies[0].output.summary).toContain('automerge (line 2): unknown key');
@@ -146,7 +146,7 @@ describe('checkConfigOnCommit', () => {
       .reply(200, { total_count: 0, check_runs: [] })
       .post('/repos/acme/todo/check-runs', posted.record)
       .reply(201, { id: 9 });
-    await checkConfigOnCommit(makeDeps(), makeOctokit(), input);
+    await checkConfigOnCommit(makeDeps(), makeGitHub(), input);
     expect(posted.bodies[0].output.summary).toMatch(/\.github\/arbiter\.yml \(line 2\): invalid YAML: /);
     expect(posted.bodies[0].output.annotations?.[0]).toMatchObject({ path: '.github/arbiter.yml', start_line: 2 });
     scope.done();
@@ -167,7 +167,7 @@ describe('checkConfigOnCommit', () => {
       .post('/repos/acme/todo/check-runs', posted.record)
       .reply(201, { id: 10 });
     const deps = makeDeps();
-    expect(await checkConfigOnCommit(deps, makeOctokit(), input)).toEqual({ ok: true });
+    expect(await checkConfigOnCommit(deps, makeGitHub(), input)).toEqual({ ok: true });
     expect(posted.bodies[0]).toMatchObject({ conclusion: 'success', output: { title: 'Configuration is valid' } });
     expect(posted.bodies[0].output.summary).toContain('acme/.github:.github/arbiter.yml');
     expect(posted.bodies[0].output.annotations).toBeUndefined();
@@ -194,7 +194,7 @@ describe('checkConfigOnCommit', () => {
       })
       .patch('/repos/acme/todo/check-runs/41', patched.record)
       .reply(200, { id: 41 });
-    expect(await checkConfigOnCommit(makeDeps(), makeOctokit(), input)).toEqual({ ok: true });
+    expect(await checkConfigOnCommit(makeDeps(), makeGitHub(), input)).toEqual({ ok: true });
     expect(patched.bodies[0]).toMatchObject({ status: 'completed', conclusion: 'success', output: { title: 'Configuration is valid' } });
     scope.done();
   });
@@ -202,7 +202,7 @@ describe('checkConfigOnCommit', () => {
   it('writes nothing when its check run already shows the same result (a redelivery)', async () => {
     const first = capture();
     const text = 'mode: live\nmode2: x\n';
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     const scope1 = nock(API)
       .get(CONTENTS('acme', 'todo'))
       .query(true)
@@ -243,7 +243,7 @@ describe('checkConfigOnCommit', () => {
       .reply(201, { id: 1 });
     const deps = makeDeps();
     // The commit still gets its failing check run; the repository's state is the newer commit's.
-    expect(await checkConfigOnCommit(deps, makeOctokit(), input)).toEqual({ ok: false });
+    expect(await checkConfigOnCommit(deps, makeGitHub(), input)).toEqual({ ok: false });
     expect(posted.bodies[0]?.conclusion).toBe('failure');
     expect(deps.store.calls).toEqual([]);
     scope.done();
@@ -263,7 +263,7 @@ describe('checkConfigOnCommit', () => {
       .reply(200, { default_branch: 'main' });
     const deps = makeDeps();
     const { defaultBranch: _unknown, ...withoutDefault } = input;
-    expect(await checkConfigOnCommit(deps, makeOctokit(), { ...withoutDefault, ref: 'refs/heads/feature' })).toEqual({ ok: false });
+    expect(await checkConfigOnCommit(deps, makeGitHub(), { ...withoutDefault, ref: 'refs/heads/feature' })).toEqual({ ok: false });
     expect(deps.store.calls).toEqual([]);
     scope.done();
   });
@@ -273,7 +273,7 @@ describe('getRepoConfig', () => {
   it('answers null without reading GitHub while the stored state is invalid', async () => {
     const deps = makeDeps(new FakeStore(new Map([['acme/todo', false]])));
     // disableNetConnect makes any request fail the test.
-    expect(await getRepoConfig(deps, makeOctokit(), { owner: 'acme', repo: 'todo' })).toBeNull();
+    expect(await getRepoConfig(deps, makeGitHub(), { owner: 'acme', repo: 'todo' })).toBeNull();
     expect(deps.store.calls).toEqual([]);
   });
 
@@ -284,7 +284,7 @@ describe('getRepoConfig', () => {
       .get(CONTENTS('acme', 'todo'))
       .reply(200, 'mode: live\n', RAW);
     const deps = makeDeps();
-    const octokit = makeOctokit();
+    const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, { owner: 'acme', repo: 'todo' }))?.mode).toBe('shadow');
     deps.clock.advance(CONFIG_CACHE_TTL_MS - 1);
     expect((await getRepoConfig(deps, octokit, { owner: 'acme', repo: 'todo' }))?.mode).toBe('shadow');
@@ -297,7 +297,7 @@ describe('getRepoConfig', () => {
   it('records an invalid default-branch config it finds and answers null', async () => {
     const scope = nock(API).get(CONTENTS('acme', 'todo')).reply(200, 'gate: 3\n', RAW);
     const deps = makeDeps();
-    expect(await getRepoConfig(deps, makeOctokit(), { owner: 'acme', repo: 'todo' })).toBeNull();
+    expect(await getRepoConfig(deps, makeGitHub(), { owner: 'acme', repo: 'todo' })).toBeNull();
     expect(deps.store.calls).toEqual(['acme/todo:invalid:invalid on the default branch:']);
     scope.done();
   });

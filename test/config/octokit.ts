@@ -1,6 +1,7 @@
-// A real Probot octokit for nock tests: retries and throttling off, so tests never wait.
+// The configuration's GitHub port over a real Probot octokit, for nock tests: retries and
+// throttling off, so tests never wait.
 import { ProbotOctokit } from 'probot';
-import type { Octokit } from '../../src/deps.ts';
+import { configReads, type ConfigPort } from '../../src/github/config-reads.ts';
 
 const TestOctokit = ProbotOctokit.defaults((o: Record<string, unknown> & { throttle?: Record<string, unknown> }) => ({
   ...o,
@@ -8,7 +9,7 @@ const TestOctokit = ProbotOctokit.defaults((o: Record<string, unknown> & { throt
   throttle: { ...o?.throttle, enabled: false },
 }));
 
-export const makeOctokit = (): Octokit => new TestOctokit({ auth: { token: 'test' } });
+export const makeGitHub = (): ConfigPort => configReads(new TestOctokit({ auth: { token: 'test' } }));
 
 export const API = 'https://api.github.com';
 /** Octokit sends `/` inside the `{path}` parameter encoded as %2F. */

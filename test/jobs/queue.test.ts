@@ -36,7 +36,7 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     const q = await newQueue();
     const seen: unknown[] = [];
     await q.send('t-run', { n: 1 });
-    expect(await q.counts()).toEqual({ queued: 1, active: 0 });
+    expect(await q.counts()).toEqual({ queued: 1, active: 0, deferred: 0 });
     await q.work('t-run', async (job) => {
       seen.push(job.data);
     });

@@ -61,7 +61,6 @@ describe('GitHub errors at the gateway and executor (scripted local server)', ()
     { name: '500', answer: { status: 500, body: { message: 'Server Error' } } },
     { name: '502', answer: { status: 502, body: { message: 'Bad Gateway' } } },
     { name: '503', answer: { status: 503, body: { message: 'Service Unavailable' } } },
-    { name: '403 secondary rate limit with retry-after', answer: { status: 403, body: SECONDARY, headers: { 'retry-after': '1' } } },
   ];
   for (const { name, answer } of transient) {
     it(`${name}: retried, and the label is added once it is answered`, async () => {
@@ -70,6 +69,27 @@ describe('GitHub errors at the gateway and executor (scripted local server)', ()
       expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /repos/acme/todo/issues/12/labels', 'POST /repos/acme/todo/issues/12/labels']);
     });
   }
+
+  it('a rate limit is not slept on inside the job: it propagates with its wait, for the job to defer', async () => {
+    const limits: Scripted[] = [
+      { status: 403, body: SECONDARY, headers: { 'retry-after': '60' } },
+      { status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '7' } },
+      { status: 403, body: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1767225700', date: new Date(1767225600_000).toUTCString() } },
+    ];
+    const waits: (number | null)[] = [];
+    for (const answer of limits) {
+      const { gh, seen } = await scriptedGitHub([answer]);
+      const error = await withRetry(retryCtx, 'label', () => gh.addLabels(12, ['arbiter:lost'])).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GitHubError);
+      expect((error as GitHubError).rateLimited).toBe(true);
+      expect(seen).toHaveLength(1);
+      waits.push((error as GitHubError).retryAfter);
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server = null;
+    }
+    // retry-after as given (no 10 s cap); the primary limit counted from the answer's own Date.
+    expect(waits).toEqual([60, 7, 100]);
+  });
 
   it('a 403 that is no rate limit (no retry-after, no "secondary rate limit") is not retried', async () => {
     const { gh, seen } = await scriptedGitHub([{ status: 403, body: { message: 'Resource not accessible by integration' } }]);
@@ -84,7 +104,8 @@ describe('GitHub errors at the gateway and executor (scripted local server)', ()
     const error = await gh.addLabels(12, ['arbiter:lost']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitHubError);
     expect((error as GitHubError).transient).toBe(true);
-    expect((error as GitHubError).retryAfterSeconds).toBeGreaterThan(0);
+    expect((error as GitHubError).retryAfter).toBeGreaterThan(0);
+    expect((error as GitHubError).rateLimited).toBe(true);
   });
 
   it('422 on the second annotation batch: the check-run write fails (never reported done), not retried blindly', async () => {

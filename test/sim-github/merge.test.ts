@@ -93,8 +93,11 @@ describe('merging a pull request', () => {
     h.emulator.commit(REPO, 'agent/two', { files: { 'README.md': '# theirs\n' }, from: h.emulator.branchHead(REPO, 'main') ?? 'main' });
     await h.emulator.push(REPO, 'main', { files: { 'README.md': '# ours\n' } }, 'maintainer');
     await h.emulator.openPullRequest(REPO, { number: 13, head: 'agent/two', title: 'Two', body: 'Candidate-for: #42', user: 'agent' });
+    // GitHub computes mergeability in the background: the first read after a push answers null.
+    const { data: first } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: 13 });
+    expect(first).toMatchObject({ mergeable: null, mergeable_state: 'unknown' });
     const { data } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: 13 });
-    expect(data.mergeable).toBe(false);
+    expect(data).toMatchObject({ mergeable: false, mergeable_state: 'dirty' });
     await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 13, sha: data.head.sha })).rejects.toMatchObject({ status: 405 });
   });
 

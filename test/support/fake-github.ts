@@ -4,8 +4,11 @@
 import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
 import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import type { BranchRules, GitHubGateway, MergeResult, Permission } from '../../src/github/gateway.ts';
+import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
+import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/github/config-reads.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
+import type { BranchRules, GitHubPort, HeadReadInput, MergeResult, PatchTarget, Permission, PullSnapshot } from '../../src/github/port.ts';
+import type { PatchRow } from '../../src/store/types.ts';
 
 export interface FakeCheck {
   name: string;
@@ -82,7 +85,7 @@ export interface FakeGitHubOptions {
 const GROUP_ALIAS = /pr(\d+): pullRequest\(number: (\d+)\)/g;
 
 /** The fake, with the gateway's public methods plus state and the record of calls. */
-export class FakeGitHub {
+export class FakeGitHub implements GitHubPort {
   readonly owner: string;
   readonly repo: string;
   readonly appSlug: string;
@@ -92,6 +95,15 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly dispatches: Dispatch[] = [];
   readonly files = new Map<string, string>();
+  /** Patches by PR number (`fetchPatch`); a PR without one answers 404. */
+  readonly patches = new Map<number, Omit<PatchRow, 'repo' | 'pr' | 'headSha'>>();
+  /** Head files by `sha:path` (`readHead`). */
+  readonly headFiles = new Map<string, string>();
+  /** `.github/arbiter.yml` as the config reads see it (null: none). */
+  configText: string | null = null;
+  /** Branch heads (`branchHead`), for the config check. */
+  readonly branchHeads = new Map<string, string>();
+  defaultBranchName = 'main';
   /** Roles by login; a login not listed has read. The fake's default Change and PR authors can write. */
   readonly permissions = new Map<string, Permission>([
     ['maintainer', 'write'],
@@ -117,19 +129,15 @@ export class FakeGitHub {
     this.latency = opts.latency ?? (async () => undefined);
   }
 
-  /** The fake where a GitHubGateway is expected: the one cast (the class has private members). */
-  asGateway(): GitHubGateway {
-    return this as unknown as GitHubGateway;
+  /** The fake where the GitHub port is expected (it implements it). */
+  asGateway(): GitHubPort {
+    return this;
   }
 
   get botLogin(): string {
     return `${this.appSlug}[bot]`;
   }
 
-  /** Workflows that would send raw requests (patches, file contents) are out of this fake's scope. */
-  get octokit(): never {
-    throw new Error('FakeGitHub has no octokit: seed patches and acceptance evidence in the store');
-  }
 
   // ------------------------------------------------------------------ test set-up
 
@@ -231,7 +239,8 @@ export class FakeGitHub {
   }
 
   /** Answers the group query the way GitHub's GraphQL API shapes it. */
-  private answerGraphql(query: string, variables: Record<string, unknown>): unknown {
+  /** Answers the group query from the fake repository, as GitHub would (tests use it to script partial answers). */
+  answerGraphql(query: string, variables: Record<string, unknown>): unknown {
     if (variables.owner !== this.owner || variables.name !== this.repo) throw new Error('graphql: wrong repository');
     if (!query.startsWith('query ArbiterGroup')) throw new Error(`graphql: the fake answers only ArbiterGroup, not ${query.slice(0, 40)}`);
     const repository: Record<string, unknown> = {};
@@ -309,11 +318,84 @@ export class FakeGitHub {
     return this.files.get(path) ?? null;
   }
 
-  async pullState(pr: number): Promise<{ state: string; merged: boolean; draft: boolean; headSha: string; nodeId: string; labels: string[] }> {
+  async pullFileNames(pr: number): Promise<string[]> {
+    await this.read(`files of #${pr}`);
+    return (this.patches.get(pr)?.files ?? []).map((f) => f.path);
+  }
+
+  async fetchPatch(target: PatchTarget): Promise<PatchRow> {
+    await this.read(`patch #${target.pr}`);
+    const patch = this.patches.get(target.pr);
+    if (!patch) throw new GitHubError('fetch patch', 404, 'Not Found', null);
+    return { repo: `${this.owner}/${this.repo}`, pr: target.pr, headSha: target.headSha, ...patch };
+  }
+
+  async readHead(input: HeadReadInput): Promise<HeadRead> {
+    await this.read(`head files ${input.sha.slice(0, 7)} ${input.paths.length}+${input.dirs?.length ?? 0}`);
+    const files = new Map<string, HeadFile>();
+    for (const path of input.paths) {
+      const text = this.headFiles.get(`${input.sha}:${path}`);
+      if (text !== undefined) files.set(path, { text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false });
+    }
+    const tree = [...this.headFiles.keys()]
+      .filter((k) => k.startsWith(`${input.sha}:`))
+      .map((k) => k.slice(input.sha.length + 1))
+      .filter((path) => (input.dirs ?? []).some((d) => path.startsWith(`${d}/`)));
+    return { files, tree };
+  }
+
+  // ---- the configuration's reads and check runs
+
+  async readConfigText(target: RepoRef): Promise<string | null> {
+    await this.read(`config ${target.ref ?? 'default branch'}`);
+    return this.configText;
+  }
+
+  async readConfigLayers(target: RepoRef): Promise<ConfigLayers> {
+    await this.read(`config layers ${target.ref ?? 'default branch'}`);
+    const own = { owner: target.owner, repo: target.repo, path: '.github/arbiter.yml' };
+    return { ok: true, files: [{ ...own, config: null }] };
+  }
+
+  async listCheckRunsNamed(target: { sha: string; name: string }): Promise<unknown> {
+    await this.read(`check runs ${target.name} on ${target.sha.slice(0, 7)}`);
+    const runs = this.checkRuns.filter((r) => r.sha === target.sha && r.name === target.name);
+    return { check_runs: runs.map((r) => ({ id: r.id, name: r.name, status: r.status, conclusion: r.conclusion, output: { title: r.title, summary: r.summary }, app: { slug: this.appSlug } })) };
+  }
+
+  async createConfigRun(target: { sha: string }, body: ConfigRunBody): Promise<void> {
+    await this.write(`check ${body.name} on ${target.sha.slice(0, 7)} ${body.conclusion}`, () => {
+      const run = { id: this.nextId++, sha: target.sha, pr: null, name: body.name, status: body.status, conclusion: body.conclusion, title: body.output.title, summary: body.output.summary, buttons: [] };
+      this.checkRuns.push(run);
+    });
+  }
+
+  async updateConfigRun(target: { id: number }, body: ConfigRunBody): Promise<void> {
+    await this.write(`check ${body.name} #${target.id} ${body.conclusion}`, () => {
+      const run = this.checkRuns.find((r) => r.id === target.id);
+      if (!run) throw new GitHubError('update check run', 404, 'Not Found', null);
+      Object.assign(run, { status: body.status, conclusion: body.conclusion, title: body.output.title, summary: body.output.summary });
+    });
+  }
+
+  async defaultBranch(): Promise<string> {
+    await this.read('repository');
+    return this.defaultBranchName;
+  }
+
+  async branchHead(target: { branch: string }): Promise<string> {
+    await this.read(`branch ${target.branch}`);
+    const sha = this.branchHeads.get(target.branch);
+    if (sha === undefined) throw new GitHubError('read branch', 404, 'Branch not found', null);
+    return sha;
+  }
+
+  async pullState(pr: number): Promise<PullSnapshot> {
     await this.read(`pull #${pr}`);
     const p = this.pulls.get(pr);
     if (!p) throw new GitHubError('get pull request', 404, 'Not Found', null);
-    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels] };
+    const mergeableState = p.merged ? 'unknown' : !p.mergeable ? 'dirty' : p.draft ? 'draft' : 'clean';
+    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels], mergeable: p.merged ? null : p.mergeable, mergeableState };
   }
 
   async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {

@@ -46,7 +46,7 @@ export const pullRoutes: RouteTable = {
         ]);
       return { status: 200, text: renderUnifiedDiff(files), headers: { 'content-type': 'application/vnd.github.diff; charset=utf-8' } };
     }
-    return ok(req.world.pullJson(repo, number));
+    return ok(req.world.readPull(repo, number));
   },
   'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': (req) => {
     const repo = repoOf(req);

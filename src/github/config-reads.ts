@@ -1,0 +1,114 @@
+// GitHub's side of the configuration: `.github/arbiter.yml` as raw text, the layers Probot's
+// config plugin resolves (`_extends`, the organisation's `.github`), the `Arbiter / config` check
+// runs, and which commit is a branch's head. Every failure is a GitHubError; the caller parses.
+import { z } from 'zod';
+import type { CheckAnnotation } from '../config/check-output.ts';
+import type { Octokit } from '../deps.ts';
+import { callGitHub, wrapGitHubError } from './errors.ts';
+
+export const CONFIG_FILE = '.github/arbiter.yml';
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+  /** Branch, tag or sha; the default branch when omitted. */
+  ref?: string;
+}
+
+export type ConfigLayers = { ok: true; files: unknown } | { ok: false; message: string };
+
+/** The body of a `Arbiter / config` check run (created or updated). */
+export interface ConfigRunBody {
+  name: string;
+  status: 'completed';
+  conclusion: 'success' | 'failure';
+  completed_at: string;
+  output: { title: string; summary: string; annotations?: CheckAnnotation[] };
+}
+
+/** What the configuration asks of GitHub (installation-wide: `_extends` may name other repositories). */
+export interface ConfigPort {
+  /** The repository file's text at a ref, or null when it does not exist; `'not a file'` for a folder or submodule. */
+  readConfigText(target: RepoRef): Promise<string | null | 'not a file'>;
+  /** Probot's config plugin; a content problem (bad YAML, bad `_extends`) is `{ ok: false }`, not an error. */
+  readConfigLayers(target: RepoRef): Promise<ConfigLayers>;
+  /** GitHub's list of check runs of that name on a sha (unparsed). */
+  listCheckRunsNamed(target: { owner: string; repo: string; sha: string; name: string }): Promise<unknown>;
+  createConfigRun(target: { owner: string; repo: string; sha: string }, body: ConfigRunBody): Promise<void>;
+  updateConfigRun(target: { owner: string; repo: string; id: number }, body: ConfigRunBody): Promise<void>;
+  /** The repository's default branch. */
+  defaultBranch(target: { owner: string; repo: string }): Promise<string>;
+  /** The sha a branch points at. */
+  branchHead(target: { owner: string; repo: string; branch: string }): Promise<string>;
+}
+
+const RawText = z.union([z.string(), z.instanceof(ArrayBuffer).transform((bytes) => new TextDecoder().decode(bytes))]);
+const RepoInfo = z.object({ default_branch: z.string() });
+const BranchHead = z.object({ commit: z.object({ sha: z.string() }) });
+
+const statusOf = (error: unknown): number | null => {
+  const parsed = z.object({ status: z.number() }).safeParse(error);
+  return parsed.success ? parsed.data.status : null;
+};
+
+/** The config port over an installation's Octokit. */
+export function configReads(octokit: Octokit): ConfigPort {
+  return {
+    async readConfigText({ owner, repo, ref }) {
+      try {
+        const response = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', {
+          owner,
+          repo,
+          path: CONFIG_FILE,
+          mediaType: { format: 'raw' },
+          ...(ref === undefined ? {} : { ref }),
+        });
+        // GitHub labels raw files `application/vnd.github.raw; charset=utf-8` (text); without the
+        // charset Octokit hands over bytes. A JSON answer (directory listing, submodule) is no file.
+        const text = RawText.safeParse(response.data);
+        return text.success ? text.data : 'not a file';
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw wrapGitHubError(`read ${CONFIG_FILE} of ${owner}/${repo}`, error);
+      }
+    },
+    async readConfigLayers({ owner, repo, ref }) {
+      try {
+        return { ok: true, files: (await octokit.config.get({ owner, repo, path: CONFIG_FILE, ...(ref === undefined ? {} : { branch: ref }) })).files };
+      } catch (error) {
+        if (statusOf(error) !== null) throw wrapGitHubError(`read the configuration of ${owner}/${repo}`, error);
+        // The plugin throws plain errors for content problems: bad YAML, a bad `_extends`, a loop.
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, message: message.replace(/^\[@probot\/octokit-plugin-config\]\s*/, '') };
+      }
+    },
+    async listCheckRunsNamed({ owner, repo, sha, name }) {
+      const response = await callGitHub(`list ${name} runs on ${sha}`, () =>
+        octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner, repo, ref: sha, check_name: name }),
+      );
+      return response.data;
+    },
+    async createConfigRun({ owner, repo, sha }, body) {
+      await callGitHub(`create ${body.name} on ${sha}`, () =>
+        octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, head_sha: sha, ...body } ),
+      );
+    },
+    async updateConfigRun({ owner, repo, id }, body) {
+      await callGitHub(`update ${body.name}`, () =>
+        octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: id, ...body } ),
+      );
+    },
+    async defaultBranch({ owner, repo }) {
+      const response = await callGitHub(`read ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}', { owner, repo }));
+      const parsed = RepoInfo.safeParse(response.data);
+      if (!parsed.success) throw wrapGitHubError(`read ${owner}/${repo}`, new Error('answered without a default branch'));
+      return parsed.data.default_branch;
+    },
+    async branchHead({ owner, repo, branch }) {
+      const response = await callGitHub(`read branch ${branch} of ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }));
+      const parsed = BranchHead.safeParse(response.data);
+      if (!parsed.success) throw wrapGitHubError(`read branch ${branch} of ${owner}/${repo}`, new Error('answered without a head commit'));
+      return parsed.data.commit.sha;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// Everything Arbiter asks of GitHub, as one interface: reads of a repository (the group query,
+// issues, rules, files, the patch, head files, comments), its writes, and the configuration's
+// reads and check runs. `GitHubGateway` implements it over Octokit; tests implement it in memory.
+// Every failure is a GitHubError (src/github/errors.ts).
+import type { HeadRead } from '../acceptance/read-files.ts';
+import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
+import type { PermissionLookup } from '../core/trust.ts';
+import type { PatchRow } from '../store/types.ts';
+import type { OwnComment } from './comment-lookup.ts';
+import type { ConfigPort } from './config-reads.ts';
+import type { PullState } from './group-query.ts';
+
+export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+
+export interface BranchRules {
+  required: string[] | null;
+  requiredReviews: number;
+  mergeQueue: boolean;
+}
+
+export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
+
+/** A pull request as GitHub reports it now; `mergeable` is null while GitHub computes it. */
+export interface PullSnapshot {
+  state: string;
+  merged: boolean;
+  draft: boolean;
+  headSha: string;
+  nodeId: string;
+  labels: string[];
+  mergeable: boolean | null;
+  /** clean, dirty (a conflict), blocked (branch rules), behind, unstable, draft, unknown; null while computed. */
+  mergeableState: string | null;
+}
+
+export interface IssueSnapshot {
+  number: number;
+  title: string;
+  body: string | null;
+  state: string;
+  pull_request?: unknown;
+  user: { login: string } | null;
+}
+
+export interface PatchTarget {
+  pr: number;
+  baseRef: string;
+  headSha: string;
+}
+
+export interface HeadReadInput {
+  sha: string;
+  paths: string[];
+  dirs?: string[];
+}
+
+export type CheckRunWrite = { id: number | null; sha: string } & CheckRunContent;
+
+/** One repository, as the installation sees it. */
+export interface GitHubPort extends ConfigPort {
+  readonly owner: string;
+  readonly repo: string;
+  readonly botLogin: string;
+
+  // ---- reads
+  readGroup(prs: number[]): Promise<Map<number, PullState>>;
+  getIssue(number: number): Promise<IssueSnapshot | null>;
+  branchRules(branch: string): Promise<BranchRules>;
+  permission(user: string): Promise<Permission>;
+  /** The permission, retried on transient failures; a failure is never a yes (src/core/trust.ts). */
+  permissionLookup(user: string, attempts?: number): Promise<PermissionLookup>;
+  /** Text of a file on a ref, or null when it does not exist. */
+  readFile(path: string, ref?: string): Promise<string | null>;
+  /** The paths a pull request changes (GitHub lists at most 3,000). */
+  pullFileNames(pr: number): Promise<string[]>;
+  pullState(pr: number): Promise<PullSnapshot>;
+  /** The candidate's patch and merge base, as stored once per head sha. */
+  fetchPatch(target: PatchTarget, opts?: { maxBytes?: number }): Promise<PatchRow>;
+  /** Files (and folder listings, for globs) of the tree at a sha, in one query. */
+  readHead(input: HeadReadInput): Promise<HeadRead>;
+  findOwnComments(issues: number[]): Promise<Map<number, OwnComment[]>>;
+  /** Arbiter's own check run of that name on a sha, if one exists. */
+  findCheckRun(sha: string, name: CheckRunName): Promise<number | null>;
+
+  // ---- writes
+  upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }>;
+  closePull(pr: number): Promise<void>;
+  addLabels(issue: number, labels: string[]): Promise<void>;
+  removeLabel(issue: number, label: string): Promise<void>;
+  markReady(nodeId: string): Promise<void>;
+  /** Merge with GitHub's compare-and-swap: 409 when the head moved, 405 when it cannot merge now. */
+  merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult>;
+  enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void>;
+  requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void>;
+  dispatch(eventType: string, payload: Record<string, unknown>): Promise<void>;
+  react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void>;
+  writeCheckRun(input: CheckRunWrite): Promise<number>;
+}
