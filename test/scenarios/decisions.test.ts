@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
 
-const SLOW = { timeout: 240_000 };
+const SLOW = { timeout: 420_000 };
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
