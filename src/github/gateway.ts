@@ -12,7 +12,9 @@ import { configReads, type ConfigPort } from './config-reads.ts';
 import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
-import type { BranchRules, CheckRunWrite, GitHubPort, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
+import { branchWrites } from './git-writes.ts';
+import { PortfolioGitHub } from './portfolio-calls.ts';
+import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
 export type { BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
 
@@ -30,6 +32,8 @@ const CheckRun = z.object({ id: z.number(), name: z.string(), app: z.object({ sl
 
 export class GitHubGateway implements GitHubPort {
   private readonly config: ConfigPort;
+  readonly branches: BranchWrites;
+  readonly portfolio: PortfolioCalls;
 
   constructor(
     private readonly octokit: Octokit,
@@ -38,6 +42,8 @@ export class GitHubGateway implements GitHubPort {
     readonly appSlug: string,
   ) {
     this.config = configReads(octokit);
+    this.branches = branchWrites({ octokit, owner, repo }, `${appSlug}[bot]`);
+    this.portfolio = new PortfolioGitHub(octokit, owner, repo);
   }
 
   // ---- the configuration (installation-wide: `_extends` may name other repositories)

@@ -3,7 +3,15 @@
 // Every Octokit error becomes a GitHubError here; the answers a caller decides on are values.
 import { z } from 'zod';
 import { GitHubError, wrapGitHubError } from './errors.ts';
-import type { GitHubGateway } from './gateway.ts';
+import type { Octokit } from '../deps.ts';
+import type { BranchWrites } from './port.ts';
+
+/** The client and the repository the calls go to. */
+interface RepoOctokit {
+  octokit: Octokit;
+  owner: string;
+  repo: string;
+}
 
 export type MergeAnswer =
   | { ok: true; sha: string | null }
@@ -39,7 +47,7 @@ const pullOf = (data: z.infer<typeof Pull>): OpenedPull => ({
 });
 
 /** The sha a branch points at, or null when there is no such branch. */
-export async function readBranchHead(gh: GitHubGateway, branch: string): Promise<string | null> {
+export async function readBranchHead(gh: RepoOctokit, branch: string): Promise<string | null> {
   try {
     const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {
       owner: gh.owner,
@@ -57,7 +65,7 @@ export async function readBranchHead(gh: GitHubGateway, branch: string): Promise
 }
 
 /** Creates `refs/heads/<branch>` at `sha`. Throws GitHubError (422 when it exists, 403 when refused). */
-export async function createBranch(gh: GitHubGateway, branch: string, sha: string): Promise<void> {
+export async function createBranch(gh: RepoOctokit, branch: string, sha: string): Promise<void> {
   try {
     await gh.octokit.request('POST /repos/{owner}/{repo}/git/refs', {
       owner: gh.owner,
@@ -71,7 +79,7 @@ export async function createBranch(gh: GitHubGateway, branch: string, sha: strin
 }
 
 /** Deletes a branch; one that is already gone (422 or 404) counts as deleted. */
-export async function deleteBranch(gh: GitHubGateway, branch: string): Promise<void> {
+export async function deleteBranch(gh: RepoOctokit, branch: string): Promise<void> {
   try {
     await gh.octokit.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
       owner: gh.owner,
@@ -89,7 +97,7 @@ export async function deleteBranch(gh: GitHubGateway, branch: string): Promise<v
  * it (sha null). 409 (conflict), 404 (a side is missing) and 403/422 are answers, not throws.
  */
 export async function mergeIntoBranch(
-  gh: GitHubGateway,
+  gh: RepoOctokit,
   branch: string,
   head: string,
   message: string,
@@ -116,7 +124,7 @@ export async function mergeIntoBranch(
 }
 
 /** The newest pull request (any state) whose head is `branch` of this repository, or null. */
-export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<OpenedPull | null> {
+export async function findPullFrom(gh: RepoOctokit, branch: string, base: string, author: string): Promise<OpenedPull | null> {
   try {
     const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/pulls', {
       owner: gh.owner,
@@ -127,7 +135,10 @@ export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<O
     });
     const parsed = z.array(Pull).safeParse(data);
     if (!parsed.success) return null;
-    const mine = parsed.data.filter((p) => p.head.ref === branch).sort((a, b) => b.number - a.number);
+    // Only Arbiter's own pull request into the expected base: anyone may open one from a branch.
+    const mine = parsed.data
+      .filter((p) => p.head.ref === branch && p.base.ref === base && p.user?.login === author)
+      .sort((a, b) => b.number - a.number);
     return mine.length > 0 ? pullOf(mine[0]) : null;
   } catch (error) {
     throw wrapGitHubError('find pull request', error);
@@ -136,7 +147,7 @@ export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<O
 
 /** Opens a draft pull request from `branch` into `base`. Throws GitHubError (422 when one exists). */
 export async function openDraftPull(
-  gh: GitHubGateway,
+  gh: RepoOctokit,
   input: { branch: string; base: string; title: string; body: string },
 ): Promise<OpenedPull> {
   try {
@@ -155,4 +166,16 @@ export async function openDraftPull(
   } catch (error) {
     throw wrapGitHubError('open pull request', error);
   }
+}
+
+/** The combined candidate's writes over one repository, as the GitHub port offers them. */
+export function branchWrites(gh: RepoOctokit, botLogin: string): BranchWrites {
+  return {
+    readBranchHead: (branch) => readBranchHead(gh, branch),
+    createBranch: (branch, sha) => createBranch(gh, branch, sha),
+    deleteBranch: (branch) => deleteBranch(gh, branch),
+    mergeIntoBranch: (branch, head, message) => mergeIntoBranch(gh, branch, head, message),
+    findPullFrom: (branch, base) => findPullFrom(gh, branch, base, botLogin),
+    openDraftPull: (input) => openDraftPull(gh, input),
+  };
 }

@@ -8,7 +8,9 @@ import type { PermissionLookup } from '../core/trust.ts';
 import type { PatchRow } from '../store/types.ts';
 import type { OwnComment } from './comment-lookup.ts';
 import type { ConfigPort } from './config-reads.ts';
+import type { MergeAnswer, OpenedPull } from './git-writes.ts';
 import type { PullState } from './group-query.ts';
+import type { ScoringRun } from './portfolio-calls.ts';
 
 export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
@@ -61,6 +63,10 @@ export interface GitHubPort extends ConfigPort {
   readonly owner: string;
   readonly repo: string;
   readonly botLogin: string;
+  /** The branch and pull-request writes of the combined candidate (src/github/git-writes.ts). */
+  readonly branches: BranchWrites;
+  /** What portfolio search reads and re-runs (src/github/portfolio-calls.ts). */
+  readonly portfolio: PortfolioCalls;
 
   // ---- reads
   readGroup(prs: number[]): Promise<Map<number, PullState>>;
@@ -95,4 +101,23 @@ export interface GitHubPort extends ConfigPort {
   dispatch(eventType: string, payload: Record<string, unknown>): Promise<void>;
   react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void>;
   writeCheckRun(input: CheckRunWrite): Promise<number>;
+}
+
+/** Branch refs, merges into a branch and a draft pull request from it: the combined candidate's build. */
+export interface BranchWrites {
+  readBranchHead(branch: string): Promise<string | null>;
+  createBranch(branch: string, sha: string): Promise<void>;
+  deleteBranch(branch: string): Promise<void>;
+  /** 409 (conflict), 404, 403 and 422 are answers, not throws. */
+  mergeIntoBranch(branch: string, head: string, message: string): Promise<MergeAnswer>;
+  /** The newest pull request of Arbiter's own from `branch` into `base`, or null. */
+  findPullFrom(branch: string, base: string): Promise<OpenedPull | null>;
+  openDraftPull(input: { branch: string; base: string; title: string; body: string }): Promise<OpenedPull>;
+}
+
+/** The default branch head the agents start from, a scoring check's runs, and a re-run of one. */
+export interface PortfolioCalls {
+  defaultBranchHead(): Promise<{ branch: string; sha: string }>;
+  scoringRuns(sha: string, name: string): Promise<ScoringRun[]>;
+  rerun(run: ScoringRun): Promise<void>;
 }

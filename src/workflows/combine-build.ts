@@ -6,15 +6,7 @@ import { z } from 'zod';
 import type { Action } from '../core/actions.ts';
 import type { CombineOutcome } from '../core/combine.ts';
 import { GitHubError } from '../github/errors.ts';
-import {
-  createBranch,
-  deleteBranch,
-  findPullFrom,
-  mergeIntoBranch,
-  openDraftPull,
-  readBranchHead,
-  type OpenedPull,
-} from '../github/git-writes.ts';
+import type { OpenedPull } from '../github/git-writes.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';
 
@@ -45,22 +37,22 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
   // 1. The branch, at the base head. One that exists already is this build's, from before a restart.
   let baseSha = Sha.safeParse(known.get(step('branch'))).data?.sha ?? null;
   if (baseSha === null) {
-    const existing = await withRetry(ctx, 'read combined branch', () => readBranchHead(gh, action.branch));
+    const existing = await withRetry(ctx, 'read combined branch', () => gh.branches.readBranchHead(action.branch));
     if (existing !== null) {
       baseSha = existing;
     } else {
-      const head = await withRetry(ctx, 'read base branch', () => readBranchHead(gh, action.base));
+      const head = await withRetry(ctx, 'read base branch', () => gh.branches.readBranchHead(action.base));
       if (head === null) {
         const message = `the base branch ${action.base} does not exist`;
         return { outcome: 'refused', step: 'branch', status: 404, message };
       }
       try {
-        await withRetry(ctx, 'create combined branch', () => createBranch(gh, action.branch, head));
+        await withRetry(ctx, 'create combined branch', () => gh.branches.createBranch(action.branch, head));
       } catch (error) {
         const refused = refusal(error);
         if (!refused) throw error;
         // 422 "Reference already exists": a creation whose answer was lost; anything else is a no.
-        if (refused.status !== 422 || (await readBranchHead(gh, action.branch)) === null) {
+        if (refused.status !== 422 || (await gh.branches.readBranchHead(action.branch)) === null) {
           return { outcome: 'refused', step: 'branch', status: refused.status, message: said(refused) };
         }
       }
@@ -79,21 +71,21 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
     }
     const message = `Combine #${side.pr} (${side.sha.slice(0, 7)}) for #${action.change}`;
     const answer = await withRetry(ctx, 'merge into combined branch', () =>
-      mergeIntoBranch(gh, action.branch, side.sha, message),
+      gh.branches.mergeIntoBranch(action.branch, side.sha, message),
     );
     if (!answer.ok) {
-      await withRetry(ctx, 'delete combined branch', () => deleteBranch(gh, action.branch));
+      await withRetry(ctx, 'delete combined branch', () => gh.branches.deleteBranch(action.branch));
       if (answer.status === 409) return { outcome: 'conflict', with: side.pr, baseSha, message: answer.message };
       return { outcome: 'refused', step: 'merge', status: answer.status, message: answer.message };
     }
-    const sha = answer.sha ?? (await withRetry(ctx, 'read combined branch', () => readBranchHead(gh, action.branch)));
+    const sha = answer.sha ?? (await withRetry(ctx, 'read combined branch', () => gh.branches.readBranchHead(action.branch)));
     const merge = { pr: side.pr, sha };
     await record(`merge/${side.pr}`, merge);
     merges.push(merge);
   }
 
   // 3. The draft PR, opened once: look for it first (a restart may follow its creation).
-  const found = await withRetry(ctx, 'find combined pull request', () => findPullFrom(gh, action.branch));
+  const found = await withRetry(ctx, 'find combined pull request', () => gh.branches.findPullFrom(action.branch, action.base));
   if (found !== null) {
     if (found.state === 'open') return opened(found, baseSha, merges);
     const message = `the combined pull request #${found.number} from ${action.branch} is closed`;
@@ -101,16 +93,16 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
   }
   try {
     const pull = await withRetry(ctx, 'open combined pull request', () =>
-      openDraftPull(gh, { branch: action.branch, base: action.base, title: action.title, body: action.body }),
+      gh.branches.openDraftPull({ branch: action.branch, base: action.base, title: action.title, body: action.body }),
     );
     return opened(pull, baseSha, merges);
   } catch (error) {
     const refused = refusal(error);
     if (!refused) throw error;
     // 422 "A pull request already exists": a creation whose answer was lost.
-    const again = refused.status === 422 ? await findPullFrom(gh, action.branch) : null;
+    const again = refused.status === 422 ? await gh.branches.findPullFrom(action.branch, action.base) : null;
     if (again !== null && again.state === 'open') return opened(again, baseSha, merges);
-    await withRetry(ctx, 'delete combined branch', () => deleteBranch(gh, action.branch));
+    await withRetry(ctx, 'delete combined branch', () => gh.branches.deleteBranch(action.branch));
     return { outcome: 'refused', step: 'pull', status: refused.status, message: said(refused) };
   }
 }

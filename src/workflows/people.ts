@@ -66,13 +66,14 @@ async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boole
  */
 export async function rejectByPerson(ctx: RepoContext, pr: number, user: string, reason: string): Promise<VerbResult> {
   const { store } = ctx.deps;
-  const candidate = await openCandidate(ctx, pr);
-  if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
-  const held = await store.getRepair(ctx.key, candidate.change);
+  const row = await store.getCandidate(ctx.key, pr);
+  const held = row ? await store.getRepair(ctx.key, row.change) : null;
   // A second rejection while this very head's repair is pending must not close the candidate the repair will fix.
-  if (held?.pr === pr && Date.parse(candidate.headSeenAt) <= Date.parse(held.at) && candidate.state === 'selected') {
+  if (row && held?.pr === pr && Date.parse(row.headSeenAt) <= Date.parse(held.at) && (row.state === 'selected' || row.state === 'rejected')) {
     return { ok: true, message: `A repair of #${pr} is already requested; its new commits open the next round.` };
   }
+  const candidate = await openCandidate(ctx, pr);
+  if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   const gated = await isGated(ctx, candidate);
   let repair: RepairChance = !gated ? 'not-gated' : !ctx.config.repair.enabled ? 'disabled' : 'used';
@@ -132,7 +133,9 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
 
 export async function cancelChange(ctx: RepoContext, change: number, user: string): Promise<VerbResult> {
   const { store } = ctx.deps;
-  const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter((c) => OPEN_STATES.has(c.state));
+  // A rejected candidate kept open for its repair is closed too.
+  const repair = await store.getRepair(ctx.key, change);
+  const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter((c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repair?.pr === c.pr));
   const shadow = ctx.config.mode === 'shadow';
   const text = shadow ? `Shadow mode: @${user} asked to cancel; Arbiter would close this candidate.` : `Cancelled by @${user}.`;
   const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${suffix}`;

@@ -8,7 +8,7 @@ import type { Action } from '../core/actions.ts';
 import { planWideRound, type SlotView } from '../core/portfolio-plan.ts';
 import { MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, type Reading } from '../core/portfolio.ts';
 import { markerFor } from '../github/markers.ts';
-import { PortfolioGitHub } from '../github/portfolio-calls.ts';
+import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { refreshChange } from './candidates.ts';
@@ -18,7 +18,7 @@ import type { GroupView } from './select.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
-const portfolioGitHub = (ctx: RepoContext): PortfolioGitHub => new PortfolioGitHub(ctx.gh.octokit, ctx.owner, ctx.repo);
+const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
 const minutes = (s: number): string => (s % 60 === 0 ? `${s / 60} minutes` : `${s} seconds`);
 

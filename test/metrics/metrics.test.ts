@@ -43,7 +43,7 @@ function samples(text: string): Map<string, number> {
 describe('GET /metrics', () => {
   let open = '';
   beforeAll(async () => {
-    open = await serve({ enabled: true, counts: async () => ({ queued: 3, active: 1 }) });
+    open = await serve({ enabled: true, counts: async () => ({ queued: 3, active: 1, deferred: 0 }) });
   });
 
   it('is not served when metrics are off', async () => {

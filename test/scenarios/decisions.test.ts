@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
 
-const SLOW = { timeout: 240_000 };
+const SLOW = { timeout: 420_000 };
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -117,5 +117,15 @@ describe('decisions that hold up', () => {
     expect(t.prs['812'].labels).toContain(AWAITING);
     expect(t.prs['813']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
     expect(t.prs['813'].checks[SELECTION].title).toBe('Lost to #812');
+  });
+});
+
+describe('a late sibling', () => {
+  it('a PR for a Change that already shipped gets a completed neutral selection check and is closed as stale', SLOW, async () => {
+    const t = await play('decisions-late-sibling');
+    expect(t.prs['1001']).toMatchObject({ state: 'closed', merged: true });
+    expect(t.prs['1002']).toMatchObject({ state: 'closed', merged: false });
+    expect(t.prs['1002'].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'neutral', title: '#1001 already shipped for #42' });
+    expect(bot(t, 1002)).toContain('#1001 already shipped for #42, so this pull request is not compared with anything.');
   });
 });

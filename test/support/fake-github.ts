@@ -7,7 +7,9 @@ import { GitHubError } from '../../src/github/errors.ts';
 import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/github/config-reads.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
-import type { BranchRules, GitHubPort, HeadReadInput, MergeResult, PatchTarget, Permission, PullSnapshot } from '../../src/github/port.ts';
+import type { BranchRules, BranchWrites, GitHubPort, HeadReadInput, MergeResult, PatchTarget, Permission, PortfolioCalls, PullSnapshot } from '../../src/github/port.ts';
+import type { OpenedPull } from '../../src/github/git-writes.ts';
+import { readScore } from '../../src/core/gate.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 
 export interface FakeCheck {
@@ -137,6 +139,55 @@ export class FakeGitHub implements GitHubPort {
   get botLogin(): string {
     return `${this.appSlug}[bot]`;
   }
+
+  /** Branch heads by name, and Arbiter's pull requests from them: the combined candidate's build. */
+  readonly branchRefs = new Map<string, string>();
+  readonly openedPulls: (OpenedPull & { branch: string; base: string })[] = [];
+
+  readonly branches: BranchWrites = {
+    readBranchHead: async (branch) => {
+      await this.read(`branch ${branch}`);
+      return this.branchRefs.get(branch) ?? this.branchHeads.get(branch) ?? null;
+    },
+    createBranch: (branch, sha) =>
+      this.write(`create branch ${branch} at ${sha}`, () => {
+        if (this.branchRefs.has(branch)) throw new GitHubError('create branch', 422, 'Reference already exists', null);
+        this.branchRefs.set(branch, sha);
+      }),
+    deleteBranch: (branch) => this.write(`delete branch ${branch}`, () => void this.branchRefs.delete(branch)),
+    // The fake merges without looking at files: every merge lands, as a new commit on the branch.
+    mergeIntoBranch: (branch, head, message) =>
+      this.write(`merge ${head} into ${branch}`, () => {
+        const sha = `merge-${this.nextId++}`;
+        this.branchRefs.set(branch, sha);
+        void message;
+        return { ok: true as const, sha };
+      }),
+    findPullFrom: async (branch, base) => {
+      await this.read(`pulls from ${branch}`);
+      return this.openedPulls.filter((p) => p.branch === branch && p.base === base).at(-1) ?? null;
+    },
+    openDraftPull: (input) =>
+      this.write(`open draft from ${input.branch}`, () => {
+        const pull = { number: this.nextId++, state: 'open', headSha: this.branchRefs.get(input.branch) ?? '', draft: true, body: input.body, author: this.botLogin, branch: input.branch, base: input.base };
+        this.openedPulls.push(pull);
+        return pull;
+      }),
+  };
+
+  readonly portfolio: PortfolioCalls = {
+    defaultBranchHead: async () => {
+      await this.read('default branch head');
+      return { branch: this.defaultBranchName, sha: this.branchHeads.get(this.defaultBranchName) ?? 'base-sha' };
+    },
+    scoringRuns: async (sha, name) => {
+      await this.read(`check runs ${name} on ${sha}`);
+      return this.checkRuns
+        .filter((r) => r.sha === sha && r.name === name)
+        .map((r) => ({ id: r.id, completed: r.status === 'completed', score: r.status === 'completed' ? readScore({ title: r.title, summary: r.summary }) : null, appSlug: null }));
+    },
+    rerun: (run) => this.write(`rerun check run ${run.id}`, () => undefined),
+  };
 
 
   // ------------------------------------------------------------------ test set-up

@@ -193,9 +193,10 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.pull(13).mergeable = false;
     await step(w, 'job-a');
     // The loser stays open, and the comparison says what happened.
-    expect(w.gh.writes.slice(-5)).toEqual([
+    expect(w.gh.writes.slice(-6)).toEqual([
       `merge #13 sha=${shaOf(13)} → 405`,
       'edit comment #42 comparison:42@main',
+      'check #12 Arbiter / selection completed neutral "Open: #13 was not merged"',
       'label #13 arbiter:awaiting-approval',
       'comment #13 refused:13:main/r1',
       'check #13 Arbiter / selection completed neutral "Not mergeable: a person must act"',
