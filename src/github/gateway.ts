@@ -142,7 +142,7 @@ export class GitHubGateway implements GitHubPort {
       } catch (error) {
         const wrapped = wrapGitHubError('get permission', error);
         if (!wrapped.transient || attempt >= attempts) return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
-        await new Promise((resolve) => setTimeout(resolve, Math.min((wrapped.retryAfterSeconds ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)));
+        await new Promise((resolve) => setTimeout(resolve, Math.min((wrapped.retryAfter ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)));
       }
     }
   }
