@@ -187,11 +187,11 @@ export async function runAcceptance(input: AcceptanceInput): Promise<AcceptanceE
       if (large !== null && large.kind === 'answer') for (const [id, r] of large.answer) results.set(id, r);
       else
         for (const c of modelCriteria)
-          results.set(c.id, { id: c.id, status: 'gap', citation: null, reason: GAP_WORDING[small.gap], source: 'none' });
+          results.set(c.id, { id: c.id, status: 'gap', citation: null, reason: GAP_WORDING[small.gap], gap: small.gap, source: 'none' });
     }
   }
 
-  const ordered = criteria.map((c) => results.get(c.id) ?? { id: c.id, status: 'gap' as const, citation: null, reason: GAP_WORDING['model-error'], source: 'none' as const });
+  const ordered = criteria.map((c) => results.get(c.id) ?? { id: c.id, status: 'gap' as const, citation: null, reason: GAP_WORDING['model-error'], gap: 'model-error' as const, source: 'none' as const });
   return {
     status: ordered.every((r) => r.status === 'met') ? 'pass' : 'fail',
     results: ordered,

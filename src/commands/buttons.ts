@@ -1,16 +1,6 @@
-// The action buttons on `Arbiter / selection` and the verb each one runs. GitHub allows at most
-// three, with label ≤ 20, description ≤ 40 and identifier ≤ 20 characters.
-export interface CheckRunButton {
-  label: string;
-  identifier: string;
-  description: string;
-}
-
-export const SELECTION_BUTTONS: readonly CheckRunButton[] = [
-  { label: 'Promote', identifier: 'promote', description: 'Ship this candidate (write access)' },
-  { label: 'Re-run acceptance', identifier: 'recheck', description: 'Check the criteria again on this head' },
-  { label: 'Re-rank', identifier: 'rerank', description: 'Rank the siblings again' },
-];
+// The verb each `Arbiter / selection` button runs (the buttons themselves: src/core/buttons.ts).
+export type { CheckRunButton } from '../core/actions.ts';
+export { SELECTION_BUTTONS } from '../core/buttons.ts';
 
 /** Button identifier → verb name; the verb then goes through the same rules as a comment. */
 const BUTTON_VERBS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 // The combined candidate (DESIGN.md section 6): whether two siblings that each meet part of the
 // criteria should be combined, into what, and what follows the build's outcome. Pure.
 import { z } from 'zod';
-import { markerFor } from '../github/markers.ts';
+import { markerFor } from './render/markers.ts';
 import type { Action, CombineBuild } from './actions.ts';
 import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking, Receipt } from './types.ts';

@@ -1,11 +1,10 @@
 // Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
 // the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
 import type { ArbiterConfig } from '../config/schema.ts';
-import { GAP_WORDING } from '../llm/types.ts';
-import { renderRankingTable, renderReceiptText } from '../github/check-text.ts';
-import { renderHumanGate } from '../github/human-gate.ts';
-import { renderComparisonComment, type ComparisonRow, type EarlierRound } from '../github/markdown.ts';
-import { markerFor } from '../github/markers.ts';
+import { renderRankingTable, renderReceiptText } from './render/check-text.ts';
+import { renderHumanGate } from './render/human-gate.ts';
+import { renderComparisonComment, type ComparisonRow, type EarlierRound } from './render/markdown.ts';
+import { markerFor } from './render/markers.ts';
 import type { Action, CheckRunButton } from './actions.ts';
 import { combinedIntoReason } from './combine.ts';
 import { assessRisk, type RiskAssessment } from './policy.ts';
@@ -13,8 +12,8 @@ import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
 import type { CandidateEvidence, Criterion, Diagnostics, JudgeOutcome, RankedCandidate, Ranking, Receipt } from './types.ts';
 
-export const LABEL_LOST = 'arbiter:lost';
-export const LABEL_AWAITING = 'arbiter:awaiting-approval';
+export { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
+import { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
 
 export interface SelectionInput {
   repo: string; // owner/name
@@ -96,7 +95,7 @@ export function decide(input: SelectionInput): Verdict {
     const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
     const first = ranking.top.map((n) => `#${n}`).join(', ');
     const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
-    const budgetSpent = unjudged.some((c) => evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.reason === GAP_WORDING.budget));
+    const budgetSpent = unjudged.some((c) => evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.gap === 'budget'));
     const raise = budgetSpent ? ` The model budget ran out: raise \`acceptance.budget.perChange\` in \`.github/arbiter.yml\` first.` : '';
     return {
       kind: 'human',

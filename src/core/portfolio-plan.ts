@@ -2,10 +2,10 @@
 // deep (one `arbiter.candidate.refine` dispatch each), the others close with the reason, and the
 // receipts keep every reading. Pure: evidence, readings and the policy's choice are passed in.
 import type { ArbiterConfig } from '../config/schema.ts';
-import { renderComparisonComment, type ComparisonRow } from '../github/markdown.ts';
-import { markerFor } from '../github/markers.ts';
+import { renderComparisonComment, type ComparisonRow } from './render/markdown.ts';
+import { markerFor } from './render/markers.ts';
 import { PR_STATE_ACTIONS, type Action } from './actions.ts';
-import { LABEL_LOST } from './plan.ts';
+import { LABEL_LOST } from './labels.ts';
 import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from './portfolio.ts';
 import { failedRequired, loserReason } from './reasons.ts';
 import type { CandidateEvidence, Criterion, Receipt } from './types.ts';

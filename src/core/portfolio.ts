@@ -31,6 +31,9 @@ export type PolicyStep =
 
 export const MAX_READINGS = 5;
 
+/** At most this many approaches are explored at once (repository_dispatch fans out one event each). */
+export const MAX_EXPLORE = 10;
+
 const ARBITER_SLOT = /^\s*arbiter-slot:\s*([A-Za-z0-9][A-Za-z0-9._-]{0,63})\s*$/im;
 
 /** The slot a PR body names (`Arbiter-slot: 42-1-2`), or null. */

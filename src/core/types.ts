@@ -24,6 +24,22 @@ export const Citation = z.object({
 });
 export type Citation = z.infer<typeof Citation>;
 
+/** Why a criterion could not be judged: a machine code, worded by src/core/render/gap-wording.ts. */
+export const GapReason = z.enum([
+  'model-error',
+  'rate-limited',
+  'refusal',
+  'max-tokens',
+  'tool-use',
+  'empty',
+  'too-long',
+  'aborted',
+  'timeout',
+  'budget',
+  'invalid-output',
+]);
+export type GapReason = z.infer<typeof GapReason>;
+
 export const CriterionResult = z.object({
   id: z.string(),
   status: CriterionStatus,
@@ -35,6 +51,8 @@ export const CriterionResult = z.object({
   source: z.enum(['small', 'large', 'check', 'none']).default('none'),
   /** The model's own short reason, sanitised (no mentions, links or HTML; bounded); shown as its words. */
   modelReason: z.string().optional(),
+  /** On a `gap`: why, as a code (the words are in `reason`). */
+  gap: GapReason.optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 
@@ -108,6 +126,9 @@ export const CandidateState = z.enum([
   'composing',
 ]);
 export type CandidateState = z.infer<typeof CandidateState>;
+
+/** States in which a candidate is still in its group. */
+export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
 
 /** Everything ranking needs to know about one sibling. Pure data. */
 export const CandidateEvidence = z.object({

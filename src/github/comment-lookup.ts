@@ -1,7 +1,7 @@
 // Finding Arbiter's own comments on many issues with one GraphQL query (an alias per issue, its
 // last 100 comments), and the one rule that turns what was found into a create, an edit or nothing.
 import { z } from 'zod';
-import { hasMarker, markerFor } from './markers.ts';
+import { hasMarker, markerFor } from '../core/render/markers.ts';
 
 /** One of Arbiter's comments on an issue, as the upsert needs it. */
 export interface OwnComment {

@@ -34,6 +34,8 @@ export class GitHubGateway implements GitHubPort {
   private readonly config: ConfigPort;
   readonly branches: BranchWrites;
   readonly portfolio: PortfolioCalls;
+  /** The client's API base URL (api.github.com, or a GitHub Enterprise Server's), for web links. */
+  readonly apiBaseUrl: unknown;
 
   constructor(
     private readonly octokit: Octokit,
@@ -44,6 +46,7 @@ export class GitHubGateway implements GitHubPort {
     this.config = configReads(octokit);
     this.branches = branchWrites({ octokit, owner, repo }, `${appSlug}[bot]`);
     this.portfolio = new PortfolioGitHub(octokit, owner, repo);
+    this.apiBaseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
   }
 
   // ---- the configuration (installation-wide: `_extends` may name other repositories)

@@ -2,7 +2,7 @@
 // gate evidence is read again. Arbiter's own check runs never count.
 import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
-import { OPEN_STATES } from '../workflows/candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
 

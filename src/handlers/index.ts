@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
 import type { Deps } from '../deps.ts';
-import { GitHubGateway } from '../github/gateway.ts';
 import type { GitHubPort } from '../github/port.ts';
-import { deliveryToken, repoContext, type RepoContext } from '../workflows/context.ts';
+import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../workflows/context.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
 import { onIssues } from './issues.ts';
@@ -50,7 +49,7 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   const repo = repository.name;
   const log = deps.log.child({ delivery: delivery.id, repo: `${owner}/${repo}`, event: delivery.name });
   const scoped: Deps = { ...deps, log };
-  const gh = new GitHubGateway(await deps.octokitFor(installation.id), owner, repo, deps.appSlug);
+  const gh = await gatewayFor(deps, installation.id, owner, repo);
   if (delivery.name === 'push') await onPush(scoped, gh, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
@@ -60,7 +59,7 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
     return;
   }
-  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: deliveryToken(delivery.id) });
+  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: deliveryToken(delivery.id), gh });
   await handler(ctx, delivery.payload);
 }
 

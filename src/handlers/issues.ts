@@ -3,8 +3,9 @@
 // reply and changes nothing); when they changed, acceptance runs again for its open candidates.
 import { z } from 'zod';
 import { editChangesCriteria } from '../core/trust.ts';
-import { markerFor } from '../github/markers.ts';
-import { OPEN_STATES, refreshChange } from '../workflows/candidates.ts';
+import { markerFor } from '../core/render/markers.ts';
+import { refreshChange } from '../workflows/candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
 import { withRetry } from '../workflows/execute.ts';

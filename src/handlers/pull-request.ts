@@ -1,7 +1,8 @@
 // pull_request: record candidates and new heads; a closure by someone else withdraws the
 // candidate; a merge (by anyone) ships it and closes its siblings as stale.
 import { z } from 'zod';
-import { OPEN_STATES, recordCandidate } from '../workflows/candidates.ts';
+import { recordCandidate } from '../workflows/candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';

@@ -3,7 +3,7 @@
 // counts (neither its author nor the webhook's sender may be a bot), nor a failed permission read.
 import { z } from 'zod';
 import { looksLikeBot } from '../commands/permissions.ts';
-import { LABEL_AWAITING } from '../core/plan.ts';
+import { LABEL_AWAITING } from '../core/labels.ts';
 import { personActCounts } from '../core/trust.ts';
 import type { RepoContext } from '../workflows/context.ts';
 import { promoteByPerson, rejectByPerson } from '../workflows/people.ts';

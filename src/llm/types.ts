@@ -43,18 +43,8 @@ export interface CompletionRequest {
   takeBudget?: () => Promise<boolean>;
 }
 
-export type GapReason =
-  | 'model-error'
-  | 'rate-limited'
-  | 'refusal'
-  | 'max-tokens'
-  | 'tool-use'
-  | 'empty'
-  | 'too-long'
-  | 'aborted'
-  | 'timeout'
-  | 'budget'
-  | 'invalid-output';
+export type { GapReason } from '../core/types.ts';
+import type { GapReason } from '../core/types.ts';
 
 export type CompletionResult =
   | { ok: true; text: string; json: unknown; model: string; usage: { input: number; output: number } }
@@ -64,20 +54,7 @@ export interface LlmClient {
   complete(req: CompletionRequest): Promise<CompletionResult>;
 }
 
-/** Human wording for a gap, used in check runs and comments (never provider text). */
-export const GAP_WORDING: Record<GapReason, string> = {
-  'model-error': 'the model service failed',
-  'rate-limited': 'the model service was overloaded',
-  refusal: 'the model refused',
-  'max-tokens': 'the answer was cut at the token limit',
-  'tool-use': 'the model tried to call a tool',
-  empty: 'the model returned no text',
-  'too-long': 'the answer was too long',
-  aborted: 'the call was cancelled',
-  timeout: 'the model did not answer in time',
-  budget: 'the model budget is exhausted',
-  'invalid-output': 'the answer was not valid',
-};
+export { GAP_WORDING } from '../core/render/gap-wording.ts';
 
 /** Structured output of an acceptance call. */
 export const AcceptanceOutput = z.object({

@@ -5,33 +5,30 @@ import type { CandidateState, Receipt } from '../core/types.ts';
 import { openDb, type Db, type OpenDbOptions } from './db.ts';
 import { StoreError } from './errors.ts';
 import { migrate } from './migrations.ts';
+import { budgetStore } from './budget-store.ts';
+import { deliveryStore } from './delivery-store.ts';
+import { configStore } from './config-store.ts';
 import { portfolioStore } from './portfolio-store.ts';
 import {
   CandidateRowSchema,
-  BudgetRow,
   ChangeRowSchema,
   DataRow,
-  DeliveryRow,
   IdRow,
   parseRow,
   parseRows,
   PatchRowSchema,
   ReceiptRowSchema,
   ReceiptSchema,
-  RepairRow,
   ResultRow,
   KeyResultRow,
   ClaimRow,
   RoundRowSchema,
   SelectionRow,
-  ValidRow,
-  ConfigStateRow,
 } from './rows.ts';
-import type { CandidateRow, ChangeRow, ClaimResult, EvidenceKind, NewDelivery, PatchRow, RoundRow, Store } from './types.ts';
+import type { CandidateRow, ChangeRow, ClaimResult, EvidenceKind, PatchRow, RoundRow, Store } from './types.ts';
 
 export type StoreWithDb = Store & { db: Db };
 
-const TextIdRow = z.object({ id: z.string() });
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
@@ -74,15 +71,6 @@ const toRound = (r: ReturnType<typeof RoundRowSchema.parse>): RoundRow => ({
 const ROUND_COLUMNS = 'id, repo, change, base, number, selection, decision, opened_at, decided_at';
 const CANDIDATE_COLUMNS = 'repo, pr, change, base, head_sha, author, state, reason, head_seen_at, created_at';
 
-/** A stored JSON text read back; text that does not parse reads as null (the job then drops it, saying why). */
-function parseJsonText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 /** Opens the database (PGlite when no URL), applies migrations, and returns the store. */
 export async function createStore(opts: OpenDbOptions = {}): Promise<StoreWithDb> {
   const db = await openDb(opts);
@@ -101,65 +89,10 @@ export function storeOver(db: Db): StoreWithDb {
 
   const store: StoreWithDb = {
     db,
+    ...deliveryStore(db),
     ...portfolioStore(db),
-
-    // ------------------------------------------------------------------ deliveries
-    async recordDelivery(id, event, payload) {
-      const res = await db.query(
-        'INSERT INTO deliveries (id, event, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
-        [id, event, json(payload)],
-      );
-      return res.rowCount === 1;
-    },
-    async recordDeliveries(deliveries, tx = db) {
-      const first = new Map<string, NewDelivery>();
-      for (const d of deliveries) if (!first.has(d.id)) first.set(d.id, d);
-      const unique = [...first.values()];
-      if (unique.length === 0) return [];
-      const params: unknown[] = [];
-      // Rows in id order: concurrent groups that share ids lock them in the same order (no deadlock).
-      const values = [...unique].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((d) => {
-        params.push(d.id, d.event, json(d.payload));
-        const n = params.length;
-        return `($${n - 2}, $${n - 1}, $${n})`;
-      });
-      const inserted = await tx.query(
-        `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
-        params,
-      );
-      const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
-      const seen = unique.filter((d) => !fresh.has(d.id)).map((d) => d.id);
-      // Only a redelivery costs a second statement: is the one recorded before already done?
-      const done = new Set<string>();
-      if (seen.length > 0) {
-        const res = await tx.query('SELECT id FROM deliveries WHERE id = ANY($1::text[]) AND done_at IS NOT NULL', [seen]);
-        for (const r of parseRows(TextIdRow, res.rows, 'delivery')) done.add(r.id);
-      }
-      return unique.map((d) => ({ id: d.id, fresh: fresh.has(d.id), done: done.has(d.id) }));
-    },
-    async getDelivery(id) {
-      const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
-      if (!row) return null;
-      const d = parseRow(DeliveryRow, row, 'delivery');
-      return { id: d.id, event: d.event, payload: parseJsonText(d.payload), doneAt: d.done_at, error: d.error };
-    },
-    async listPendingDeliveries(limit) {
-      const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
-      return parseRows(TextIdRow, res.rows, 'delivery').map((r) => r.id);
-    },
-    async markDeliveryDone(id, error) {
-      await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);
-    },
-    async failDelivery(id, reason, event) {
-      await db.transaction(async (tx) => {
-        await tx.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, reason]);
-        await tx.query(`INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`, [
-          event.repo,
-          json(event.data),
-          event.at,
-        ]);
-      });
-    },
+    ...budgetStore(db),
+    ...configStore(db),
 
     // ------------------------------------------------------------------ Changes
     async upsertChange(row) {
@@ -405,99 +338,6 @@ export function storeOver(db: Db): StoreWithDb {
         `INSERT INTO applied_actions (key, result, at) VALUES ($1, $2::jsonb, $3::timestamptz)
          ON CONFLICT (key) DO NOTHING`,
         [key, json(result ?? {}), at],
-      );
-    },
-
-    // ------------------------------------------------------------------ repairs and budgets
-    async claimRepair(repo, change, pr, at) {
-      const res = await db.query(
-        `INSERT INTO repairs (repo, change, pr, at) VALUES ($1, $2, $3, $4::timestamptz)
-         ON CONFLICT (repo, change) DO NOTHING`,
-        [repo, change, pr, at],
-      );
-      return res.rowCount === 1;
-    },
-    async getRepair(repo, change) {
-      const r = await one('SELECT pr, at FROM repairs WHERE repo = $1 AND change = $2', [repo, change]);
-      return r ? parseRow(RepairRow, r, 'repair') : null;
-    },
-    async takeModelBudget(input, limits) {
-      const changeKey = `${input.repo}#${input.change}`;
-      const installKey = `${input.installationId}@${input.day}`;
-      // Both counters move together, and only when both stay within their limits. The rows
-      // are locked in a fixed order (FOR UPDATE), so concurrent callers queue and never deadlock.
-      return db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO model_budgets (scope, key, calls) VALUES ('change', $1, 0), ('installation', $2, 0)
-           ON CONFLICT (scope, key) DO NOTHING`,
-          [changeKey, installKey],
-        );
-        const res = await tx.query(
-          `SELECT scope, calls FROM model_budgets
-           WHERE (scope = 'change' AND key = $1) OR (scope = 'installation' AND key = $2)
-           ORDER BY scope, key FOR UPDATE`,
-          [changeKey, installKey],
-        );
-        const rows = parseRows(BudgetRow, res.rows, 'model budget');
-        const used = (scope: string) => rows.find((r) => r.scope === scope)?.calls ?? 0;
-        if (used('change') + input.calls > limits.perChange) return false;
-        if (used('installation') + input.calls > limits.dailyPerInstallation) return false;
-        await tx.query(
-          `UPDATE model_budgets SET calls = calls + $3
-           WHERE (scope = 'change' AND key = $1) OR (scope = 'installation' AND key = $2)`,
-          [changeKey, installKey, input.calls],
-        );
-        return true;
-      });
-    },
-
-    // ------------------------------------------------------------------ repository config
-    async setConfigValid(repo, valid, detail) {
-      await db.query(
-        `INSERT INTO repo_config (repo, valid, detail, updated_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT (repo) DO UPDATE SET valid = EXCLUDED.valid, detail = EXCLUDED.detail, updated_at = now(),
-           config = CASE WHEN EXCLUDED.valid THEN repo_config.config END,
-           loaded_at = CASE WHEN EXCLUDED.valid THEN repo_config.loaded_at END`,
-        [repo, valid, detail],
-      );
-    },
-    async markConfigInvalid(repo, detail, generation) {
-      const res = await db.query(
-        `INSERT INTO repo_config (repo, valid, detail, generation, updated_at) VALUES ($1, false, $2, $3, now())
-         ON CONFLICT (repo) DO UPDATE SET valid = false, detail = EXCLUDED.detail, config = NULL, loaded_at = NULL, updated_at = now()
-           WHERE repo_config.generation = EXCLUDED.generation
-         RETURNING repo`,
-        [repo, detail, generation],
-      );
-      return res.rows.length > 0;
-    },
-    async isConfigValid(repo) {
-      const r = await one('SELECT valid FROM repo_config WHERE repo = $1', [repo]);
-      // A repository never checked has the default config, which is valid.
-      return r ? parseRow(ValidRow, r, 'repo config').valid : true;
-    },
-    async getConfigState(repo) {
-      const r = await one('SELECT valid, config, loaded_at, generation FROM repo_config WHERE repo = $1', [repo]);
-      if (!r) return { valid: true, config: null, loadedAt: null, generation: 0 };
-      const row = parseRow(ConfigStateRow, r, 'repo config');
-      return { valid: row.valid, config: row.config ?? null, loadedAt: row.loaded_at, generation: row.generation };
-    },
-    async cacheConfig(repo, { config, loadedAt, generation }) {
-      // Over an existing row, only while it is valid and no invalidation moved its generation.
-      const res = await db.query(
-        `INSERT INTO repo_config (repo, valid, detail, config, loaded_at, generation) VALUES ($1, true, '', $2, $3, $4)
-         ON CONFLICT (repo) DO UPDATE SET config = EXCLUDED.config, loaded_at = EXCLUDED.loaded_at
-           WHERE repo_config.valid AND repo_config.generation = EXCLUDED.generation
-         RETURNING repo`,
-        [repo, json(config), loadedAt, generation],
-      );
-      return res.rows.length > 0;
-    },
-    async dropCachedConfig(repo) {
-      await db.query(
-        `INSERT INTO repo_config (repo, valid, detail, generation) VALUES ($1, true, '', 1)
-         ON CONFLICT (repo) DO UPDATE SET config = NULL, loaded_at = NULL, generation = repo_config.generation + 1`,
-        [repo],
       );
     },
 

@@ -3,7 +3,8 @@
 // needs write); here the vouch is recorded and the PR or issue is read from GitHub and recorded.
 import type { VerbResult } from '../commands/types.ts';
 import { linkedChange } from '../core/link.ts';
-import { OPEN_STATES, recordCandidate, refreshChange, trackedChange } from './candidates.ts';
+import { recordCandidate, refreshChange, trackedChange } from './candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from './context.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { recordAdmission, recordAdoption } from './trust.ts';

@@ -4,7 +4,7 @@
 import { parseCriteria } from '../core/criteria.ts';
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
-import type { CandidateState } from '../core/types.ts';
+import { OPEN_STATES, type CandidateState } from '../core/types.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
@@ -14,8 +14,7 @@ import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
 import { leaveOldGroup, staysRejected } from './regroup.ts';
 
-/** States in which a candidate is still in its group. */
-export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
+export { OPEN_STATES };
 
 export interface PullFacts {
   number: number;

@@ -1,11 +1,11 @@
 // Clean ends: a candidate that leaves (withdrawn, stale, rejected, cancelled) gets its own checks
 // that are still in progress completed, neutral, with the reason; and the awaiting-approval label
 // goes when its reason ends (a push moved the candidate on).
-import { LABEL_AWAITING } from '../core/plan.ts';
+import { LABEL_AWAITING } from '../core/labels.ts';
 import type { CandidateRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { storedGate } from './evaluate.ts';
+import { storedGate } from './evidence.ts';
 
 /** Completes this head's `Arbiter / gate` and `Arbiter / acceptance` checks that were left in progress. */
 export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reason: string): Promise<void> {

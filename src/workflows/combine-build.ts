@@ -8,7 +8,7 @@ import type { CombineOutcome } from '../core/combine.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { OpenedPull } from '../github/git-writes.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { withRetry } from './execute.ts';
+import { withRetry } from './retry.ts';
 
 type CombineAction = Extract<Action, { kind: 'combine' }>;
 

@@ -30,12 +30,20 @@ export function repoUrlFrom(apiBaseUrl: unknown, key: string): string {
   return `${web}/${key}`;
 }
 
-export async function repoContext(deps: Deps, input: { owner: string; repo: string; installationId: number; config: ArbiterConfig; token: string }): Promise<RepoContext> {
-  const octokit = await deps.octokitFor(input.installationId);
+/** The GitHub port for one repository of an installation: the one place a gateway is built. */
+export async function gatewayFor(deps: Deps, installationId: number, owner: string, repo: string): Promise<GitHubGateway> {
+  return new GitHubGateway(await deps.octokitFor(installationId), owner, repo, deps.appSlug);
+}
+
+export async function repoContext(
+  deps: Deps,
+  input: { owner: string; repo: string; installationId: number; config: ArbiterConfig; token: string; gh?: GitHubGateway },
+): Promise<RepoContext> {
+  const gh = input.gh ?? (await gatewayFor(deps, input.installationId, input.owner, input.repo));
   const key = `${input.owner}/${input.repo}`;
   return {
     deps,
-    gh: new GitHubGateway(octokit, input.owner, input.repo, deps.appSlug),
+    gh,
     owner: input.owner,
     repo: input.repo,
     key,
@@ -43,7 +51,7 @@ export async function repoContext(deps: Deps, input: { owner: string; repo: stri
     config: input.config,
     token: input.token,
     log: deps.log.child({ repo: key, token: input.token }),
-    repoUrl: repoUrlFrom(octokit.request.endpoint.DEFAULTS.baseUrl, key),
+    repoUrl: repoUrlFrom(gh.apiBaseUrl, key),
   };
 }
 

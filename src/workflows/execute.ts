@@ -11,26 +11,13 @@ import { CandidateState } from '../core/types.ts';
 import { buildCombined } from './combine-build.ts';
 import { RetryLater } from '../jobs/rate-limit.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
+import { withRetry } from './retry.ts';
 
-const MAX_ATTEMPTS = 4;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Runs a write, retrying transient GitHub errors a bounded number of times. A rate limit is not
- * slept on here: it propagates, and the delivery job waits it out as a deferred job.
- */
-export async function withRetry<T>(ctx: RepoContext, what: string, write: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write(attempt);
-    } catch (error) {
-      if (!(error instanceof GitHubError) || !error.transient || error.rateLimited || attempt >= MAX_ATTEMPTS) throw error;
-      const wait = 250 * 2 ** attempt;
-      ctx.log.warn({ what, status: error.status, attempt, wait }, 'GitHub write failed; retrying');
-      await sleep(wait);
-    }
-  }
-}
+export { withRetry };
+
+
 
 const contentHash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 

@@ -1,10 +1,10 @@
 // A late sibling: a PR that links a Change that already shipped or was cancelled. It holds no
 // round; it gets a completed neutral `Arbiter / selection` saying why, and is closed as stale.
 import type { Action } from '../core/actions.ts';
-import { markerFor } from '../github/markers.ts';
+import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import type { PullFacts } from './candidates.ts';
-import { OPEN_STATES } from './candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 

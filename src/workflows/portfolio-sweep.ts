@@ -2,8 +2,8 @@
 // `portfolio.composeTimeout`, and a deep candidate whose refinement never came competes as it is;
 // either way the group's round is decided without waiting any longer.
 import type { Deps } from '../deps.ts';
-import { markerFor } from '../github/markers.ts';
-import { OPEN_STATES } from './candidates.ts';
+import { markerFor } from '../core/render/markers.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { selectionStep } from './select.ts';

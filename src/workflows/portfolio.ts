@@ -3,11 +3,10 @@
 // the scoring check again under successive halving) and sends the top k to the deep round.
 import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
-import { MAX_EXPLORE } from '../commands/verbs/explore.ts';
 import type { Action } from '../core/actions.ts';
 import { planWideRound, type SlotView } from '../core/portfolio-plan.ts';
-import { MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, type Reading } from '../core/portfolio.ts';
-import { markerFor } from '../github/markers.ts';
+import { MAX_EXPLORE, MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, type Reading } from '../core/portfolio.ts';
+import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';

@@ -5,10 +5,10 @@
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
 import type { Receipt } from '../core/types.ts';
-import { markerFor } from '../github/markers.ts';
+import { markerFor } from '../core/render/markers.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
-import { OPEN_STATES } from './candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { evaluateCandidate } from './evaluate.ts';

@@ -1,12 +1,12 @@
 // The selection step (DESIGN.md section 2, steps 3-4): wait for every sibling, let the last to
 // settle claim the round, rank, break a true tie with the judge, plan and execute the outcome.
 import { z } from 'zod';
-import { SELECTION_BUTTONS } from '../commands/buttons.ts';
+import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import type { SelectionDisplay, SelectionPlan } from '../core/plan.ts';
 import { planSelection } from '../core/plan.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome, Receipt } from '../core/types.ts';
-import type { EarlierRound } from '../github/markdown.ts';
+import type { EarlierRound } from '../core/render/markdown.ts';
 import type { PullState } from '../github/group-query.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
@@ -14,10 +14,10 @@ import { judgeTie } from '../judge/judge.ts';
 import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
-import { OPEN_STATES } from './candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
-import { gateFrom, storedAcceptance, storedGate } from './evaluate.ts';
+import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound, portfolioPending } from './portfolio.ts';
 import { finishPromotion } from './promote.ts';

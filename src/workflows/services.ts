@@ -1,7 +1,7 @@
 // The CommandServices that slash commands and check-run buttons call: each verb goes to the
 // same workflow the automatic path uses. Replies are idempotent per comment or click.
 import type { CommandServices, CommandTarget } from '../commands/types.ts';
-import { markerFor } from '../github/markers.ts';
+import { markerFor } from '../core/render/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
 import type { RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';

@@ -6,12 +6,11 @@ import { planRepairTimeout } from '../core/plan-sweep.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
-import { GitHubGateway } from '../github/gateway.ts';
-import { markerFor } from '../github/markers.ts';
-import { gateTitle, renderGateTable } from '../github/check-text.ts';
+import { markerFor } from '../core/render/markers.ts';
+import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
-import { OPEN_STATES } from './candidates.ts';
-import { deliveryOfToken, nowIso, repoContext, type RepoContext } from './context.ts';
+import { OPEN_STATES } from '../core/types.ts';
+import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
@@ -21,10 +20,10 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
   const change = await deps.store.getChange(c.repo, c.change);
   if (!change) return null;
   const [owner, repo] = c.repo.split('/');
-  const gh = new GitHubGateway(await deps.octokitFor(change.installationId), owner, repo, deps.appSlug);
+  const gh = await gatewayFor(deps, change.installationId, owner, repo);
   const config = await getRepoConfig(deps, gh, { owner, repo });
   if (!config) return null;
-  return repoContext(deps, { owner, repo, installationId: change.installationId, config, token });
+  return repoContext(deps, { owner, repo, installationId: change.installationId, config, token, gh });
 }
 
 async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {

@@ -5,7 +5,7 @@ import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planCommentWrite, readCommentsAnswer, type CommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
-import { markerFor } from '../../src/github/markers.ts';
+import { markerFor } from '../../src/core/render/markers.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
 
 const NOTE = markerFor('note:12:r1');

@@ -7,11 +7,11 @@ import { inList, structureOf } from '../support/gfm.ts';
 import { planSelection, type SelectionInput } from '../../src/core/plan.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type GateEvidence } from '../../src/core/types.ts';
-import { gateTitle, renderGateTable } from '../../src/github/check-text.ts';
+import { gateTitle, renderGateTable } from '../../src/core/render/check-text.ts';
 import { repoUrlFrom } from '../../src/workflows/context.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
-import { BODY_LIMIT, LEGEND } from '../../src/github/markdown.ts';
+import { BODY_LIMIT, LEGEND } from '../../src/core/render/markdown.ts';
 
 const REPO_URL = 'https://github.com/acme/planner';
 

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderTranscriptHtml } from '../../sim/runner/html.ts';
 import type { Transcript } from '../../sim/runner/index.ts';
-import { renderComparisonComment } from '../../src/github/markdown.ts';
+import { renderComparisonComment } from '../../src/core/render/markdown.ts';
 import { CandidateEvidence } from '../../src/core/types.ts';
 import { inList, structureOfHtml } from '../support/gfm.ts';
 

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readReceiptMarker } from '../../src/github/markers.ts';
+import { readReceiptMarker } from '../../src/core/render/markers.ts';
 import { loadScenarioFile, parseScenario, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.

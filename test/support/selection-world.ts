@@ -12,7 +12,7 @@ import type { Deps, JobQueue, JobState } from '../../src/deps.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from '../../src/llm/types.ts';
 import type { ChangeRow, Store } from '../../src/store/types.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
-import { criteriaHash } from '../../src/workflows/evaluate.ts';
+import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { writeCheck } from '../../src/workflows/execute.ts';
 import { FakeGitHub, type FakeCheck } from './fake-github.ts';
 

@@ -10,7 +10,7 @@ import { computeGate } from '../../src/core/gate.ts';
 import { parseCriteria } from '../../src/core/criteria.ts';
 import { createStore, type StoreWithDb } from '../../src/store/store.ts';
 import type { ChangeRow, Store } from '../../src/store/types.ts';
-import { criteriaHash } from '../../src/workflows/evaluate.ts';
+import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { dropSchema, openBackend, TEST_DATABASE_URL, uniqueSchema } from '../store/backends.ts';
 import { bulkSeed, emptyRows, type BulkRows } from '../support/bulk-seed.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import { markerFor } from '../../src/github/markers.ts';
+import { markerFor } from '../../src/core/render/markers.ts';
 import { executePlan } from '../../src/workflows/execute.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';

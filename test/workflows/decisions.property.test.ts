@@ -13,7 +13,7 @@ import type { ChangeRow } from '../../src/store/types.ts';
 import { rejectByPerson } from '../../src/workflows/people.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { expireRepair } from '../../src/workflows/sweep.ts';
-import { criteriaHash } from '../../src/workflows/evaluate.ts';
+import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { acceptanceOf, configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
 

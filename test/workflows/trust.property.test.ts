@@ -10,7 +10,7 @@ import { onIssues } from '../../src/handlers/issues.ts';
 import { onPullRequest } from '../../src/handlers/pull-request.ts';
 import { onReview } from '../../src/handlers/review.ts';
 import type { ChangeRow } from '../../src/store/types.ts';
-import { criteriaHash } from '../../src/workflows/evaluate.ts';
+import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { acceptanceOf, configOf, CRITERIA_TEXT, makeWorld, shaOf } from '../support/selection-world.ts';

@@ -1,7 +1,8 @@
 // `explore [N]`: ask for N (1 to 10) candidates with distinct approaches on this Change (portfolio search).
+import { MAX_EXPLORE } from '../../core/portfolio.ts';
 import type { VerbModule } from '../types.ts';
 
-export const MAX_EXPLORE = 10;
+export { MAX_EXPLORE };
 
 /** The optional N: absent → null; otherwise a whole number from 1 to MAX_EXPLORE. */
 const EXPLORE_ARGS = /^(?:[1-9]|10)?$/;

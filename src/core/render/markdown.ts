@@ -1,7 +1,7 @@
 // Markdown that Arbiter writes on a Change: the comparison comment (matrix, outcomes, criteria in
 // full, earlier rounds). Pure functions of evidence. Blocks are joined by blank lines, so a table
 // never falls into the list before it (GFM), and every body fits GitHub's 65,535 characters.
-import type { CandidateEvidence, Criterion, CriterionStatus, Receipt } from '../core/types.ts';
+import type { CandidateEvidence, Criterion, CriterionStatus, Receipt } from '../types.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */

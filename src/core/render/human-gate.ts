@@ -1,6 +1,6 @@
 // The human gate in words: which PR waits, why (not met, unclear, cannot be checked, not judged,
 // each apart), who is asked, and the exact things a person can do. Pure functions of evidence.
-import type { CandidateEvidence, Criterion, CriterionStatus } from '../core/types.ts';
+import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
 import { blocks, prLink, shorten, type RepoUrl } from './markdown.ts';
 import { markerFor } from './markers.ts';
 

@@ -1,0 +1,81 @@
+// The store's room for webhook deliveries: recorded once by their id (a redelivery is seen as
+// one), listed while unfinished, and marked done or failed with the event that says why.
+import { z } from 'zod';
+import type { Db } from './db.ts';
+import { DeliveryRow, parseRow, parseRows } from './rows.ts';
+import type { NewDelivery, Store } from './types.ts';
+
+const TextIdRow = z.object({ id: z.string() });
+const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
+
+/** A stored JSON text read back; text that does not parse reads as null (the job then drops it, saying why). */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDeliveries' | 'getDelivery' | 'listPendingDeliveries' | 'markDeliveryDone' | 'failDelivery'> {
+  const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
+  return {
+    async recordDelivery(id, event, payload) {
+      const res = await db.query(
+        'INSERT INTO deliveries (id, event, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+        [id, event, json(payload)],
+      );
+      return res.rowCount === 1;
+    },
+    async recordDeliveries(deliveries, tx = db) {
+      const first = new Map<string, NewDelivery>();
+      for (const d of deliveries) if (!first.has(d.id)) first.set(d.id, d);
+      const unique = [...first.values()];
+      if (unique.length === 0) return [];
+      const params: unknown[] = [];
+      // Rows in id order: concurrent groups that share ids lock them in the same order (no deadlock).
+      const values = [...unique].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((d) => {
+        params.push(d.id, d.event, json(d.payload));
+        const n = params.length;
+        return `($${n - 2}, $${n - 1}, $${n})`;
+      });
+      const inserted = await tx.query(
+        `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+        params,
+      );
+      const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
+      const seen = unique.filter((d) => !fresh.has(d.id)).map((d) => d.id);
+      // Only a redelivery costs a second statement: is the one recorded before already done?
+      const done = new Set<string>();
+      if (seen.length > 0) {
+        const res = await tx.query('SELECT id FROM deliveries WHERE id = ANY($1::text[]) AND done_at IS NOT NULL', [seen]);
+        for (const r of parseRows(TextIdRow, res.rows, 'delivery')) done.add(r.id);
+      }
+      return unique.map((d) => ({ id: d.id, fresh: fresh.has(d.id), done: done.has(d.id) }));
+    },
+    async getDelivery(id) {
+      const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
+      if (!row) return null;
+      const d = parseRow(DeliveryRow, row, 'delivery');
+      return { id: d.id, event: d.event, payload: parseJsonText(d.payload), doneAt: d.done_at, error: d.error };
+    },
+    async listPendingDeliveries(limit) {
+      const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
+      return parseRows(TextIdRow, res.rows, 'delivery').map((r) => r.id);
+    },
+    async markDeliveryDone(id, error) {
+      await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);
+    },
+    async failDelivery(id, reason, event) {
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, reason]);
+        await tx.query(`INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`, [
+          event.repo,
+          json(event.data),
+          event.at,
+        ]);
+      });
+    },
+
+  };
+}
