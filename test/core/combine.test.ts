@@ -182,7 +182,8 @@ describe('what follows the build', () => {
       combined: { pr: 43, sources: [12, 13] },
     });
     expect(plan.verdict).toMatchObject({ kind: 'ship', winner: 43 });
-    const closing = plan.actions.flatMap((a) => (a.kind === 'check-run' && a.pr !== 43 ? [a.title] : []));
+    // For a ship verdict the losers close after the merge succeeded (afterShip).
+    const closing = [...plan.actions, ...(plan.afterShip ?? [])].flatMap((a) => (a.kind === 'check-run' && a.pr !== 43 ? [a.title] : []));
     expect(closing).toEqual(['Combined into #43', 'Combined into #43']);
   });
 });
