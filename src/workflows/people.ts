@@ -88,14 +88,17 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
     // Shadow mode never claims the repair; its plan says what would happen were it free.
     const free = held === null || (held.pr === pr && byRejection?.pr === pr);
     if (ctx.config.mode === 'shadow' ? free : repairGranted(claimed, key)) repair = 'granted';
-    if (repair === 'granted' && ctx.config.mode !== 'shadow') await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
+    if (repair === 'granted' && ctx.config.mode !== 'shadow') {
+      await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
+    }
   }
   if (repair !== 'granted' && held?.pr === pr) repair = 'spent';
   const plan = await rejectionPlan(ctx, candidate, round, user, reason, repair);
   // A combined candidate holds this candidate's diff: it leaves with it (DESIGN.md section 6).
   const combined = await combinedCandidate(ctx, candidate.change);
   const built = combined?.sources.includes(pr) ? await openCandidate(ctx, combined.pr) : null;
-  const alongside = built ? await rejectionPlan(ctx, built, round, user, `built from #${pr}, which @${user} rejected`, 'source-rejected') : null;
+  const why = `built from #${pr}, which @${user} rejected`;
+  const alongside = built ? await rejectionPlan(ctx, built, round, user, why, 'source-rejected') : null;
   await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
   await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
   if (built) await completeOwnChecks(ctx, built, `Built from #${pr}, which @${user} rejected`);
@@ -105,11 +108,22 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   } else if (!shadow) {
     await afterLeaving(ctx, candidate, round);
   }
-  const also = built ? (shadow ? ` Arbiter would close the combined candidate #${built.pr} too: it was built from #${pr}.` : ` The combined candidate #${built.pr}, built from #${pr}, was rejected and closed too.`) : '';
+  const also = !built
+    ? ''
+    : shadow
+      ? ` Arbiter would close the combined candidate #${built.pr} too: it was built from #${pr}.`
+      : ` The combined candidate #${built.pr}, built from #${pr}, was rejected and closed too.`;
   return { ok: true, message: plan.reply + also };
 }
 
-async function rejectionPlan(ctx: RepoContext, candidate: CandidateRow, round: RoundRow, user: string, reason: string, repair: RepairChance): Promise<RejectionPlan> {
+async function rejectionPlan(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  round: RoundRow,
+  user: string,
+  reason: string,
+  repair: RepairChance,
+): Promise<RejectionPlan> {
   return planRejection({
     repo: ctx.key,
     change: candidate.change,

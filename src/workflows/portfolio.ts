@@ -279,9 +279,11 @@ async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView,
       headSha: e.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(0, 200),
+      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`)
+        .slice(0, 200),
       summary: shadow
-        ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
+        ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
+          `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
         : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
     });
   }

@@ -14,7 +14,8 @@ export async function staysRejected(ctx: RepoContext, existing: CandidateRow | n
   if (existing?.state !== 'rejected') return false;
   const repair = await ctx.deps.store.getRepair(ctx.key, existing.change);
   const granted = await repairByRejection(ctx, existing.change);
-  const answersThisRejection = repair?.pr === existing.pr && granted?.pr === existing.pr && granted.headSha === existing.headSha;
+  const answersThisRejection =
+    repair?.pr === existing.pr && granted?.pr === existing.pr && granted.headSha === existing.headSha;
   return !(answersThisRejection && headSha !== existing.headSha);
 }
 

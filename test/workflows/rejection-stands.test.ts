@@ -15,7 +15,10 @@ function reopened(w: World, pr: number): Record<string, unknown> {
   return {
     action: 'reopened',
     sender: { login: 'agent-bot' },
-    pull_request: { number: pr, state: p.state, draft: p.draft, merged: p.merged, body: p.body, user: { login: p.author }, base: { ref: p.baseRef }, head: { sha: p.headSha }, labels: p.labels.map((name) => ({ name })) },
+    pull_request: {
+      number: pr, state: p.state, draft: p.draft, merged: p.merged, body: p.body, user: { login: p.author },
+      base: { ref: p.baseRef }, head: { sha: p.headSha }, labels: p.labels.map((name) => ({ name })),
+    },
   };
 }
 
@@ -29,7 +32,8 @@ describe('a person’s rejection stands', () => {
   afterAll(async () => opened?.dispose());
   beforeEach(async () => opened.truncate());
 
-  const world = (): World => makeWorld({ store, config: configOf({ policy: { reviewers: ['maintainer'] }, repair: { timeout: 600 } }) });
+  const world = (): World =>
+    makeWorld({ store, config: configOf({ policy: { reviewers: ['maintainer'] }, repair: { timeout: 600 } }) });
 
   it('rejects the target of a round’s repair verdict: the repair was spent on it, no new one starts', async () => {
     const w = world();
@@ -49,11 +53,18 @@ describe('a person’s rejection stands', () => {
 
   it('a combined candidate built from the rejected sibling is rejected and closed with it', async () => {
     const w = world();
-    const change = await seedGroup(w, { siblings: [{ pr: 11, acceptance: { AC3: 'not_met' } }, { pr: 12, acceptance: { AC1: 'not_met' } }] });
+    const siblings = [
+      { pr: 11, acceptance: { AC3: 'not_met' as const } },
+      { pr: 12, acceptance: { AC1: 'not_met' as const } },
+    ];
+    const change = await seedGroup(w, { siblings });
     await seedSibling(w, change, { pr: 20, author: 'arbiter[bot]' });
     const side = (pr: number) => ({ pr, headSha: shaOf(pr), met: ['AC1'], changedPaths: ['src/calendar.ts'] });
     await store.recordAppliedAction(`combined:${KEY}#42`, {
-      proposal: { change: 42, round: 1, a: side(11), b: { ...side(12), brings: ['AC3'] }, together: ['AC1', 'AC2', 'AC3'], branch: 'arbiter/combined-42', base: 'main' },
+      proposal: {
+        change: 42, round: 1, a: side(11), b: { ...side(12), brings: ['AC3'] },
+        together: ['AC1', 'AC2', 'AC3'], branch: 'arbiter/combined-42', base: 'main',
+      },
       outcome: { outcome: 'opened', pr: 20, headSha: shaOf(20), baseSha: 'base0000', merges: [] },
     }, w.clock.now().toISOString());
     w.gh.resetRecord();
