@@ -7,7 +7,7 @@ import { LABEL_AWAITING } from './labels.ts';
 import type { Receipt } from './types.ts';
 
 /** What became of the Change's one repair for this rejection. */
-export type RepairChance = 'granted' | 'not-gated' | 'used' | 'disabled';
+export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';
 
 export interface RejectionInput {
   repo: string;
@@ -38,6 +38,8 @@ export interface RejectionPlan {
 const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => string> = {
   'not-gated': (pr) => `#${pr} was not before a person (only the rejection of a candidate at the human gate starts the Change's repair)`,
   used: () => "the Change's one repair is already used",
+  spent: (pr) => `the Change's one repair was already spent on #${pr} (a round asked for it), so no new repair starts`,
+  'source-rejected': () => 'a combined candidate built from a rejected candidate gets no repair',
   disabled: () => 'repair is turned off in `.github/arbiter.yml` (`repair.enabled`)',
 };
 

@@ -3,16 +3,18 @@
 // cancel a Change, re-run acceptance, re-rank. Each returns a VerbResult for the reply.
 import type { VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
-import { planRejection, type RepairChance } from '../core/plan-person.ts';
+import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan-person.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { OPEN_STATES } from '../core/types.ts';
+import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { executePlan, repairGranted } from './execute.ts';
 import { afterMergeAnswer } from './promote.ts';
+import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, selectionStep, waitingList } from './select.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
@@ -68,8 +70,11 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   const { store } = ctx.deps;
   const row = await store.getCandidate(ctx.key, pr);
   const held = row ? await store.getRepair(ctx.key, row.change) : null;
-  // A second rejection while this very head's repair is pending must not close the candidate the repair will fix.
-  if (row && held?.pr === pr && Date.parse(row.headSeenAt) <= Date.parse(held.at) && (row.state === 'selected' || row.state === 'rejected')) {
+  const byRejection = row ? await repairByRejection(ctx, row.change) : null;
+  // Only a repair an earlier rejection of this very head granted is left alone: a second rejection must not
+  // close the candidate that repair will fix. A round's repair verdict never outweighs a person's rejection.
+  const grantedHere = byRejection?.pr === pr && byRejection.headSha === row?.headSha;
+  if (row && held?.pr === pr && grantedHere && (row.state === 'selected' || row.state === 'rejected')) {
     return { ok: true, message: `A repair of #${pr} is already requested; its new commits open the next round.` };
   }
   const candidate = await openCandidate(ctx, pr);
@@ -81,32 +86,59 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
     const key = `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/claim-repair`;
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
     // Shadow mode never claims the repair; its plan says what would happen were it free.
-    const free = held === null || held.pr === pr;
+    const free = held === null || (held.pr === pr && byRejection?.pr === pr);
     if (ctx.config.mode === 'shadow' ? free : repairGranted(claimed, key)) repair = 'granted';
+    if (repair === 'granted' && ctx.config.mode !== 'shadow') {
+      await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
+    }
   }
-  const plan = planRejection({
+  if (repair !== 'granted' && held?.pr === pr) repair = 'spent';
+  const plan = await rejectionPlan(ctx, candidate, round, user, reason, repair);
+  // A combined candidate holds this candidate's diff: it leaves with it (DESIGN.md section 6).
+  const combined = await combinedCandidate(ctx, candidate.change);
+  const built = combined?.sources.includes(pr) ? await openCandidate(ctx, combined.pr) : null;
+  const why = `built from #${pr}, which @${user} rejected`;
+  const alongside = built ? await rejectionPlan(ctx, built, round, user, why, 'source-rejected') : null;
+  await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
+  await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
+  if (built) await completeOwnChecks(ctx, built, `Built from #${pr}, which @${user} rejected`);
+  const shadow = ctx.config.mode === 'shadow';
+  if (plan.keptForRepair) {
+    if (!shadow) await store.setChangeState(ctx.key, candidate.change, 'open');
+  } else if (!shadow) {
+    await afterLeaving(ctx, candidate, round);
+  }
+  const also = !built
+    ? ''
+    : shadow
+      ? ` Arbiter would close the combined candidate #${built.pr} too: it was built from #${pr}.`
+      : ` The combined candidate #${built.pr}, built from #${pr}, was rejected and closed too.`;
+  return { ok: true, message: plan.reply + also };
+}
+
+async function rejectionPlan(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  round: RoundRow,
+  user: string,
+  reason: string,
+  repair: RepairChance,
+): Promise<RejectionPlan> {
+  return planRejection({
     repo: ctx.key,
     change: candidate.change,
-    pr,
+    pr: candidate.pr,
     headSha: candidate.headSha,
     base: candidate.base,
     round: round.number,
     user,
     reason,
     repair,
-    awaiting: (await ctx.gh.pullState(pr)).labels.includes(LABEL_AWAITING),
+    awaiting: (await ctx.gh.pullState(candidate.pr)).labels.includes(LABEL_AWAITING),
     shadow: ctx.config.mode === 'shadow',
     repairTimeout: ctx.config.repair.timeout,
     now: nowIso(ctx),
   });
-  await executePlan(ctx, plan.actions);
-  await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
-  if (plan.keptForRepair) {
-    if (ctx.config.mode !== 'shadow') await store.setChangeState(ctx.key, candidate.change, 'open');
-  } else if (ctx.config.mode !== 'shadow') {
-    await afterLeaving(ctx, candidate, round);
-  }
-  return { ok: true, message: plan.reply };
 }
 
 /**

@@ -269,15 +269,21 @@ async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView,
     }
     stalled = false;
     if (!(await claimOnce(ctx, key))) continue;
-    await gh.rerun({ id: run.id, completed: true, score: null, appSlug: run.appSlug });
+    // Shadow mode writes nothing but comments and checks: it re-runs no CI (DESIGN.md section 6).
+    const shadow = ctx.config.mode === 'shadow';
+    if (!shadow) await gh.rerun({ id: run.id, completed: true, score: null, appSlug: run.appSlug });
     await ctx.deps.store.recordAppliedAction(key, { rerun: run.id, at: nowIso(ctx) }, nowIso(ctx));
     await writeCheck(ctx, {
       pr,
       headSha: e.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: `Wide round: measuring \`${name}\` again`.slice(0, 200),
-      summary: `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
+      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`)
+        .slice(0, 200),
+      summary: shadow
+        ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
+          `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
+        : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
     });
   }
   return stalled;

@@ -2,13 +2,21 @@
 // answer its repair; a retargeted candidate leaves its old group (base branch), whose round starts again.
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { repairByRejection } from './repair-trigger.ts';
 import { selectionStep } from './select.ts';
 
-/** A person rejected this candidate: it stays out unless these are new commits answering its own repair. */
+/**
+ * A person rejected this candidate: it stays out unless these are new commits answering the repair
+ * that very rejection granted (of the head it rejected). A repair a round asked for earlier, or one a
+ * previous rejection of an older head granted, never brings a rejected candidate back.
+ */
 export async function staysRejected(ctx: RepoContext, existing: CandidateRow | null, headSha: string): Promise<boolean> {
   if (existing?.state !== 'rejected') return false;
   const repair = await ctx.deps.store.getRepair(ctx.key, existing.change);
-  return !(repair?.pr === existing.pr && headSha !== existing.headSha);
+  const granted = await repairByRejection(ctx, existing.change);
+  const answersThisRejection =
+    repair?.pr === existing.pr && granted?.pr === existing.pr && granted.headSha === existing.headSha;
+  return !(answersThisRejection && headSha !== existing.headSha);
 }
 
 /** After the candidate was recorded on its new base: the old group compares what remains, afresh. */

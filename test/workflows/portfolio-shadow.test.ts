@@ -1,0 +1,55 @@
+// Shadow mode in portfolio search: a policy that needs another reading of the scoring check re-runs
+// CI only in live mode; shadow mode writes nothing but comments and checks (DESIGN.md section 6).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StoreWithDb } from '../../src/store/store.ts';
+import { decidePortfolioRound } from '../../src/workflows/portfolio.ts';
+import { readGroupView } from '../../src/workflows/select.ts';
+import { openBackend, type OpenedBackend } from '../store/backends.ts';
+import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
+
+const KEY = 'acme/todo';
+const PRS = [31, 32, 33];
+
+async function wideRound(w: World): Promise<void> {
+  const bench = (pr: number) => ({ name: 'bench', conclusion: 'success', title: `score: 0.${pr}` });
+  const checks = (pr: number) => [{ name: 'test', conclusion: 'success' }, bench(pr)];
+  await seedGroup(w, { siblings: PRS.map((pr) => ({ pr, checks: checks(pr) })) });
+  // One completed reading of the scoring check per head, as the fake's portfolio calls read them.
+  PRS.forEach((pr, i) => {
+    const run = { id: 900 + i, sha: shaOf(pr), pr, status: 'completed', summary: '', buttons: [] };
+    w.gh.checkRuns.push({ ...run, ...bench(pr) });
+  });
+  const now = w.clock.now().toISOString();
+  await w.store.startPortfolio({
+    repo: KEY, change: 42, number: 1, base: 'main', baseSha: 'base0000', policy: 'successive-halving', k: 1,
+    phase: 'wide', wideRound: 1, requestedBy: 'maintainer', token: 'job-explore', startedAt: now,
+  });
+  w.gh.resetRecord();
+}
+
+describe('portfolio re-runs and shadow mode', () => {
+  let opened: OpenedBackend;
+  let store: StoreWithDb;
+  beforeAll(async () => {
+    opened = await openBackend('pglite', 'wf-portfolio-shadow');
+    store = opened.store;
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  it.each([
+    { mode: 'live', reruns: PRS.length },
+    { mode: 'shadow', reruns: 0 },
+  ])('successive halving asks for another reading: $mode mode re-runs $reruns checks', async ({ mode, reruns }) => {
+    const portfolio = { approaches: ['a', 'b', 'c'], k: 1, policy: 'successive-halving' };
+    const w = makeWorld({ store, config: configOf({ mode, gate: { required: ['test'], score: 'bench' }, portfolio }) });
+    await wideRound(w);
+    const ctx = w.ctx('job-claimant');
+    const view = await readGroupView(ctx, 42, 'main');
+    expect(view).not.toBeNull();
+    expect(await decidePortfolioRound(ctx, view!, view!.round)).toBe(true);
+    expect(w.gh.applied().filter((line) => line.startsWith('rerun'))).toHaveLength(reruns);
+    const others = w.gh.applied().filter((line) => !line.startsWith('check ') && !line.startsWith('comment '));
+    if (mode === 'shadow') expect(others).toEqual([]);
+  });
+});
