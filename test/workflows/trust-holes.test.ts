@@ -8,6 +8,8 @@ import type { ChangeRow } from '../../src/store/types.ts';
 import { admitPull } from '../../src/workflows/adopt.ts';
 import { OPEN_STATES } from '../../src/workflows/candidates.ts';
 import { criteriaHash } from '../../src/workflows/evaluate.ts';
+import { explore } from '../../src/workflows/portfolio.ts';
+import { adoptedBy } from '../../src/workflows/trust.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { acceptanceOf, configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
@@ -178,5 +180,17 @@ describe('a stale payload never brings back a candidate that left its group', ()
     await onPullRequest(w.ctx('d1'), pullHook('reopened', 107, 'maintainer'));
     await onPullRequest(w.ctx('d2'), pullHook('synchronize', 107, 'agent-bot'));
     expect(await stateOf(107)).toBe('promoted');
+  });
+});
+
+describe('explore records the adoption of an issue nobody trusted opened', () => {
+  it("the maintainer who runs it adopts the issue, as track would", async () => {
+    w.gh.permissions.set('maintainer', 'read'); // the fake's issues are opened by @maintainer
+    w.gh.permissions.set('lead', 'write');
+    w.gh.issues.set(43, { title: 'Dark mode', body: '## Acceptance criteria\n- [ ] A dark theme\n', state: 'open' });
+    const t = { owner: w.gh.owner, repo: w.gh.repo, installationId: 7, issueNumber: 43, isPullRequest: false, user: 'lead', userIsBot: false, commentId: 1, commentBody: '/arbiter explore', source: 'comment' as const };
+    await explore(w.ctx('d1'), t, null);
+    expect(await adoptedBy(w.ctx('read'), 43)).toBe('lead');
+    expect((await w.store.getChange(w.ctx('read').key, 43))?.criteria.map((c) => c.text)).toEqual(['A dark theme']);
   });
 });
