@@ -115,8 +115,11 @@ export async function mergeIntoBranch(
   }
 }
 
-/** The newest pull request (any state) whose head is `branch` of this repository, or null. */
-export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<OpenedPull | null> {
+/**
+ * The newest pull request (any state) that Arbiter opened from `branch` of this repository into
+ * `base`, or null: one someone else opened from that branch (or into another base) is not ours.
+ */
+export async function findPullFrom(gh: GitHubGateway, branch: string, base: string): Promise<OpenedPull | null> {
   try {
     const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/pulls', {
       owner: gh.owner,
@@ -127,7 +130,9 @@ export async function findPullFrom(gh: GitHubGateway, branch: string): Promise<O
     });
     const parsed = z.array(Pull).safeParse(data);
     if (!parsed.success) return null;
-    const mine = parsed.data.filter((p) => p.head.ref === branch).sort((a, b) => b.number - a.number);
+    const mine = parsed.data
+      .filter((p) => p.head.ref === branch && p.base.ref === base && p.user?.login === gh.botLogin)
+      .sort((a, b) => b.number - a.number);
     return mine.length > 0 ? pullOf(mine[0]) : null;
   } catch (error) {
     throw wrapGitHubError('find pull request', error);

@@ -93,7 +93,7 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
   }
 
   // 3. The draft PR, opened once: look for it first (a restart may follow its creation).
-  const found = await withRetry(ctx, 'find combined pull request', () => findPullFrom(gh, action.branch));
+  const found = await withRetry(ctx, 'find combined pull request', () => findPullFrom(gh, action.branch, action.base));
   if (found !== null) {
     if (found.state === 'open') return opened(found, baseSha, merges);
     const message = `the combined pull request #${found.number} from ${action.branch} is closed`;
@@ -108,7 +108,7 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
     const refused = refusal(error);
     if (!refused) throw error;
     // 422 "A pull request already exists": a creation whose answer was lost.
-    const again = refused.status === 422 ? await findPullFrom(gh, action.branch) : null;
+    const again = refused.status === 422 ? await findPullFrom(gh, action.branch, action.base) : null;
     if (again !== null && again.state === 'open') return opened(again, baseSha, merges);
     await withRetry(ctx, 'delete combined branch', () => deleteBranch(gh, action.branch));
     return { outcome: 'refused', step: 'pull', status: refused.status, message: said(refused) };
