@@ -177,7 +177,7 @@ export const ConfigSchema = z.strictObject({
         examples: [3600],
       }),
       label: z.string().nullable().default(null).meta({
-        description: 'A pull request that is not a draft is still recorded as a candidate when it carries this label. null: drafts only.',
+        description: 'A pull request that is not a draft is still recorded as a candidate when it carries this label, added by a trusted account (a label added by anyone else does not count). null: drafts only.',
         examples: ['arbiter:candidate'],
       }),
     })

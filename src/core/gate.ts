@@ -52,10 +52,10 @@ export function parseRequired(entry: string): { pattern: string; app: string | n
   return /^[a-z0-9][a-z0-9-]*$/i.test(app) ? { pattern: entry.slice(0, at), app: app.toLowerCase() } : { pattern: entry, app: null };
 }
 
-const sourceOf = (c: ObservedCheck): string => `${c.kind}:${c.kind === 'check' ? (c.app ?? '') : ''}`;
+const sourceOf = (c: ObservedCheck): string => (c.kind === 'check' ? `check:${c.app ?? ''}:${c.suite ?? ''}` : 'status:');
 
 /**
- * Every name's reports, one per source (a commit status context, or one app's check runs):
+ * Every name's reports, one per source (a commit status context, or one check suite of one app):
  * within a source the last report counts (a re-run), across sources every one counts.
  */
 function reportsByName(observed: ObservedCheck[]): Map<string, ObservedCheck[]> {
@@ -78,9 +78,10 @@ function requiredFromPatterns(entries: string[], byName: Map<string, ObservedChe
   const seen = new Set<string>();
   for (const entry of entries) {
     const { pattern, app } = parseRequired(entry);
-    // A pinned entry counts only that app's check runs: another app's pass is no evidence.
+    // A pinned entry counts only that app's check runs as a pass: another app's pass (or a
+    // status) is no evidence; but any failure of the name still fails it.
     const reportsOf = (name: string): ObservedCheck[] =>
-      (byName.get(name) ?? []).filter((c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app));
+      (byName.get(name) ?? []).filter((c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app) || c.outcome === 'fail');
     const isGlob = picomatch.scan(pattern).isGlob;
     const names = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : [pattern];
     const matches = names.filter((name) => reportsOf(name).length > 0);

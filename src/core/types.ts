@@ -81,6 +81,8 @@ export const ObservedCheck = z.object({
   summary: z.string().nullable().default(null),
   /** The app that reported a check run (its slug); null for a commit status or when unknown. */
   app: z.string().nullable().optional(),
+  /** The check suite that holds a check run (its node id); null for a commit status or when unknown. */
+  suite: z.string().nullable().optional(),
 });
 export type ObservedCheck = z.infer<typeof ObservedCheck>;
 

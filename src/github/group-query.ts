@@ -30,7 +30,7 @@ const Context = z.union([
     conclusion: z.string().nullable(),
     title: z.string().nullable().optional(),
     summary: z.string().nullable().optional(),
-    checkSuite: z.object({ app: z.object({ slug: z.string() }).nullable() }).nullable().optional(),
+    checkSuite: z.object({ id: z.string().optional(), app: z.object({ slug: z.string() }).nullable() }).nullable().optional(),
   }),
   z.object({ __typename: z.literal('StatusContext'), context: z.string(), state: z.string(), description: z.string().nullable().optional() }),
 ]);
@@ -64,7 +64,7 @@ const Pull = z.object({
 
 const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
   nodes { __typename
-    ... on CheckRun { name status conclusion title summary checkSuite { app { slug } } }
+    ... on CheckRun { name status conclusion title summary checkSuite { id app { slug } } }
     ... on StatusContext { context state description } }`;
 
 const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body
@@ -98,7 +98,7 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
   if (node.__typename === 'CheckRun') {
     const status = node.status.toLowerCase();
     const conclusion = node.conclusion ? node.conclusion.toLowerCase() : null;
-    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null, app: node.checkSuite?.app?.slug ?? null };
+    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null, app: node.checkSuite?.app?.slug ?? null, suite: node.checkSuite?.id ?? null };
   }
   const state = node.state.toLowerCase();
   return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null, app: null };

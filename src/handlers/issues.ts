@@ -1,6 +1,6 @@
 // issues: a trusted account's `trust.changeLabel` adopts the issue as a Change; editing a Change's
-// body re-parses its criteria (only when the editor is trusted: an untrusted edit gets a short
-// reply and changes nothing); when they changed, acceptance runs again for its open candidates.
+// body re-parses the criteria from the body that edit wrote (only when the editor is trusted: an
+// untrusted edit gets a short reply and changes nothing); when they changed, acceptance runs again for its open candidates.
 import { z } from 'zod';
 import { editChangesCriteria } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
@@ -13,26 +13,36 @@ import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
   action: z.string(),
-  issue: z.object({ number: z.number().int(), pull_request: z.unknown().optional() }),
+  issue: z.object({
+    number: z.number().int(),
+    pull_request: z.unknown().optional(),
+    title: z.string().optional(),
+    body: z.string().nullable().optional(),
+    state: z.string().optional(),
+  }),
   label: z.object({ name: z.string() }).optional(),
+  changes: z.object({ body: z.unknown().optional() }).optional(),
   sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
 });
 
 export async function onIssues(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
   if (!parsed.success || parsed.data.issue.pull_request) return;
-  const { action, issue, label, sender } = parsed.data;
+  const { action, issue, label, sender, changes } = parsed.data;
   if (action === 'labeled') return onLabeled(ctx, issue.number, label?.name ?? null, sender ?? null);
-  if (action !== 'edited') return;
+  // Only a body edit re-parses, and only the body that edit wrote (never the live body, which a
+  // later untrusted edit may hold): criteria come only from bodies trusted accounts wrote.
+  if (action !== 'edited' || changes?.body === undefined || issue.body === undefined || !sender) return;
   const { store } = ctx.deps;
   const number = issue.number;
   const before = await store.getChange(ctx.key, number);
   if (!before) return;
-  if (sender && sender.login !== ctx.gh.botLogin) {
+  if (sender.login !== ctx.gh.botLogin) {
     const editor = await trustOfLogin(ctx, sender.login, sender.type === 'Bot');
     if (!editChangesCriteria(editor)) return replyUntrustedEdit(ctx, number, editor.trusted ? '' : editor.reason);
   }
-  const after = await refreshChange(ctx, number);
+  const written = { number, title: issue.title ?? before.title, body: issue.body, state: issue.state ?? 'open', user: null };
+  const after = await refreshChange(ctx, number, written);
   if (!after || JSON.stringify(after.criteria) === JSON.stringify(before.criteria)) return;
   const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
   for (const base of new Set(open.map((c) => c.base))) {

@@ -9,10 +9,12 @@ import { evaluateCandidate } from '../workflows/evaluate.ts';
 import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { selectionStep } from '../workflows/select.ts';
+import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
   action: z.string(),
-  sender: z.object({ login: z.string() }),
+  sender: z.object({ login: z.string(), type: z.string().optional() }),
+  label: z.object({ name: z.string() }).optional(),
   pull_request: z.object({
     number: z.number().int(),
     state: z.string(),
@@ -31,9 +33,13 @@ const RECORD_ACTIONS = new Set(['opened', 'reopened', 'edited', 'synchronize', '
 export async function onPullRequest(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
   if (!parsed.success) return;
-  const { action, sender, pull_request: pr } = parsed.data;
+  const { action, sender, pull_request: pr, label } = parsed.data;
   const own = sender.login === ctx.gh.botLogin;
   if (action === 'closed') return onClosed(ctx, pr.number, pr.merged === true, own, sender.login, pr.head.sha);
+  if (action === 'labeled' && label?.name === ctx.config.selection.label && !own) {
+    // The selection label accepts a PR only when a trusted account added it: record who did.
+    if ((await trustOfLogin(ctx, sender.login, sender.type === 'Bot')).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
+  }
   if (!RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
   // itself (the combined candidate) is recorded like any candidate.
@@ -47,7 +53,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     headSha: pr.head.sha,
     author: pr.user?.login ?? '',
     labels: pr.labels.map((l) => l.name),
-  });
+  }, { revive: action === 'reopened' ? 'reopened' : undefined });
   if (candidate) await evaluateCandidate(ctx, pr.number);
 }
 

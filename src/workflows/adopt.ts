@@ -19,20 +19,21 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
   if (existing && OPEN_STATES.has(existing.state)) return { ok: true, message: `#${pr} is already a candidate for #${existing.change}.` };
   const state = (await ctx.gh.readGroup([pr])).get(pr);
   if (!state || state.state !== 'OPEN') return { ok: false, code: 'not_open', message: `#${pr} is not open, so it cannot be admitted.` };
-  await recordAdmission(ctx, pr, by);
   const change = linkedChange(state.body);
+  // The admission covers this head for this Change only: new code or a new link needs a new admission.
+  await recordAdmission(ctx, pr, { by, headSha: state.headSha, change });
   if (change === null) {
     return {
       ok: false,
       code: 'not_linked',
-      message: `#${pr} is admitted but links no Change: add a \`Candidate-for: #N\` line to its description and it becomes a candidate.`,
+      message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description, then run \`${prefix} admit\` again.`,
     };
   }
   const pull = { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels };
   if (!(await trackedChange(ctx, change, null))) {
     return { ok: false, code: 'not_a_change', message: `#${pr} is admitted, but #${change} is not a Change Arbiter tracks; \`${prefix} track\` on #${change} adopts it.` };
   }
-  const candidate = await recordCandidate(ctx, pull);
+  const candidate = await recordCandidate(ctx, pull, { revive: 'admitted' });
   if (!candidate) {
     const label = ctx.config.selection.label;
     return {

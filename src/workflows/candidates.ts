@@ -9,10 +9,10 @@ import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
 import { writeCheck } from './execute.ts';
-import { admittedBy, issueStanding, showNotCandidate, showUntrackedChange, trustOfLogin } from './trust.ts';
+import { admittedBy, issueStanding, selectionLabelBy, showNotCandidate, showUntrackedChange, trustOfLogin, wasAdmitted } from './trust.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
-import { leaveOldGroup, staysRejected } from './regroup.ts';
+import { dropUnadmittedHead, leaveOldGroup, staysRejected } from './regroup.ts';
 
 export { OPEN_STATES };
 
@@ -46,24 +46,44 @@ export async function refreshChange(ctx: RepoContext, number: number, read?: Iss
 }
 
 /**
+ * Why a candidate that left its group may come back: its PR was reopened (`reopened`, confirmed
+ * on GitHub, since the payload may be stale), or a maintainer just admitted its open head.
+ */
+export interface RecordOptions {
+  revive?: 'reopened' | 'admitted';
+}
+
+/**
  * Records the PR as a candidate (or notes its new head). Returns the candidate when it is
  * one and is open, else null.
  */
-export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promise<CandidateRow | null> {
+export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: RecordOptions = {}): Promise<CandidateRow | null> {
   const { store } = ctx.deps;
   const existing = await store.getCandidate(ctx.key, pull.number);
   if (pull.state !== 'open') return null;
   let changeNumber: number;
   if (existing) {
     changeNumber = existing.change;
+    if (!(await mayRecordAgain(ctx, existing, opts))) return null;
+    // An admission covers the head it vouched for: an untrusted author's new head leaves the comparison.
+    const moved = existing.headSha !== pull.headSha || !OPEN_STATES.has(existing.state);
+    if (moved && (await wasAdmitted(ctx, pull.number)) && !(await trustOfLogin(ctx, pull.author)).trusted) {
+      if (!(await admittedBy(ctx, pull.number, pull.headSha, changeNumber))) {
+        await dropUnadmittedHead(ctx, existing, pull);
+        return null;
+      }
+    }
   } else {
     const linked = linkedChange(pull.body);
     if (linked === null) return null;
-    const accepted = pull.draft || (ctx.config.selection.label !== null && pull.labels.includes(ctx.config.selection.label));
+    const label = ctx.config.selection.label;
+    // The label accepts a non-draft PR only when a trusted account added it.
+    const accepted = pull.draft || (label !== null && pull.labels.includes(label) && (await selectionLabelBy(ctx, pull.number)) !== null);
     if (!accepted) return null;
     changeNumber = linked;
-    // Only a trusted author's PR, or one a trusted account admitted, becomes a sibling (forks alike).
-    const standing = candidateStanding(await trustOfLogin(ctx, pull.author), await admittedBy(ctx, pull.number));
+    // Only a trusted author's PR, or this head admitted for this Change by a trusted account (forks alike).
+    const author = await trustOfLogin(ctx, pull.author);
+    const standing = candidateStanding(author, author.trusted ? null : await admittedBy(ctx, pull.number, pull.headSha, linked));
     if (!standing.counts) {
       await showNotCandidate(ctx, pull, changeNumber, standing);
       return null;
@@ -76,8 +96,6 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
   await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
   if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return existing;
   const now = nowIso(ctx);
-  const reopened = existing !== null && !OPEN_STATES.has(existing.state);
-  if (existing && (existing.state === 'promoted' || existing.state === 'stale') && !reopened) return null;
   const round = await store.currentRound(ctx.key, changeNumber, pull.base, now);
   const candidate = await store.upsertCandidate({
     repo: ctx.key,
@@ -109,6 +127,19 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts): Promis
     summary: `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled.`,
   });
   return candidate;
+}
+
+/**
+ * Whether a stored candidate may be recorded again: while it is in its group; after it left
+ * (withdrawn, stale) only when reopened on GitHub or admitted again; never once it shipped. A
+ * rejected one is left to `staysRejected` (a repair's new head brings it back).
+ */
+async function mayRecordAgain(ctx: RepoContext, existing: CandidateRow, opts: RecordOptions): Promise<boolean> {
+  if (OPEN_STATES.has(existing.state) || existing.state === 'rejected') return true;
+  if (existing.state === 'promoted' || opts.revive === undefined) return false;
+  if (opts.revive === 'admitted') return true; // admitPull read the PR open just now
+  const live = await ctx.gh.pullState(existing.pr);
+  return live.state === 'open' && !live.merged;
 }
 
 /**

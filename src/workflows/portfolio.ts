@@ -9,8 +9,9 @@ import { MAX_EXPLORE, MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, ty
 import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
-import type { CandidateRow, RoundRow } from '../store/types.ts';
-import { refreshChange } from './candidates.ts';
+import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
+import { refreshChange, trackedChange } from './candidates.ts';
+import { recordAdoption } from './trust.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import type { GroupView } from './select.ts';
@@ -34,11 +35,19 @@ async function describeRunning(ctx: RepoContext, p: PortfolioRow): Promise<strin
   return `explore ${p.number} (requested by @${p.requestedBy}) is in its deep round: waiting for the refinement of ${awaited.join(', ')}`;
 }
 
+/** The maintainer who runs `explore` on an issue nobody trusted opened adopts it, as `track` would. */
+async function adoptToExplore(ctx: RepoContext, t: CommandTarget): Promise<ChangeRow | null> {
+  const issue = await ctx.gh.getIssue(t.issueNumber);
+  if (!issue || issue.pull_request) return null;
+  await recordAdoption(ctx, t.issueNumber, t.user, 'command');
+  return refreshChange(ctx, t.issueNumber, issue);
+}
+
 /** `/arbiter explore [N]` on a Change issue: one `arbiter.candidate.requested` dispatch per distinct approach. */
 export async function explore(ctx: RepoContext, t: CommandTarget, n: number | null): Promise<VerbResult> {
   const { store } = ctx.deps;
   const cfg = ctx.config.portfolio;
-  const change = (await store.getChange(ctx.key, t.issueNumber)) ?? (await refreshChange(ctx, t.issueNumber));
+  const change = (await store.getChange(ctx.key, t.issueNumber)) ?? (await trackedChange(ctx, t.issueNumber, null)) ?? (await adoptToExplore(ctx, t));
   if (!change) return refused('not_a_change', `#${t.issueNumber} is not an issue Arbiter can read.`);
   if (change.state === 'shipped' || change.state === 'cancelled') return refused('change_closed', `#${change.number} is ${change.state}; nothing is explored for it.`);
   if (change.criteria.length === 0) {

@@ -1,9 +1,13 @@
 // When a known candidate comes back or moves: a rejected candidate returns only with commits that
-// answer its repair; a retargeted candidate leaves its old group (base branch), whose round starts again.
+// answer its repair; a retargeted candidate leaves its old group (base branch), whose round starts again;
+// an admitted candidate's unadmitted new head leaves its group.
 import type { CandidateRow } from '../store/types.ts';
+import { OPEN_STATES } from './candidates.ts';
+import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';
 import { selectionStep } from './select.ts';
+import { showUnadmittedHead } from './trust.ts';
 
 /**
  * A person rejected this candidate: it stays out unless these are new commits answering the repair
@@ -27,5 +31,21 @@ export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | n
   const round = await store.currentRound(ctx.key, existing.change, existing.base, now);
   if (round.selection !== null || round.decision !== null) await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
   await store.addEvent(ctx.key, 'candidate.retargeted', { pr: moved.pr, from: existing.base, to: moved.base }, now);
+  await selectionStep(ctx, existing.change, existing.base);
+}
+
+/**
+ * An admitted candidate of an untrusted author got a head nobody admitted: it leaves its group
+ * (withdrawn), its new head gets the one neutral check saying a maintainer must admit it, and
+ * the siblings that waited on it are compared without it.
+ */
+export async function dropUnadmittedHead(ctx: RepoContext, existing: CandidateRow, pull: { number: number; headSha: string; author: string }): Promise<void> {
+  await showUnadmittedHead(ctx, pull, existing.change);
+  if (!OPEN_STATES.has(existing.state)) return;
+  const { store } = ctx.deps;
+  const reason = 'a new head that no maintainer admitted';
+  await store.setCandidateState(ctx.key, existing.pr, 'withdrawn', reason);
+  await store.addEvent(ctx.key, 'candidate.unadmitted-head', { pr: existing.pr, headSha: pull.headSha }, nowIso(ctx));
+  await completeOwnChecks(ctx, existing, `Withdrawn: ${reason}`);
   await selectionStep(ctx, existing.change, existing.base);
 }

@@ -5,7 +5,6 @@ import { markerFor } from '../core/render/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
 import type { RepoContext } from './context.ts';
 import { withRetry } from './execute.ts';
-import { refreshChange } from './candidates.ts';
 import { explore } from './portfolio.ts';
 import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
 
@@ -34,7 +33,10 @@ export function commandServices(ctx: RepoContext): CommandServices {
     admit: (t) => admitPull(ctx, t.issueNumber, t.isPullRequest, t.user),
     track: (t) => trackIssue(ctx, t.issueNumber, t.isPullRequest, t.user),
     async changeIssue(issueNumber) {
-      return (await store.getChange(ctx.key, issueNumber)) !== null || (await refreshChange(ctx, issueNumber)) !== null;
+      // Only whether it is an issue: the verb itself records it, with the maintainer's adoption.
+      if ((await store.getChange(ctx.key, issueNumber)) !== null) return true;
+      const issue = await ctx.gh.getIssue(issueNumber);
+      return issue !== null && !issue.pull_request;
     },
     explore: (t, n) => explore(ctx, t, n),
     async reply(t, body) {

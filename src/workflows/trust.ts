@@ -57,7 +57,26 @@ async function recordedBy(ctx: RepoContext, key: string): Promise<string | null>
 }
 
 export const adoptedBy = (ctx: RepoContext, issue: number): Promise<string | null> => recordedBy(ctx, adoptedKey(ctx, issue));
-export const admittedBy = (ctx: RepoContext, pr: number): Promise<string | null> => recordedBy(ctx, admittedKey(ctx, pr));
+
+const admittedHeadKey = (ctx: RepoContext, pr: number, headSha: string, change: number | null): string =>
+  `${admittedKey(ctx, pr)}@${headSha}>${change ?? 'none'}`;
+
+/** Who admitted this head for this Change, or null: an admission covers the code vouched for, not the PR. */
+export const admittedBy = (ctx: RepoContext, pr: number, headSha: string, change: number): Promise<string | null> =>
+  recordedBy(ctx, admittedHeadKey(ctx, pr, headSha, change));
+
+/** Whether a maintainer ever admitted the pull request (any head). */
+export const wasAdmitted = async (ctx: RepoContext, pr: number): Promise<boolean> => (await recordedBy(ctx, admittedKey(ctx, pr))) !== null;
+
+const labelledKey = (ctx: RepoContext, pr: number): string => `trust:selection-label:${ctx.key}#${pr}`;
+
+/** Who added the selection label (a trusted account), or null: an untrusted sender's label does not count. */
+export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string | null> => recordedBy(ctx, labelledKey(ctx, pr));
+
+/** Records that a trusted account added the selection label (the first one is kept). */
+export async function recordSelectionLabel(ctx: RepoContext, pr: number, by: string): Promise<void> {
+  await ctx.deps.store.claimAppliedAction(labelledKey(ctx, pr), { by }, nowIso(ctx));
+}
 
 /** Records that a trusted account adopted the issue (the first adoption is kept). */
 export async function recordAdoption(ctx: RepoContext, issue: number, by: string, via: 'label' | 'command'): Promise<void> {
@@ -65,10 +84,14 @@ export async function recordAdoption(ctx: RepoContext, issue: number, by: string
   await ctx.deps.store.addEvent(ctx.key, 'change.adopted', { issue, by, via }, nowIso(ctx));
 }
 
-/** Records that a trusted account admitted the pull request as a candidate. */
-export async function recordAdmission(ctx: RepoContext, pr: number, by: string): Promise<void> {
-  await ctx.deps.store.claimAppliedAction(admittedKey(ctx, pr), { by }, nowIso(ctx));
-  await ctx.deps.store.addEvent(ctx.key, 'candidate.admitted', { pr, by }, nowIso(ctx));
+/**
+ * Records that a trusted account admitted this head of the pull request for this Change (null:
+ * it links none, so it covers nothing); each head needs its own admission.
+ */
+export async function recordAdmission(ctx: RepoContext, pr: number, a: { by: string; headSha: string; change: number | null }): Promise<void> {
+  await ctx.deps.store.claimAppliedAction(admittedKey(ctx, pr), { by: a.by }, nowIso(ctx));
+  await ctx.deps.store.claimAppliedAction(admittedHeadKey(ctx, pr, a.headSha, a.change), { by: a.by }, nowIso(ctx));
+  await ctx.deps.store.addEvent(ctx.key, 'candidate.admitted', { pr, ...a }, nowIso(ctx));
 }
 
 /** Whether the issue is a Change: opened by a trusted account, or adopted by one. */
@@ -90,6 +113,18 @@ export async function showNotCandidate(ctx: RepoContext, pull: LinkedPull & { au
   ctx.log.info({ pr: pull.number, author: pull.author, reason: standing.reason }, 'linked pull request is not a candidate');
   const text = notCandidateCheck({ login: pull.author, reason: standing.reason, lookupFailed: standing.lookupFailed, prefix: ctx.config.commands.prefix, change });
   await neutral(ctx, pull, text);
+}
+
+/** The one neutral check of an admitted PR whose new head nobody admitted: it left the comparison. */
+export async function showUnadmittedHead(ctx: RepoContext, pull: LinkedPull & { author: string }, change: number): Promise<void> {
+  const prefix = ctx.config.commands.prefix;
+  await neutral(ctx, pull, {
+    title: `Not a candidate: this new head is not admitted; a maintainer can admit it with \`${prefix} admit\``,
+    summary:
+      `A maintainer admitted an earlier head of this pull request for #${change}, but @${pull.author} has no write access ` +
+      `here and an admission covers only the code it vouched for. This head is not compared with its siblings until a ` +
+      `maintainer runs \`${prefix} admit\` on it.`,
+  });
 }
 
 /** The one neutral check of a linked PR whose Change Arbiter does not track. */

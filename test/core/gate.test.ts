@@ -90,6 +90,7 @@ describe('computeGate', () => {
 
 describe('gate integrity', () => {
   const ci = (name: string, status: string, conclusion: string | null, app: string): ObservedCheck => ({ ...run(name, status, conclusion), app });
+  const suite = (c: ObservedCheck, id: string): ObservedCheck => ({ ...c, suite: id });
   const base = { branchRequired: null, scoreCheck: null };
   it.each<[string, string[], ObservedCheck[], { settled: boolean; promotable: boolean; reason?: string }]>([
     ['a passing status does not hide a failing check run of the same name', ['test'], [ci('test', 'completed', 'failure', 'ci'), status('test', 'success')], { settled: true, promotable: false, reason: 'required check `test` failed' }],
@@ -102,6 +103,10 @@ describe('gate integrity', () => {
     ['a pinned entry passes on its app', ['test@ci'], [ci('test', 'completed', 'success', 'ci'), ci('test', 'completed', 'success', 'impostor')], { settled: true, promotable: true }],
     ["a pinned entry ignores a same-name status", ['test@ci'], [status('test', 'success')], { settled: false, promotable: false }],
     ["a pinned entry fails on its app's failure", ['test@ci'], [ci('test', 'completed', 'failure', 'ci')], { settled: true, promotable: false }],
+    ['a pinned entry fails on a failing status of its name', ['test@ci'], [ci('test', 'completed', 'success', 'ci'), status('test', 'failure')], { settled: true, promotable: false, reason: 'required check `test` failed' }],
+    ["a pinned entry fails on another app's failure of its name", ['test@ci'], [ci('test', 'completed', 'success', 'ci'), ci('test', 'completed', 'failure', 'impostor')], { settled: true, promotable: false }],
+    ['a failure in one check suite is not hidden by a pass in another suite of the same app', ['test'], [suite(ci('test', 'completed', 'failure', 'ci'), 'S1'), suite(ci('test', 'completed', 'success', 'ci'), 'S2')], { settled: true, promotable: false }],
+    ['within one check suite the latest run counts (a re-run)', ['test@ci'], [suite(ci('test', 'completed', 'failure', 'ci'), 'S1'), suite(ci('test', 'completed', 'success', 'ci'), 'S1')], { settled: true, promotable: true }],
     ['a pinned glob', ['e2e-*@ci'], [ci('e2e-a', 'completed', 'success', 'ci'), ci('e2e-b', 'completed', 'success', 'impostor')], { settled: true, promotable: true }],
     ['a required check not yet reported is pending, not failed', ['test'], [ci('lint', 'completed', 'success', 'ci')], { settled: false, promotable: false, reason: 'waiting on `test`' }],
     ['no checks at all is not promotable', [], [], { settled: false, promotable: false, reason: 'no checks reported yet' }],
