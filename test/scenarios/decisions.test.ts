@@ -50,10 +50,10 @@ describe('decisions that hold up', () => {
     for (const pr of ['91', '92']) {
       expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false });
       expect(t.prs[pr].labels).toContain(AWAITING);
-      expect(t.prs[pr].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'A person must choose' });
+      expect(t.prs[pr].checks[SELECTION]).toMatchObject({ conclusion: 'action_required', title: 'A person must choose' });
     }
     const comparison = comparisons(t, 9).join('\n');
-    expect(comparison).toContain('the judge did not settle it (judge-tied)');
+    expect(comparison).toContain('the judge did not settle it (the model judge scored them level)');
     expect(comparison).not.toMatch(/Tie broken|ranks first by evidence|Lost to/);
   });
 
