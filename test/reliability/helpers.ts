@@ -56,11 +56,13 @@ export function duplicateWrites(t: Transcript): string[] {
 /** The final state a person sees: PRs, the Change, dispatches (comment text without hidden markers). */
 export function outcome(t: Transcript) {
   const thread = (comments: { user: string; body: string }[]) => comments.map((c) => `${c.user}: ${visible(c.body)}`);
-  return {
+  const state = {
     prs: Object.fromEntries(Object.entries(t.prs).map(([n, p]) => [n, { ...p, comments: thread(p.comments) }])),
     issues: Object.fromEntries(Object.entries(t.issues).map(([n, i]) => [n, { ...i, comments: thread(i.comments) }])),
     dispatches: t.dispatches,
   };
+  // Links name the emulator's host, whose port differs from run to run.
+  return JSON.parse(JSON.stringify(state).replace(/127\.0\.0\.1:\d+/g, 'HOST')) as typeof state;
 }
 
 /**

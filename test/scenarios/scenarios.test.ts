@@ -152,6 +152,8 @@ describe('bundled scenarios', () => {
       issues: Object.fromEntries(Object.entries(t.issues).map(([n, i]) => [n, { ...i, comments: i.comments.map((c) => c.user) }])),
       dispatches: t.dispatches,
     });
-    expect(outcome(disturbed)).toEqual(outcome(calm));
+    // Links in check-run texts name the emulator's host, whose port differs from run to run.
+    const stable = (t: Transcript): unknown => JSON.parse(JSON.stringify(outcome(t)).replace(/127\.0\.0\.1:\d+/g, 'HOST'));
+    expect(stable(disturbed)).toEqual(stable(calm));
   });
 });
