@@ -2,7 +2,7 @@
 // answer its repair; a retargeted candidate leaves its old group (base branch), whose round starts again;
 // an admitted candidate's unadmitted new head leaves its group.
 import type { CandidateRow } from '../store/types.ts';
-import { OPEN_STATES } from './candidates.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';

@@ -1,9 +1,8 @@
-// findPullFrom against the emulator: the combined build finds only the pull request Arbiter itself
+// The port's branches.findPullFrom against the emulator: the combined build finds only the pull request Arbiter itself
 // opened from its branch into the expected base, never one someone else opened from that branch.
 import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubGateway } from '../../src/github/gateway.ts';
-import { findPullFrom } from '../../src/github/git-writes.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
 
 const REPO = 'acme/combined';
@@ -24,10 +23,10 @@ afterAll(async () => h?.stop());
 describe('findPullFrom', () => {
   it("skips a pull request someone else opened from Arbiter's branch, or one into another base", async () => {
     await h.emulator.openPullRequest(REPO, { number: 20, head: 'arbiter/combine-7', title: 'mine now', body: '', user: 'mallory' });
-    expect(await findPullFrom(gh, 'arbiter/combine-7', 'main')).toBeNull();
+    expect(await gh.branches.findPullFrom('arbiter/combine-7', 'main')).toBeNull();
     await h.emulator.openPullRequest(REPO, { number: 21, head: 'arbiter/combine-7', base: 'release', title: 'other base', body: '', user: 'arbiter[bot]' });
-    expect(await findPullFrom(gh, 'arbiter/combine-7', 'main')).toBeNull();
+    expect(await gh.branches.findPullFrom('arbiter/combine-7', 'main')).toBeNull();
     await h.emulator.openPullRequest(REPO, { number: 22, head: 'arbiter/combine-7', title: 'combined', body: '', user: 'arbiter[bot]' });
-    expect((await findPullFrom(gh, 'arbiter/combine-7', 'main'))?.number).toBe(22);
+    expect((await gh.branches.findPullFrom('arbiter/combine-7', 'main'))?.number).toBe(22);
   });
 });
