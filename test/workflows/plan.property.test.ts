@@ -9,7 +9,8 @@ import { planSelection, type SelectionInput, type SelectionPlan } from '../../sr
 import { mightOutrank, rankCandidates, summarise } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
-import { GAP_WORDING } from '../../src/llm/types.ts';
+import { GAP_WORDING } from '../../src/core/render/gap-wording.ts';
+import type { GapReason } from '../../src/core/types.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
 
 const CRITERIA: Criterion[] = [
@@ -83,11 +84,12 @@ const arbGroup = fc
 type Case = typeof arbGroup extends fc.Arbitrary<infer T> ? T : never;
 
 /** Plans a group whose siblings are listed in `order`, as the selection step would. */
-function plan(c: Case, order: number[], gapReason = ''): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
+function plan(c: Case, order: number[], gap?: GapReason): { plan: SelectionPlan; evidence: CandidateEvidence[] } {
   const { group } = c;
   const criteria = CRITERIA.slice(0, group.criteriaCount);
   const evidence = order.map((i) => evidenceOf(group.prs[i]!, c.siblings[i]!, criteria));
-  for (const e of evidence) for (const r of e.acceptance?.results ?? []) if (r.status === 'gap') r.reason = gapReason;
+  // A gap carries its code (the plan decides on it) and the words the renderer chose for it.
+  for (const e of evidence) for (const r of e.acceptance?.results ?? []) if (r.status === 'gap' && gap) Object.assign(r, { gap, reason: GAP_WORDING[gap] });
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
   if (ranking.tiedAtTop) {
@@ -201,7 +203,7 @@ describe('planSelection over random groups', () => {
     expect(open.verdict.kind === 'human' && open.verdict.why).toContain('#51 (2 of 3 criteria not judged)');
     expect(open.verdict.kind === 'human' && open.verdict.why).not.toContain('raise');
     // When the gaps are the spent model budget, the person is told to raise it before re-running.
-    const spent = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 2 }), [0, 1, 2], GAP_WORDING.budget).plan;
+    const spent = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 2 }), [0, 1, 2], 'budget').plan;
     expect(spent.verdict.kind === 'human' && spent.verdict.why).toContain('raise `acceptance.budget.perChange`');
     expect(of(open.actions, 'merge')).toEqual([]);
     expect(of(open.actions, 'close').map((a) => a.pr)).toEqual([52]);
