@@ -62,8 +62,8 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
     const rows = comparisonTable(comparison(calm));
     // Each column header names its PR (with its title and author).
     expect(rows[0].map((h) => /#\d+/.exec(h)?.[0] ?? '')).toEqual(['', '#43', '#12', '#13']);
-    expect(rows.find((r) => r[0].startsWith('AC1'))?.slice(1)).toEqual(['✅', '✅', '❌']);
-    expect(rows.find((r) => r[0].startsWith('AC3'))?.slice(1)).toEqual(['✅', '❌', '✅']);
+    expect(rows.find((r) => /\bAC1\b/.test(r[0]))?.slice(1)).toEqual(['✅', '✅', '❌']);
+    expect(rows.find((r) => /\bAC3\b/.test(r[0]))?.slice(1)).toEqual(['✅', '❌', '✅']);
     const note = calm.issues['42'].comments.find((c) => c.body.includes('combined them into #43'));
     expect(note?.body).toContain('#12 (AC1, AC2) and #13 (brings AC3)');
   });
