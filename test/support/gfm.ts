@@ -75,10 +75,13 @@ const LISTS = new Set(['ul', 'ol', 'li']);
 export const inList = (ancestors: string[]): boolean => ancestors.some((t) => LISTS.has(t));
 
 /** The bodies a transcript holds: every comment, and every check run's summary and text. */
-export function transcriptBodies(t: { prs: Record<string, { comments: { body: string }[]; checks: Record<string, { summary?: string | null; text?: string | null }> }>; issues: Record<string, { comments: { body: string }[] }> }): { where: string; body: string }[] {
+export function transcriptBodies(t: { prs: Record<string, { comments: { user: string; body: string }[]; checks: Record<string, { summary?: string | null; text?: string | null }> }>; issues: Record<string, { comments: { user: string; body: string }[] }> }): { where: string; body: string }[] {
   const out: { where: string; body: string }[] = [];
   for (const [n, thread] of [...Object.entries(t.prs), ...Object.entries(t.issues)]) {
-    thread.comments.forEach((c, i) => out.push({ where: `#${n} comment ${i + 1}`, body: c.body }));
+    // Arbiter's own comments: what people write is theirs (a scenario may post a 1 MB comment).
+    thread.comments.forEach((c, i) => {
+      if (c.user.endsWith('[bot]')) out.push({ where: `#${n} comment ${i + 1}`, body: c.body });
+    });
   }
   for (const [n, pr] of Object.entries(t.prs)) {
     for (const [name, c] of Object.entries(pr.checks)) {
