@@ -108,13 +108,21 @@ function render(view: DashboardView, waiting: WaitingChange[], rounds: OpenRound
 export function renderDashboard(view: DashboardView): string {
   const full = render(view, view.waiting, view.rounds, 200, null);
   if (full.length <= BODY_LIMIT) return full;
-  // Too long: shorter reasons first, then fewer rows, saying how many are not shown.
-  for (let keep = Math.max(view.waiting.length, view.rounds.length); keep >= 0; keep = keep > 10 ? Math.floor(keep * 0.8) : keep - 1) {
+  // Too long: shorter reasons, and as many rows as fit (found by halving), saying how many are not shown.
+  const cutOf = (keep: number): string | null => {
     const hidden = Math.max(0, view.waiting.length - keep) + Math.max(0, view.rounds.length - keep);
-    const cut = hidden > 0 ? `_${hidden} more ${hidden === 1 ? 'entry is' : 'entries are'} not shown (GitHub's length limit)._` : null;
-    const body = render(view, view.waiting.slice(0, keep), view.rounds.slice(0, keep), 80, cut);
-    if (body.length <= BODY_LIMIT) return body;
+    return hidden > 0 ? `_${hidden} more ${hidden === 1 ? 'entry is' : 'entries are'} not shown (GitHub's length limit)._` : null;
+  };
+  const at = (keep: number): string => render(view, view.waiting.slice(0, keep), view.rounds.slice(0, keep), 80, cutOf(keep));
+  let lo = 0;
+  let hi = Math.max(view.waiting.length, view.rounds.length);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (at(mid).length <= BODY_LIMIT) lo = mid;
+    else hi = mid - 1;
   }
+  const body = at(lo);
+  if (body.length <= BODY_LIMIT) return body;
   return render({ ...view, decisions: [] }, [], [], 80, '_The dashboard is too long to show._');
 }
 
