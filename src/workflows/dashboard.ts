@@ -135,6 +135,10 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
       rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn });
     }
   }
-  const decisions = rows.decisions.map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, shadow) }));
+  // A person's gate that a selection put up is told by the selection's own line already.
+  const told = new Set(rows.decisions.filter((r) => r.kind === 'CANDIDATE_SELECTION' && r.data.verdict === 'human').map((r) => `${r.change}/${r.round}`));
+  const decisions = rows.decisions
+    .filter((r) => !(r.kind === 'HUMAN_GATE' && r.data.decision === undefined && told.has(`${r.change}/${r.round}`)))
+    .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, shadow) }));
   return { repoUrl: ctx.repoUrl ?? null, prefix: ctx.config.commands.prefix, shadow, waiting, rounds, decisions };
 }
