@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from '../../src/core/render/dashboard.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { rateBudgets } from '../../src/github/rate-budget.ts';
+import { refreshChange } from '../../src/workflows/candidates.ts';
 import { refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { structureOf } from '../support/gfm.ts';
@@ -57,6 +58,9 @@ describe('the dashboard issue', () => {
     expect(await refreshDashboard(w.ctx('job-3'))).toBe('edited');
     expect(w.gh.writes).toEqual([`edit issue #${number}`]);
     expect(structureOf(w.gh.issues.get(number)!.body).visible).toContain('Nothing waits for a person.');
+    // A pull request that names the dashboard as its Change does not make it one.
+    expect(await refreshChange(w.ctx('delivery-2'), number)).toBeNull();
+    expect(await db.store.getChange(REPO, number)).toBeNull();
   });
 
   it('is written at most once a minute: a second run within the minute waits for the next one', async () => {
