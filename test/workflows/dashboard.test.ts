@@ -118,6 +118,16 @@ describe('the dashboard issue', () => {
     expect(dashboards(w)).toHaveLength(1);
   });
 
+  it('is written in shadow mode too (Arbiter\'s own issue), saying what would wait', async () => {
+    const w = makeWorld({ store: db.store, config: configOf({ mode: 'shadow' }) });
+    await seed(w);
+    expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
+    const [[, issue]] = dashboards(w) as [[number, { body: string }]];
+    const { visible, tables } = structureOf(issue.body);
+    expect(visible).toContain('What would wait for a person');
+    expect(tables[0]!.rows.map((r) => r[2])).toEqual(['#21']);
+  });
+
   it('waits while the installation is low on its rate limit, and is off with dashboard: false', async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);
