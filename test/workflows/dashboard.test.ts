@@ -14,6 +14,13 @@ import { configOf, makeWorld, START, type World } from '../support/selection-wor
 const REPO = 'acme/todo';
 const opened = (w: World) => w.gh.writes.filter((l) => l.startsWith('open issue'));
 const dashboards = (w: World) => [...w.gh.issues].filter(([, i]) => i.author === w.gh.botLogin);
+/** The one dashboard issue: its number and its state in the fake. */
+function theDashboard(w: World): { number: number; issue: { body: string; state: string } } {
+  const all = dashboards(w);
+  expect(all).toHaveLength(1);
+  const [number, issue] = all[0]!;
+  return { number, issue };
+}
 
 async function seed(w: World): Promise<void> {
   const { store } = w;
@@ -45,7 +52,7 @@ describe('the dashboard issue', () => {
     w.clock.advance(60_000);
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
     expect(opened(w)).toEqual([`open issue "${DASHBOARD_TITLE}"`]);
-    const [[number, issue]] = dashboards(w) as [[number, { body: string }]];
+    const { number, issue } = theDashboard(w);
     const { tables } = structureOf(issue.body);
     expect(tables[0]!.rows.map((r) => [r[0], r[2]])).toEqual([['#43 Dark mode', '#21']]);
     expect(tables[0]!.rows[0]![3]).toContain('/arbiter promote on #21');
@@ -103,7 +110,7 @@ describe('the dashboard issue', () => {
     w.gh.issues.set(5, { title: DASHBOARD_TITLE, body: `${markerFor(DASHBOARD_MARKER)}\nfake`, state: 'open', author: 'mallory' });
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
     expect(w.gh.issues.get(5)!.body).toContain('fake');
-    const [[number]] = dashboards(w) as [[number]];
+    const { number } = theDashboard(w);
     // A person closes it and rewrites its body without the marker; the store is lost.
     const ours = w.gh.issues.get(number)!;
     ours.state = 'closed';
@@ -122,7 +129,7 @@ describe('the dashboard issue', () => {
     const w = makeWorld({ store: db.store, config: configOf({ mode: 'shadow' }) });
     await seed(w);
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
-    const [[, issue]] = dashboards(w) as [[number, { body: string }]];
+    const { issue } = theDashboard(w);
     const { visible, tables } = structureOf(issue.body);
     expect(visible).toContain('What would wait for a person');
     expect(tables[0]!.rows.map((r) => r[2])).toEqual(['#21']);
