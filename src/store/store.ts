@@ -6,6 +6,7 @@ import { migrate } from './migrations.ts';
 import { budgetStore } from './budget-store.ts';
 import { changeStore } from './change-store.ts';
 import { configStore } from './config-store.ts';
+import { dashboardStore } from './dashboard-store.ts';
 import { deliveryStore } from './delivery-store.ts';
 import { evidenceStore } from './evidence-store.ts';
 import { ledgerStore } from './ledger-store.ts';
@@ -39,6 +40,7 @@ export function storeOver(db: Db): StoreWithDb {
     ...portfolioStore(db),
     ...budgetStore(db),
     ...configStore(db),
+    ...dashboardStore(db),
     async close() {
       await db.close();
     },
