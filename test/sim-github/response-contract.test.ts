@@ -57,6 +57,11 @@ describe('REST answers', () => {
     // a status the operation does not document is GitHub's generic error
     expect(contract.checkResponse(dispatch, 502, { message: 'Server Error', documentation_url: 'https://docs.github.com/rest' })).toEqual([]);
     expect(contract.checkResponse(dispatch, 502, { message: 502 })).toEqual(['at /message: must be string']);
+    // GitHub documents "409 Merge conflict" without a body, and sends its generic error
+    const merges = matched('POST', `/repos/${OWNER}/${NAME}/merges`).operation;
+    expect(contract.checkResponse(merges, 409, { message: 'Merge conflict', documentation_url: 'https://docs.github.com/rest' })).toEqual([]);
+    expect(contract.checkResponse(merges, 409, { message: ['Merge', 'conflict'] })).toEqual(['at /message: must be string']);
+    expect(contract.checkResponse(merges, 204, {})).toEqual(['GitHub answers 204 to repos/merge with no body, the emulator sent one']);
   });
 
   it('records a violation naming the operation, the status and the pointer when an answer breaks the schema', async () => {
