@@ -29,10 +29,17 @@ export interface IncomingDelivery {
 }
 
 /**
+ * The key a delivery's job id derives from: the delivery id, and for a re-run (a redelivery of a
+ * delivery whose job failed for good) the re-run number, since the failed job keeps its id.
+ */
+export const deliveryJobKey = (id: string, rerun?: number): string => (rerun ? `${id}#rerun-${rerun}` : id);
+
+/**
  * Records a group of deliveries and inserts their jobs in one transaction: both are durable, or
  * neither is. The job id derives from the delivery id, so a redelivery (also a second copy in the
  * same group) is recorded once and gets one job; a delivery already processed is only
- * acknowledged. One result per delivery, in order.
+ * acknowledged, and one whose job failed for good runs again (a new job). One result per
+ * delivery, in order.
  */
 export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: IncomingDelivery[]): Promise<IntakeResult[]> {
   if (ds.length === 0) return [];
@@ -42,7 +49,7 @@ export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: Inc
       ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload })),
       tx,
     );
-    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: r.id, data: { id: r.id } }));
+    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: deliveryJobKey(r.id, r.rerun), data: { id: r.id } }));
     await queue.insertOnce(DELIVERY_QUEUE, jobs, tx);
     return rows;
   });
@@ -76,9 +83,9 @@ export function createDeliveryIntake(
 
 /** At start: every recorded delivery not yet done gets its job (a no-op for those that have one). */
 export async function requeuePendingDeliveries(store: Store, queue: Queue, limit = 10_000): Promise<number> {
-  const ids = await store.listPendingDeliveries(limit);
+  const pending = await store.listPendingDeliveries(limit);
   let added = 0;
-  for (const id of ids) if (await queue.sendOnce(DELIVERY_QUEUE, { id }, id)) added++;
+  for (const p of pending) if (await queue.sendOnce(DELIVERY_QUEUE, { id: p.id }, deliveryJobKey(p.id, p.rerun))) added++;
   return added;
 }
 
