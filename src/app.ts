@@ -7,7 +7,7 @@ import type { Clock, ManualClock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, submitWithin, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -30,6 +30,8 @@ export interface ArbiterAppOptions {
   appSlug?: string;
   /** First wait between two tries of `GET /app` (doubling up to 30 s); tests shorten it. */
   slugRetryMs?: number;
+  /** How long a webhook waits for its intake commit before it is answered 503 (INTAKE_DEADLINE_MS). */
+  intakeDeadlineMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
   /** Live mode: the sweep runs every minute from a pg-boss schedule. */
@@ -134,10 +136,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that
       // arrive together commit together; when a commit fails, every webhook in it is answered 500
       // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
+      // A database that does not answer within the deadline gets 503, long before Probot's own
+      // 202 after 9 s would acknowledge what was never stored.
       const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
         countWebhook(context.name, context.id);
-        const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
+        const result = await submitWithin(intake, { id: context.id, name: context.name, payload: context.payload }, opts.intakeDeadlineMs);
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
       markServing();

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import type { Delivery } from '../handlers/index.ts';
+import { storeUnavailable } from '../store/errors.ts';
 import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
 import { createGroupCommit, type GroupCommit } from './group-commit.ts';
@@ -79,6 +80,43 @@ export function createDeliveryIntake(
     maxGroup: opts.maxGroup ?? MAX_INTAKE_GROUP,
     inFlight: opts.inFlight ?? INTAKE_IN_FLIGHT[store.db.kind],
   });
+}
+
+/**
+ * How long a webhook waits for its intake commit before it is answered 503: the database does not
+ * answer (a PostgreSQL that is unreachable or stalled, a PGlite held by a long statement or
+ * closed). GitHub then records the delivery as failed and the hook-deliveries recovery
+ * (src/workflows/recover-deliveries.ts) asks for it again. A commit that lands after the answer
+ * loses nothing: the delivery is recorded and processed, and the recovery skips what is recorded.
+ */
+export const INTAKE_DEADLINE_MS = 500;
+
+/** The intake's answer when the database does not answer: Probot's middleware answers `status`. */
+export class IntakeUnavailable extends Error {
+  override readonly name = 'IntakeUnavailable';
+  readonly status = 503;
+}
+
+/** Submits a delivery to the intake; no answer within `deadlineMs`, or a database that does not answer, is an IntakeUnavailable. */
+export async function submitWithin(
+  intake: Pick<GroupCommit<IncomingDelivery, IntakeResult>, 'submit'>,
+  d: IncomingDelivery,
+  deadlineMs = INTAKE_DEADLINE_MS,
+): Promise<IntakeResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new IntakeUnavailable(`the database did not answer within ${deadlineMs} ms`)), deadlineMs);
+  });
+  const committed = intake.submit(d).catch((err: unknown) => {
+    if (storeUnavailable(err)) throw new IntakeUnavailable(`the database does not answer: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw err;
+  });
+  committed.catch(() => undefined); // answered 503 already when it fails after the deadline
+  try {
+    return await Promise.race([committed, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** At start: every recorded delivery not yet done gets its job (a no-op for those that have one). */
