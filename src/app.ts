@@ -1,5 +1,6 @@
 // The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
-// durable job, starts the workers and the sweep, and mounts health and scenario-control routes.
+// durable job, starts the workers, the sweep and the recovery of lost webhooks, and mounts health
+// and scenario-control routes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
@@ -9,11 +10,14 @@ import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
 import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, submitWithin, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue } from './jobs/queue.ts';
+import { RECOVERY_INTERVAL_MS, RECOVERY_QUEUE, recoveryJob, scheduleRecovery, sendRecovery, type RunRecovery } from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
 import { simControlHandler } from './sim-control.ts';
 import type { StoreWithDb } from './store/store.ts';
+import { recoverDeliveries } from './workflows/recover-deliveries.ts';
 import { runSweep } from './workflows/sweep.ts';
 
 export const WEBHOOK_PATH = '/api/github/webhooks';
@@ -34,13 +38,15 @@ export interface ArbiterAppOptions {
   intakeDeadlineMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
-  /** Live mode: the sweep runs every minute from a pg-boss schedule. */
+  /** Live mode: the sweep runs every minute, the webhook-delivery recovery every five, from pg-boss schedules. */
   scheduleSweep?: boolean;
   /** Scenario mode: mounts /arbiter/sim/* over this clock. */
   simClock?: ManualClock;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
+  /** Default: a pass of src/workflows/recover-deliveries.ts as the app (its JWT). */
+  recover?: RunRecovery;
 }
 
 export interface ArbiterApp {
@@ -104,10 +110,19 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
-        if (opts.scheduleSweep) await scheduleSweep(queue);
+        const recover = opts.recover ?? (async () => recoverDeliveries({ hooks: new GitHubAppHooks(await app.auth()), store, clock: opts.clock, log: app.log }));
+        await queue.work(RECOVERY_QUEUE, recoveryJob(recover));
+        if (opts.scheduleSweep) {
+          await scheduleSweep(queue);
+          await scheduleRecovery(queue);
+        }
+        // Webhooks GitHub could not deliver while this process was down: asked for again now.
+        await sendRecovery(queue);
+        lastRecoveryMs = opts.clock.now().getTime();
         resolveReady(deps);
       };
       let current: Deps | null = null;
+      let lastRecoveryMs = 0;
 
       // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
@@ -127,6 +142,11 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
           await queue.releaseDue(simClock.now());
           if (current) await sweep(current);
+          // The recovery's five-minute schedule, on the scenario clock.
+          if (current && simClock.now().getTime() - lastRecoveryMs >= RECOVERY_INTERVAL_MS) {
+            lastRecoveryMs = simClock.now().getTime();
+            await sendRecovery(queue);
+          }
         };
         addHandler(
           simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),

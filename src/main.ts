@@ -42,7 +42,7 @@ export interface RunningArbiter {
   stop(): Promise<void>;
 }
 
-export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep'>> {
+export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover'>> {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
 }
@@ -83,6 +83,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       simClock,
       ...(overrides.handle ? { handle: overrides.handle } : {}),
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
+      ...(overrides.recover ? { recover: overrides.recover } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.serving;

@@ -16,7 +16,9 @@ import { branchWrites } from './git-writes.ts';
 import { PortfolioGitHub } from './portfolio-calls.ts';
 import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
-export type { BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+export type { AppHooksPort, BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+/** The app-level port (its webhook's deliveries), implemented beside this one. */
+export { GitHubAppHooks } from './hook-deliveries.ts';
 
 const Issue = z.object({
   number: z.number(),

@@ -60,6 +60,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
       sweep: async (deps) => {
         sweeps.push(deps.clock.now().getTime());
       },
+      recover: async () => undefined,
     });
   });
 

@@ -51,6 +51,7 @@ describe.each(BACKENDS)('the intake route on %s', (backend) => {
         handled.push(d);
       },
       sweep: async () => undefined,
+      recover: async () => undefined,
     });
     const probot = new Probot({ appId: 1, privateKey: testPrivateKey(), secret: SECRET, log: pino({ level: 'silent' }) });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });

@@ -101,6 +101,7 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
         handled.push(d);
       },
       sweep: async () => undefined,
+      recover: async () => undefined,
     });
   }, 120_000);
 
