@@ -33,6 +33,8 @@ export interface HookAttempt {
   repository_id: number | null;
   /** Made to fail by a scenario fault (the app never saw it). */
   fault: boolean;
+  /** Sent because the app asked (`POST /app/hook/deliveries/{delivery_id}/attempts`). */
+  requested: boolean;
 }
 
 /** A scripted failure: the `nth` first attempt of a matching webhook fails with `status` before reaching the app. */
@@ -60,6 +62,8 @@ export class WebhookSender {
   readonly attemptListeners: ((a: HookAttempt) => void)[] = [];
   private readonly bodies = new Map<string, Delivery>();
   private readonly faults: (DeliveryFault & { seen: number })[] = [];
+  /** Deliveries queued by `redeliver`, not yet sent. */
+  private readonly requested: Delivery[] = [];
   private nextAttemptId = 1;
   private held: Delivery[] = [];
   private holding = false;
@@ -84,8 +88,11 @@ export class WebhookSender {
     const attempt = this.attempts.find((a) => a.id === attemptId);
     const delivery = attempt ? this.bodies.get(attempt.guid) : undefined;
     if (!delivery) return false;
-    if (this.holding || this.url === null) this.held.push(delivery);
-    else void this.send(delivery);
+    // A copy of its own, so the attempt it makes is known to be the one the app asked for.
+    const copy = { ...delivery };
+    this.requested.push(copy);
+    if (this.holding || this.url === null) this.held.push(copy);
+    else void this.send(copy);
     return true;
   }
 
@@ -146,6 +153,8 @@ export class WebhookSender {
     const redelivery = this.attempts.some((a) => a.guid === delivery.id);
     this.bodies.set(delivery.id, delivery);
     const fault = this.takeFault(delivery, payload, redelivery);
+    const asked = this.requested.indexOf(delivery);
+    if (asked >= 0) this.requested.splice(asked, 1);
     let status = 0;
     if (fault) status = fault.status;
     else if (url !== null) {
@@ -183,6 +192,7 @@ export class WebhookSender {
       installation_id: payload.installation ?? null,
       repository_id: payload.repository ?? null,
       fault: fault !== null,
+      requested: asked >= 0,
     };
     this.attempts.push(attempt);
     for (const listener of this.attemptListeners) listener(attempt);

@@ -95,7 +95,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     gh.onHookAttempt((a) => {
       const what = `${a.event}${a.action ? `.${a.action}` : ''} ${a.guid}`;
       if (a.fault) say(`Fault: the webhook ${what} fails before it reaches Arbiter (HTTP ${a.status_code})`);
-      else if (a.redelivery) say(`GitHub redelivered ${what}: Arbiter answered HTTP ${a.status_code}`);
+      else if (a.requested) say(`GitHub delivered ${what} again, as Arbiter asked (HTTP ${a.status_code})`);
     });
     let scripts = modelScripts(scenario);
     model = await FakeAnthropic.start({ scripts, faults: scenario.faults.model });

@@ -10,7 +10,7 @@ import { ok, repoOf, type RestRequest, type RestResponse, type RouteTable } from
 const REDELIVERY_WINDOW_MS = 3 * 24 * 3_600_000;
 
 function attemptJson(a: HookAttempt): Record<string, unknown> {
-  const { fault: _fault, deliveredAt, ...rest } = a;
+  const { fault: _fault, requested: _requested, deliveredAt, ...rest } = a;
   return { ...rest, delivered_at: iso(deliveredAt), throttled_at: null };
 }
 
