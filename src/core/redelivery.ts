@@ -66,7 +66,14 @@ export function failedDeliveries(attempts: readonly HookDeliveryAttempt[]): Fail
     const first = sorted[0];
     const latest = sorted[sorted.length - 1];
     if (!first || !latest) continue;
-    failed.push({ guid, event: latest.event, action: latest.action, latest, firstAt: first.deliveredAt, failures: sorted.length });
+    failed.push({
+      guid,
+      event: latest.event,
+      action: latest.action,
+      latest,
+      firstAt: first.deliveredAt,
+      failures: sorted.length,
+    });
   }
   return failed.sort((x, y) => time(x.firstAt) - time(y.firstAt) || (x.guid < y.guid ? -1 : x.guid > y.guid ? 1 : 0));
 }

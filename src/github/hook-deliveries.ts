@@ -37,7 +37,16 @@ export class GitHubAppHooks implements AppHooksPort {
             continue;
           }
           const { id, guid, delivered_at, redelivery, status, status_code, event, action } = a.data;
-          out.push({ id, guid, deliveredAt: delivered_at, redelivery, status, statusCode: status_code, event, action: action ?? null });
+          out.push({
+            id,
+            guid,
+            deliveredAt: delivered_at,
+            redelivery,
+            status,
+            statusCode: status_code,
+            event,
+            action: action ?? null,
+          });
         }
         if (older || pages >= maxPages) break;
       }
@@ -46,6 +55,8 @@ export class GitHubAppHooks implements AppHooksPort {
   }
 
   async redeliver(attemptId: number): Promise<void> {
-    await callGitHub('redeliver a webhook delivery', () => this.octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: attemptId }));
+    await callGitHub('redeliver a webhook delivery', () =>
+      this.octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: attemptId }),
+    );
   }
 }

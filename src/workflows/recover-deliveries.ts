@@ -26,7 +26,10 @@ export interface RecoveryPass {
   refused: string[];
 }
 
-export async function recoverDeliveries(input: RecoveryInput, limits: RecoveryLimits = RECOVERY_LIMITS): Promise<RecoveryPass> {
+export async function recoverDeliveries(
+  input: RecoveryInput,
+  limits: RecoveryLimits = RECOVERY_LIMITS,
+): Promise<RecoveryPass> {
   const now = input.clock.now();
   const since = new Date(now.getTime() - limits.lookbackHours * 3_600_000);
   const attempts = await input.hooks.listDeliveries(since, limits.maxPages);
@@ -45,7 +48,10 @@ export async function recoverDeliveries(input: RecoveryInput, limits: RecoveryLi
     }
   }
   if (asked.length > 0 || refused.length > 0) {
-    input.log.info({ listed: attempts.length, failed: failed.length, asked, refused }, 'asked GitHub to redeliver webhooks it could not deliver');
+    input.log.info(
+      { listed: attempts.length, failed: failed.length, asked, refused },
+      'asked GitHub to redeliver webhooks it could not deliver',
+    );
   }
   return { listed: attempts.length, failed: failed.length, asked, refused };
 }

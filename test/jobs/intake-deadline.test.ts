@@ -14,7 +14,8 @@ const delivery = (id: string) => ({ id, name: 'issues', payload: { action: 'open
 const outcome = (p: Promise<unknown>) =>
   p.then(
     (r) => `answered ${String(r)}`,
-    (e: unknown) => (e instanceof IntakeUnavailable ? `${e.status}: ${e.message.split(':')[0]}` : `error: ${(e as Error).message}`),
+    (e: unknown) =>
+      e instanceof IntakeUnavailable ? `${e.status}: ${e.message.split(':')[0]}` : `error: ${(e as Error).message}`,
   );
 
 describe('the intake on an embedded PGlite that does not answer', () => {
@@ -37,7 +38,9 @@ describe('the intake on an embedded PGlite that does not answer', () => {
     const intake = createDeliveryIntake(store, queue);
     let release!: () => void;
     const held = store.db.transaction(() => new Promise<void>((resolve) => (release = resolve)));
-    expect(await outcome(submitWithin(intake, delivery('held-1'), 200))).toBe('503: the database did not answer within 200 ms');
+    expect(await outcome(submitWithin(intake, delivery('held-1'), 200))).toBe(
+      '503: the database did not answer within 200 ms',
+    );
     release();
     await held;
     // The commit went on after the answer: the delivery is recorded, so the recovery skips it.
@@ -50,6 +53,8 @@ describe('the intake on an embedded PGlite that does not answer', () => {
     expect(await outcome(submitWithin(refusing, delivery('refused')))).toBe('error: the job insert failed');
     await queue.stop({ graceful: false });
     await store.close();
-    expect(await outcome(submitWithin(createDeliveryIntake(store, queue), delivery('closed')))).toBe('503: the database does not answer');
+    expect(await outcome(submitWithin(createDeliveryIntake(store, queue), delivery('closed')))).toBe(
+      '503: the database does not answer',
+    );
   });
 });

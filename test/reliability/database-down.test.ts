@@ -91,12 +91,13 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
       PORT: '0',
       HOST: '127.0.0.1',
       ARBITER_APP_SLUG: 'arbiter',
-      ARBITER_SIM_CONTROL: '1',
-      ARBITER_SIM_START_MS: String(Date.UTC(2026, 0, 1)),
       LOG_LEVEL: 'silent',
     });
     app = await startArbiter(env, {
       log: pino({ level: 'silent' }),
+      // The queue's short polling.
+      queue: { fast: true },
+      scheduleSweep: false,
       handle: async (_deps, d) => {
         handled.push(d);
       },
@@ -120,32 +121,48 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
     return { status: res.status, body: (await res.json()) as { status: string; store: string; reason: string | null } };
   };
 
-  it('answers a webhook 503 in under a second, health reports the store, and the same delivery is taken once it answers again', { timeout: 120_000 }, async () => {
-    expect(await postWebhook(app.port, { id: 'before', event: 'issues', payload: issuePayload(1), secret: SECRET })).toMatchObject({ status: 200 });
-    await until('the first webhook processed', () => handled.some((d) => d.id === 'before'));
+  it(
+    'answers a webhook 503 in under a second, health reports the store, and the same delivery is taken once it answers again',
+    { timeout: 120_000 },
+    async () => {
+      expect(
+        await postWebhook(app.port, { id: 'before', event: 'issues', payload: issuePayload(1), secret: SECRET }),
+      ).toMatchObject({ status: 200 });
+      await until('the first webhook processed', () => handled.some((d) => d.id === 'before'));
 
-    proxy.blackhole();
-    const started = performance.now();
-    const answer = await postWebhook(app.port, { id: 'during', event: 'issues', payload: issuePayload(2), secret: SECRET });
-    const elapsedMs = performance.now() - started;
-    expect(answer.status).toBe(503);
-    expect(answer.text).toMatch(/database/);
-    // The intake gives up after 500 ms; the bound leaves room for a loaded machine. Probot alone
-    // would answer 202 after 9 s, acknowledging a delivery that was never stored.
-    expect(elapsedMs).toBeLessThan(1000);
+      proxy.blackhole();
+      const started = performance.now();
+      const answer = await postWebhook(app.port, {
+        id: 'during',
+        event: 'issues',
+        payload: issuePayload(2),
+        secret: SECRET,
+      });
+      const elapsedMs = performance.now() - started;
+      expect(answer.status).toBe(503);
+      expect(answer.text).toMatch(/database/);
+      // The intake gives up after 500 ms; the bound leaves room for a loaded machine. Probot alone
+      // would answer 202 after 9 s, acknowledging a delivery that was never stored.
+      expect(elapsedMs).toBeLessThan(1000);
 
-    const down = await health();
-    expect(down.status).toBe(503);
-    expect(down.body.status).toBe('failing');
-    expect(down.body.store).toMatch(/^failed: no answer within/);
-    expect(down.body.reason).toMatch(/^store failed/);
+      const down = await health();
+      expect(down.status).toBe(503);
+      expect(down.body.status).toBe('failing');
+      expect(down.body.store).toMatch(/^failed: no answer within/);
+      expect(down.body.reason).toMatch(/^store failed/);
 
-    // The path comes back; GitHub redelivers (the recovery asks it to): the delivery is taken once.
-    proxy.restore();
-    await until('health ok again', async () => ((await health()).status === 200 ? true : undefined), 90_000);
-    const again = await postWebhook(app.port, { id: 'during', event: 'issues', payload: issuePayload(2), secret: SECRET });
-    expect(again.status).toBe(200);
-    await until('the redelivered webhook processed', () => handled.some((d) => d.id === 'during'), 60_000);
-    expect(handled.filter((d) => d.id === 'during')).toHaveLength(1);
-  });
+      // The path comes back; GitHub redelivers (the recovery asks it to): the delivery is taken once.
+      proxy.restore();
+      await until('health ok again', async () => ((await health()).status === 200 ? true : undefined), 90_000);
+      const again = await postWebhook(app.port, {
+        id: 'during',
+        event: 'issues',
+        payload: issuePayload(2),
+        secret: SECRET,
+      });
+      expect(again.status).toBe(200);
+      await until('the redelivered webhook processed', () => handled.some((d) => d.id === 'during'), 60_000);
+      expect(handled.filter((d) => d.id === 'during')).toHaveLength(1);
+    },
+  );
 });

@@ -30,13 +30,13 @@ describe('a webhook whose job failed for good, redelivered', () => {
       PORT: '0',
       HOST: '127.0.0.1',
       ARBITER_APP_SLUG: 'arbiter',
-      // Scenario mode: the queue's short retry delays (every attempt fails within seconds).
-      ARBITER_SIM_CONTROL: '1',
-      ARBITER_SIM_START_MS: String(Date.UTC(2026, 0, 1)),
       LOG_LEVEL: 'silent',
     });
     app = await startArbiter(env, {
       log: pino({ level: 'silent' }),
+      // The queue's short polling and retry delays (every attempt fails within seconds).
+      queue: { fast: true },
+      scheduleSweep: false,
       handle: async (_deps, d: Delivery) => {
         runs.push(`${d.id}: ${broken ? 'failed' : 'ran'}`);
         if (broken) throw new Error('GitHub refused every try');
@@ -52,10 +52,15 @@ describe('a webhook whose job failed for good, redelivered', () => {
   });
 
   it('runs again; once processed, a further redelivery is only acknowledged', { timeout: 120_000 }, async () => {
-    const post = () => postWebhook(app.port, { id: 'dlv-1', event: 'issues', payload: issuePayload(7), secret: SECRET });
+    const post = () =>
+      postWebhook(app.port, { id: 'dlv-1', event: 'issues', payload: issuePayload(7), secret: SECRET });
     expect((await post()).status).toBe(200);
     // Every attempt fails: the queue gives up, and the delivery reads as failed for good.
-    await until('failed for good', async () => (runs.length >= 5 && (await health()).active === 0 ? true : undefined), 90_000);
+    await until(
+      'failed for good',
+      async () => (runs.length >= 5 && (await health()).active === 0 ? true : undefined),
+      90_000,
+    );
     expect(new Set(runs)).toEqual(new Set(['dlv-1: failed']));
     const failedRuns = runs.length;
 

@@ -37,13 +37,24 @@ beforeAll(async () => {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
   });
-  emulator = await GitHubEmulator.start({ webhookUrl: `http://127.0.0.1:${port}/`, webhookSecret: 's', appId: 77, appSlug: 'arbiter', appPublicKeyPem: publicKey, now: () => clock.ms });
+  emulator = await GitHubEmulator.start({
+    webhookUrl: `http://127.0.0.1:${port}/`,
+    webhookSecret: 's',
+    appId: 77,
+    appSlug: 'arbiter',
+    appPublicKeyPem: publicKey,
+    now: () => clock.ms,
+  });
   const probot = new Probot({
     appId: 77,
     privateKey,
     baseUrl: emulator.url,
     log: pino({ level: 'silent' }),
-    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
+    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+      ...o,
+      retry: { enabled: false },
+      throttle: { enabled: false },
+    })),
   });
   appOctokit = await probot.auth();
   hooks = new GitHubAppHooks(appOctokit);
@@ -78,7 +89,9 @@ describe('the app webhook deliveries', () => {
     expect(await hooks.listDeliveries(new Date(START + 100_000), 20)).toHaveLength(6);
 
     // The receiver is the store: what it received is recorded.
-    const store = { knownDeliveries: async (ids: string[]) => new Set(ids.filter((id) => received.some((r) => r.guid === id))) };
+    const store = {
+      knownDeliveries: async (ids: string[]) => new Set(ids.filter((id) => received.some((r) => r.guid === id))),
+    };
     const log = pino({ level: 'silent' });
     const pass = await recoverDeliveries({ hooks, store, clock: new ManualClock(clock.ms), log });
     expect(pass.asked).toEqual([failed[1]?.guid, failed[0]?.guid]); // oldest first
@@ -100,7 +113,11 @@ describe('the app webhook deliveries', () => {
 
   it('refuses a redelivery of an attempt it does not know (404) and a per_page that is not a number', async () => {
     await expect(hooks.redeliver(999_999)).rejects.toMatchObject({ status: 404 });
-    await expect(appOctokit.request('GET /app/hook/deliveries', { per_page: 'many' as unknown as number })).rejects.toMatchObject({ status: 422 });
-    expect(emulator.violations.splice(0)).toEqual(['GET /app/hook/deliveries: per_page must be a positive integer, got "many"']);
+    await expect(
+      appOctokit.request('GET /app/hook/deliveries', { per_page: 'many' as unknown as number }),
+    ).rejects.toMatchObject({ status: 422 });
+    expect(emulator.violations.splice(0)).toEqual([
+      'GET /app/hook/deliveries: per_page must be a positive integer, got "many"',
+    ]);
   });
 });

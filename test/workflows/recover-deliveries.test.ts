@@ -4,7 +4,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
-import { failedDeliveries, planRedeliveries, RECOVERY_LIMITS, type HookDeliveryAttempt } from '../../src/core/redelivery.ts';
+import {
+  failedDeliveries,
+  planRedeliveries,
+  RECOVERY_LIMITS,
+  type HookDeliveryAttempt,
+} from '../../src/core/redelivery.ts';
 import { recoverDeliveries } from '../../src/workflows/recover-deliveries.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeAppHooks } from '../support/fake-github.ts';
@@ -32,7 +37,12 @@ describe('planRedeliveries (pure)', () => {
     ['a 503, then a redelivery answered 202', [attempt(1, 'a', 503, 0), attempt(2, 'a', 202, 1)], [], []],
     ['a 503 whose commit still landed (recorded)', [attempt(1, 'a', 503, 0)], ['a'], []],
     ['answered 202', [attempt(1, 'a', 202, 0)], [], []],
-    ['three failures, listed newest first: oldest first, each once', [attempt(5, 'c', 502, 3), attempt(4, 'b', 503, 2), attempt(3, 'a', 500, 1)], [], ['a', 'b', 'c']],
+    [
+      'three failures, listed newest first: oldest first, each once',
+      [attempt(5, 'c', 502, 3), attempt(4, 'b', 503, 2), attempt(3, 'a', 500, 1)],
+      [],
+      ['a', 'b', 'c'],
+    ],
   ])('%s', (_what, attempts, recorded, asked) => {
     const plan = planRedeliveries(failedDeliveries(attempts), new Set(recorded), at(2));
     expect(plan.map((p) => p.guid)).toEqual(asked);
@@ -45,7 +55,9 @@ describe('planRedeliveries (pure)', () => {
     const thrice = failedDeliveries([attempt(1, 'a', 503, 0), attempt(2, 'a', 503, 5), attempt(3, 'a', 503, 10)]);
     expect(planRedeliveries(thrice, new Set(), at(19))).toEqual([]); // 3 failures: 10 min
     expect(planRedeliveries(thrice, new Set(), at(20))).toHaveLength(1);
-    const many = failedDeliveries(Array.from({ length: 80 }, (_, i) => attempt(i + 1, `g${String(i).padStart(2, '0')}`, 502, i / 10)));
+    const many = failedDeliveries(
+      Array.from({ length: 80 }, (_, i) => attempt(i + 1, `g${String(i).padStart(2, '0')}`, 502, i / 10)),
+    );
     const plan = planRedeliveries(many, new Set(), at(60));
     expect(plan).toHaveLength(RECOVERY_LIMITS.maxPerPass);
     expect(plan[0]?.guid).toBe('g00');
@@ -79,7 +91,11 @@ describe('recoverDeliveries over the fake webhook and the store', () => {
 
     const pass = await recoverDeliveries({ hooks, store: b.store, clock, log });
     expect(pass).toEqual({ listed: 4, failed: 3, asked: ['lost-1', 'lost-2'], refused: [] });
-    expect(hooks.calls).toEqual([`list since=${new Date(T0 - 72 * 3_600_000).toISOString()} pages<=20`, 'redeliver lost-1', 'redeliver lost-2']);
+    expect(hooks.calls).toEqual([
+      `list since=${new Date(T0 - 72 * 3_600_000).toISOString()} pages<=20`,
+      'redeliver lost-1',
+      'redeliver lost-2',
+    ]);
 
     // Both redeliveries were answered 202: a pass five minutes on asks for nothing.
     clock.advance(5 * 60_000);
@@ -87,7 +103,10 @@ describe('recoverDeliveries over the fake webhook and the store', () => {
   });
 
   it('asks again, after a doubling wait, for a webhook whose redelivery fails too; a refused redelivery does not stop the pass', async () => {
-    const hooks = new FakeAppHooks(() => clock.now(), (guid) => (guid === 'down' ? 503 : 'refused'));
+    const hooks = new FakeAppHooks(
+      () => clock.now(),
+      (guid) => (guid === 'down' ? 503 : 'refused'),
+    );
     hooks.deliver('down', 'pull_request', 503, at(-1));
     hooks.deliver('refused', 'pull_request', 502, at(0));
     const pass = async (minutes: number) => {
