@@ -18,6 +18,9 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'GET /app/installations',
   'POST /app/installations/{installation_id}/access_tokens',
   'GET /repos/{owner}/{repo}/installation',
+  // The app's webhook deliveries: the recovery of webhooks GitHub could not deliver.
+  'GET /app/hook/deliveries',
+  'POST /app/hook/deliveries/{delivery_id}/attempts',
   'GET /repos/{owner}/{repo}',
   'GET /repos/{owner}/{repo}/contents/{path}',
   'GET /repos/{owner}/{repo}/branches/{branch}',

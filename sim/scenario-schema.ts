@@ -283,6 +283,14 @@ export const RestartFault = z.union(
   { error: 'either { after: "<METHOD> <route>", nth: <n> } or { at: <seconds> }' },
 );
 
+export const DeliveryFaultSpec = z.strictObject({
+  event: z.string().min(1),
+  action: z.string().min(1).optional(),
+  on: z.number().int().positive().optional(),
+  nth: z.number().int().positive().default(1),
+  status: z.number().int().min(400).max(599).default(502),
+});
+
 export const Faults = z.strictObject({
   redeliver: z
     .union(
@@ -293,6 +301,8 @@ export const Faults = z.strictObject({
   github: z.array(GitHubFault).default([]),
   model: z.array(ModelFault).default([]),
   restart: z.array(RestartFault).default([]),
+  /** Extension: webhooks whose first attempt fails before reaching the app (GitHub records the failure). */
+  deliveries: z.array(DeliveryFaultSpec).default([]),
 });
 
 const ChangeSpec = z.strictObject({

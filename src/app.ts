@@ -1,6 +1,6 @@
 // The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
-// durable job, starts the workers and the sweep, and mounts health (and whatever extra routes the
-// process that starts it adds).
+// durable job, starts the workers, the sweep and the recovery of lost webhooks, and mounts health
+// (and whatever extra routes the process that starts it adds).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
@@ -8,13 +8,16 @@ import type { Clock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
+import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, submitWithin, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue, QueueCounts } from './jobs/queue.ts';
 import { DASHBOARD_QUEUE, dashboardJob } from './jobs/dashboard-job.ts';
+import { RECOVERY_INTERVAL_MS, RECOVERY_QUEUE, recoveryJob, scheduleRecovery, sendRecovery, type RunRecovery } from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
 import type { StoreWithDb } from './store/store.ts';
+import { recoverDeliveries } from './workflows/recover-deliveries.ts';
 import { runSweep } from './workflows/sweep.ts';
 
 export const WEBHOOK_PATH = '/api/github/webhooks';
@@ -31,17 +34,21 @@ export interface ArbiterAppOptions {
   appSlug?: string;
   /** First wait between two tries of `GET /app` (doubling up to 30 s); tests shorten it. */
   slugRetryMs?: number;
+  /** How long a webhook waits for its intake commit before it is answered 503 (INTAKE_DEADLINE_MS). */
+  intakeDeadlineMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
   /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
   dashboards?: boolean;
-  /** Live mode: the sweep runs every minute from a pg-boss schedule. */
+  /** Live mode: the sweep runs every minute, the webhook-delivery recovery every five, from pg-boss schedules. */
   scheduleSweep?: boolean;
   /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
   routes?: (controls: AppControls) => RouteHandler;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
+  /** Default: a pass of src/workflows/recover-deliveries.ts as the app (its JWT). */
+  recover?: RunRecovery;
 }
 
 /** A route that answers the request and returns true, or returns false to pass it on. */
@@ -49,7 +56,10 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolea
 
 /** What extra routes can see and do: the queue's state and a tick on the app's clock. */
 export interface AppControls {
-  /** Starts the deferred jobs due by now on the app's clock (a rate limit's wait), then runs the sweep. */
+  /**
+   * Starts the deferred jobs due by now on the app's clock (a rate limit's wait), runs the sweep,
+   * and queues a pass of the webhook-delivery recovery once five minutes passed since the last.
+   */
   tick(): Promise<void>;
   counts(): Promise<QueueCounts>;
   /** The earliest due time of a deferred job, or null. */
@@ -121,10 +131,19 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
         await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
-        if (opts.scheduleSweep) await scheduleSweep(queue);
+        const recover = opts.recover ?? (async () => recoverDeliveries({ hooks: new GitHubAppHooks(await app.auth()), store, clock: opts.clock, log: app.log }));
+        await queue.work(RECOVERY_QUEUE, recoveryJob(recover));
+        if (opts.scheduleSweep) {
+          await scheduleSweep(queue);
+          await scheduleRecovery(queue);
+        }
+        // Webhooks GitHub could not deliver while this process was down: asked for again now.
+        await sendRecovery(queue);
+        lastRecoveryMs = opts.clock.now().getTime();
         resolveReady(deps);
       };
       let current: Deps | null = null;
+      let lastRecoveryMs = 0;
 
       // Counts webhook requests from arrival to answer (extra routes can read it); passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
@@ -142,6 +161,11 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const tick = async () => {
           await queue.releaseDue(opts.clock.now());
           if (current) await sweep(current);
+          // The recovery's five-minute schedule, on the app's clock (a manual one has no cron).
+          if (current && opts.clock.now().getTime() - lastRecoveryMs >= RECOVERY_INTERVAL_MS) {
+            lastRecoveryMs = opts.clock.now().getTime();
+            await sendRecovery(queue);
+          }
         };
         addHandler(opts.routes({ tick, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }));
       }
@@ -149,10 +173,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that
       // arrive together commit together; when a commit fails, every webhook in it is answered 500
       // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
+      // A database that does not answer within the deadline gets 503, long before Probot's own
+      // 202 after 9 s would acknowledge what was never stored.
       const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
         countWebhook(context.name, context.id);
-        const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
+        const result = await submitWithin(intake, { id: context.id, name: context.name, payload: context.payload }, opts.intakeDeadlineMs);
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
       markServing();

@@ -32,7 +32,7 @@ export interface RunningArbiter {
 }
 
 /** What a caller other than `npm start` changes: the scenario runner's entry and tests. */
-export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'routes' | 'scheduleSweep'>> {
+export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep'>> {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
   /** Default: the system clock. */
@@ -69,6 +69,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       scheduleSweep: overrides.scheduleSweep ?? true,
       ...(overrides.handle ? { handle: overrides.handle } : {}),
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
+      ...(overrides.recover ? { recover: overrides.recover } : {}),
       ...(overrides.routes ? { routes: overrides.routes } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });

@@ -36,7 +36,14 @@ interface RestAnswer {
 }
 
 /** Routes a GitHub App calls with its JWT rather than an installation token. */
-const JWT_ROUTES = new Set(['GET /app', 'GET /app/installations', 'GET /repos/{owner}/{repo}/installation', 'POST /app/installations/{installation_id}/access_tokens']);
+const JWT_ROUTES = new Set([
+  'GET /app',
+  'GET /app/installations',
+  'GET /repos/{owner}/{repo}/installation',
+  'POST /app/installations/{installation_id}/access_tokens',
+  'GET /app/hook/deliveries',
+  'POST /app/hook/deliveries/{delivery_id}/attempts',
+]);
 
 export interface Recorder {
   writes: WriteRecord[];

@@ -91,6 +91,12 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
     const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line));
     for (const f of scenario.faults.github) gh.addFault(f);
+    for (const f of scenario.faults.deliveries) gh.addDeliveryFault(f);
+    gh.onHookAttempt((a) => {
+      const what = `${a.event}${a.action ? `.${a.action}` : ''} ${a.guid}`;
+      if (a.fault) say(`Fault: the webhook ${what} fails before it reaches Arbiter (HTTP ${a.status_code})`);
+      else if (a.requested) say(`GitHub delivered ${what} again, as Arbiter asked (HTTP ${a.status_code})`);
+    });
     let scripts = modelScripts(scenario);
     model = await FakeAnthropic.start({ scripts, faults: scenario.faults.model });
     const fake = model;

@@ -17,7 +17,9 @@ import { ownIssues } from './own-issues.ts';
 import { PortfolioGitHub } from './portfolio-calls.ts';
 import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, OwnIssues, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
-export type { BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+export type { AppHooksPort, BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+/** The app-level port (its webhook's deliveries), implemented beside this one. */
+export { GitHubAppHooks } from './hook-deliveries.ts';
 
 const Issue = z.object({
   number: z.number(),

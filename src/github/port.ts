@@ -1,9 +1,10 @@
 // Everything Arbiter asks of GitHub, as one interface: reads of a repository (the group query,
 // issues, rules, files, the patch, head files, comments), its writes, and the configuration's
-// reads and check runs. `GitHubGateway` implements it over Octokit; tests implement it in memory.
+// reads and check runs; and, as the app itself, its webhook's delivery attempts. `GitHubGateway` implements it over Octokit; tests implement it in memory.
 // Every failure is a GitHubError (src/github/errors.ts).
 import type { HeadRead } from '../acceptance/read-files.ts';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
+import type { HookDeliveryAttempt } from '../core/redelivery.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import type { PatchRow } from '../store/types.ts';
 import type { OwnComment } from './comment-lookup.ts';
@@ -132,4 +133,14 @@ export interface OwnIssues {
   listOwn(): Promise<IssueSnapshot[]>;
   open(title: string, body: string): Promise<IssueSnapshot>;
   editBody(number: number, body: string): Promise<void>;
+}
+
+export type { HookDeliveryAttempt } from '../core/redelivery.ts';
+
+/** The app's own webhook, as GitHub records its deliveries (app JWT; src/github/hook-deliveries.ts). */
+export interface AppHooksPort {
+  /** Attempts delivered at or after `since`, newest first, reading at most `maxPages` pages of 100. */
+  listDeliveries(since: Date, maxPages: number): Promise<HookDeliveryAttempt[]>;
+  /** Asks GitHub to deliver that attempt's webhook again (the same X-GitHub-Delivery). */
+  redeliver(attemptId: number): Promise<void>;
 }

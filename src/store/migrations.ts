@@ -212,6 +212,18 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'delivery-reruns',
+    // A delivery whose job failed for good is marked `failed_at` (besides done): when GitHub
+    // delivers it again (same X-GitHub-Delivery, e.g. "Redeliver" in its UI) it runs again, as
+    // re-run number `reruns`, whose job has its own key. A processed delivery stays deduplicated.
+    sql: `
+      ALTER TABLE deliveries
+        ADD COLUMN failed_at timestamptz NULL,
+        ADD COLUMN reruns integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

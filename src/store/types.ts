@@ -72,8 +72,16 @@ export interface RecordedDelivery {
   id: string;
   /** Recorded now; false when this id was recorded before. */
   fresh: boolean;
-  /** Recorded before and already processed (or finally failed). */
+  /** Recorded before and already processed. */
   done: boolean;
+  /** Re-run number (1, 2, …) once a redelivery re-armed a delivery whose job had failed for good. */
+  rerun?: number;
+}
+
+/** A recorded delivery not yet done, and its re-run number when it runs again after failing for good. */
+export interface PendingDelivery {
+  id: string;
+  rerun?: number;
 }
 
 export interface RepoConfigState {
@@ -100,12 +108,15 @@ export interface Store extends PortfolioStore, DashboardStore {
   ): Promise<{ id: string; event: string; payload: unknown; doneAt?: string | null; error?: string | null } | null>;
   markDeliveryDone(id: string, error?: string): Promise<void>;
   /**
-   * The final failure of a delivery: marks it done with the reason and records the event, in
-   * one transaction, so a delivery reads as done only once its failure is on record.
+   * The final failure of a delivery: marks it done and failed with the reason and records the
+   * event, in one transaction, so a delivery reads as done only once its failure is on record. A
+   * redelivery of it (`recordDeliveries`) re-arms it for its next re-run.
    */
   failDelivery(id: string, reason: string, event: { repo: string; data: unknown; at: string }): Promise<void>;
-  /** Ids of recorded deliveries not yet done, oldest first (re-enqueued at start). */
-  listPendingDeliveries(limit: number): Promise<string[]>;
+  /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
+  listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
+  /** Which of these delivery ids (GUIDs) are recorded. */
+  knownDeliveries(ids: string[]): Promise<Set<string>>;
 
   // Changes and candidates
   upsertChange(row: Omit<ChangeRow, 'updatedAt'>): Promise<ChangeRow>;

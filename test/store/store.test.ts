@@ -35,14 +35,17 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.getDelivery('nope')).toBeNull();
     await s.recordDelivery('d-2', 'push', {});
     await s.recordDelivery('d-3', 'push', {});
-    expect(await s.listPendingDeliveries(10)).toEqual(['d-1', 'd-2', 'd-3']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['d-1', 'd-2', 'd-3']);
     await s.markDeliveryDone('d-1', 'boom');
     await s.markDeliveryDone('d-3');
     const d1 = await s.getDelivery('d-1');
     expect(d1?.error).toBe('boom');
     expect(Number.isNaN(Date.parse(d1?.doneAt ?? ''))).toBe(false);
     expect((await s.getDelivery('d-3'))?.error).toBeNull();
-    expect(await s.listPendingDeliveries(10)).toEqual(['d-2']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['d-2']);
+    // The recovery of lost webhooks asks which ids are recorded, done or not.
+    expect(await s.knownDeliveries(['d-1', 'd-2', 'never'])).toEqual(new Set(['d-1', 'd-2']));
+    expect(await s.knownDeliveries([])).toEqual(new Set());
   });
 
   it('keeps a payload exactly as it came, a NUL character in a comment included (jsonb refuses \\u0000)', async () => {
@@ -52,6 +55,26 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const [grouped] = await b.store.recordDeliveries([{ id: 'd-nul-2', event: 'issue_comment', payload }]);
     expect(grouped).toEqual({ id: 'd-nul-2', fresh: true, done: false });
     expect((await b.store.getDelivery('d-nul-2'))?.payload).toEqual(payload);
+  });
+
+  it('re-arms a delivery that failed for good when it is recorded again: not done, its re-run number, listed pending; a done one stays done', async () => {
+    const s = b.store;
+    await s.recordDelivery('r-failed', 'push', { n: 1 });
+    await s.recordDelivery('r-done', 'push', {});
+    await s.failDelivery('r-failed', 'handler broke', { repo: 'acme/todo', data: {}, at: '2026-03-02T09:05:00.000Z' });
+    await s.markDeliveryDone('r-done');
+    const got = await s.recordDeliveries([
+      { id: 'r-failed', event: 'push', payload: { n: 'redelivered' } },
+      { id: 'r-done', event: 'push', payload: {} },
+    ]);
+    expect(got).toEqual([
+      { id: 'r-failed', fresh: false, done: false, rerun: 1 },
+      { id: 'r-done', fresh: false, done: true },
+    ]);
+    expect(await s.getDelivery('r-failed')).toMatchObject({ doneAt: null, error: null, payload: { n: 1 } });
+    expect(await s.listPendingDeliveries(10)).toEqual([{ id: 'r-failed', rerun: 1 }]);
+    // A second copy while it runs again is the same re-run.
+    expect(await s.recordDeliveries([{ id: 'r-failed', event: 'push', payload: {} }])).toEqual([{ id: 'r-failed', fresh: false, done: false, rerun: 1 }]);
   });
 
   it('records a group of deliveries in one call: each id once, its first copy, saying what was new and what was done', async () => {
@@ -74,7 +97,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     ]);
     expect((await s.getDelivery('g-2'))?.payload).toEqual({ n: 2, text: 'quote " and \\ backslash' });
     expect((await s.getDelivery('g-old'))?.payload).toEqual({ old: true });
-    expect(await s.listPendingDeliveries(10)).toEqual(['g-old', 'g-1', 'g-2']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['g-old', 'g-1', 'g-2']);
     expect(await s.recordDeliveries([])).toEqual([]);
   });
 
