@@ -32,7 +32,7 @@ export interface RunningArbiter {
 }
 
 /** What a caller other than `npm start` changes: the scenario runner's entry and tests. */
-export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep'>> {
+export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs'>> {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
   /** Default: the system clock. */
@@ -71,6 +71,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
       ...(overrides.recover ? { recover: overrides.recover } : {}),
       ...(overrides.routes ? { routes: overrides.routes } : {}),
+      ...(overrides.intakeDeadlineMs ? { intakeDeadlineMs: overrides.intakeDeadlineMs } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.serving;
