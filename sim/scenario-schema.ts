@@ -290,6 +290,17 @@ export const Faults = z.strictObject({
       { error: 'true (2 copies) or { copies: <n>, seed: <n> }' },
     )
     .optional(),
+  /**
+   * Extension: webhooks are delivered out of order. The webhooks GitHub sends are cut into
+   * consecutive windows of `window`; each window is delivered in an order shuffled by a PRNG
+   * seeded with `seed`, once it is full or at the end of its time step (never across steps).
+   */
+  reorder: z
+    .strictObject({
+      seed: z.number().int().default(1),
+      window: z.number().int().min(2).max(100).default(4),
+    })
+    .optional(),
   github: z.array(GitHubFault).default([]),
   model: z.array(ModelFault).default([]),
   restart: z.array(RestartFault).default([]),

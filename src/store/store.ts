@@ -8,6 +8,7 @@ import { migrate } from './migrations.ts';
 import { budgetStore } from './budget-store.ts';
 import { deliveryStore } from './delivery-store.ts';
 import { configStore } from './config-store.ts';
+import { keptCheckStore } from './kept-check-store.ts';
 import { portfolioStore } from './portfolio-store.ts';
 import {
   CandidateRowSchema,
@@ -93,6 +94,7 @@ export function storeOver(db: Db): StoreWithDb {
     ...portfolioStore(db),
     ...budgetStore(db),
     ...configStore(db),
+    ...keptCheckStore(db),
 
     // ------------------------------------------------------------------ Changes
     async upsertChange(row) {
