@@ -6,6 +6,8 @@ const seconds = z.number().nonnegative();
 const prNumber = z.number().int().positive();
 const login = z.string().min(1);
 const fileTree = z.record(z.string().min(1), z.string());
+/** Extension: files moved, new path → old path; the new path keeps the old content unless `files` gives it. */
+const renames = z.record(z.string().min(1), z.string().min(1)).default({});
 
 export const Permission = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
 
@@ -104,6 +106,7 @@ export const CandidateSpec = z.strictObject({
   labels: z.array(z.string().min(1)).default([]),
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   model: CandidateModelScript.optional(),
   /** Extension: the PR comes from the author's fork (its head repository differs). */
@@ -177,6 +180,7 @@ const PushEvent = z.strictObject({
   on: prNumber,
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   /** Extension: who pushes; default the candidate's author. */
   user: login.optional(),
