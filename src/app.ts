@@ -1,18 +1,18 @@
 // The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
-// durable job, starts the workers and the sweep, and mounts health and scenario-control routes.
+// durable job, starts the workers and the sweep, and mounts health (and whatever extra routes the
+// process that starts it adds).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
-import type { Clock, ManualClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
 import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
-import type { Queue } from './jobs/queue.ts';
+import type { Queue, QueueCounts } from './jobs/queue.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
-import { simControlHandler } from './sim-control.ts';
 import type { StoreWithDb } from './store/store.ts';
 import { runSweep } from './workflows/sweep.ts';
 
@@ -34,11 +34,25 @@ export interface ArbiterAppOptions {
   workers?: number;
   /** Live mode: the sweep runs every minute from a pg-boss schedule. */
   scheduleSweep?: boolean;
-  /** Scenario mode: mounts /arbiter/sim/* over this clock. */
-  simClock?: ManualClock;
+  /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
+  routes?: (controls: AppControls) => RouteHandler;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
+}
+
+/** A route that answers the request and returns true, or returns false to pass it on. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+/** What extra routes can see and do: the queue's state and a tick on the app's clock. */
+export interface AppControls {
+  /** Starts the deferred jobs due by now on the app's clock (a rate limit's wait), then runs the sweep. */
+  tick(): Promise<void>;
+  counts(): Promise<QueueCounts>;
+  /** The earliest due time of a deferred job, or null. */
+  nextDue(): Promise<Date | null>;
+  /** Webhook requests received and not yet answered. */
+  inflight(): number;
 }
 
 export interface ArbiterApp {
@@ -107,7 +121,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       };
       let current: Deps | null = null;
 
-      // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
+      // Counts webhook requests from arrival to answer (extra routes can read it); passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
         if (pathOf(req) !== WEBHOOK_PATH) return false;
         if (!accepting) {
@@ -119,16 +133,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         return false;
       });
       addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting, degraded: () => degraded }));
-      const simClock = opts.simClock;
-      if (simClock) {
-        const onClock = async () => {
-          // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
-          await queue.releaseDue(simClock.now());
+      if (opts.routes) {
+        const tick = async () => {
+          await queue.releaseDue(opts.clock.now());
           if (current) await sweep(current);
         };
-        addHandler(
-          simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),
-        );
+        addHandler(opts.routes({ tick, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }));
       }
 
       // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that

@@ -31,7 +31,7 @@ export interface RunOptions {
   /** A PostgreSQL server: the run gets a fresh database on it, dropped at the end. Unset: PGlite. */
   databaseUrl?: string;
   log?: (line: string) => void;
-  /** Extension for testing the runner: what to run after `node` instead of `--import tsx src/main.ts`. */
+  /** Extension for testing the runner: what to run after `node` instead of `--import tsx sim/runner/app-entry.ts`. */
   appArgs?: string[];
   /** Extra environment for the app process. */
   appEnv?: Record<string, string>;
@@ -109,7 +109,6 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ANTHROPIC_API_KEY: 'sim-key',
         ARBITER_DATA_DIR: dataDir,
         ARBITER_APP_SLUG: APP_SLUG,
-        ARBITER_SIM_CONTROL: '1',
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
         ...(db ? { DATABASE_URL: db.url } : {}),

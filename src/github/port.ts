@@ -12,7 +12,9 @@ import type { MergeAnswer, OpenedPull } from './git-writes.ts';
 import type { PullState } from './group-query.ts';
 import type { ScoringRun } from './portfolio-calls.ts';
 
-export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+import type { Permission } from '../core/trust.ts';
+
+export type { Permission };
 
 export interface BranchRules {
   required: string[] | null;

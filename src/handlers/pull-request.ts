@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { linkedChange } from '../core/link.ts';
 import type { PullState } from '../github/group-query.ts';
 import { recordCandidate } from '../workflows/candidates.ts';
+import { isBotAccount } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
@@ -33,7 +34,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   const own = sender.login === ctx.gh.botLogin;
   if (action === 'labeled' && label?.name === ctx.config.selection.label && !own) {
     // The selection label accepts a PR only when a trusted account added it: record who did.
-    if ((await trustOfLogin(ctx, sender.login, sender.type === 'Bot')).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
+    if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
   }
   if (action !== 'closed' && !RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
