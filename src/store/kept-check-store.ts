@@ -15,7 +15,10 @@ export function keptCheckStore(db: Db): Pick<Store, 'keepCheckEvent' | 'takeKept
       );
     },
     async takeKeptCheckEvents(repo, headSha) {
-      const res = await db.query('DELETE FROM kept_check_events WHERE repo = $1 AND head_sha = $2 RETURNING events', [repo, headSha]);
+      const res = await db.query('DELETE FROM kept_check_events WHERE repo = $1 AND head_sha = $2 RETURNING events', [
+        repo,
+        headSha,
+      ]);
       return parseRows(KeptEventsRow, res.rows, 'kept check event').reduce((n, r) => n + r.events, 0);
     },
     async pruneKeptCheckEvents(before) {

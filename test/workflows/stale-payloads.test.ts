@@ -32,14 +32,30 @@ beforeEach(async () => {
   gh.permissions.set('agent-bot', 'write');
   w = makeWorld({ store: opened.store, gh });
   // #12 has settled (two of three criteria met); #13's CI is still running, so the round waits for it.
-  change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'not_met' } }, { pr: 13, checks: PENDING, acceptance: null }] });
+  change = await seedGroup(w, {
+    siblings: [
+      { pr: 12, acceptance: { AC3: 'not_met' } },
+      { pr: 13, checks: PENDING, acceptance: null },
+    ],
+  });
   key = w.ctx('read').key;
 });
 
 /** A head the workflows can evaluate without fetching a patch or asking a model: every criterion met. */
 async function prepareHead(pr: number, sha: string): Promise<void> {
-  await w.store.putPatch({ repo: key, pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }] });
-  await w.store.putEvidence(key, pr, sha, 'acceptance', { ...acceptanceOf(change, {}), criteriaHash: criteriaHash(change) });
+  await w.store.putPatch({
+    repo: key,
+    pr,
+    headSha: sha,
+    mergeBase: 'base0000',
+    patch: '',
+    truncated: false,
+    files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }],
+  });
+  await w.store.putEvidence(key, pr, sha, 'acceptance', {
+    ...acceptanceOf(change, {}),
+    criteriaHash: criteriaHash(change),
+  });
 }
 
 /** The pull_request webhook as GitHub sent it at this moment (the PR as it is now in the fake). */
@@ -145,7 +161,10 @@ describe('a stale pull_request payload never reopens, re-records or closes a can
 
 describe('a check event for a head not yet recorded is kept, and applied once the head is recorded', () => {
   const kept = async (sha: string): Promise<number> => {
-    const res = await opened.store.db.query('SELECT events FROM kept_check_events WHERE repo = $1 AND head_sha = $2', [key, sha]);
+    const res = await opened.store.db.query('SELECT events FROM kept_check_events WHERE repo = $1 AND head_sha = $2', [
+      key,
+      sha,
+    ]);
     return res.rows.length === 0 ? 0 : Number(res.rows[0]!['events']);
   };
 
@@ -164,9 +183,15 @@ describe('a check event for a head not yet recorded is kept, and applied once th
   });
 
   it('events kept for a head nobody records are dropped after a day by the sweep', async () => {
-    await opened.store.keepCheckEvent(key, 'f'.repeat(40), new Date(w.clock.now().getTime() - 25 * 3_600_000).toISOString());
+    await opened.store.keepCheckEvent(
+      key,
+      'f'.repeat(40),
+      new Date(w.clock.now().getTime() - 25 * 3_600_000).toISOString(),
+    );
     await opened.store.keepCheckEvent(key, 'e'.repeat(40), w.clock.now().toISOString());
-    expect(await opened.store.pruneKeptCheckEvents(new Date(w.clock.now().getTime() - 24 * 3_600_000).toISOString())).toBe(1);
+    expect(
+      await opened.store.pruneKeptCheckEvents(new Date(w.clock.now().getTime() - 24 * 3_600_000).toISOString()),
+    ).toBe(1);
     expect(await kept('f'.repeat(40))).toBe(0);
     expect(await kept('e'.repeat(40))).toBe(1);
   });
