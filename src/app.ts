@@ -10,6 +10,7 @@ import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
 import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
 import type { Queue, QueueCounts } from './jobs/queue.ts';
+import { DASHBOARD_QUEUE, dashboardJob } from './jobs/dashboard-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
@@ -32,6 +33,8 @@ export interface ArbiterAppOptions {
   slugRetryMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
+  /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
+  dashboards?: boolean;
   /** Live mode: the sweep runs every minute from a pg-boss schedule. */
   scheduleSweep?: boolean;
   /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
@@ -109,6 +112,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           log: app.log,
           octokitFor: (installationId) => app.auth(installationId),
           appSlug,
+          dashboards: opts.dashboards ?? true,
         };
         current = deps;
         const requeued = await requeuePendingDeliveries(store, queue);
@@ -116,6 +120,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
+        await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
         if (opts.scheduleSweep) await scheduleSweep(queue);
         resolveReady(deps);
       };

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   ARBITER_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   /** pg-boss schema in PostgreSQL (replicas of one deployment share it). */
   ARBITER_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('pgboss'),
+  /** `0`: no repository gets a dashboard issue, whatever its config (the scenario runner's default). */
+  ARBITER_DASHBOARD: flag.default(true),
   /** Serves GET /metrics (Prometheus text format) without a token. */
   ARBITER_METRICS: flag.default(false),
   /** Serves GET /metrics to requests with `authorization: Bearer <token>` (implies ARBITER_METRICS). */

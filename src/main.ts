@@ -65,6 +65,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       llm: createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, log }),
       appSlug: env.ARBITER_APP_SLUG,
       workers: env.ARBITER_WORKERS,
+      dashboards: env.ARBITER_DASHBOARD,
       scheduleSweep: overrides.scheduleSweep ?? true,
       ...(overrides.handle ? { handle: overrides.handle } : {}),
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),

@@ -6,6 +6,7 @@ import { migrate } from './migrations.ts';
 import { budgetStore } from './budget-store.ts';
 import { changeStore } from './change-store.ts';
 import { configStore } from './config-store.ts';
+import { dashboardStore } from './dashboard-store.ts';
 import { deliveryStore } from './delivery-store.ts';
 import { evidenceStore } from './evidence-store.ts';
 import { keptCheckStore } from './kept-check-store.ts';
@@ -41,6 +42,7 @@ export function storeOver(db: Db): StoreWithDb {
     ...budgetStore(db),
     ...configStore(db),
     ...keptCheckStore(db),
+    ...dashboardStore(db),
     async close() {
       await db.close();
     },

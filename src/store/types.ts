@@ -2,6 +2,7 @@
 // (src/store/store.ts) over one SQL dialect, on PGlite or on a real PostgreSQL.
 import type { CandidateState, Criterion, Receipt } from '../core/types.ts';
 import type { Queryable } from './db.ts';
+import type { DashboardStore } from './dashboard-store.ts';
 import type { PortfolioStore } from './portfolio-store.ts';
 
 export interface ChangeRow {
@@ -83,7 +84,7 @@ export interface RepoConfigState {
   generation: number;
 }
 
-export interface Store extends PortfolioStore {
+export interface Store extends PortfolioStore, DashboardStore {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
   recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;

@@ -64,6 +64,8 @@ export class TwoApps {
           ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
           LOG_LEVEL: 'warn',
           DATABASE_URL: db.url,
+          // The race here is the selection's; the dashboard's own is test/workflows/dashboard.test.ts.
+          ARBITER_DASHBOARD: '0',
         },
       });
     const apps: [AppProcess, AppProcess] = [await make(dirs[0]), await make(dirs[1])];
