@@ -137,6 +137,10 @@ describe('renamed files', () => {
     expect(r.scenario.events[0]?.push?.renamed).toEqual({ 'src/kanban.ts': 'src/board.ts' });
   });
 
+  it("every answer above matched GitHub's published response schema", () => {
+    expect(h.emulator.violations).toEqual([]);
+  });
+
   it('renaming a path that is not on the branch is refused with the reason', () => {
     expect(() => h.emulator.commit(REPO, 'agent/board', { renamed: { 'src/x.ts': 'src/missing.ts' } })).toThrow(
       'cannot rename src/missing.ts to src/x.ts: src/missing.ts is not a file on agent/board',
