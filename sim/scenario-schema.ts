@@ -6,6 +6,8 @@ const seconds = z.number().nonnegative();
 const prNumber = z.number().int().positive();
 const login = z.string().min(1);
 const fileTree = z.record(z.string().min(1), z.string());
+/** Extension: files moved, new path → old path; the new path keeps the old content unless `files` gives it. */
+const renames = z.record(z.string().min(1), z.string().min(1)).default({});
 
 export const Permission = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
 
@@ -104,6 +106,7 @@ export const CandidateSpec = z.strictObject({
   labels: z.array(z.string().min(1)).default([]),
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   model: CandidateModelScript.optional(),
   /** Extension: the PR comes from the author's fork (its head repository differs). */
@@ -177,6 +180,7 @@ const PushEvent = z.strictObject({
   on: prNumber,
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   /** Extension: who pushes; default the candidate's author. */
   user: login.optional(),
@@ -297,6 +301,17 @@ export const Faults = z.strictObject({
       [z.boolean(), z.strictObject({ copies: z.number().int().min(1).max(10).default(2), seed: z.number().int().default(1) })],
       { error: 'true (2 copies) or { copies: <n>, seed: <n> }' },
     )
+    .optional(),
+  /**
+   * Extension: webhooks are delivered out of order. The webhooks GitHub sends are cut into
+   * consecutive windows of `window`; each window is delivered in an order shuffled by a PRNG
+   * seeded with `seed`, once it is full or at the end of its time step (never across steps).
+   */
+  reorder: z
+    .strictObject({
+      seed: z.number().int().default(1),
+      window: z.number().int().min(2).max(100).default(4),
+    })
     .optional(),
   github: z.array(GitHubFault).default([]),
   model: z.array(ModelFault).default([]),

@@ -89,7 +89,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     });
     const gh = emulator;
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
-    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line));
+    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line), scenario.faults.reorder ?? null);
     for (const f of scenario.faults.github) gh.addFault(f);
     for (const f of scenario.faults.deliveries) gh.addDeliveryFault(f);
     gh.onHookAttempt((a) => {
@@ -235,6 +235,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await booting;
     await proc.setClock(now());
     await settle();
+    while (pump.releaseWindow()) await settle();
 
     const agents = new AgentScripts(scenario, gh);
     const ctx: ActContext = (acts = {
@@ -275,6 +276,11 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         await proc.setClock(now());
       }
     };
+    /** The end of a time step: webhooks a reorder still holds back are delivered (shuffled) and settle. */
+    const settleStep = async () => {
+      await settleThrough();
+      while (pump.releaseWindow()) await settleThrough();
+    };
     // The agenda may grow while it runs (agents' PRs, re-runs, the combined candidate's CI).
     do {
       for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
@@ -289,9 +295,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
           if (step.acts[i + 1]?.kind !== 'restart') await settle();
           answerAgents();
         }
-        await settleThrough();
+        await settleStep();
       }
-      await settleThrough();
+      await settleStep();
     } while (agenda.size > 0);
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
 

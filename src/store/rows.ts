@@ -103,6 +103,7 @@ export const ConfigStateRow = z.object({ valid: z.boolean(), config: z.unknown()
 export const IdRow = z.object({ id: int });
 export const BudgetRow = z.object({ scope: z.string(), calls: int });
 export const SelectionRow = z.object({ selection: z.string().nullable() });
+export const KeptEventsRow = z.object({ events: int });
 
 /** Parses one row; a mismatch names the table and the issues. */
 export function parseRow<S extends z.ZodType>(schema: S, row: Row | undefined, what: string): z.output<S> {

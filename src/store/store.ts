@@ -9,6 +9,7 @@ import { configStore } from './config-store.ts';
 import { dashboardStore } from './dashboard-store.ts';
 import { deliveryStore } from './delivery-store.ts';
 import { evidenceStore } from './evidence-store.ts';
+import { keptCheckStore } from './kept-check-store.ts';
 import { ledgerStore } from './ledger-store.ts';
 import { portfolioStore } from './portfolio-store.ts';
 import { roundStore } from './round-store.ts';
@@ -40,6 +41,7 @@ export function storeOver(db: Db): StoreWithDb {
     ...portfolioStore(db),
     ...budgetStore(db),
     ...configStore(db),
+    ...keptCheckStore(db),
     ...dashboardStore(db),
     async close() {
       await db.close();

@@ -136,6 +136,14 @@ export interface Store extends PortfolioStore, DashboardStore {
   listVerifyingSince(before: string): Promise<CandidateRow[]>;
   setCandidateState(repo: string, pr: number, state: CandidateState, reason: string): Promise<void>;
 
+  // check events for heads no candidate has recorded yet (src/store/kept-check-store.ts)
+  /** Keeps a check event for this head (one row per head, counting the events). */
+  keepCheckEvent(repo: string, headSha: string, at: string): Promise<void>;
+  /** Takes (deletes) the events kept for this head; how many there were. */
+  takeKeptCheckEvents(repo: string, headSha: string): Promise<number>;
+  /** Drops events kept before `before` (ISO): heads that never became a candidate's. */
+  pruneKeptCheckEvents(before: string): Promise<number>;
+
   // per-head-sha material
   putPatch(row: PatchRow): Promise<void>;
   getPatch(repo: string, pr: number, headSha: string): Promise<PatchRow | null>;

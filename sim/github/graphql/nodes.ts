@@ -242,7 +242,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
       return connection(shas.map((sha) => ({ __typename: 'PullRequestCommit', id: nodeId('PRC_', shas.indexOf(sha)), commit: commitNode(world, repo, sha), url: `${world.urls.html}/${repo.fullName}/pull/${number}/commits/${sha}` })), args);
     },
     files: (args: ConnectionArgs) =>
-      connection(world.pullDiff(repo, pull).files.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions, changeType: f.status === 'added' ? 'ADDED' : f.status === 'removed' ? 'DELETED' : 'MODIFIED', viewerViewedState: 'UNVIEWED' })), args),
+      connection(world.pullDiff(repo, pull).files.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions, changeType: f.status === 'added' ? 'ADDED' : f.status === 'removed' ? 'DELETED' : f.status === 'renamed' ? 'RENAMED' : 'MODIFIED', viewerViewedState: 'UNVIEWED' })), args),
     reviews: (args: ConnectionArgs & { states?: string[] | null }) =>
       connection(
         repo.reviews
