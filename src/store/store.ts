@@ -1,7 +1,8 @@
 // The Store (src/store/types.ts) over one SQL dialect, on PGlite or PostgreSQL. Claims are single
 // conditional statements so replicas sharing one PostgreSQL never both win.
 import { z } from 'zod';
-import type { CandidateState, Receipt } from '../core/types.ts';
+import type { CandidateState } from '../core/types.ts';
+import type { Receipt } from '../core/receipt.ts';
 import { openDb, type Db, type OpenDbOptions } from './db.ts';
 import { StoreError } from './errors.ts';
 import { migrate } from './migrations.ts';
@@ -18,7 +19,7 @@ import {
   parseRows,
   PatchRowSchema,
   ReceiptRowSchema,
-  ReceiptSchema,
+  readReceiptRow,
   ResultRow,
   KeyResultRow,
   ClaimRow,
@@ -290,10 +291,17 @@ export function storeOver(db: Db): StoreWithDb {
     },
     async listReceipts(repo, change) {
       const res = await db.query(
-        'SELECT kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND change = $2 ORDER BY id',
+        'SELECT id, kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND change = $2 ORDER BY id',
         [repo, change],
       );
-      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map((r) => parseRow(ReceiptSchema, r, 'receipt'));
+      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map(readReceiptRow);
+    },
+    async readReceipts(query) {
+      const res =
+        query.id === undefined
+          ? await db.query('SELECT id, kind, repo, change, round, at, data FROM receipts ORDER BY id')
+          : await db.query('SELECT id, kind, repo, change, round, at, data FROM receipts WHERE id = $1', [query.id]);
+      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map(readReceiptRow);
     },
     async addEvent(repo, kind, data, at) {
       await db.query('INSERT INTO events (repo, kind, data, at) VALUES ($1, $2, $3::jsonb, $4::timestamptz)', [

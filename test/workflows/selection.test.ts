@@ -2,14 +2,13 @@
 // and PostgreSQL): who wins, what losers are told, repair, the human gate, 409/405, shadow mode,
 // waiting siblings, and the claim (a retry by the claimant continues; any other run does nothing).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Receipt } from '../../src/core/types.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf, tableLlm, type World } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
-const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
+const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
 const step = (w: World, token: string): Promise<void> => selectionStep(w.ctx(token), 42, 'main');
 const selectionWrites = (w: World): string[] => w.gh.writes.filter((l) => !l.startsWith('check '));
 
