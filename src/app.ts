@@ -127,7 +127,14 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           if (current) await sweep(current);
         };
         addHandler(
-          simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),
+          simControlHandler({
+            clock: simClock,
+            sweep: onClock,
+            counts: () => queue.counts(),
+            nextDue: () => queue.nextDue(),
+            inflight: () => inflight,
+            receipts: async () => (await store.readReceipts({})).map((r) => ({ id: r.id, recorded: r.recorded })),
+          }),
         );
       }
 

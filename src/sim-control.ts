@@ -1,6 +1,7 @@
 // Scenario-runner control, mounted only when ARBITER_SIM_CONTROL=1: POST /arbiter/sim/clock moves
 // the virtual clock and runs the sweep before answering; GET /arbiter/sim/idle says whether any
-// job or webhook request is still in flight.
+// job or webhook request is still in flight; GET /arbiter/sim/receipts lists the receipts the
+// store recorded (as recorded), so the runner can replay every decision of a run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { ManualClock } from './clock.ts';
@@ -9,6 +10,7 @@ import type { QueueCounts } from './jobs/queue.ts';
 
 export const SIM_CLOCK_PATH = '/arbiter/sim/clock';
 export const SIM_IDLE_PATH = '/arbiter/sim/idle';
+export const SIM_RECEIPTS_PATH = '/arbiter/sim/receipts';
 
 export interface SimControlSources {
   clock: ManualClock;
@@ -19,6 +21,8 @@ export interface SimControlSources {
   nextDue(): Promise<Date | null>;
   /** Webhook requests received and not yet answered. */
   inflight(): number;
+  /** Every receipt in the store, oldest first, as recorded. */
+  receipts(): Promise<{ id: number; recorded: unknown }[]>;
 }
 
 const ClockBody = z.object({ now: z.number().int().nonnegative() });
@@ -64,10 +68,13 @@ export function simControlHandler(src: SimControlSources) {
       // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
       sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
+    [`GET ${SIM_RECEIPTS_PATH}`]: async (_req, res) => {
+      sendJson(res, 200, { receipts: await src.receipts() });
+    },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = pathOf(req);
-    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH) return false;
+    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH && path !== SIM_RECEIPTS_PATH) return false;
     const route = routes[`${req.method ?? 'GET'} ${path}`];
     if (!route) {
       sendJson(res, 405, { error: `${req.method} not allowed on ${path}` });

@@ -97,9 +97,15 @@ export const ReceiptRowSchema = z.object({
 /** A receipt row, parsed as a receipt of its kind, or reported with the issues: never cast. */
 export function readReceiptRow(row: z.output<typeof ReceiptRowSchema>): StoredReceipt {
   const { id, ...recorded } = row;
+  return { id, ...readReceiptValue(recorded) };
+}
+
+/** A receipt as recorded anywhere (a row, a file): parsed, or reported with the issues. */
+export function readReceiptValue(recorded: unknown): Omit<StoredReceipt, 'id'> {
+  const head = z.object({ kind: z.string().catch('unknown'), round: z.number().catch(0) }).catch({ kind: 'unknown', round: 0 }).parse(recorded);
   const parsed = Receipt.safeParse(recorded);
-  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`);
-  return { id, kind: row.kind, round: row.round, receipt: parsed.success ? parsed.data : null, issues, recorded };
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(receipt)'}: ${i.message}`);
+  return { kind: head.kind, round: head.round, receipt: parsed.success ? parsed.data : null, issues, recorded };
 }
 
 export const DataRow = z.object({ data: z.unknown() });
