@@ -13,6 +13,9 @@ import { replayReceipt } from '../../src/core/replay.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { runReplay } from '../../src/replay/cli.ts';
+import { createStore } from '../../src/store/store.ts';
+import { createTempDatabase } from '../../sim/runner/temp-database.ts';
+import { TEST_DATABASE_URL } from '../store/backends.ts';
 import { configOf } from '../support/selection-world.ts';
 
 const crit: Criterion[] = [1, 2, 3].map((i) => ({ id: `AC${i}`, text: `Criterion ${i}`, check: null }));
@@ -124,6 +127,31 @@ describe('npm run replay -- RECEIPT.json', () => {
     expect(changed.code).toBe(1);
     expect(changed.text).toContain('different decision');
     expect(changed.text).toContain('mode: "live" → "shadow"');
+  });
+
+  it('replays one receipt of a store by id, and every receipt of it', async () => {
+    const db = await createTempDatabase(TEST_DATABASE_URL);
+    try {
+      const store = await createStore({ databaseUrl: db.url, poolSize: 1 });
+      const tie = input([evidence(12, ['met', 'not_met', 'met']), evidence(13, ['met', 'not_met', 'met'])]);
+      const plan = planSelection(tie);
+      const ids: number[] = [];
+      for (const a of plan.actions) if (a.kind === 'receipt') ids.push(await store.addReceipt(a.receipt));
+      await store.db.query(`INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', 'acme/planner', 42, 0, now(), '{"winner": 12}')`);
+      await store.close();
+      const one = await run('--database-url', db.url, '--id', String(ids[1]));
+      expect(one).toEqual({ code: 0, text: `receipt ${ids[1]} (HUMAN_GATE, round 1): same decision: this HUMAN_GATE receipt of round 1 is one of the actions its selection planned, and replays with it` });
+      const all = await run('--database-url', db.url);
+      expect(all.code).toBe(1);
+      expect(all.text.split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^receipt ${ids[0]} \\(CANDIDATE_SELECTION, round 1\\): same decision`)),
+        expect.stringMatching(new RegExp(`^receipt ${ids[1]} \\(HUMAN_GATE, round 1\\): same decision`)),
+        expect.stringMatching(/^receipt \d+ \(CANDIDATE_SELECTION, round 0\): cannot replay: recorded by an older version \(CANDIDATE_SELECTION: data\.verdict: /),
+      ]);
+      expect(await run('--database-url', db.url, '--id', '999999')).toEqual({ code: 2, text: 'cannot read the receipts: no receipt with id 999999 in the store' });
+    } finally {
+      await db.drop();
+    }
   });
 
   it('says how to call it when the arguments are wrong', async () => {
