@@ -30,27 +30,43 @@ const quoted = (text: string, max = 60): string => JSON.stringify(text.length > 
 /** What a receipt is, in one line; its digest lets a stored receipt be found in the plan that made it. */
 export const receiptLine = (r: Receipt): string => `receipt ${r.kind} round ${r.round} #${digest(r)}`;
 
-const LINES: { [K in Action['kind']]: (a: Extract<Action, { kind: K }>) => string } = {
-  comment: (a) => `comment on #${a.issue} [${a.marker}]`,
-  close: (a) => `close #${a.pr}`,
-  label: (a) => `label #${a.issue} ${a.labels.join(', ')}`,
-  unlabel: (a) => `unlabel #${a.issue} ${a.label}`,
-  'mark-ready': (a) => `mark #${a.pr} ready for review`,
-  merge: (a) => `merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method})`,
-  'auto-merge': (a) => `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`,
-  'request-review': (a) => `request review of #${a.pr} from ${[...a.reviewers, ...a.teams.map((t) => `team ${t}`)].join(', ')}`,
-  'check-run': (a) => `check-run ${a.name} on #${a.pr}: ${a.status} ${a.conclusion ?? ''} ${quoted(a.title)}`.replace('  ', ' '),
-  dispatch: (a) => `dispatch ${a.eventType}`,
-  receipt: (a) => receiptLine(a.receipt),
-  'set-state': (a) => `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`,
-  'claim-repair': (a) => `claim the repair of #${a.change} for #${a.pr}`,
-  combine: (a) => `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`,
-};
+/** What an action does, in a few words. */
+function actionWords(a: Action): string {
+  switch (a.kind) {
+    case 'comment':
+      return `comment on #${a.issue} [${a.marker}]`;
+    case 'close':
+      return `close #${a.pr}`;
+    case 'label':
+      return `label #${a.issue} ${a.labels.join(', ')}`;
+    case 'unlabel':
+      return `unlabel #${a.issue} ${a.label}`;
+    case 'mark-ready':
+      return `mark #${a.pr} ready for review`;
+    case 'merge':
+      return `merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method})`;
+    case 'auto-merge':
+      return `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`;
+    case 'request-review':
+      return `request review of #${a.pr} from ${[...a.reviewers, ...a.teams.map((t) => `team ${t}`)].join(', ')}`;
+    case 'check-run':
+      return `check-run ${a.name} on #${a.pr}: ${[a.status, a.conclusion, quoted(a.title)].filter(Boolean).join(' ')}`;
+    case 'dispatch':
+      return `dispatch ${a.eventType}`;
+    case 'receipt':
+      return receiptLine(a.receipt);
+    case 'set-state':
+      return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'claim-repair':
+      return `claim the repair of #${a.change} for #${a.pr}`;
+    case 'combine':
+      return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
+  }
+}
 
 export function describeAction(action: Action): string {
-  const line = (LINES[action.kind] as (a: Action) => string)(action);
   // A receipt's line already carries its digest; every other line gets the digest of the whole action.
-  return action.kind === 'receipt' ? line : `${line} #${digest(action)}`;
+  return action.kind === 'receipt' ? actionWords(action) : `${actionWords(action)} #${digest(action)}`;
 }
 
 /** The plan's actions, then (for a ship verdict) what follows the merge and what a refused merge writes. */
