@@ -20,6 +20,9 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'GET /repos/{owner}/{repo}',
   'GET /repos/{owner}/{repo}/contents/{path}',
   'GET /repos/{owner}/{repo}/branches/{branch}',
+  // The dashboard issue: found among Arbiter's own issues (creator), created once, edited in place.
+  'GET /repos/{owner}/{repo}/issues',
+  'POST /repos/{owner}/{repo}/issues',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
   'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',

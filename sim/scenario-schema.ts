@@ -295,6 +295,14 @@ export const Faults = z.strictObject({
   restart: z.array(RestartFault).default([]),
 });
 
+const ChangeSpec = z.strictObject({
+  number: prNumber,
+  title: z.string().min(1),
+  body: z.string(),
+  /** Extension: who opens the Change (default "requester", who has write access unless users says otherwise). */
+  author: login.default('requester'),
+});
+
 export const ScenarioFile = z
   .strictObject({
     /** Extension: a one-line description shown at the top of the transcript. */
@@ -306,13 +314,11 @@ export const ScenarioFile = z
     config: z.string().optional(),
     branch: BranchRules.optional(),
     users: z.record(login, UserSpec).default({}),
-    change: z.strictObject({
-      number: prNumber,
-      title: z.string().min(1),
-      body: z.string(),
-      /** Extension: who opens the Change (default "requester", who has write access unless users says otherwise). */
-      author: login.default('requester'),
-    }),
+    change: ChangeSpec,
+    /** Extension: more Changes, opened at time 0 after `change`; a candidate links to one with `body: "Candidate-for: #N"`. */
+    changes: z.array(ChangeSpec).default([]),
+    /** Extension: run with the dashboard issue (config `dashboard`). Default false, so a scenario's writes stay what they were. */
+    dashboard: z.boolean().default(false),
     candidates: z.array(CandidateSpec).default([]),
     /** Extension: scripted agents that answer portfolio dispatches (`/arbiter explore`). */
     agents: z.array(AgentSpec).default([]),
@@ -326,8 +332,13 @@ export const ScenarioFile = z
   })
   .superRefine((s, ctx) => {
     const numbers = new Set<number>();
+    const changes = new Set([s.change.number]);
+    s.changes.forEach((c, i) => {
+      if (changes.has(c.number)) ctx.addIssue({ code: 'custom', path: ['changes', i, 'number'], message: `#${c.number} is already used` });
+      changes.add(c.number);
+    });
     s.candidates.forEach((c, i) => {
-      if (c.number === s.change.number || numbers.has(c.number))
+      if (changes.has(c.number) || numbers.has(c.number))
         ctx.addIssue({ code: 'custom', path: ['candidates', i, 'number'], message: `#${c.number} is already used` });
       numbers.add(c.number);
       if (c.baseAt > c.openAt)
@@ -360,7 +371,7 @@ export const ScenarioFile = z
         else if (e.at < opens)
           ctx.addIssue({ code: 'custom', path: ['events', i, 'at'], message: `#${prTarget.on} opens only at ${opens}` });
       }
-      if (e.comment && e.comment.on !== s.change.number && !openAt.has(e.comment.on))
+      if (e.comment && !changes.has(e.comment.on) && !openAt.has(e.comment.on))
         ctx.addIssue({ code: 'custom', path: ['events', i, 'comment', 'on'], message: `#${e.comment.on} is neither the Change nor a candidate` });
       if (e.edit && e.edit.issue !== s.change.number && !openAt.has(e.edit.issue))
         ctx.addIssue({ code: 'custom', path: ['events', i, 'edit', 'issue'], message: `#${e.edit.issue} is neither the Change nor a candidate` });
@@ -374,7 +385,7 @@ export const ScenarioFile = z
   })
   .superRefine((s, ctx) => {
     // Agents' PRs and branches share the namespace of the Change and the candidates.
-    const numbers = new Set([s.change.number, ...s.candidates.map((c) => c.number)]);
+    const numbers = new Set([s.change.number, ...s.changes.map((c) => c.number), ...s.candidates.map((c) => c.number)]);
     const branches = new Set([s.defaultBranch, ...s.candidates.map((c) => c.branch)]);
     const approaches = new Set<string>();
     s.agents.forEach((a, i) => {

@@ -1,18 +1,19 @@
 // The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
-// durable job, starts the workers and the sweep, and mounts health and scenario-control routes.
+// durable job, starts the workers and the sweep, and mounts health (and whatever extra routes the
+// process that starts it adds).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
-import type { Clock, ManualClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
 import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
-import type { Queue } from './jobs/queue.ts';
+import type { Queue, QueueCounts } from './jobs/queue.ts';
+import { DASHBOARD_QUEUE, dashboardJob } from './jobs/dashboard-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
-import { simControlHandler } from './sim-control.ts';
 import type { StoreWithDb } from './store/store.ts';
 import { runSweep } from './workflows/sweep.ts';
 
@@ -32,13 +33,31 @@ export interface ArbiterAppOptions {
   slugRetryMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
+  /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
+  dashboards?: boolean;
   /** Live mode: the sweep runs every minute from a pg-boss schedule. */
   scheduleSweep?: boolean;
-  /** Scenario mode: mounts /arbiter/sim/* over this clock. */
-  simClock?: ManualClock;
+  /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
+  routes?: (controls: AppControls) => RouteHandler;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
+}
+
+/** A route that answers the request and returns true, or returns false to pass it on. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+/** What extra routes can see and do: the queue's state and a tick on the app's clock. */
+export interface AppControls {
+  /** Starts the deferred jobs due by now on the app's clock (a rate limit's wait), then runs the sweep. */
+  tick(): Promise<void>;
+  counts(): Promise<QueueCounts>;
+  /** The earliest due time of a deferred job, or null. */
+  nextDue(): Promise<Date | null>;
+  /** Webhook requests received and not yet answered. */
+  inflight(): number;
+  /** Every decision receipt the store holds, oldest first, as recorded (a route can replay them). */
+  receipts(): Promise<{ id: number; recorded: unknown }[]>;
 }
 
 export interface ArbiterApp {
@@ -95,6 +114,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           log: app.log,
           octokitFor: (installationId) => app.auth(installationId),
           appSlug,
+          dashboards: opts.dashboards ?? true,
         };
         current = deps;
         const requeued = await requeuePendingDeliveries(store, queue);
@@ -102,12 +122,13 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
+        await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
         if (opts.scheduleSweep) await scheduleSweep(queue);
         resolveReady(deps);
       };
       let current: Deps | null = null;
 
-      // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
+      // Counts webhook requests from arrival to answer (extra routes can read it); passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
         if (pathOf(req) !== WEBHOOK_PATH) return false;
         if (!accepting) {
@@ -119,17 +140,14 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         return false;
       });
       addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting, degraded: () => degraded }));
-      const simClock = opts.simClock;
-      if (simClock) {
-        const onClock = async () => {
-          // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
-          await queue.releaseDue(simClock.now());
+      if (opts.routes) {
+        const tick = async () => {
+          await queue.releaseDue(opts.clock.now());
           if (current) await sweep(current);
         };
         addHandler(
-          simControlHandler({
-            clock: simClock,
-            sweep: onClock,
+          opts.routes({
+            tick,
             counts: () => queue.counts(),
             nextDue: () => queue.nextDue(),
             inflight: () => inflight,

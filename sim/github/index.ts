@@ -343,6 +343,13 @@ export class GitHubEmulator {
     return [...r.pulls.values()].filter((p) => r.issues.get(p.number)?.user === bot).map((p) => ({ number: p.number, head: p.head, headSha: p.headSha })).sort((a, b) => a.number - b.number);
   }
 
+  /** Issues (not pull requests) the app's bot opened, oldest first: the dashboard. */
+  issuesOpenedByApp(repo: string): { number: number; title: string; body: string; state: string }[] {
+    const r = this.world.repo(repo);
+    const bot = this.world.appBot();
+    return [...r.issues.values()].filter((i) => i.user === bot && !r.pulls.has(i.number)).sort((a, b) => a.number - b.number).map((i) => ({ number: i.number, title: i.title, body: i.body, state: i.state }));
+  }
+
   /** The head sha of a pull request. */
   pullHead(repo: string, pr: number): string {
     const r = this.world.repo(repo);

@@ -1,5 +1,5 @@
-// Runs Arbiter as its own child process (the built `dist/main.js` when it is up to date, else
-// `node --import tsx src/main.ts`), waits for its health endpoint, talks to its sim-control
+// Runs Arbiter as its own child process (sim/runner/app-entry.ts: the built `dist/main.js` when
+// it is up to date, else the sources), waits for its health endpoint, talks to its sim-control
 // endpoints, and kills it (SIGKILL) for restart faults.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -71,13 +71,17 @@ export interface AppProcessOptions {
 }
 
 /**
- * How the app is started by default: the compiled build when `dist/` is newer than every source
- * file (so a run never tests stale code), else the sources through the tsx loader.
+ * How the app is started by default: the runner's entry, which loads the compiled build when
+ * `dist/` is newer than every source file (so a run never tests stale code), else the sources.
  * `ARBITER_SIM_APP=source` always takes the sources.
  */
 export function defaultAppArgs(): string[] {
-  const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
-  return useDist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  return ['--import', 'tsx', 'sim/runner/app-entry.ts'];
+}
+
+/** Which build the default entry runs: `dist` or `source`. */
+export function appBuild(): 'dist' | 'source' {
+  return process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh() ? 'dist' : 'source';
 }
 
 /** One Arbiter process at a time; `restart` replaces it with a fresh one on the same env. */

@@ -32,7 +32,7 @@ export interface RunOptions {
   /** A PostgreSQL server: the run gets a fresh database on it, dropped at the end. Unset: PGlite. */
   databaseUrl?: string;
   log?: (line: string) => void;
-  /** Extension for testing the runner: what to run after `node` instead of `--import tsx src/main.ts`. */
+  /** Extension for testing the runner: what to run after `node` instead of `--import tsx sim/runner/app-entry.ts`. */
   appArgs?: string[];
   /** Extra environment for the app process. */
   appEnv?: Record<string, string>;
@@ -110,10 +110,11 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ANTHROPIC_API_KEY: 'sim-key',
         ARBITER_DATA_DIR: dataDir,
         ARBITER_APP_SLUG: APP_SLUG,
-        ARBITER_SIM_CONTROL: '1',
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
         ...(db ? { DATABASE_URL: db.url } : {}),
+        // The dashboard issue only where a scenario asks for it: other scenarios' writes stay as they were.
+        ARBITER_DASHBOARD: scenario.dashboard ? '1' : '0',
         ...opts.appEnv,
       },
     });
@@ -222,6 +223,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const c = scenario.change;
     await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
     say(`${c.author} opened Change #${c.number}: ${c.title}`);
+    for (const more of scenario.changes) {
+      await gh.openIssue(scenario.repo, { number: more.number, title: more.title, body: more.body, user: more.author });
+      say(`${more.author} opened Change #${more.number}: ${more.title}`);
+    }
     await booting;
     await proc.setClock(now());
     await settle();
@@ -261,7 +266,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         const limit = agenda?.nextAt() ?? null;
         if (limit !== null && at >= limit) return;
         seconds = at;
-        say(`The clock runs on to t=${seconds}: Arbiter waited out a rate limit until then`);
+        say(`The clock runs on to t=${seconds}: Arbiter deferred work until then (a rate limit's wait, the dashboard's next minute)`);
         await proc.setClock(now());
       }
     };

@@ -13,7 +13,9 @@ import type { MergeAnswer, OpenedPull } from './git-writes.ts';
 import type { PullState } from './group-query.ts';
 import type { ScoringRun } from './portfolio-calls.ts';
 
-export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+import type { Permission } from '../core/trust.ts';
+
+export type { Permission };
 
 export interface BranchRules {
   required: string[] | null;
@@ -73,6 +75,8 @@ export interface GitHubPort extends ConfigPort {
   readonly branches: BranchWrites;
   /** What portfolio search reads and re-runs (src/github/portfolio-calls.ts). */
   readonly portfolio: PortfolioCalls;
+  /** The issues Arbiter opens itself: the dashboard (src/github/own-issues.ts). */
+  readonly ownIssues: OwnIssues;
 
   // ---- reads
   readGroup(prs: number[]): Promise<Map<number, PullState>>;
@@ -126,4 +130,12 @@ export interface PortfolioCalls {
   defaultBranchHead(): Promise<{ branch: string; sha: string }>;
   scoringRuns(sha: string, name: string): Promise<ScoringRun[]>;
   rerun(run: ScoringRun): Promise<void>;
+}
+
+/** Issues Arbiter opens itself (the dashboard): found among those its bot created, opened, edited. */
+export interface OwnIssues {
+  /** Issues (not pull requests) that Arbiter's bot created, in any state, oldest first (the first 300). */
+  listOwn(): Promise<IssueSnapshot[]>;
+  open(title: string, body: string): Promise<IssueSnapshot>;
+  editBody(number: number, body: string): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // candidate; a merge (by anyone) ships it and closes its siblings as stale.
 import { z } from 'zod';
 import { recordCandidate } from '../workflows/candidates.ts';
+import { isBotAccount } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
@@ -38,7 +39,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   if (action === 'closed') return onClosed(ctx, pr.number, pr.merged === true, own, sender.login, pr.head.sha);
   if (action === 'labeled' && label?.name === ctx.config.selection.label && !own) {
     // The selection label accepts a PR only when a trusted account added it: record who did.
-    if ((await trustOfLogin(ctx, sender.login, sender.type === 'Bot')).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
+    if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
   }
   if (!RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened

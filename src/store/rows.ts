@@ -8,7 +8,7 @@ import type { StoredReceipt } from './types.ts';
 import { StoreError } from './errors.ts';
 
 /** Timestamps come back as Date (pg, PGlite) or text; either way the store hands out ISO strings. */
-const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
+export const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
   const d = v instanceof Date ? v : new Date(v);
   if (Number.isNaN(d.getTime())) {
     ctx.addIssue({ code: 'custom', message: `not a timestamp: ${String(v)}` });
@@ -17,7 +17,7 @@ const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
   return d.toISOString();
 });
 /** bigint columns come back as strings from pg. */
-const int = z
+export const int = z
   .union([z.number(), z.string().regex(/^-?\d+$/), z.bigint()])
   .transform((v) => Number(v))
   .pipe(z.number().int());

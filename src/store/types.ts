@@ -3,6 +3,7 @@
 import type { CandidateState, ChangeState, Criterion } from '../core/types.ts';
 import type { Receipt } from '../core/receipt.ts';
 import type { Queryable } from './db.ts';
+import type { DashboardStore } from './dashboard-store.ts';
 import type { PortfolioStore } from './portfolio-store.ts';
 
 /** A receipt read back: `receipt` is null when the row does not parse (recorded by an older version). */
@@ -95,7 +96,7 @@ export interface RepoConfigState {
   generation: number;
 }
 
-export interface Store extends PortfolioStore {
+export interface Store extends PortfolioStore, DashboardStore {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
   recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;

@@ -2,6 +2,8 @@
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
 import { parseCriteria } from '../core/criteria.ts';
+import { DASHBOARD_MARKER } from '../core/render/dashboard.ts';
+import { hasMarker } from '../core/render/markers.ts';
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
 import { OPEN_STATES, type CandidateState } from '../core/types.ts';
@@ -33,6 +35,8 @@ type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
 export async function refreshChange(ctx: RepoContext, number: number, read?: Issue): Promise<ChangeRow | null> {
   const issue = read ?? (await ctx.gh.getIssue(number));
   if (!issue || issue.pull_request) return null;
+  // Arbiter's own dashboard is never a Change, whatever links to it.
+  if (issue.user?.login === ctx.gh.botLogin && hasMarker(issue.body, DASHBOARD_MARKER)) return null;
   const existing = await ctx.deps.store.getChange(ctx.key, number);
   return ctx.deps.store.upsertChange({
     repo: ctx.key,

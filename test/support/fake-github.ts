@@ -7,7 +7,7 @@ import { GitHubError } from '../../src/github/errors.ts';
 import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/github/config-reads.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
-import type { BranchRules, BranchWrites, GitHubPort, HeadReadInput, MergeResult, PatchTarget, Permission, PortfolioCalls, PullSnapshot } from '../../src/github/port.ts';
+import type { BranchRules, BranchWrites, GitHubPort, HeadReadInput, IssueSnapshot, MergeResult, OwnIssues, PatchTarget, Permission, PortfolioCalls, PullSnapshot } from '../../src/github/port.ts';
 import type { OpenedPull } from '../../src/github/git-writes.ts';
 import { readScore } from '../../src/core/gate.ts';
 import type { PatchRow } from '../../src/store/types.ts';
@@ -92,7 +92,8 @@ export class FakeGitHub implements GitHubPort {
   readonly repo: string;
   readonly appSlug: string;
   readonly pulls = new Map<number, FakePull>();
-  readonly issues = new Map<number, { title: string; body: string; state: string }>();
+  /** Issues by number; `author` defaults to `maintainer`. */
+  readonly issues = new Map<number, { title: string; body: string; state: string; author?: string }>();
   readonly comments: FakeComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
   readonly dispatches: Dispatch[] = [];
@@ -189,6 +190,28 @@ export class FakeGitHub implements GitHubPort {
     rerun: (run) => this.write(`rerun check run ${run.id}`, () => undefined),
   };
 
+  /** Issues the bot opened (the dashboard) live in `issues` with `author` the bot's login. */
+  readonly ownIssues: OwnIssues = {
+    listOwn: async () => {
+      await this.read('own issues');
+      return [...this.issues]
+        .filter(([, i]) => i.author === this.botLogin)
+        .sort(([a], [b]) => a - b)
+        .map(([number, i]): IssueSnapshot => ({ number, title: i.title, body: i.body, state: i.state, user: { login: this.botLogin } }));
+    },
+    open: (title, body) =>
+      this.write(`open issue "${title}"`, (): IssueSnapshot => {
+        const number = this.nextId++;
+        this.issues.set(number, { title, body, state: 'open', author: this.botLogin });
+        return { number, title, body, state: 'open', user: { login: this.botLogin } };
+      }),
+    editBody: (number, body) =>
+      this.write(`edit issue #${number}`, () => {
+        const issue = this.issues.get(number);
+        if (!issue) throw new GitHubError('edit issue', 404, 'Not Found', null);
+        issue.body = body;
+      }),
+  };
 
   // ------------------------------------------------------------------ test set-up
 
@@ -344,7 +367,7 @@ export class FakeGitHub implements GitHubPort {
   async getIssue(number: number): Promise<{ number: number; title: string; body: string | null; state: string; pull_request?: unknown; user: { login: string } | null } | null> {
     await this.read(`issue #${number}`);
     const issue = this.issues.get(number);
-    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: 'maintainer' } };
+    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: issue.author ?? 'maintainer' } };
     const pull = this.pulls.get(number);
     return pull ? { number, title: pull.title, body: pull.body, state: pull.state, pull_request: {}, user: { login: pull.author } } : null;
   }
