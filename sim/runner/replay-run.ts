@@ -15,6 +15,7 @@ export function replayRun(recorded: { id: number; recorded: unknown }[]): z.infe
     if (replay === 'different' || replay === 'cannot-replay') failed.push(r);
     else entries.push({ id: r.id ?? 0, kind: r.kind, round: r.round, replay });
   }
-  if (failed.length > 0) throw new ScenarioRunError(`a receipt of this run does not replay:\n${replayReport(failed).join('\n')}`);
+  if (failed.length > 0)
+    throw new ScenarioRunError(`a receipt of this run does not replay:\n${replayReport(failed).join('\n')}`);
   return entries;
 }

@@ -9,7 +9,12 @@ export const CheckRunButton = z.object({
 });
 export type CheckRunButton = z.infer<typeof CheckRunButton>;
 
-export const CheckRunName = z.enum(['Arbiter / gate', 'Arbiter / acceptance', 'Arbiter / selection', 'Arbiter / config']);
+export const CheckRunName = z.enum([
+  'Arbiter / gate',
+  'Arbiter / acceptance',
+  'Arbiter / selection',
+  'Arbiter / config',
+]);
 export type CheckRunName = z.infer<typeof CheckRunName>;
 
 export const CheckRunAnnotation = z.object({

@@ -15,8 +15,20 @@ export const Verdict = z.discriminatedUnion('kind', [
     losers: z.array(pr),
     risk: z.object({ risk: z.enum(['low', 'medium', 'high']), reasons: z.array(z.string()), mayShip: z.boolean() }),
   }),
-  z.object({ kind: z.literal('human'), winner: pr.nullable(), before: z.array(pr), losers: z.array(pr), why: z.string() }),
-  z.object({ kind: z.literal('repair'), target: pr, losers: z.array(pr), objective: z.string(), unmet: z.array(Criterion) }),
+  z.object({
+    kind: z.literal('human'),
+    winner: pr.nullable(),
+    before: z.array(pr),
+    losers: z.array(pr),
+    why: z.string(),
+  }),
+  z.object({
+    kind: z.literal('repair'),
+    target: pr,
+    losers: z.array(pr),
+    objective: z.string(),
+    unmet: z.array(Criterion),
+  }),
 ]);
 export type Verdict = z.infer<typeof Verdict>;
 
@@ -68,4 +80,5 @@ export function readSelectionPlan(decision: unknown): SelectionPlan | null {
   return parseRecorded(SelectionPlan, decision, 'the selection plan');
 }
 
-export const readWideDecision = (decision: unknown): WideDecision => parseRecorded(WideDecision, decision, 'the wide round');
+export const readWideDecision = (decision: unknown): WideDecision =>
+  parseRecorded(WideDecision, decision, 'the wide round');

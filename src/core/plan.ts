@@ -6,7 +6,7 @@ import { renderComparisonComment, type ComparisonRow } from './render/markdown.t
 import { markerFor } from './render/markers.ts';
 import type { Action } from './actions.ts';
 import { combinedIntoReason } from './combine.ts';
-import { assessRisk, type RiskAssessment } from './policy.ts';
+import { assessRisk } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
 import type { CandidateEvidence, Criterion, RankedCandidate, Ranking } from './types.ts';

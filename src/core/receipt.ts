@@ -35,7 +35,11 @@ export type SelectionConfig = z.infer<typeof SelectionConfig>;
 export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => ({
   mode: c.mode,
   acceptance: { required: c.acceptance.required },
-  policy: { mergeMethod: c.policy.mergeMethod, autoShip: [...c.policy.autoShip], rules: c.policy.rules.map((r) => ({ ...r })) },
+  policy: {
+    mergeMethod: c.policy.mergeMethod,
+    autoShip: [...c.policy.autoShip],
+    rules: c.policy.rules.map((r) => ({ ...r })),
+  },
   repair: { enabled: c.repair.enabled, timeout: c.repair.timeout },
   commands: { prefix: c.commands.prefix },
 });
@@ -77,7 +81,10 @@ export const SelectionInputs = z.object({
   /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
   notes: z.array(z.string()).optional(),
   /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
-  combined: z.object({ pr, sources: z.array(pr) }).nullable().optional(),
+  combined: z
+    .object({ pr, sources: z.array(pr) })
+    .nullable()
+    .optional(),
 });
 export type SelectionInputs = z.infer<typeof SelectionInputs>;
 

@@ -25,7 +25,8 @@ export function digest(value: unknown): string {
   return h.toString(16).padStart(8, '0');
 }
 
-const quoted = (text: string, max = 60): string => JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const quoted = (text: string, max = 60): string =>
+  JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** What a receipt is, in one line; its digest lets a stored receipt be found in the plan that made it. */
 export const receiptLine = (r: Receipt): string => `receipt ${r.kind} round ${r.round} #${digest(r)}`;

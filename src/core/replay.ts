@@ -60,7 +60,10 @@ export function lineDiff(before: string[], after: string[]): string[] {
 function replaySelection(recorded: SelectionReceipt): ReplayResult {
   const { inputs, outcome, ...decided } = recorded.data;
   if (!inputs || !outcome) {
-    return { result: 'cannot-replay', why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)' };
+    return {
+      result: 'cannot-replay',
+      why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)',
+    };
   }
   const plan = planSelection({ ...inputs, ranking: rankCandidates(inputs.siblings) });
   const { inputs: _inputs, outcome: replayedOutcome = [], ...again } = plan.receipt.data;
@@ -86,7 +89,10 @@ export function replayReceipt(value: unknown, selections: unknown[] = []): Repla
   const parsed = Receipt.safeParse(value);
   if (!parsed.success) {
     const kind = typeof value === 'object' && value !== null && 'kind' in value ? String(value.kind) : 'unknown';
-    return { result: 'cannot-replay', why: `cannot replay: recorded by an older version (${kind}: ${issuesOf(parsed.error).join('; ')})` };
+    return {
+      result: 'cannot-replay',
+      why: `cannot replay: recorded by an older version (${kind}: ${issuesOf(parsed.error).join('; ')})`,
+    };
   }
   const receipt = parsed.data;
   if (receipt.kind === 'CANDIDATE_SELECTION') return replaySelection(receipt);
@@ -104,9 +110,14 @@ export function describeReplay(r: ReplayResult): string[] {
     case 'same':
       return [`same decision: the CANDIDATE_SELECTION of round ${r.round} plans the same ${r.actions} actions again`];
     case 'different':
-      return [`different decision: the CANDIDATE_SELECTION of round ${r.round} replays differently (- recorded, + now):`, ...r.diff.map((d) => `  ${d}`)];
+      return [
+        `different decision: the CANDIDATE_SELECTION of round ${r.round} replays differently (- recorded, + now):`,
+        ...r.diff.map((d) => `  ${d}`),
+      ];
     case 'part-of-selection':
-      return [`same decision: this ${r.kind} receipt of round ${r.round} is one of the actions its selection planned, and replays with it`];
+      return [
+        `same decision: this ${r.kind} receipt of round ${r.round} is one of the actions its selection planned, and replays with it`,
+      ];
     case 'record':
       return [`nothing to replay: a ${r.kind} receipt records ${RECORDS[r.kind]}, not a plan`];
     case 'cannot-replay':

@@ -21,10 +21,17 @@ export const REPLAY_USAGE =
 /** A receipt file: one receipt, or an array of them. */
 export function receiptsFromJson(text: string): ReadReceipt[] {
   const value: unknown = JSON.parse(text);
-  return (Array.isArray(value) ? value : [value]).map((recorded: unknown) => ({ id: null, ...readReceiptValue(recorded) }));
+  return (Array.isArray(value) ? value : [value]).map((recorded: unknown) => ({
+    id: null,
+    ...readReceiptValue(recorded),
+  }));
 }
 
-async function receiptsFromStore(opts: { databaseUrl?: string; dataDir?: string; id?: number }): Promise<ReadReceipt[]> {
+async function receiptsFromStore(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  id?: number;
+}): Promise<ReadReceipt[]> {
   // Opened as it is, without migrations: a replay reads and never changes the store.
   const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, poolSize: 1 });
   try {
@@ -48,7 +55,12 @@ export async function runReplay(argv: string[], out: (line: string) => void, env
     args = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, id: { type: 'string' }, print: { type: 'boolean' } },
+      options: {
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        id: { type: 'string' },
+        print: { type: 'boolean' },
+      },
     });
   } catch (err) {
     out(`${err instanceof Error ? err.message : String(err)}\n${REPLAY_USAGE}`);
@@ -64,8 +76,10 @@ export async function runReplay(argv: string[], out: (line: string) => void, env
   const dataDir = values['data-dir'] ?? env['ARBITER_DATA_DIR'];
   let receipts: ReadReceipt[];
   try {
-    if (positionals.length === 1 && id === undefined) receipts = receiptsFromJson(await readFile(positionals[0], 'utf8'));
-    else if (positionals.length === 0 && (databaseUrl || dataDir)) receipts = await receiptsFromStore({ databaseUrl, dataDir, id });
+    if (positionals.length === 1 && id === undefined)
+      receipts = receiptsFromJson(await readFile(positionals[0], 'utf8'));
+    else if (positionals.length === 0 && (databaseUrl || dataDir))
+      receipts = await receiptsFromStore({ databaseUrl, dataDir, id });
     else {
       out(REPLAY_USAGE);
       return 2;
@@ -75,7 +89,13 @@ export async function runReplay(argv: string[], out: (line: string) => void, env
     return 2;
   }
   if (values.print) {
-    out(JSON.stringify(receipts.map((r) => r.recorded), null, 2));
+    out(
+      JSON.stringify(
+        receipts.map((r) => r.recorded),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   // With --id the Change's selections came along only to be looked up: the one asked for is reported.

@@ -25,7 +25,15 @@ function evidence(pr: number, statuses: CriterionStatus[]): CandidateEvidence {
   return CandidateEvidence.parse({
     pr,
     headSha: `sha-${pr}`,
-    gate: { required: [{ name: 'test', outcome: 'pass', raw: 'success' }], source: 'config', settled: true, promotable: true, reason: 'every required check passed', passingChecks: 2, score: null },
+    gate: {
+      required: [{ name: 'test', outcome: 'pass', raw: 'success' }],
+      source: 'config',
+      settled: true,
+      promotable: true,
+      reason: 'every required check passed',
+      passingChecks: 2,
+      score: null,
+    },
     acceptance: { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
     changedPaths: ['src/calendar.ts'],
     changedLines: 40,
@@ -62,8 +70,19 @@ describe('replaying a selection receipt', () => {
 
   it('decides the same again from the inputs it recorded, and the receipt names only the config values used', () => {
     const receipt = recorded(ship);
-    expect(replayReceipt(receipt)).toEqual({ result: 'same', kind: 'CANDIDATE_SELECTION', round: 1, actions: expect.any(Number) });
-    expect(Object.keys((receipt.data as { inputs: { config: object } }).inputs.config).sort()).toEqual(['acceptance', 'commands', 'mode', 'policy', 'repair']);
+    expect(replayReceipt(receipt)).toEqual({
+      result: 'same',
+      kind: 'CANDIDATE_SELECTION',
+      round: 1,
+      actions: expect.any(Number),
+    });
+    expect(Object.keys((receipt.data as { inputs: { config: object } }).inputs.config).sort()).toEqual([
+      'acceptance',
+      'commands',
+      'mode',
+      'policy',
+      'repair',
+    ]);
     // The published receipt (check-run text, comment marker) stays as it was: no inputs in it.
     const plan = planSelection(ship);
     const comparison = plan.actions.find((a) => a.kind === 'comment');
@@ -72,7 +91,9 @@ describe('replaying a selection receipt', () => {
 
   it('shows what an edited input changes: the verdict, the winner, and the actions line by line', () => {
     const receipt = recorded(ship);
-    const inputs = (receipt.data as { inputs: { siblings: { acceptance: { status: string; results: { status: string }[] } }[] } }).inputs;
+    const inputs = (
+      receipt.data as { inputs: { siblings: { acceptance: { status: string; results: { status: string }[] } }[] } }
+    ).inputs;
     // Recorded evidence that no longer holds: #13 now misses AC2 too, so the two tie.
     inputs.siblings[1].acceptance.results[1].status = 'not_met';
     inputs.siblings[1].acceptance.status = 'fail';
@@ -89,11 +110,23 @@ describe('replaying a selection receipt', () => {
     const receipt = recorded(ship);
     const data = receipt.data as Record<string, unknown>;
     delete data.inputs;
-    expect(replayReceipt(receipt)).toEqual({ result: 'cannot-replay', why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)' });
-    const old = { kind: 'CANDIDATE_SELECTION', repo: 'acme/planner', change: 42, round: 1, at: 'then', data: { winner: 12 } };
+    expect(replayReceipt(receipt)).toEqual({
+      result: 'cannot-replay',
+      why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)',
+    });
+    const old = {
+      kind: 'CANDIDATE_SELECTION',
+      repo: 'acme/planner',
+      change: 42,
+      round: 1,
+      at: 'then',
+      data: { winner: 12 },
+    };
     const r = replayReceipt(old);
     expect(r.result).toBe('cannot-replay');
-    expect(r.result === 'cannot-replay' && r.why).toMatch(/^cannot replay: recorded by an older version \(CANDIDATE_SELECTION: data\.verdict: /);
+    expect(r.result === 'cannot-replay' && r.why).toMatch(
+      /^cannot replay: recorded by an older version \(CANDIDATE_SELECTION: data\.verdict: /,
+    );
   });
 
   it('finds the human gate a selection planned among that selection’s actions', () => {
@@ -101,7 +134,11 @@ describe('replaying a selection receipt', () => {
     const plan = planSelection(tie);
     const gate = plan.actions.find((a) => a.kind === 'receipt' && a.receipt.kind === 'HUMAN_GATE');
     const stored = JSON.parse(JSON.stringify(gate?.kind === 'receipt' ? gate.receipt : null));
-    expect(replayReceipt(stored, [recorded(tie)])).toEqual({ result: 'part-of-selection', kind: 'HUMAN_GATE', round: 1 });
+    expect(replayReceipt(stored, [recorded(tie)])).toEqual({
+      result: 'part-of-selection',
+      kind: 'HUMAN_GATE',
+      round: 1,
+    });
     expect(replayReceipt(stored, [])).toEqual({ result: 'record', kind: 'HUMAN_GATE', round: 1 });
   });
 });
@@ -120,7 +157,10 @@ describe('npm run replay -- RECEIPT.json', () => {
     const file = join(dir, 'receipt.json');
     const receipt = recorded(ship);
     writeFileSync(file, JSON.stringify(receipt));
-    expect(await run(file)).toEqual({ code: 0, text: expect.stringMatching(/^receipt \(CANDIDATE_SELECTION, round 1\): same decision/) });
+    expect(await run(file)).toEqual({
+      code: 0,
+      text: expect.stringMatching(/^receipt \(CANDIDATE_SELECTION, round 1\): same decision/),
+    });
     (receipt.data as { inputs: { config: { mode: string } } }).inputs.config.mode = 'shadow';
     writeFileSync(file, JSON.stringify(receipt));
     const changed = await run(file);
@@ -137,18 +177,28 @@ describe('npm run replay -- RECEIPT.json', () => {
       const plan = planSelection(tie);
       const ids: number[] = [];
       for (const a of plan.actions) if (a.kind === 'receipt') ids.push(await store.addReceipt(a.receipt));
-      await store.db.query(`INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', 'acme/planner', 42, 0, now(), '{"winner": 12}')`);
+      await store.db.query(
+        `INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', 'acme/planner', 42, 0, now(), '{"winner": 12}')`,
+      );
       await store.close();
       const one = await run('--database-url', db.url, '--id', String(ids[1]));
-      expect(one).toEqual({ code: 0, text: `receipt ${ids[1]} (HUMAN_GATE, round 1): same decision: this HUMAN_GATE receipt of round 1 is one of the actions its selection planned, and replays with it` });
+      expect(one).toEqual({
+        code: 0,
+        text: `receipt ${ids[1]} (HUMAN_GATE, round 1): same decision: this HUMAN_GATE receipt of round 1 is one of the actions its selection planned, and replays with it`,
+      });
       const all = await run('--database-url', db.url);
       expect(all.code).toBe(1);
       expect(all.text.split('\n')).toEqual([
         expect.stringMatching(new RegExp(`^receipt ${ids[0]} \\(CANDIDATE_SELECTION, round 1\\): same decision`)),
         expect.stringMatching(new RegExp(`^receipt ${ids[1]} \\(HUMAN_GATE, round 1\\): same decision`)),
-        expect.stringMatching(/^receipt \d+ \(CANDIDATE_SELECTION, round 0\): cannot replay: recorded by an older version \(CANDIDATE_SELECTION: data\.verdict: /),
+        expect.stringMatching(
+          /^receipt \d+ \(CANDIDATE_SELECTION, round 0\): cannot replay: recorded by an older version \(CANDIDATE_SELECTION: data\.verdict: /,
+        ),
       ]);
-      expect(await run('--database-url', db.url, '--id', '999999')).toEqual({ code: 2, text: 'cannot read the receipts: no receipt with id 999999 in the store' });
+      expect(await run('--database-url', db.url, '--id', '999999')).toEqual({
+        code: 2,
+        text: 'cannot read the receipts: no receipt with id 999999 in the store',
+      });
     } finally {
       await db.drop();
     }

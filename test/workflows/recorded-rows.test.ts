@@ -28,14 +28,19 @@ describe('recorded rows', () => {
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
     const round = await store.currentRound(KEY, 42, 'main', w.clock.now().toISOString());
     expect(await store.claimRound(round.id, 'job-a')).toBe('claimed');
-    const plan = { verdict: { kind: 'human', winner: 12, before: [12], losers: [], why: 'x' }, actions: [{ kind: 'set-state', key: 'k', pr: 12, state: 'archived', reason: 'x' }] };
+    const plan = {
+      verdict: { kind: 'human', winner: 12, before: [12], losers: [], why: 'x' },
+      actions: [{ kind: 'set-state', key: 'k', pr: 12, state: 'archived', reason: 'x' }],
+    };
     await store.recordDecision(round.id, plan, w.clock.now().toISOString(), 'job-a');
     const error = await selectionStep(w.ctx('job-a'), 42, 'main').then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(RecordedShapeError);
-    expect(String(error)).toMatch(/the selection plan recorded by an older version does not parse: .*actions\.0\.state/);
+    expect(String(error)).toMatch(
+      /the selection plan recorded by an older version does not parse: .*actions\.0\.state/,
+    );
     expect(w.gh.writes.filter((l) => !l.startsWith('check '))).toEqual([]);
     expect((await store.getCandidate(KEY, 12))?.state).not.toBe('archived');
   });
@@ -44,8 +49,14 @@ describe('recorded rows', () => {
     expect(readSelectionPlan({ verdict: { kind: 'portfolio-wide', deep: [21], out: [23] }, actions: [] })).toBeNull();
     expect(readSelectionPlan(null)).toBeNull();
     expect(() => readSelectionPlan({ verdict: { kind: 'ship' } })).toThrow(RecordedShapeError);
-    expect(parseRecorded(MergeResult, { ok: false, status: 409, message: 'head moved' }, 'merge')).toEqual({ ok: false, status: 409, message: 'head moved' });
-    expect(() => parseRecorded(MergeResult, { done: true }, 'the merge result')).toThrow(/the merge result recorded by an older version does not parse/);
+    expect(parseRecorded(MergeResult, { ok: false, status: 409, message: 'head moved' }, 'merge')).toEqual({
+      ok: false,
+      status: 409,
+      message: 'head moved',
+    });
+    expect(() => parseRecorded(MergeResult, { done: true }, 'the merge result')).toThrow(
+      /the merge result recorded by an older version does not parse/,
+    );
   });
 
   it('the repair receipt a selection planned replays with that selection', async () => {
