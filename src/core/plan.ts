@@ -148,7 +148,13 @@ function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number,
 export function planSelection(input: SelectionInput): SelectionPlan {
   const plan = planOutcome(input);
   const { ranking: _ranking, ...given } = input;
-  const inputs: SelectionInputs = { ...given, config: selectionConfigOf(input.config) };
+  // Kept in PR order: the plan does not depend on the order siblings came in, nor does its receipt.
+  const inputs: SelectionInputs = {
+    ...given,
+    siblings: [...given.siblings].sort((a, b) => a.pr - b.pr),
+    drafts: [...given.drafts].sort((a, b) => a - b),
+    config: selectionConfigOf(input.config),
+  };
   const receipt: SelectionReceipt = { ...plan.receipt, data: { ...plan.receipt.data, inputs, outcome: describePlan(plan) } };
   const key = `${input.repo}#${input.change.number}@${input.base}/r${input.round}/receipt/selection`;
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
