@@ -66,6 +66,8 @@ export interface AppControls {
   nextDue(): Promise<Date | null>;
   /** Webhook requests received and not yet answered. */
   inflight(): number;
+  /** Every decision receipt the store holds, oldest first, as recorded (a route can replay them). */
+  receipts(): Promise<{ id: number; recorded: unknown }[]>;
 }
 
 export interface ArbiterApp {
@@ -167,7 +169,15 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
             await sendRecovery(queue);
           }
         };
-        addHandler(opts.routes({ tick, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }));
+        addHandler(
+          opts.routes({
+            tick,
+            counts: () => queue.counts(),
+            nextDue: () => queue.nextDue(),
+            inflight: () => inflight,
+            receipts: async () => (await store.readReceipts({})).map((r) => ({ id: r.id, recorded: r.recorded })),
+          }),
+        );
       }
 
       // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that

@@ -12,6 +12,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const TAIL_LINES = 40;
 
+const Receipts = z.object({ receipts: z.array(z.object({ id: z.number().int(), recorded: z.unknown() })) });
 const Idle = z.object({
   idle: z.boolean(),
   queued: z.number().optional(),
@@ -218,6 +219,14 @@ export class AppProcess {
     const parsed = Idle.safeParse(await res.json().catch(() => null));
     if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
     return parsed.data;
+  }
+
+  /** Every receipt the app's store recorded, as recorded (GET /arbiter/sim/receipts). */
+  async receipts(): Promise<{ id: number; recorded: unknown }[]> {
+    const res = await this.call('/arbiter/sim/receipts');
+    const parsed = Receipts.safeParse(await res.json().catch(() => null));
+    if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/receipts answered ${res.status} without { receipts }`, this.stderrTail());
+    return parsed.data.receipts;
   }
 
   private async post(path: string, body: unknown): Promise<{ status: number; text: string }> {

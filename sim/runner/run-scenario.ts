@@ -18,6 +18,7 @@ import { Agenda, buildTimeline, type HeadKey } from './timeline.ts';
 import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
 import { waitUntilQuiet } from './quiet.ts';
 import { collapseRepeats } from './collapse.ts';
+import { replayRun } from './replay-run.ts';
 
 /** Scenario time 0 on the virtual clock, so transcripts are the same from run to run. */
 export const SCENARIO_EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -300,6 +301,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       await settleStep();
     } while (agenda.size > 0);
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
+    // Every decision of the run is replayed through the pure core: one that decides otherwise now
+    // (or a receipt this version cannot read) fails the run, with the difference.
+    const receipts = await replayRun(await proc.receipts());
 
     const state = gh.state(scenario.repo);
     const parsed = parseTranscript({
@@ -310,7 +314,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       restarts,
     });
     if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
-    const transcript = parsed.transcript;
+    const transcript = { ...parsed.transcript, receipts };
     printer.finish();
     if (opts.json) log(JSON.stringify(transcript, null, 2));
     else {

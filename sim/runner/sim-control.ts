@@ -1,7 +1,8 @@
 // Scenario-runner control, mounted by the runner's app entry (sim/runner/app-entry.ts) as extra
 // routes of the app: POST /arbiter/sim/clock moves the virtual clock, starts the deferred jobs it
 // made due and runs the sweep before answering; GET /arbiter/sim/idle says whether any job or
-// webhook request is still in flight.
+// webhook request is still in flight; GET /arbiter/sim/receipts lists the receipts the store
+// recorded (as recorded), so the runner can replay every decision of a run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AppControls } from '../../src/app.ts';
@@ -10,6 +11,7 @@ import { pathOf, sendJson } from '../../src/health.ts';
 
 export const SIM_CLOCK_PATH = '/arbiter/sim/clock';
 export const SIM_IDLE_PATH = '/arbiter/sim/idle';
+export const SIM_RECEIPTS_PATH = '/arbiter/sim/receipts';
 
 export interface SimControlSources extends AppControls {
   clock: ManualClock;
@@ -58,10 +60,13 @@ export function simControlHandler(src: SimControlSources) {
       // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
       sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
+    [`GET ${SIM_RECEIPTS_PATH}`]: async (_req, res) => {
+      sendJson(res, 200, { receipts: await src.receipts() });
+    },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = pathOf(req);
-    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH) return false;
+    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH && path !== SIM_RECEIPTS_PATH) return false;
     const route = routes[`${req.method ?? 'GET'} ${path}`];
     if (!route) {
       sendJson(res, 405, { error: `${req.method} not allowed on ${path}` });

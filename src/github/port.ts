@@ -2,6 +2,7 @@
 // issues, rules, files, the patch, head files, comments), its writes, and the configuration's
 // reads and check runs; and, as the app itself, its webhook's delivery attempts. `GitHubGateway` implements it over Octokit; tests implement it in memory.
 // Every failure is a GitHubError (src/github/errors.ts).
+import { z } from 'zod';
 import type { HeadRead } from '../acceptance/read-files.ts';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
 import type { HookDeliveryAttempt } from '../core/redelivery.ts';
@@ -23,7 +24,12 @@ export interface BranchRules {
   mergeQueue: boolean;
 }
 
-export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
+/** What a merge (or enabling auto-merge) answered; recorded as the action's result and parsed where read back. */
+export const MergeResult = z.union([
+  z.object({ ok: z.literal(true), sha: z.string().nullable(), queued: z.boolean().optional() }),
+  z.object({ ok: z.literal(false), status: z.union([z.literal(405), z.literal(409), z.literal(422)]), message: z.string() }),
+]);
+export type MergeResult = z.infer<typeof MergeResult>;
 
 /** A pull request as GitHub reports it now; `mergeable` is null while GitHub computes it. */
 export interface PullSnapshot {

@@ -2,7 +2,8 @@
 // candidates and newest rounds, each waiting Change's latest human-gate receipt, and the last
 // decisions. A few bounded queries per refresh, whatever the number of Changes.
 import { z } from 'zod';
-import { CandidateState, Receipt } from '../core/types.ts';
+import { Receipt } from '../core/receipt.ts';
+import { CandidateState, ChangeState } from '../core/types.ts';
 import type { Db } from './db.ts';
 import type { Row } from './db.ts';
 import { int, iso, parseRows } from './rows.ts';
@@ -10,7 +11,7 @@ import { int, iso, parseRows } from './rows.ts';
 /** Changes read at most (the dashboard cuts what does not fit GitHub's limit anyway). */
 const MAX_CHANGES = 500;
 
-const ChangeLine = z.object({ number: int, title: z.string(), state: z.string() });
+const ChangeLine = z.object({ number: int, title: z.string(), state: ChangeState });
 const CandidateLine = z.object({ pr: int, change: int, base: z.string(), state: CandidateState, reason: z.string() });
 const RoundLine = z.object({ change: int, base: z.string(), number: int, decision: z.unknown() });
 const ReceiptLine = z.object({ kind: z.string(), repo: z.string(), change: int, round: int, at: iso, data: z.unknown() });

@@ -1,16 +1,16 @@
 // The store's ledger: receipts (why each decision was taken), events, and the applied-action
 // keys that make every write idempotent (claimed once, by one statement, across replicas).
-import type { Receipt } from '../core/types.ts';
+import type { Receipt } from '../core/receipt.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './errors.ts';
-import { ClaimRow, IdRow, KeyResultRow, parseRow, parseRows, ReceiptRowSchema, ReceiptSchema, ResultRow } from './rows.ts';
+import { ClaimRow, IdRow, KeyResultRow, parseRow, parseRows, ReceiptRowSchema, readReceiptRow, ResultRow } from './rows.ts';
 import type { Store } from './types.ts';
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 export type LedgerStore = Pick<
   Store,
-  'addReceipt' | 'listReceipts' | 'addEvent' | 'getAppliedAction' | 'getAppliedActions' | 'claimAppliedAction' | 'recordAppliedAction'
+  'addReceipt' | 'listReceipts' | 'readReceipts' | 'addEvent' | 'getAppliedAction' | 'getAppliedActions' | 'claimAppliedAction' | 'recordAppliedAction'
 >;
 
 export function ledgerStore(db: Db): LedgerStore {
@@ -26,10 +26,17 @@ export function ledgerStore(db: Db): LedgerStore {
     },
     async listReceipts(repo, change) {
       const res = await db.query(
-        'SELECT kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND change = $2 ORDER BY id',
+        'SELECT id, kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND change = $2 ORDER BY id',
         [repo, change],
       );
-      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map((r) => parseRow(ReceiptSchema, r, 'receipt'));
+      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map(readReceiptRow);
+    },
+    async readReceipts(query) {
+      const res =
+        query.id === undefined
+          ? await db.query('SELECT id, kind, repo, change, round, at, data FROM receipts ORDER BY id')
+          : await db.query('SELECT id, kind, repo, change, round, at, data FROM receipts WHERE id = $1', [query.id]);
+      return parseRows(ReceiptRowSchema, res.rows, 'receipt').map(readReceiptRow);
     },
     async addEvent(repo, kind, data, at) {
       await db.query('INSERT INTO events (repo, kind, data, at) VALUES ($1, $2, $3::jsonb, $4::timestamptz)', [

@@ -1,9 +1,22 @@
 // The store's contract: what workflows may ask of the database. Implemented once
 // (src/store/store.ts) over one SQL dialect, on PGlite or on a real PostgreSQL.
-import type { CandidateState, Criterion, Receipt } from '../core/types.ts';
+import type { CandidateState, ChangeState, Criterion } from '../core/types.ts';
+import type { Receipt } from '../core/receipt.ts';
 import type { Queryable } from './db.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 import type { PortfolioStore } from './portfolio-store.ts';
+
+/** A receipt read back: `receipt` is null when the row does not parse (recorded by an older version). */
+export interface StoredReceipt {
+  id: number;
+  kind: string;
+  round: number;
+  receipt: Receipt | null;
+  /** Why the row does not parse; empty when it does. */
+  issues: string[];
+  /** The row as recorded ({ kind, repo, change, round, at, data }), for a replay to report on. */
+  recorded: unknown;
+}
 
 export interface ChangeRow {
   repo: string; // owner/name
@@ -12,8 +25,7 @@ export interface ChangeRow {
   title: string;
   body: string;
   criteria: Criterion[];
-  /** 'open' | 'cancelled' | 'shipped' | 'human' */
-  state: string;
+  state: ChangeState;
   updatedAt: string;
 }
 
@@ -121,7 +133,7 @@ export interface Store extends PortfolioStore, DashboardStore {
   // Changes and candidates
   upsertChange(row: Omit<ChangeRow, 'updatedAt'>): Promise<ChangeRow>;
   getChange(repo: string, number: number): Promise<ChangeRow | null>;
-  setChangeState(repo: string, number: number, state: string): Promise<void>;
+  setChangeState(repo: string, number: number, state: ChangeState): Promise<void>;
   upsertCandidate(row: Omit<CandidateRow, 'createdAt' | 'headSeenAt'> & { headSeenAt?: string }): Promise<CandidateRow>;
   getCandidate(repo: string, pr: number): Promise<CandidateRow | null>;
   /** Every candidate of a Change on a base, in any state, ordered by pr. */
@@ -171,7 +183,10 @@ export interface Store extends PortfolioStore, DashboardStore {
 
   // receipts, events, idempotent actions
   addReceipt(receipt: Receipt): Promise<number>;
-  listReceipts(repo: string, change: number): Promise<Receipt[]>;
+  /** A Change's receipts in the order recorded; each parsed, or reported as unreadable (never cast). */
+  listReceipts(repo: string, change: number): Promise<StoredReceipt[]>;
+  /** Receipts as recorded, for a replay: one by id, or all of them (oldest first). */
+  readReceipts(query: { id?: number }): Promise<StoredReceipt[]>;
   addEvent(repo: string, kind: string, data: unknown, at: string): Promise<void>;
   /** The recorded result of an applied action, or null when it has not been applied. */
   getAppliedAction(key: string): Promise<unknown | null>;

@@ -15,7 +15,7 @@ const view = (over: Partial<DashboardView> = {}): DashboardView => ({
   waiting: [{ change: 43, title: 'Dark mode | toggle', winner: 21, candidates: [21], why: 'Best candidate #21 meets 1 of 2 criteria (not met: AC2).' }],
   rounds: [{ change: 44, title: 'Export to CSV', base: 'main', round: 1, waitingOn: ['#30 (CI running)'] }],
   decisions: [
-    { change: 42, round: 1, at: '2026-03-02T09:01:00.000Z', what: describeDecision({ kind: 'PROMOTION', data: { candidate: 12, by: 'arbiter' } }, false) },
+    { change: 42, round: 1, at: '2026-03-02T09:01:00.000Z', what: describeDecision({ kind: 'PROMOTION', data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } }, false) },
     { change: 43, round: 1, at: '2026-03-02T09:02:00.000Z', what: describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' } }, false) },
   ],
   ...over,

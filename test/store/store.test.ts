@@ -198,14 +198,24 @@ describe.each(BACKENDS)('store on %s', (backend) => {
 
   it('adds and lists receipts in order, and events', async () => {
     const s = b.store;
-    const id1 = await s.addReceipt({ kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } });
-    const id2 = await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } });
-    await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 43, round: 1, at: T1, data: {} });
+    const gate = { kind: 'HUMAN_GATE' as const, repo: REPO, change: 42, round: 1, at: T0, data: { candidates: [12], winner: 12, why: 'risk' } };
+    const promotion = { kind: 'PROMOTION' as const, repo: REPO, change: 42, round: 1, at: T1, data: { candidate: 12, headSha: 'a1', by: 'arbiter', method: 'squash' as const } };
+    const id1 = await s.addReceipt(gate);
+    const id2 = await s.addReceipt(promotion);
+    await s.addReceipt({ ...promotion, change: 43 });
+    // A row an older version wrote, in a shape this one does not read: reported, never cast.
+    await s.db.query(`INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', $1, 42, 1, $2, '{"winner": 12}')`, [REPO, T1]);
     expect(id2).toBeGreaterThan(id1);
-    expect(await s.listReceipts(REPO, 42)).toEqual([
-      { kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } },
-      { kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } },
+    const listed = await s.listReceipts(REPO, 42);
+    expect(listed.map((r) => ({ id: r.id, kind: r.kind, receipt: r.receipt }))).toEqual([
+      { id: id1, kind: 'HUMAN_GATE', receipt: gate },
+      { id: id2, kind: 'PROMOTION', receipt: promotion },
+      { id: expect.any(Number), kind: 'CANDIDATE_SELECTION', receipt: null },
     ]);
+    expect(listed[2].issues.join('\n')).toMatch(/^data\.verdict: /m);
+    expect(listed[2].recorded).toMatchObject({ kind: 'CANDIDATE_SELECTION', data: { winner: 12 } });
+    expect((await s.readReceipts({ id: id2 })).map((r) => r.receipt)).toEqual([promotion]);
+    expect(await s.readReceipts({})).toHaveLength(4);
     await s.addEvent(REPO, 'job-failed', { reason: 'x' }, T0);
     const ev = await s.db.query('SELECT kind, data FROM events');
     expect(ev.rows).toEqual([{ kind: 'job-failed', data: { reason: 'x' } }]);

@@ -27,7 +27,7 @@ async function seed(w: World): Promise<void> {
   await store.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 'Calendar', body: '', criteria: [], state: 'shipped' });
   await store.upsertChange({ repo: REPO, number: 43, installationId: 7, title: 'Dark mode', body: '', criteria: [], state: 'human' });
   await store.upsertCandidate({ repo: REPO, pr: 21, change: 43, base: 'main', headSha: 'a'.repeat(40), author: 'agent-bot', state: 'selected', reason: 'meets 1 of 2' });
-  await store.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: new Date(START).toISOString(), data: { candidate: 12, by: 'arbiter' } });
+  await store.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: new Date(START).toISOString(), data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } });
   await store.addReceipt({ kind: 'HUMAN_GATE', repo: REPO, change: 43, round: 1, at: new Date(START).toISOString(), data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' } });
 }
 

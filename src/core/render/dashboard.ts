@@ -1,7 +1,7 @@
 // The dashboard issue in words: what waits for a person (why, which candidate, what to do), the
 // open rounds and what each waits for, and the last decisions, linked. A pure function of a view
 // the workflow builds from the store; it always fits GitHub's body limit.
-import type { Receipt } from '../types.ts';
+import type { Receipt } from '../receipt.ts';
 import { blocks, BODY_LIMIT, cell, prLink, shorten, type RepoUrl } from './markdown.ts';
 import { markerFor } from './markers.ts';
 
@@ -131,24 +131,26 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !
 const prs = (v: unknown): string => (Array.isArray(v) ? v.flatMap((n) => (num(n) === null ? [] : [`#${n}`])).join(', ') : '');
 
 /** One line for a decision receipt (GitHub links the `#N` it names). */
-export function describeDecision(r: Pick<Receipt, 'kind' | 'data'>, shadow: boolean): string {
-  const d = r.data;
+/** A receipt's kind and data, kept together per kind. */
+type KindAndData<R> = R extends Receipt ? Pick<R, 'kind' | 'data'> : never;
+
+export function describeDecision(r: KindAndData<Receipt>, shadow: boolean): string {
   switch (r.kind) {
     case 'CANDIDATE_SELECTION':
-      return text(d.headline) ?? `selection: ${text(d.verdict) ?? 'decided'}`;
+      return text(r.data.headline) ?? `selection: ${text(r.data.verdict) ?? 'decided'}`;
     case 'PROMOTION': {
-      const by = text(d.by);
-      return `#${num(d.candidate) ?? '?'} shipped${by && by !== 'arbiter' ? ` on @${by}'s word` : ''}`;
+      const by = text(r.data.by);
+      return `#${num(r.data.candidate) ?? '?'} shipped${by && by !== 'arbiter' ? ` on @${by}'s word` : ''}`;
     }
     case 'HUMAN_GATE': {
-      const decision = text(d.decision);
-      if (decision) return `${prs(d.candidates)} ${decision}${text(d.by) ? ` (@${d.by})` : ''}`;
-      return `${prs(d.candidates) || 'the Change'} ${shadow ? 'would wait' : 'waits'} for a person: ${text(d.why) ?? 'a person must decide'}`;
+      const decision = text(r.data.decision);
+      if (decision) return `${prs(r.data.candidates)} ${decision}${text(r.data.by) ? ` (@${r.data.by})` : ''}`;
+      return `${prs(r.data.candidates) || 'the Change'} ${shadow ? 'would wait' : 'waits'} for a person: ${text(r.data.why) ?? 'a person must decide'}`;
     }
     case 'ACCEPTANCE_REPAIR':
-      return `${shadow ? 'a repair would be requested' : 'a repair was requested'} for #${num(d.candidate) ?? '?'}${text(d.objective) ? `: ${d.objective}` : ''}`;
+      return `${shadow ? 'a repair would be requested' : 'a repair was requested'} for #${num(r.data.candidate) ?? '?'}${text(r.data.objective) ? `: ${r.data.objective}` : ''}`;
     case 'CANCEL':
-      return `cancelled${text(d.by) ? ` by @${d.by}` : ''}${prs(d.closed) ? `, closing ${prs(d.closed)}` : ''}`;
+      return `cancelled${text(r.data.by) ? ` by @${r.data.by}` : ''}${prs(r.data.closed) ? `, closing ${prs(r.data.closed)}` : ''}`;
     case 'COMBINED_CANDIDATE':
       return 'a combined candidate was built from two siblings';
     case 'PORTFOLIO_WIDE':
