@@ -35,6 +35,9 @@ export const SimOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) =
   throttle: { ...(o['throttle'] as Record<string, unknown> | undefined), enabled: false },
 }));
 
+/** How often an idle worker polls under the scenario runner (each poll is a query on PGlite's one thread). */
+const SIM_POLLING_SECONDS = 2;
+
 export interface RunningArbiter {
   port: number;
   server: http.Server;
@@ -60,8 +63,9 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       fast: simClock !== undefined,
       schema: env.ARBITER_QUEUE_SCHEMA,
       // Under the scenario runner exactly one Arbiter process runs at a time, so jobs a killed
-      // process left active can be taken back at start on PostgreSQL too.
-      ...(simClock ? { recoverActiveAtStart: true, manualClock: true } : {}),
+      // process left active can be taken back at start on PostgreSQL too. That process sends
+      // every job and wakes its own workers, so they need not look for work twice a second.
+      ...(simClock ? { recoverActiveAtStart: true, manualClock: true, pollingIntervalSeconds: SIM_POLLING_SECONDS } : {}),
     });
     const probot = new Probot({
       appId: creds.appId,
