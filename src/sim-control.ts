@@ -1,6 +1,6 @@
 // Scenario-runner control, mounted only when ARBITER_SIM_CONTROL=1: POST /arbiter/sim/clock moves
 // the virtual clock and runs the sweep before answering; GET /arbiter/sim/idle says whether any
-// job or webhook request is still in flight.
+// job or webhook request is still in flight, and once none is, when the earliest deferred job is due.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { ManualClock } from './clock.ts';
@@ -60,9 +60,12 @@ export function simControlHandler(src: SimControlSources) {
     [`GET ${SIM_IDLE_PATH}`]: async (_req, res) => {
       const { queued, active } = await src.counts();
       const inflight = src.inflight();
+      const idle = queued === 0 && active === 0 && inflight === 0;
+      // Deferred jobs are no work in progress: once idle, the runner moves the clock to
+      // `deferredUntil`. While busy it is left out (the runner polls often; a query less each time).
+      if (!idle) return sendJson(res, 200, { idle, queued, active, inflight });
       const due = await src.nextDue();
-      // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
-      sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
+      sendJson(res, 200, { idle, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
