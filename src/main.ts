@@ -38,7 +38,7 @@ export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle'
   /** Default: the system clock. */
   clock?: Clock;
   /** Queue timing and recovery (see QueueOptions). */
-  queue?: Pick<QueueOptions, 'fast' | 'recoverActiveAtStart' | 'manualClock'>;
+  queue?: Pick<QueueOptions, 'fast' | 'recoverActiveAtStart' | 'manualClock' | 'pollingIntervalSeconds'>;
 }
 
 /** Starts the real server with credentials. Exported for tests; `main()` calls it. */

@@ -34,7 +34,9 @@ async function start(): Promise<void> {
     Octokit: SimOctokit,
     // Exactly one Arbiter process runs at a time under the runner, so jobs a killed process left
     // active can be taken back at start on PostgreSQL too; deferred jobs wait for the moved clock.
-    queue: { fast: true, recoverActiveAtStart: true, manualClock: true },
+    // That process sends every job and wakes its own workers, so an idle worker polls only every
+    // 2 s (each poll is a query on PGlite's one thread).
+    queue: { fast: true, recoverActiveAtStart: true, manualClock: true, pollingIntervalSeconds: 2 },
     scheduleSweep: false,
     routes: (controls) => simControlHandler({ ...controls, clock }),
     // The runner's webhooks meet a machine busy with the emulator and other runs: a commit slower

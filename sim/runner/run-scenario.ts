@@ -55,6 +55,17 @@ function writeKey(w: WriteRecord): string {
   return w.operation ? `${w.method} ${w.route} ${w.operation}` : `${w.method} ${w.route}`;
 }
 
+let key: { privateKey: string; publicKey: string } | null = null;
+/** The sim app's key pair: made once per runner process (an RSA key costs about 0.2 s of CPU). */
+function appKey(): { privateKey: string; publicKey: string } {
+  key ??= generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
+  return key;
+}
+
 export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Promise<Transcript> {
   const log = opts.log ?? (() => {});
   const readable = opts.json ? () => {} : log;
@@ -66,11 +77,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
   const restarts: Restart[] = [];
   let fatal: Error | null = null;
 
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  });
+  const { privateKey, publicKey } = appKey();
   const dataDir = await mkdtemp(join(tmpdir(), 'arbiter-sim-'));
   // The embedded store starts from a copy of a ready-made folder instead of a fresh initdb.
   if (!opts.databaseUrl && process.env['ARBITER_SIM_FRESH_STORE'] !== '1') await seedPgliteFolder(dataDir);

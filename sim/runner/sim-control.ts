@@ -56,9 +56,12 @@ export function simControlHandler(src: SimControlSources) {
     [`GET ${SIM_IDLE_PATH}`]: async (_req, res) => {
       const { queued, active } = await src.counts();
       const inflight = src.inflight();
+      const idle = queued === 0 && active === 0 && inflight === 0;
+      // Deferred jobs are no work in progress: once idle, the runner moves the clock to
+      // `deferredUntil`. While busy it is left out (the runner polls often; a query less each time).
+      if (!idle) return sendJson(res, 200, { idle, queued, active, inflight });
       const due = await src.nextDue();
-      // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
-      sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
+      sendJson(res, 200, { idle, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
     [`GET ${SIM_RECEIPTS_PATH}`]: async (_req, res) => {
       sendJson(res, 200, { receipts: await src.receipts() });

@@ -90,6 +90,12 @@ export interface QueueOptions {
   expireInSeconds?: number;
   maintenanceIntervalSeconds?: number;
   /**
+   * How often an idle worker looks for jobs nobody woke it for. Every send from this process
+   * wakes its workers at once, and so does a retry coming due when retries have no backoff
+   * (`fast`); the scenario runner sets a longer interval, as its one process sends every job.
+   */
+  pollingIntervalSeconds?: number;
+  /**
    * Return jobs left `active` to the queue at start. Only safe when no other process can be
    * working on them: default true on PGlite (one process owns the folder); the scenario runner
    * (one process at a time) turns it on for PostgreSQL too. Otherwise pg-boss expiry applies.
@@ -152,6 +158,7 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     retryDelay: opts.retryDelaySeconds ?? base.retryDelay,
     expireInSeconds: opts.expireInSeconds ?? base.expireInSeconds,
     maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? base.maintenanceIntervalSeconds,
+    pollingIntervalSeconds: opts.pollingIntervalSeconds ?? base.pollingIntervalSeconds,
   };
   const log = opts.log;
   // PGlite runs every statement on this thread. Workers whose statements follow one another
@@ -215,9 +222,29 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     known.set(name, policy ?? known.get(name));
   };
 
-  const workerIds = new Map<string, string[]>();
+  // This process's workers per queue. A wake goes to one worker not running a job: each query is
+  // one more turn of PGlite's single thread, and a worker that takes a job wakes the next one
+  // (there may be more), while one that finishes a job looks again at once.
+  const workers = new Map<string, { id: string; busy: boolean }[]>();
   const notify = (name: string): void => {
-    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+    const idle = workers.get(name)?.find((w) => w.id && !w.busy);
+    if (idle) boss.notifyWorker(idle.id);
+  };
+
+  // Without backoff a failed job's retry is due `retryDelay` seconds after pg-boss records the
+  // failure (right after the handler threw): wake the workers then, and once more a little
+  // later in case recording it took a while, instead of leaving it to the next poll.
+  const retryTimers = new Set<NodeJS.Timeout>();
+  const wakeForRetry = (name: string): void => {
+    if (timing.retryBackoff) return;
+    for (const extraMs of [100, 1000]) {
+      const timer = setTimeout(() => {
+        retryTimers.delete(timer);
+        notify(name);
+      }, timing.retryDelay * 1000 + extraMs);
+      timer.unref();
+      retryTimers.add(timer);
+    }
   };
 
   const queue: Queue = {
@@ -251,19 +278,30 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     wake: notify,
     async work(name, handler, wo = {}) {
       await ensure(name);
-      const ids: string[] = [];
+      const list = workers.get(name) ?? [];
+      workers.set(name, list);
       for (let i = 0; i < Math.max(1, wo.concurrency ?? 1); i++) {
-        const id = await boss.work(
+        // Registered before pg-boss starts the worker (its id comes back from `work`).
+        const self = { id: '', busy: false };
+        list.push(self);
+        self.id = await boss.work(
           name,
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: timing.pollingIntervalSeconds },
           async (jobs) => {
-            for (const raw of jobs) await runOne(name, raw, handler, wo);
-            notify(name); // there may be more waiting
+            self.busy = true;
+            notify(name);
+            try {
+              for (const raw of jobs) await runOne(name, raw, handler, wo);
+            } catch (err) {
+              wakeForRetry(name);
+              throw err;
+            } finally {
+              self.busy = false;
+              if (self.id) boss.notifyWorker(self.id);
+            }
           },
         );
-        ids.push(id);
       }
-      workerIds.set(name, [...(workerIds.get(name) ?? []), ...ids]);
     },
     async jobState(name, key) {
       const job = z
@@ -303,7 +341,7 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
          AND data ? '${DUE_AT}' AND (data->>'${DUE_AT}')::timestamptz <= $1::timestamptz`,
         [now.toISOString()],
       );
-      for (const name of workerIds.keys()) notify(name);
+      for (const name of workers.keys()) notify(name);
       return res.rowCount;
     },
     async nextDue() {
@@ -329,6 +367,8 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       return { queued: n('created') + n('retry'), active: n('active'), deferred: n('deferred') };
     },
     async stop(so = {}) {
+      for (const timer of retryTimers) clearTimeout(timer);
+      retryTimers.clear();
       await boss.stop({ graceful: so.graceful ?? true, timeout: so.timeoutMs ?? 20_000, close: false, wait: true });
       for (let turns = 0; turns < 2 || (inFlight > 0 && turns < 500); turns++) await new Promise<void>((resolve) => setTimeout(resolve, turns < 2 ? 0 : 10));
     },

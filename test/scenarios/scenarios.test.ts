@@ -3,7 +3,8 @@
 // and no comment, closure, label or merge is ever written twice. The runner replays every receipt
 // each run recorded (sim/runner/replay-run.ts): a decision that replays differently fails the run.
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GitHubEmulator } from '../../sim/github/index.ts';
 import { loadScenarioFile, runScenario, verdictLine, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
@@ -44,6 +45,16 @@ function shipped(t: Transcript, winner: number): void {
   expect(verdictLine(t)).toMatch(new RegExp(`^Winner: #${winner} shipped`));
 }
 
+/** Sums the samples of one metric whose label text matches `labels`. */
+function total(text: string, name: string, labels: RegExp = /.*/): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(\{.*\})? (\S+)$/.exec(line);
+    if (m && m[1] === name && labels.test(m[2] ?? '')) sum += Number(m[3]);
+  }
+  return sum;
+}
+
 async function run(s: Scenario, inspect?: RunOptions['inspect']) {
   const lines: string[] = [];
   const t = expectRendersClean(await runScenario(s, { log: (l) => lines.push(l), inspect }));
@@ -54,29 +65,69 @@ async function run(s: Scenario, inspect?: RunOptions['inspect']) {
 const SLOW = { timeout: 240_000 };
 
 describe('bundled scenarios', () => {
-  it('showcase: the fastest candidate loses to the one that meets every criterion', SLOW, async () => {
+  // One showcase run serves three tests: its outcome, its acceptance check run, and (the app runs
+  // with ARBITER_METRICS=1) its /metrics. Each full-app run costs seconds of CI.
+  describe('the showcase, played once', () => {
     let sent: { event: string; status: number }[] = [];
     let violations: string[] = ['not inspected'];
-    const { t } = await run(await load('showcase'), (emulator) => {
-      sent = emulator.sentWebhooks.map((w) => ({ event: w.event, status: w.status }));
-      violations = [...emulator.violations];
+    let acceptance: ReturnType<GitHubEmulator['checkRunDetail']> = null;
+    let metrics = '';
+    let t: Transcript;
+    beforeAll(async () => {
+      t = expectRendersClean(
+        await runScenario(await load('showcase'), {
+          log: () => {},
+          appEnv: { ARBITER_METRICS: '1' },
+          inspect: async (emulator, app) => {
+            sent = emulator.sentWebhooks.map((w) => ({ event: w.event, status: w.status }));
+            violations = [...emulator.violations];
+            acceptance = emulator.checkRunDetail('acme/planner', 13, 'Arbiter / acceptance');
+            metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+          },
+        }),
+      );
+    }, SLOW.timeout);
+
+    it('showcase: the fastest candidate loses to the one that meets every criterion', () => {
+      shipped(t, 13);
+      lostTo(t, 12, 13);
+      const reason = [...t.prs['12'].comments.map((c) => c.body), t.prs['12'].checks[SELECTION].title ?? ''].join('\n');
+      // #12 met AC3 only (AC1 not met, AC2 unclear): the reason names what #13 met beyond it.
+      expect(reason).toContain('Lost to #13: #13 also meets AC1');
+      expect(reason).toContain(' and AC2 ');
+      expect(reason).toContain('(met 3 of 3 criteria, this met 1 of 3).');
+      expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
+      expect(t.dispatches).toEqual([]);
+      expectNoDuplicateWrites(t);
+      // The runner replayed every receipt of the run (every fixture's run does; one that differs fails it).
+      expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(['ACCEPTANCE: record', 'ACCEPTANCE: record', 'CANDIDATE_SELECTION: same', 'PROMOTION: record']);
+      // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
+      expect(violations).toEqual([]);
+      expect(sent.length).toBeGreaterThan(5);
+      expect(sent.filter((w) => w.status < 200 || w.status >= 300)).toEqual([]);
     });
-    shipped(t, 13);
-    lostTo(t, 12, 13);
-    const reason = [...t.prs['12'].comments.map((c) => c.body), t.prs['12'].checks[SELECTION].title ?? ''].join('\n');
-    // #12 met AC3 only (AC1 not met, AC2 unclear): the reason names what #13 met beyond it.
-    expect(reason).toContain('Lost to #13: #13 also meets AC1');
-    expect(reason).toContain(' and AC2 ');
-    expect(reason).toContain('(met 3 of 3 criteria, this met 1 of 3).');
-    expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
-    expect(t.dispatches).toEqual([]);
-    expectNoDuplicateWrites(t);
-    // The runner replayed every receipt of the run (every fixture's run does; one that differs fails it).
-    expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(['ACCEPTANCE: record', 'ACCEPTANCE: record', 'CANDIDATE_SELECTION: same', 'PROMOTION: record']);
-    // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
-    expect(violations).toEqual([]);
-    expect(sent.length).toBeGreaterThan(5);
-    expect(sent.filter((w) => w.status < 200 || w.status >= 300)).toEqual([]);
+
+    it('the showcase winner carries the acceptance table and one annotation per verified citation', () => {
+      expect(acceptance).toMatchObject({ conclusion: 'success', title: '3 of 3 criteria met' });
+      expect(acceptance!.summary).toContain('| AC1 |');
+      expect(acceptance!.summary).toContain('src/calendar.ts');
+      expect(acceptance!.annotations.map((a) => a.path).sort()).toEqual(['src/calendar.ts', 'src/calendar.ts', 'src/kanban.ts']);
+      expect(acceptance!.annotations.every((a) => a.start_line > 0)).toBe(true);
+    });
+
+    // /metrics shows the GitHub requests it made (token requests included), the rate limit the
+    // emulator reported, the model calls and tokens, and the decision.
+    it('metrics count the requests, the tokens and the decision of the showcase', () => {
+      expect(total(metrics, 'arbiter_webhooks_received_total')).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_github_requests_total', /route="POST \/graphql"/)).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_github_requests_total', /access_tokens",status="201"/)).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_github_rate_limit_remaining')).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_model_calls_total', /outcome="ok"/)).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_model_tokens_total', /direction="input"/)).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_model_tokens_total', /direction="output"/)).toBeGreaterThan(0);
+      expect(total(metrics, 'arbiter_decisions_total')).toBeGreaterThanOrEqual(1);
+      expect(total(metrics, 'arbiter_settle_to_decision_seconds_count')).toBeGreaterThanOrEqual(1);
+    });
   });
 
   it('showcase on PostgreSQL: the same outcome as on PGlite', SLOW, async () => {
