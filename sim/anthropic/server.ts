@@ -115,7 +115,7 @@ export class FakeAnthropic {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/messages') return send(res, errorAnswer(404, 'not found'));
 
-    let bodyJson: unknown = null;
+    let bodyJson: unknown;
     try {
       bodyJson = JSON.parse(raw);
     } catch {

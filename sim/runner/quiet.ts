@@ -32,7 +32,7 @@ export async function waitUntilQuiet(q: QuietInput): Promise<void> {
   const deadline = Date.now() + q.timeoutMs;
   let quietPolls = 0;
   let lastWrites = q.emulator.writes.length;
-  let last: IdleReport | null = null;
+  let last: IdleReport | null;
   for (;;) {
     failIfBroken(q);
     const restart = q.restarting();

@@ -134,6 +134,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     app = proc;
 
     let restarting: Promise<void> | null = null;
+    // Read through a call: the compiler cannot see the closures below that set it.
+    const pendingRestart = (): Promise<void> | null => restarting;
     const restartNow = (afterSeq: number) => {
       pump.pause();
       proc.killNow();
@@ -293,7 +295,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     do {
       for (let step = agenda.next(seconds); step; step = agenda.next(seconds)) {
         seconds = step.at;
-        if (restarting) await restarting;
+        const restart = pendingRestart();
+        if (restart) await restart;
         await proc.setClock(now());
         await settle();
         answerAgents();
@@ -310,7 +313,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
     // Every decision of the run is replayed through the pure core: one that decides otherwise now
     // (or a receipt this version cannot read) fails the run, with the difference.
-    const receipts = await replayRun(await proc.receipts());
+    const receipts = replayRun(await proc.receipts());
 
     const state = gh.state(scenario.repo);
     const parsed = parseTranscript({

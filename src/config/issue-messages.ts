@@ -117,6 +117,8 @@ const FORMATTERS: { [C in Issue['code']]: (issue: IssueOf<C>) => string } = {
 
 /** The message for one issue (an unknown key gets its own via `unknownKeyMessage`). */
 export const describeIssue = (issue: Issue): string => {
+  // FORMATTERS is keyed by code, each taking its own issue type: TypeScript cannot correlate the two.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
   const format = FORMATTERS[issue.code] as (i: Issue) => string;
   return format(issue);
 };

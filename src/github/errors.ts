@@ -31,9 +31,17 @@ export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 
 type Headers = Record<string, string | number | undefined>;
 
-function headersOf(error: unknown): Headers {
-  const headers = (error as { response?: { headers?: unknown } } | null)?.response?.headers;
-  return typeof headers === 'object' && headers !== null ? (headers as Headers) : {};
+/** A property of an unknown value (an error thrown by Octokit or fetch), or undefined. */
+export const propertyOf = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+
+/** The headers of an error's answer (string and number values), or none. */
+export function headersOf(error: unknown): Headers {
+  const headers = propertyOf(propertyOf(error, 'response'), 'headers');
+  const found: Headers = {};
+  if (typeof headers !== 'object' || headers === null) return found;
+  for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' || typeof value === 'number') found[name] = value;
+  return found;
 }
 
 const numberOf = (value: string | number | undefined): number | null => {
@@ -64,10 +72,11 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
 
 export function wrapGitHubError(operation: string, error: unknown): GitHubError {
   if (error instanceof GitHubError) return error;
-  const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : 0;
+  const status = propertyOf(error, 'status');
   const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'request failed';
-  const wait = rateLimitWait(status, headersOf(error), message);
-  return new GitHubError(operation, status, message, wait, wait !== null);
+  const code = typeof status === 'number' ? status : 0;
+  const wait = rateLimitWait(code, headersOf(error), message);
+  return new GitHubError(operation, code, message, wait, wait !== null);
 }
 
 /** Calls GitHub, turning whatever it throws into a GitHubError named after `operation`. */

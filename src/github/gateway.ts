@@ -2,14 +2,14 @@
 // Arbiter's comments on a plan's issues, REST for single objects) and writes. Every Octokit error
 // becomes a GitHubError here.
 import { z } from 'zod';
-import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
+import type { CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
 import { commentsQuery, ISSUES_PER_QUERY, planCommentWrite, readCommentsAnswer, type OwnComment } from './comment-lookup.ts';
 import { fetchPatch, type RestClient } from '../acceptance/patch.ts';
 import { readHead, type HeadRead } from '../acceptance/read-files.ts';
 import type { PatchRow } from '../store/types.ts';
 import { configReads, type ConfigPort } from './config-reads.ts';
-import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
+import { callGitHub, GitHubError, propertyOf, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
@@ -106,7 +106,7 @@ export class GitHubGateway implements GitHubPort {
         const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', { owner: this.owner, repo: this.repo, branch, per_page: 100 });
         return data as unknown[];
       } catch (error) {
-        if ((error as { status?: number }).status === 404) return [];
+        if (propertyOf(error, 'status') === 404) return [];
         throw error;
       }
     });
@@ -129,9 +129,8 @@ export class GitHubGateway implements GitHubPort {
       const parsed = z.object({ permission: z.string(), role_name: z.string().optional() }).safeParse(data);
       if (!parsed.success) return 'none';
       const role = (parsed.data.role_name ?? parsed.data.permission).toLowerCase();
-      const known: Permission[] = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
-      if (known.includes(role as Permission)) return role as Permission;
-      return known.includes(parsed.data.permission as Permission) ? (parsed.data.permission as Permission) : 'none';
+      const known = z.enum(['none', 'read', 'triage', 'write', 'maintain', 'admin']);
+      return known.catch('none').parse(known.safeParse(role).success ? role : parsed.data.permission);
     } catch (error) {
       const wrapped = wrapGitHubError('get permission', error);
       if (wrapped.status === 404) return 'none';
@@ -214,8 +213,8 @@ export class GitHubGateway implements GitHubPort {
           return await this.octokit.graphql(commentsQuery(chunk), { owner: this.owner, name: this.repo });
         } catch (error) {
           // Errors on some aliases (an issue deleted, say) still answer the others.
-          const partial = (error as { name?: unknown; data?: unknown }).data;
-          if ((error as { name?: unknown }).name === 'GraphqlResponseError' && typeof partial === 'object' && partial !== null) return partial;
+          const partial = propertyOf(error, 'data');
+          if (propertyOf(error, 'name') === 'GraphqlResponseError' && typeof partial === 'object' && partial !== null) return partial;
           throw error;
         }
       });

@@ -3,6 +3,7 @@
 // requests (made by the auth strategy with its own `request`) are counted by a wrapped fetch.
 import type { ProbotOctokit } from 'probot';
 import { countGithubRequest } from '../metrics.ts';
+import { headersOf, propertyOf } from './errors.ts';
 import { rateBudgets } from './rate-budget.ts';
 
 const TOKEN_PATH = /\/app\/installations\/\d+\/access_tokens$/;
@@ -45,9 +46,9 @@ export function requestMeter(octokit: CoreOctokit, options: { auth?: unknown }):
       rateBudgets.record(installation, res.headers as Headers);
       return res;
     } catch (err) {
-      const e = err as { status?: unknown; response?: { headers?: Headers } };
-      countGithubRequest(route, typeof e.status === 'number' ? e.status : 0);
-      if (e.response?.headers) rateBudgets.record(installation, e.response.headers);
+      const status = propertyOf(err, 'status');
+      countGithubRequest(route, typeof status === 'number' ? status : 0);
+      rateBudgets.record(installation, headersOf(err));
       throw err;
     }
   });

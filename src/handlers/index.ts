@@ -17,7 +17,7 @@ import { onReview } from './review.ts';
 export interface Delivery {
   id: string;
   name: string; // X-GitHub-Event
-  payload: Record<string, any>;
+  payload: Record<string, unknown>;
 }
 
 export type Handler = (ctx: RepoContext, payload: Record<string, unknown>) => Promise<void>;

@@ -88,7 +88,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     } catch (err) {
       // A failed script that opened a transaction (pg-boss's locked plans) would leave the
       // one PGlite connection in an aborted transaction: roll it back.
-      if (await pglite.isInTransaction()) await pglite.exec('ROLLBACK').catch(() => undefined);
+      if (pglite.isInTransaction()) await pglite.exec('ROLLBACK').catch(() => undefined);
       throw wrapDriverError(err, text);
     }
   };

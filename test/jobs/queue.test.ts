@@ -121,7 +121,7 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     const deps = testDeps(b.store, q);
     let broken = true;
     const runs: string[] = [];
-    const job = deliveryJob(deps, async (_d, delivery) => {
+    const job = deliveryJob(deps, async () => {
       runs.push(broken ? 'failed' : 'ran');
       if (broken) throw new Error('handler broke');
     });
