@@ -8,9 +8,10 @@ import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
 
+const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
-  check_run: z.object({ name: z.string(), head_sha: z.string(), check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(), app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
-  check_suite: z.object({ head_sha: z.string(), app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
+  check_run: z.object({ name: z.string(), head_sha: z.string(), pull_requests: OnPulls, check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(), app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
+  check_suite: z.object({ head_sha: z.string(), pull_requests: OnPulls, app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
   sha: z.string().optional(),
   context: z.string().optional(),
 });
@@ -28,6 +29,10 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
   const openOn = async () => (await store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
   let candidates = await openOn();
   if (candidates.length === 0) {
+    // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
+    // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
+    const pulls = p.check_run?.pull_requests ?? p.check_suite?.pull_requests ?? [];
+    if (pulls.length === 0) return;
     await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
     // The head may have been recorded between the read and the keep, after its recorder looked
     // for kept events: read again, so one of the two always applies it.

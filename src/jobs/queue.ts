@@ -48,8 +48,11 @@ const HELD_SECONDS = 365 * 24 * 3600;
 export interface Queue extends JobQueue {
   /** Sends a job whose id is derived from `key`: a second send with the same key adds nothing. */
   sendOnce(name: string, data: Record<string, unknown>, key: string): Promise<string | null>;
-  /** Creates the queue if it is missing. `insertOnce` needs it, and runs inside a transaction that must not wait on pg-boss's own statements. */
-  prepare(name: string): Promise<void>;
+  /**
+   * Creates the queue if it is missing (with `policy`, or updates an existing one to it). `insertOnce`
+   * needs it, and runs inside a transaction that must not wait on pg-boss's own statements.
+   */
+  prepare(name: string, policy?: QueuePolicy): Promise<void>;
   /**
    * Inserts jobs in one statement on `tx`, each with the id `sendOnce` derives from its key, so a
    * key sent before adds nothing. The queue must be prepared. Call `wake` once `tx` committed.
@@ -122,13 +125,13 @@ const TIMING: Record<'live' | 'fast', Timing> = {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** A stable UUID for a key (name-based, version 5 layout), so a job can be sent idempotently. */
 /** How long after a job ended it counts as over (see `jobState`). */
 export const JOB_OVER_GRACE_MS = 10 * 60 * 1000;
 
 /** The pg-boss queue policies Arbiter uses. */
 export type QueuePolicy = 'standard' | 'singleton';
 
+/** A stable UUID for a key (name-based, version 5 layout), so a job can be sent idempotently. */
 export function jobIdFor(name: string, key: string): string {
   const h = createHash('sha1').update(`arbiter:${name}:${key}`).digest('hex');
   const variant = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);

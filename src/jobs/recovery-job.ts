@@ -23,8 +23,12 @@ export const recoveryJob =
     }
   };
 
-/** Queues a pass now (one at a time: a pass queued and not started takes the place of another). */
-export async function sendRecovery(queue: Pick<Queue, 'send'>): Promise<void> {
+/**
+ * Queues a pass now. The queue is a singleton one (pg-boss honours `singletonKey` only there): one
+ * pass is active at a time across every replica, so two never ask GitHub for the same redeliveries.
+ */
+export async function sendRecovery(queue: Pick<Queue, 'send' | 'prepare'>): Promise<void> {
+  await queue.prepare(RECOVERY_QUEUE, 'singleton');
   await queue.send(RECOVERY_QUEUE, {}, { singletonKey: RECOVERY_QUEUE });
 }
 

@@ -10,7 +10,7 @@ const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 export type LedgerStore = Pick<
   Store,
-  'addReceipt' | 'listReceipts' | 'readReceipts' | 'addEvent' | 'getAppliedAction' | 'getAppliedActions' | 'claimAppliedAction' | 'recordAppliedAction'
+  'addReceipt' | 'listReceipts' | 'readReceipts' | 'addEvent' | 'getAppliedAction' | 'getAppliedActions' | 'claimAppliedAction' | 'recordAppliedAction' | 'pruneAppliedActions'
 >;
 
 export function ledgerStore(db: Db): LedgerStore {
@@ -82,6 +82,10 @@ export function ledgerStore(db: Db): LedgerStore {
          ON CONFLICT (key) DO NOTHING`,
         [key, json(result ?? {}), at],
       );
+    },
+    async pruneAppliedActions(prefix, before) {
+      const res = await db.query("DELETE FROM applied_actions WHERE key LIKE $1 || '%' AND at < $2::timestamptz", [prefix, before]);
+      return res.rowCount ?? 0;
     },
   };
 }

@@ -193,6 +193,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   /** The recorded results of those keys that have one, in one read. */
   getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** Deletes the applied actions under a key prefix recorded before `before` (claims that only space work out in time). */
+  pruneAppliedActions(prefix: string, before: string): Promise<number>;
   /**
    * Records `result` under `key` unless a result is there already; answers the stored one, and
    * whether this call inserted it (in one statement).

@@ -18,7 +18,12 @@ export const DashboardJobData = z.object({ owner: z.string().min(1), repo: z.str
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
 const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
-const runKey = (ctx: RepoContext, minute: number): string => `dashboard-run:${ctx.key}@${minute}`;
+/** The per-minute claims that space runs out; the sweep drops them after an hour. */
+export const DASHBOARD_RUN_PREFIX = 'dashboard-run:';
+const runKey = (ctx: RepoContext, minute: number): string => `${DASHBOARD_RUN_PREFIX}${ctx.key}@${minute}`;
+/** Taken by the one run that may open the repository's dashboard issue, ever. */
+const openKey = (ctx: RepoContext): string => `dashboard-open:${ctx.key}`;
+const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
 async function scheduleRefresh(ctx: RepoContext, notBefore: number): Promise<void> {
@@ -70,6 +75,12 @@ export async function refreshDashboard(ctx: RepoContext): Promise<RefreshResult>
   const issue = await findDashboard(ctx);
   if (!issue) {
     if (!(await store.hasChanges(ctx.key))) return 'off';
+    // One run ever opens it (a retry of that run keeps its token). Another run that finds no issue
+    // meets a run still opening it (stalled past its minute), or an issue a person deleted: it
+    // opens none, and the next run that finds the issue keeps it current.
+    const claim = await store.claimAppliedAction(openKey(ctx), { token: ctx.token }, nowIso(ctx));
+    const opener = Opener.safeParse(claim.result);
+    if (!claim.inserted && !(opener.success && opener.data.token === ctx.token)) return 'deferred';
     // No retry here: after a lost answer the job's retry finds the issue among Arbiter's own.
     const opened = await ctx.gh.ownIssues.open(DASHBOARD_TITLE, body);
     await store.recordAppliedAction(issueKey(ctx), { issue: opened.number }, nowIso(ctx));

@@ -33,6 +33,14 @@ export async function recoverDeliveries(
   const now = input.clock.now();
   const since = new Date(now.getTime() - limits.lookbackHours * 3_600_000);
   const attempts = await input.hooks.listDeliveries(since, limits.maxPages);
+  // The list is app-wide, newest first, 100 a page: after a long outage the pages run out before
+  // the lookback does, and older failed webhooks are not seen. Say so, so an operator can redeliver them.
+  if (attempts.length >= limits.maxPages * 100) {
+    input.log.warn(
+      { listed: attempts.length, oldest: attempts[attempts.length - 1]?.deliveredAt },
+      `the webhook-delivery list was cut at ${limits.maxPages} pages: failed webhooks older than the oldest listed are not asked for`,
+    );
+  }
   const failed = failedDeliveries(attempts);
   const recorded = failed.length > 0 ? await input.store.knownDeliveries(failed.map((f) => f.guid)) : new Set<string>();
   const plan = planRedeliveries(failed, recorded, now, limits);
