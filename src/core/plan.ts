@@ -244,7 +244,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     ),
   });
   const actions: Action[] = [{ kind: 'receipt', key: k('receipt/selection'), receipt }, comparison('comparison', headline, rows)];
-  // For a ship verdict the losers close only after the merge succeeded (finishPromotion).
+  // For a ship verdict the losers close only after the merge succeeded (executeDecision).
   const lost: Action[] = [];
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;

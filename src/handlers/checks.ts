@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from '../workflows/context.ts';
-import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { verifyAndSelect } from '../workflows/flow.ts';
 
 const Payload = z.object({
   check_run: z.object({ name: z.string(), head_sha: z.string(), check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(), app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
@@ -23,5 +23,5 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
   const candidates = (await ctx.deps.store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
-  for (const c of candidates) await evaluateCandidate(ctx, c.pr);
+  for (const c of candidates) await verifyAndSelect(ctx, c.pr);
 }

@@ -5,10 +5,9 @@ import { recordCandidate } from '../workflows/candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { evaluateCandidate } from '../workflows/evaluate.ts';
 import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
-import { selectionStep } from '../workflows/select.ts';
+import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
@@ -44,7 +43,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
   // itself (the combined candidate) is recorded like any candidate.
   if (own && action !== 'synchronize' && action !== 'opened') return;
-  const candidate = await recordCandidate(ctx, {
+  const recorded = await recordCandidate(ctx, {
     number: pr.number,
     draft: pr.draft === true,
     state: pr.state,
@@ -54,7 +53,8 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     author: pr.user?.login ?? '',
     labels: pr.labels.map((l) => l.name),
   }, { revive: action === 'reopened' ? 'reopened' : undefined });
-  if (candidate) await evaluateCandidate(ctx, pr.number);
+  // The group it left (if any) first, as recording found it; then the candidate itself.
+  await runSteps(ctx, [...recorded.next, ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number }] : [])]);
 }
 
 async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: boolean, by: string, headSha: string): Promise<void> {
@@ -74,5 +74,5 @@ async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: 
   await writeCheck(ctx, { pr: number, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Withdrawn: closed by @${by}`, summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.` });
   await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
-  await selectionStep(ctx, candidate.change, candidate.base);
+  await selectAndFollow(ctx, candidate.change, candidate.base);
 }

@@ -20,8 +20,9 @@ import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound, portfolioPending } from './portfolio.ts';
-import { finishPromotion } from './promote.ts';
+import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
+import type { NextStep } from './steps.ts';
 
 export interface GroupView {
   change: ChangeRow;
@@ -214,37 +215,37 @@ async function computePlan(
  * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
  * update); the claimant (or its retry) decides, records the plan, and executes it. Otherwise the
  * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
- * sibling whose settling ran this step.
+ * sibling whose settling ran this step. Returns what the driver runs next (a 409's re-verify).
  */
-export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number } = {}): Promise<void> {
+export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number } = {}): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
+  if (!change || change.state === 'cancelled' || change.state === 'shipped') return [];
   let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
-  if (round.selection !== null && round.selection !== ctx.token) return;
+  if (round.selection !== null && round.selection !== ctx.token) return [];
   // The claimant already carried this round's decision through to the end.
-  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return;
+  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return [];
   const view = await readGroupView(ctx, changeNumber, base);
-  if (!view || view.siblings.length === 0) return;
-  if (view.round.id !== round.id) return;
+  if (!view || view.siblings.length === 0) return [];
+  if (view.round.id !== round.id) return [];
   if (round.decision === null && view.pending.length > 0) {
     const current = await store.getRound(round.id);
     if (current?.selection === ctx.token && current.decision === null) {
       // This run claimed the round and stopped before deciding, and a sibling is pending again
       // (new commits): the claim goes back, so the last sibling to settle claims the round.
       // Not given back: a run under this token decided meanwhile, and its outcome stands.
-      if (!(await store.releaseRound(round.id, ctx.token))) return;
+      if (!(await store.releaseRound(round.id, ctx.token))) return [];
     } else if (current?.selection !== null) {
       // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
       // waiting list must never cover the claimant's decision.
-      return;
+      return [];
     }
     await showWaiting(ctx, view, opts.settled);
-    return;
+    return [];
   }
   const claim = await store.claimRound(round.id, ctx.token);
-  if (claim === 'taken') return;
-  if (await decidePortfolioRound(ctx, view, round)) return;
+  if (claim === 'taken') return [];
+  if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
   let plan = round.decision as SelectionPlan | null;
   if (plan === null) {
@@ -253,17 +254,18 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     if (combine.handedOver) {
       // The combined candidate opened the next round, which compares the three.
       await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
-      return;
+      return combine.next;
     }
     await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
-    if (round.decision === null) return;
+    if (round.decision === null) return [];
     plan = round.decision as SelectionPlan;
     countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }
-  await finishPromotion(ctx, { change: view.change, round, base, plan });
+  const next = await executeDecision(ctx, { change: view.change, round, base, plan });
   await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));
+  return next;
 }

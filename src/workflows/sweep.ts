@@ -14,7 +14,7 @@ import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } fr
 import { executePlan, writeCheck } from './execute.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
-import { selectionStep } from './select.ts';
+import { selectAndFollow } from './flow.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -107,7 +107,7 @@ export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: Round
       const ctx = await contextOf(round);
       if (!ctx) continue;
       deps.log.warn({ repo: round.repo, change: round.change, round: round.number, claimant }, 'sweep: resuming a round its claimant left unfinished');
-      await selectionStep({ ...ctx, token: claimant }, round.change, round.base);
+      await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
       deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; the next sweep tries again');
     }
@@ -139,7 +139,7 @@ export async function runSweep(deps: Deps): Promise<void> {
   for (const { c, ctx } of groups.values()) {
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
-      await selectionStep({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
+      await selectAndFollow({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
     }

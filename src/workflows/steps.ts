@@ -1,0 +1,12 @@
+// What a workflow leaves to the job's driver (src/workflows/flow.ts) instead of calling it
+// itself: verifying a candidate settles it and asks for its group's selection step; a merge
+// answered 409 asks for the candidate to be verified again. So no workflow re-enters another.
+
+export type NextStep =
+  /** Run the selection step of a group; `settled`: the sibling whose settling asked for it. */
+  | { kind: 'select'; change: number; base: string; settled?: number }
+  /** Verify a candidate (again); `recheck` names a person's re-check, judged afresh once. */
+  | { kind: 'verify'; pr: number; recheck?: string };
+
+export const selectStep = (change: number, base: string, settled?: number): NextStep =>
+  settled === undefined ? { kind: 'select', change, base } : { kind: 'select', change, base, settled };
