@@ -14,6 +14,7 @@ import { judgeTie } from '../judge/judge.ts';
 import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
+import { branchRulesOf } from './branch-rules.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
@@ -43,7 +44,7 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
   const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
   const pulls = await ctx.gh.readGroup(siblings.map((s) => s.pr));
-  const branch = await ctx.gh.branchRules(base);
+  const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];
   for (const s of siblings) {

@@ -9,6 +9,7 @@ import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
+import { branchRulesOf } from './branch-rules.ts';
 import { ensurePatch, recordCandidate } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
@@ -41,7 +42,7 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
     candidate = recorded.candidate;
   }
   await ensurePatch(ctx, candidate);
-  const rules = await ctx.gh.branchRules(candidate.base);
+  const rules = await branchRulesOf(ctx, candidate.base);
   const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required, await headBlockers(ctx, candidate));
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
   await writeCheck(ctx, {
