@@ -22,7 +22,7 @@ export async function runSteps(ctx: RepoContext, steps: NextStep[]): Promise<voi
     }
     const step = todo.shift();
     if (step === undefined) return;
-    if (step.kind === 'select') todo.push(...(await selectionStep(ctx, step.change, step.base, step.settled === undefined ? {} : { settled: step.settled })));
+    if (step.kind === 'select') todo.push(...(await selectionStep(ctx, step.change, step.base, { settled: step.settled, pulls: step.pulls })));
     else todo.push(...(await verifyCandidate(ctx, step.pr, step.recheck === undefined ? {} : { recheck: step.recheck })).next);
   }
 }

@@ -36,14 +36,17 @@ export interface GroupView {
   branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
 }
 
-/** Reads the whole group's state: the store, plus ONE GraphQL query for every sibling. */
-export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string): Promise<GroupView | null> {
+/**
+ * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless
+ * `read` (this job's own read of the group) already holds every sibling.
+ */
+export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string, read?: ReadonlyMap<number, PullState>): Promise<GroupView | null> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change) return null;
   const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
-  const pulls = await ctx.gh.readGroup(siblings.map((s) => s.pr));
+  const pulls = read && siblings.every((s) => read.has(s.pr)) ? new Map(siblings.flatMap((s) => { const p = read.get(s.pr); return p ? [[s.pr, p] as const] : []; })) : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];
@@ -57,7 +60,12 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
       pending.push({ pr: s.pr, why: 'new commits' });
       continue;
     }
-    const gate = gateFrom(ctx, pull, await storedGate(ctx, s), branch.required);
+    const stored = await storedGate(ctx, s);
+    const fresh = gateFrom(ctx, pull, stored, branch.required);
+    // The job's read came before its own verification: a sibling that settled since (its job
+    // stored its gate before its selection step) counts as settled, so of two siblings settling
+    // at once the later selection step always sees both.
+    const gate = read && !fresh.settled && stored?.settled ? stored : fresh;
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
     else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
@@ -218,7 +226,7 @@ async function computePlan(
  * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
  * sibling whose settling ran this step. Returns what the driver runs next (a 409's re-verify).
  */
-export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number } = {}): Promise<NextStep[]> {
+export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {}): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change || change.state === 'cancelled' || change.state === 'shipped') return [];
@@ -226,7 +234,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   if (round.selection !== null && round.selection !== ctx.token) return [];
   // The claimant already carried this round's decision through to the end.
   if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return [];
-  const view = await readGroupView(ctx, changeNumber, base);
+  const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
   if (!view || view.siblings.length === 0) return [];
   if (view.round.id !== round.id) return [];
   if (round.decision === null && view.pending.length > 0) {

@@ -2,11 +2,21 @@
 // itself: verifying a candidate settles it and asks for its group's selection step; a merge
 // answered 409 asks for the candidate to be verified again. So no workflow re-enters another.
 
+import type { PullState } from '../github/group-query.ts';
+
 export type NextStep =
-  /** Run the selection step of a group; `settled`: the sibling whose settling asked for it. */
-  | { kind: 'select'; change: number; base: string; settled?: number }
+  /**
+   * Run the selection step of a group; `settled`: the sibling whose settling asked for it;
+   * `pulls`: the group as this job already read it from GitHub, so it is not read twice.
+   */
+  | { kind: 'select'; change: number; base: string; settled?: number; pulls?: ReadonlyMap<number, PullState> }
   /** Verify a candidate (again); `recheck` names a person's re-check, judged afresh once. */
   | { kind: 'verify'; pr: number; recheck?: string };
 
-export const selectStep = (change: number, base: string, settled?: number): NextStep =>
-  settled === undefined ? { kind: 'select', change, base } : { kind: 'select', change, base, settled };
+export const selectStep = (change: number, base: string, settled?: number, pulls?: ReadonlyMap<number, PullState>): NextStep => ({
+  kind: 'select',
+  change,
+  base,
+  ...(settled === undefined ? {} : { settled }),
+  ...(pulls === undefined ? {} : { pulls }),
+});

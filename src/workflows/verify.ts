@@ -31,7 +31,9 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
   if (!candidate || !OPEN_STATES.has(candidate.state)) return unsettled();
   const change = await store.getChange(ctx.key, candidate.change);
   if (!change || change.state === 'cancelled' || change.state === 'shipped') return unsettled();
-  const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
+  // One read of the whole group: this candidate's state now, its siblings' for the selection step.
+  const group = opts.state ? undefined : await readSiblings(ctx, candidate);
+  const state = opts.state ?? group?.get(pr);
   if (!state || state.state !== 'OPEN') return unsettled();
   const next: NextStep[] = [];
   if (state.headSha !== candidate.headSha) {
@@ -81,5 +83,11 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
   }
   await store.addEvent(ctx.key, 'candidate.settled', { pr, headSha: candidate.headSha, promotable: gate.promotable }, nowIso(ctx));
-  return { settled: true, next: [...next, selectStep(candidate.change, candidate.base, pr)] };
+  return { settled: true, next: [...next, selectStep(candidate.change, candidate.base, pr, group)] };
+}
+
+/** The candidate's open group on GitHub (itself included), in one query. */
+async function readSiblings(ctx: RepoContext, candidate: CandidateRow): Promise<Map<number, PullState>> {
+  const siblings = (await ctx.deps.store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) => OPEN_STATES.has(c.state));
+  return ctx.gh.readGroup([...new Set([candidate.pr, ...siblings.map((s) => s.pr)])]);
 }
