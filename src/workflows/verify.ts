@@ -47,7 +47,10 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
   const rules = await branchRulesOf(ctx, candidate.base);
   const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required, await headBlockers(ctx, candidate));
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
-  await writeCheck(ctx, {
+  // The gate check is written once while CI runs (its first table), then each time its concluded
+  // content changes: one write per state, not one per check event.
+  const inProgressShown = `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}`;
+  if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null) await writeCheck(ctx, {
     pr,
     headSha: candidate.headSha,
     name: 'Arbiter / gate',
@@ -56,6 +59,7 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
     title: gateTitle(gate),
     summary: renderGateTable(gate),
   });
+  if (!gate.settled) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
     if (!gate.settled) {
