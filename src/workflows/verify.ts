@@ -63,6 +63,9 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
     if (!gate.settled) {
+      // Written once per head: the reason CI is awaited changes with every check event.
+      const waitingShown = `acceptance-waiting:${ctx.key}#${pr}@${candidate.headSha}`;
+      if ((await store.getAppliedAction(waitingShown)) !== null) return unsettled(next);
       await writeCheck(ctx, {
         pr,
         headSha: candidate.headSha,
@@ -71,6 +74,7 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
         title: 'Waiting for the required checks',
         summary: `The acceptance check runs once every required check has concluded (${gate.reason}).`,
       });
+      await store.recordAppliedAction(waitingShown, {}, nowIso(ctx));
       return unsettled(next);
     }
     // One run per head sha and criteria judges acceptance; the others leave it to that run.
