@@ -46,7 +46,12 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
   if (!change) return null;
   const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
-  const pulls = read && siblings.every((s) => read.has(s.pr)) ? new Map(siblings.flatMap((s) => { const p = read.get(s.pr); return p ? [[s.pr, p] as const] : []; })) : await ctx.gh.readGroup(siblings.map((s) => s.pr));
+  const reused = new Map<number, PullState>();
+  for (const s of siblings) {
+    const pull = read?.get(s.pr);
+    if (pull) reused.set(s.pr, pull);
+  }
+  const pulls = read && reused.size === siblings.length ? reused : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];
