@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../sim/anthropic/index.ts';
 import { GitHubEmulator, type PullSnapshot } from '../sim/github/index.ts';
-import { AppProcess, defaultAppArgs, freePort } from '../sim/runner/app-process.ts';
+import { AppProcess, appBuild, freePort } from '../sim/runner/app-process.ts';
 import { createTempDatabase, type TempDatabase } from '../sim/runner/temp-database.ts';
 import { SCENARIO_EPOCH_MS } from '../sim/runner/index.ts';
 import { BASE_FILES, BENCH_CONFIG, CHANGE_BODY, candidateFiles, candidateModel, planGroup, scoreOf, type GroupPlan } from './group-scenario.ts';
@@ -123,7 +123,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
   const result: E2eResult = {
     backend, changes: o.changes, candidates: o.changes * SIBLINGS, bootSeconds: 0, seconds: 0, decideSeconds: 0,
     decided: 0, correct: 0, wrong: [], duplicateWrites: 0, webhooks: 0, reads: 0, writes: 0, violations: 0, modelCalls: 0,
-    tokenRequests: 0, byRoute: {}, app: defaultAppArgs()[0] === 'dist/main.js' ? 'dist' : 'source',
+    tokenRequests: 0, byRoute: {}, app: appBuild(),
   };
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
@@ -150,7 +150,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
       env: {
         APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: new URL(gh.url).host, GHE_PROTOCOL: 'http',
         ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sim-key', ARBITER_DATA_DIR: dataDir, ARBITER_APP_SLUG: APP_SLUG,
-        ARBITER_SIM_CONTROL: '1', ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS), LOG_LEVEL: 'warn', ARBITER_METRICS: '1',
+        ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS), LOG_LEVEL: 'warn', ARBITER_METRICS: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
       },
     });

@@ -1,5 +1,6 @@
 // Extracts the REST operations the GitHub emulator serves from GitHub's OpenAPI description
-// (@octokit/openapi 23.0.2) into sim/github/openapi-subset.json, with every component they reach.
+// (@octokit/openapi 23.0.2) into sim/github/openapi-subset.json: parameters, request body and
+// every answer's schema by status, with every component they reach (refs kept, unreached pruned).
 // Usage: tsx scripts/extract-openapi.ts [path/to/api.github.com.json]
 // Without a path it runs `npm pack @octokit/openapi@23.0.2` into a temporary folder and extracts it.
 import { execFileSync } from 'node:child_process';
@@ -17,9 +18,15 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'GET /app/installations',
   'POST /app/installations/{installation_id}/access_tokens',
   'GET /repos/{owner}/{repo}/installation',
+  // The app's webhook deliveries: the recovery of webhooks GitHub could not deliver.
+  'GET /app/hook/deliveries',
+  'POST /app/hook/deliveries/{delivery_id}/attempts',
   'GET /repos/{owner}/{repo}',
   'GET /repos/{owner}/{repo}/contents/{path}',
   'GET /repos/{owner}/{repo}/branches/{branch}',
+  // The dashboard issue: found among Arbiter's own issues (creator), created once, edited in place.
+  'GET /repos/{owner}/{repo}/issues',
+  'POST /repos/{owner}/{repo}/issues',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
   'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
@@ -110,12 +117,49 @@ function setPointer(target: JsonObject, ref: string, value: Json): void {
   node[parts[parts.length - 1]] = value;
 }
 
-/** Keeps only the successful JSON responses: their schemas say what the emulator should answer. */
-function keepSuccessResponses(op: JsonObject): JsonObject {
+/** Each answer's JSON schema by status (error answers too), with shared responses inlined; headers and examples are documentation. */
+function slimResponses(spec: JsonObject, op: JsonObject): JsonObject {
   const responses = isObject(op.responses) ? op.responses : {};
   const kept: JsonObject = {};
-  for (const [code, response] of Object.entries(responses)) if (/^2/.test(code)) kept[code] = response;
-  return { ...op, responses: kept };
+  for (const [code, declared] of Object.entries(responses)) {
+    const response = isObject(declared) && typeof declared.$ref === 'string' ? resolvePointer(spec, declared.$ref) : declared;
+    const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+    kept[code] = isObject(content) && content.schema !== undefined ? { content: { 'application/json': { schema: content.schema } } } : {};
+  }
+  return kept;
+}
+
+/**
+ * Limits GitHub states in prose only ("The number of results per page (max 100)"): outside them
+ * GitHub quietly answers something other than what was asked, so a client sending them is wrong.
+ */
+const PARAMETER_LIMITS: Readonly<Record<string, JsonObject>> = {
+  '#/components/parameters/per-page': { minimum: 1, maximum: 100 },
+  '#/components/parameters/page': { minimum: 1 },
+};
+
+/**
+ * Where GitHub's description is known to be wrong about what GitHub answers, the answer wins,
+ * so that the emulator can answer as GitHub does. Each names the upstream report.
+ */
+const SCHEMA_CORRECTIONS: readonly { at: string; set: JsonObject; report: string }[] = [
+  // a label made by adding it to an issue has no description: GitHub sends null
+  { at: '#/components/schemas/pull-request-simple/properties/labels/items/properties/description', set: { nullable: true }, report: 'github/rest-api-description#1812' },
+];
+
+function amend(components: JsonObject, ref: string, patch: JsonObject): void {
+  const node = resolvePointer(components, ref.replace(/^#\/components\//, '#/'));
+  if (!isObject(node)) throw new Error(`nothing to amend at ${ref}`);
+  Object.assign(node, patch);
+}
+
+function amendComponents(components: JsonObject): void {
+  for (const [ref, limits] of Object.entries(PARAMETER_LIMITS)) {
+    const parameter = resolvePointer(components, ref.replace(/^#\/components\//, '#/'));
+    if (!isObject(parameter) || !isObject(parameter.schema)) throw new Error(`no schema to limit at ${ref}`);
+    parameter.schema = { ...parameter.schema, ...limits };
+  }
+  for (const correction of SCHEMA_CORRECTIONS) amend(components, correction.at, correction.set);
 }
 
 export function extractSubset(spec: JsonObject, operations: readonly string[]): JsonObject {
@@ -128,7 +172,7 @@ export function extractSubset(spec: JsonObject, operations: readonly string[]): 
     const op = isObject(pathItem) ? pathItem[method.toLowerCase()] : undefined;
     if (!isObject(op)) throw new Error(`operation not in the OpenAPI description: ${entry}`);
     const slim: JsonObject = { operationId: op.operationId ?? null, parameters: op.parameters ?? [], ...(op.requestBody ? { requestBody: op.requestBody } : {}) };
-    const stripped = strip({ ...slim, responses: keepSuccessResponses(op).responses }, refs);
+    const stripped = strip({ ...slim, responses: slimResponses(spec, op) }, refs);
     const existing = outPaths[route];
     outPaths[route] = { ...(isObject(existing) ? existing : {}), [method.toLowerCase()]: stripped };
   }
@@ -144,7 +188,15 @@ export function extractSubset(spec: JsonObject, operations: readonly string[]): 
     setPointer(components, ref.replace(/^#\/components\//, '#/'), value);
     for (const r of found) if (!done.has(r)) queue.push(r);
   }
-  return { openapi: spec.openapi ?? '3.0.3', info: { title: 'GitHub REST subset served by the Arbiter emulator', source: OPENAPI_PACKAGE }, paths: outPaths, components };
+  amendComponents(components);
+  return { openapi: spec.openapi ?? '3.0.3', info: {
+      title: 'GitHub REST subset served by the Arbiter emulator',
+      source: OPENAPI_PACKAGE,
+      amendments: [
+        ...Object.entries(PARAMETER_LIMITS).map(([at, set]) => `${at}/schema: ${JSON.stringify(set)} (GitHub's documented range)`),
+        ...SCHEMA_CORRECTIONS.map((c) => `${c.at}: ${JSON.stringify(c.set)} (${c.report})`),
+      ],
+    }, paths: outPaths, components };
 }
 
 function main(): void {

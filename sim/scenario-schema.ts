@@ -6,6 +6,8 @@ const seconds = z.number().nonnegative();
 const prNumber = z.number().int().positive();
 const login = z.string().min(1);
 const fileTree = z.record(z.string().min(1), z.string());
+/** Extension: files moved, new path → old path; the new path keeps the old content unless `files` gives it. */
+const renames = z.record(z.string().min(1), z.string().min(1)).default({});
 
 export const Permission = z.enum(['read', 'triage', 'write', 'maintain', 'admin']);
 
@@ -104,6 +106,7 @@ export const CandidateSpec = z.strictObject({
   labels: z.array(z.string().min(1)).default([]),
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   model: CandidateModelScript.optional(),
   /** Extension: the PR comes from the author's fork (its head repository differs). */
@@ -177,6 +180,7 @@ const PushEvent = z.strictObject({
   on: prNumber,
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
+  renamed: renames,
   checks: z.array(CheckSpec).default([]),
   /** Extension: who pushes; default the candidate's author. */
   user: login.optional(),
@@ -283,6 +287,14 @@ export const RestartFault = z.union(
   { error: 'either { after: "<METHOD> <route>", nth: <n> } or { at: <seconds> }' },
 );
 
+export const DeliveryFaultSpec = z.strictObject({
+  event: z.string().min(1),
+  action: z.string().min(1).optional(),
+  on: z.number().int().positive().optional(),
+  nth: z.number().int().positive().default(1),
+  status: z.number().int().min(400).max(599).default(502),
+});
+
 export const Faults = z.strictObject({
   redeliver: z
     .union(
@@ -290,9 +302,30 @@ export const Faults = z.strictObject({
       { error: 'true (2 copies) or { copies: <n>, seed: <n> }' },
     )
     .optional(),
+  /**
+   * Extension: webhooks are delivered out of order. The webhooks GitHub sends are cut into
+   * consecutive windows of `window`; each window is delivered in an order shuffled by a PRNG
+   * seeded with `seed`, once it is full or at the end of its time step (never across steps).
+   */
+  reorder: z
+    .strictObject({
+      seed: z.number().int().default(1),
+      window: z.number().int().min(2).max(100).default(4),
+    })
+    .optional(),
   github: z.array(GitHubFault).default([]),
   model: z.array(ModelFault).default([]),
   restart: z.array(RestartFault).default([]),
+  /** Extension: webhooks whose first attempt fails before reaching the app (GitHub records the failure). */
+  deliveries: z.array(DeliveryFaultSpec).default([]),
+});
+
+const ChangeSpec = z.strictObject({
+  number: prNumber,
+  title: z.string().min(1),
+  body: z.string(),
+  /** Extension: who opens the Change (default "requester", who has write access unless users says otherwise). */
+  author: login.default('requester'),
 });
 
 export const ScenarioFile = z
@@ -306,13 +339,11 @@ export const ScenarioFile = z
     config: z.string().optional(),
     branch: BranchRules.optional(),
     users: z.record(login, UserSpec).default({}),
-    change: z.strictObject({
-      number: prNumber,
-      title: z.string().min(1),
-      body: z.string(),
-      /** Extension: who opens the Change (default "requester", who has write access unless users says otherwise). */
-      author: login.default('requester'),
-    }),
+    change: ChangeSpec,
+    /** Extension: more Changes, opened at time 0 after `change`; a candidate links to one with `body: "Candidate-for: #N"`. */
+    changes: z.array(ChangeSpec).default([]),
+    /** Extension: run with the dashboard issue (config `dashboard`). Default false, so a scenario's writes stay what they were. */
+    dashboard: z.boolean().default(false),
     candidates: z.array(CandidateSpec).default([]),
     /** Extension: scripted agents that answer portfolio dispatches (`/arbiter explore`). */
     agents: z.array(AgentSpec).default([]),
@@ -326,8 +357,13 @@ export const ScenarioFile = z
   })
   .superRefine((s, ctx) => {
     const numbers = new Set<number>();
+    const changes = new Set([s.change.number]);
+    s.changes.forEach((c, i) => {
+      if (changes.has(c.number)) ctx.addIssue({ code: 'custom', path: ['changes', i, 'number'], message: `#${c.number} is already used` });
+      changes.add(c.number);
+    });
     s.candidates.forEach((c, i) => {
-      if (c.number === s.change.number || numbers.has(c.number))
+      if (changes.has(c.number) || numbers.has(c.number))
         ctx.addIssue({ code: 'custom', path: ['candidates', i, 'number'], message: `#${c.number} is already used` });
       numbers.add(c.number);
       if (c.baseAt > c.openAt)
@@ -360,7 +396,7 @@ export const ScenarioFile = z
         else if (e.at < opens)
           ctx.addIssue({ code: 'custom', path: ['events', i, 'at'], message: `#${prTarget.on} opens only at ${opens}` });
       }
-      if (e.comment && e.comment.on !== s.change.number && !openAt.has(e.comment.on))
+      if (e.comment && !changes.has(e.comment.on) && !openAt.has(e.comment.on))
         ctx.addIssue({ code: 'custom', path: ['events', i, 'comment', 'on'], message: `#${e.comment.on} is neither the Change nor a candidate` });
       if (e.edit && e.edit.issue !== s.change.number && !openAt.has(e.edit.issue))
         ctx.addIssue({ code: 'custom', path: ['events', i, 'edit', 'issue'], message: `#${e.edit.issue} is neither the Change nor a candidate` });
@@ -374,7 +410,7 @@ export const ScenarioFile = z
   })
   .superRefine((s, ctx) => {
     // Agents' PRs and branches share the namespace of the Change and the candidates.
-    const numbers = new Set([s.change.number, ...s.candidates.map((c) => c.number)]);
+    const numbers = new Set([s.change.number, ...s.changes.map((c) => c.number), ...s.candidates.map((c) => c.number)]);
     const branches = new Set([s.defaultBranch, ...s.candidates.map((c) => c.branch)]);
     const approaches = new Set<string>();
     s.agents.forEach((a, i) => {

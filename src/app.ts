@@ -1,19 +1,23 @@
 // The Probot app: builds Deps, records every webhook by its delivery id and turns it into a
-// durable job, starts the workers and the sweep, and mounts health and scenario-control routes.
+// durable job, starts the workers, the sweep and the recovery of lost webhooks, and mounts health
+// (and whatever extra routes the process that starts it adds).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
-import type { Clock, ManualClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, type HandleDelivery } from './jobs/delivery-job.ts';
-import type { Queue } from './jobs/queue.ts';
+import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, submitWithin, type HandleDelivery } from './jobs/delivery-job.ts';
+import type { Queue, QueueCounts } from './jobs/queue.ts';
+import { DASHBOARD_QUEUE, dashboardJob } from './jobs/dashboard-job.ts';
+import { RECOVERY_INTERVAL_MS, RECOVERY_QUEUE, recoveryJob, scheduleRecovery, sendRecovery, type RunRecovery } from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
-import { simControlHandler } from './sim-control.ts';
 import type { StoreWithDb } from './store/store.ts';
+import { recoverDeliveries } from './workflows/recover-deliveries.ts';
 import { runSweep } from './workflows/sweep.ts';
 
 export const WEBHOOK_PATH = '/api/github/webhooks';
@@ -30,15 +34,40 @@ export interface ArbiterAppOptions {
   appSlug?: string;
   /** First wait between two tries of `GET /app` (doubling up to 30 s); tests shorten it. */
   slugRetryMs?: number;
+  /** How long a webhook waits for its intake commit before it is answered 503 (INTAKE_DEADLINE_MS). */
+  intakeDeadlineMs?: number;
   /** Parallel delivery workers. */
   workers?: number;
-  /** Live mode: the sweep runs every minute from a pg-boss schedule. */
+  /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
+  dashboards?: boolean;
+  /** Live mode: the sweep runs every minute, the webhook-delivery recovery every five, from pg-boss schedules. */
   scheduleSweep?: boolean;
-  /** Scenario mode: mounts /arbiter/sim/* over this clock. */
-  simClock?: ManualClock;
+  /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
+  routes?: (controls: AppControls) => RouteHandler;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
+  /** Default: a pass of src/workflows/recover-deliveries.ts as the app (its JWT). */
+  recover?: RunRecovery;
+}
+
+/** A route that answers the request and returns true, or returns false to pass it on. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+/** What extra routes can see and do: the queue's state and a tick on the app's clock. */
+export interface AppControls {
+  /**
+   * Starts the deferred jobs due by now on the app's clock (a rate limit's wait), runs the sweep,
+   * and queues a pass of the webhook-delivery recovery once five minutes passed since the last.
+   */
+  tick(): Promise<void>;
+  counts(): Promise<QueueCounts>;
+  /** The earliest due time of a deferred job, or null. */
+  nextDue(): Promise<Date | null>;
+  /** Webhook requests received and not yet answered. */
+  inflight(): number;
+  /** Every decision receipt the store holds, oldest first, as recorded (a route can replay them). */
+  receipts(): Promise<{ id: number; recorded: unknown }[]>;
 }
 
 export interface ArbiterApp {
@@ -95,6 +124,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           log: app.log,
           octokitFor: (installationId) => app.auth(installationId),
           appSlug,
+          dashboards: opts.dashboards ?? true,
         };
         current = deps;
         const requeued = await requeuePendingDeliveries(store, queue);
@@ -102,12 +132,22 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
-        if (opts.scheduleSweep) await scheduleSweep(queue);
+        await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
+        const recover = opts.recover ?? (async () => recoverDeliveries({ hooks: new GitHubAppHooks(await app.auth()), store, clock: opts.clock, log: app.log }));
+        await queue.work(RECOVERY_QUEUE, recoveryJob(recover));
+        if (opts.scheduleSweep) {
+          await scheduleSweep(queue);
+          await scheduleRecovery(queue);
+        }
+        // Webhooks GitHub could not deliver while this process was down: asked for again now.
+        await sendRecovery(queue);
+        lastRecoveryMs = opts.clock.now().getTime();
         resolveReady(deps);
       };
       let current: Deps | null = null;
+      let lastRecoveryMs = 0;
 
-      // Counts webhook requests from arrival to answer, for /arbiter/sim/idle; passes them on.
+      // Counts webhook requests from arrival to answer (extra routes can read it); passes them on.
       addHandler((req: IncomingMessage, res: ServerResponse) => {
         if (pathOf(req) !== WEBHOOK_PATH) return false;
         if (!accepting) {
@@ -119,25 +159,36 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         return false;
       });
       addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting, degraded: () => degraded }));
-      const simClock = opts.simClock;
-      if (simClock) {
-        const onClock = async () => {
-          // Deferred jobs (a rate limit's wait) whose time came on the moved clock start now.
-          await queue.releaseDue(simClock.now());
+      if (opts.routes) {
+        const tick = async () => {
+          await queue.releaseDue(opts.clock.now());
           if (current) await sweep(current);
+          // The recovery's five-minute schedule, on the app's clock (a manual one has no cron).
+          if (current && opts.clock.now().getTime() - lastRecoveryMs >= RECOVERY_INTERVAL_MS) {
+            lastRecoveryMs = opts.clock.now().getTime();
+            await sendRecovery(queue);
+          }
         };
         addHandler(
-          simControlHandler({ clock: simClock, sweep: onClock, counts: () => queue.counts(), nextDue: () => queue.nextDue(), inflight: () => inflight }),
+          opts.routes({
+            tick,
+            counts: () => queue.counts(),
+            nextDue: () => queue.nextDue(),
+            inflight: () => inflight,
+            receipts: async () => (await store.readReceipts({})).map((r) => ({ id: r.id, recorded: r.recorded })),
+          }),
         );
       }
 
       // Intake: record, enqueue, answer. Nothing else happens inside the request. Deliveries that
       // arrive together commit together; when a commit fails, every webhook in it is answered 500
       // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
+      // A database that does not answer within the deadline gets 503, long before Probot's own
+      // 202 after 9 s would acknowledge what was never stored.
       const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
         countWebhook(context.name, context.id);
-        const result = await intake.submit({ id: context.id, name: context.name, payload: context.payload });
+        const result = await submitWithin(intake, { id: context.id, name: context.name, payload: context.payload }, opts.intakeDeadlineMs);
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
       markServing();

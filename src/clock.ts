@@ -1,6 +1,6 @@
-// The one clock the app reads. In production it is the system clock; under the scenario
-// runner it is a virtual clock the runner sets (see src/sim-control.ts), so timeouts and the
-// sweep run on scenario time.
+// The one clock the app reads. In production it is the system clock; a caller that starts the
+// app can pass another (tests and the scenario runner pass a ManualClock, so timeouts and the
+// sweep run on their time).
 export interface Clock {
   now(): Date;
 }

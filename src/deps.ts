@@ -24,6 +24,11 @@ export interface JobQueue {
   send(name: string, data: Record<string, unknown>, opts?: JobOptions): Promise<string | null>;
   /** The state of the job sent once under `key` (`sendOnce`). */
   jobState(name: string, key: string): Promise<JobState>;
+  /**
+   * Sends a job, once per `key` (a second send adds nothing), that starts when the app's clock
+   * reaches `dueAt`: debounced work such as the dashboard's refresh.
+   */
+  sendOnceAt(name: string, data: Record<string, unknown>, key: string, dueAt: Date, now: Date): Promise<string | null>;
 }
 
 export interface Deps {
@@ -35,4 +40,6 @@ export interface Deps {
   octokitFor(installationId: number): Promise<Octokit>;
   /** The app's slug; its bot login is `${appSlug}[bot]`, used to recognise Arbiter's own acts. */
   appSlug: string;
+  /** False: no repository gets a dashboard issue, whatever its config (ARBITER_DASHBOARD=0; scenario runs by default). */
+  dashboards?: boolean;
 }

@@ -26,12 +26,11 @@ const EnvSchema = z.object({
   GHE_PROTOCOL: z.enum(['http', 'https']).default('https'),
   WEBHOOK_PROXY_URL: z.url().optional(),
   ARBITER_APP_SLUG: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be the app slug (lower case, dashes)').optional(),
-  ARBITER_SIM_CONTROL: flag.default(false),
-  /** Scenario runs: where the virtual clock starts (ms since the epoch) until the runner sets it. */
-  ARBITER_SIM_START_MS: z.coerce.number().int().nonnegative().default(0),
   ARBITER_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   /** pg-boss schema in PostgreSQL (replicas of one deployment share it). */
   ARBITER_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('pgboss'),
+  /** `0`: no repository gets a dashboard issue, whatever its config (the scenario runner's default). */
+  ARBITER_DASHBOARD: flag.default(true),
   /** Serves GET /metrics (Prometheus text format) without a token. */
   ARBITER_METRICS: flag.default(false),
   /** Serves GET /metrics to requests with `authorization: Bearer <token>` (implies ARBITER_METRICS). */

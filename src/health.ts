@@ -1,6 +1,6 @@
-// GET /arbiter/health: the store answers a query and the queue can be counted → 200 with the
-// counts (status `degraded`, with the reason, while GitHub has not answered at start); otherwise
-// 503 with what failed. Used by load balancers and the scenario runner.
+// GET /arbiter/health: the store answers a query and the queue can be counted, each within a
+// second → 200 with the counts (status `degraded`, with the reason, while GitHub has not answered
+// at start); otherwise 503 with what failed. Used by load balancers and the scenario runner.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rateBudgets, type RateBudget } from './github/rate-budget.ts';
 import type { QueueCounts } from './jobs/queue.ts';
@@ -30,13 +30,25 @@ export interface HealthReport {
   reason: string | null;
 }
 
-export async function checkHealth(src: HealthSources): Promise<HealthReport> {
+/** A store that does not answer this fast is reported failing (a stalled database never answers at all). */
+export const HEALTH_DEADLINE_MS = 1_000;
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+export async function checkHealth(src: HealthSources, deadlineMs = HEALTH_DEADLINE_MS): Promise<HealthReport> {
   const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
-  const store = await src.db.query('SELECT 1 AS ok').then(
+  const store = await within(src.db.query('SELECT 1 AS ok'), deadlineMs).then(
     () => 'ok',
     (err: unknown) => `failed: ${reason(err)}`,
   );
-  const queue = await src.counts().catch((err: unknown) => `failed: ${reason(err)}`);
+  const queue = await within(src.counts(), deadlineMs).catch((err: unknown) => `failed: ${reason(err)}`);
   const shuttingDown = !src.accepting();
   const ok = store === 'ok' && typeof queue !== 'string' && !shuttingDown;
   const degraded = src.degraded?.() ?? null;

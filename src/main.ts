@@ -7,10 +7,10 @@ import pino from 'pino';
 import { createNodeMiddleware, Probot, ProbotOctokit, run } from 'probot';
 import SmeeClient from 'smee-client';
 import { createArbiterApp, WEBHOOK_PATH, type ArbiterAppOptions } from './app.ts';
-import { ManualClock, systemClock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { EnvError, readEnv, type Env } from './env.ts';
 import { requestMeter, tokenMeteredFetch } from './github/request-meter.ts';
-import { createQueue } from './jobs/queue.ts';
+import { createQueue, type QueueOptions } from './jobs/queue.ts';
 import { createAnthropicClient } from './llm/client.ts';
 import { metricsHandler } from './metrics.ts';
 import { createStore } from './store/store.ts';
@@ -24,17 +24,6 @@ const MeteredOctokit = ProbotOctokit.plugin(requestMeter);
  */
 export const ArbiterOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
 
-/**
- * Against the emulator (scenario runner) there is no rate limit to respect, and the throttle's
- * spacing of writes (a second apart) only slows every scenario down; faults that answer 403
- * with retry-after are still honoured by the executor's own retry.
- */
-export const SimOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({
-  ...o,
-  retry: { enabled: false },
-  throttle: { ...(o['throttle'] as Record<string, unknown> | undefined), enabled: false },
-}));
-
 export interface RunningArbiter {
   port: number;
   server: http.Server;
@@ -42,9 +31,14 @@ export interface RunningArbiter {
   stop(): Promise<void>;
 }
 
-export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep'>> {
+/** What a caller other than `npm start` changes: the scenario runner's entry and tests. */
+export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs'>> {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Queue timing and recovery (see QueueOptions). */
+  queue?: Pick<QueueOptions, 'fast' | 'recoverActiveAtStart' | 'manualClock'>;
 }
 
 /** Starts the real server with credentials. Exported for tests; `main()` calls it. */
@@ -53,36 +47,31 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
   if (!creds) throw new EnvError('startArbiter needs APP_ID, PRIVATE_KEY and WEBHOOK_SECRET');
   const log = overrides.log ?? pino({ level: env.LOG_LEVEL, base: { app: 'arbiter' } });
   const store = await createStore({ databaseUrl: env.DATABASE_URL, dataDir: env.ARBITER_DATA_DIR });
-  const simClock = env.ARBITER_SIM_CONTROL ? new ManualClock(env.ARBITER_SIM_START_MS) : undefined;
   try {
-    const queue = await createQueue(store.db, {
-      log,
-      fast: simClock !== undefined,
-      schema: env.ARBITER_QUEUE_SCHEMA,
-      // Under the scenario runner exactly one Arbiter process runs at a time, so jobs a killed
-      // process left active can be taken back at start on PostgreSQL too.
-      ...(simClock ? { recoverActiveAtStart: true, manualClock: true } : {}),
-    });
+    const queue = await createQueue(store.db, { log, schema: env.ARBITER_QUEUE_SCHEMA, ...overrides.queue });
     const probot = new Probot({
       appId: creds.appId,
       privateKey: creds.privateKey,
       secret: creds.webhookSecret,
       baseUrl: env.githubBaseUrl,
       log,
-      Octokit: overrides.Octokit ?? (simClock ? SimOctokit : ArbiterOctokit),
+      Octokit: overrides.Octokit ?? ArbiterOctokit,
       request: { fetch: tokenMeteredFetch() },
     });
     const arbiter = createArbiterApp({
       store,
       queue,
-      clock: simClock ?? systemClock,
+      clock: overrides.clock ?? systemClock,
       llm: createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, log }),
       appSlug: env.ARBITER_APP_SLUG,
       workers: env.ARBITER_WORKERS,
-      scheduleSweep: simClock === undefined,
-      simClock,
+      dashboards: env.ARBITER_DASHBOARD,
+      scheduleSweep: overrides.scheduleSweep ?? true,
       ...(overrides.handle ? { handle: overrides.handle } : {}),
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),
+      ...(overrides.recover ? { recover: overrides.recover } : {}),
+      ...(overrides.routes ? { routes: overrides.routes } : {}),
+      ...(overrides.intakeDeadlineMs ? { intakeDeadlineMs: overrides.intakeDeadlineMs } : {}),
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.serving;
@@ -103,7 +92,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
     });
     const addr = server.address();
     const port = typeof addr === 'object' && addr !== null ? addr.port : env.PORT;
-    log.info({ port, backend: store.db.kind, sim: simClock !== undefined }, 'Arbiter is listening');
+    log.info({ port, backend: store.db.kind }, 'Arbiter is listening');
 
     let smee: SmeeClient | undefined;
     if (env.WEBHOOK_PROXY_URL) {
@@ -154,7 +143,11 @@ export async function main(): Promise<void> {
     await startSetup(env);
     return;
   }
-  const running = await startArbiter(env);
+  stopOnSignals(await startArbiter(env));
+}
+
+/** SIGTERM or SIGINT: a graceful stop, then exit (forced after 30 s). */
+export function stopOnSignals(running: RunningArbiter): void {
   const onSignal = (signal: NodeJS.Signals) => {
     process.stderr.write(`arbiter: ${signal}, shutting down\n`);
     const force = setTimeout(() => process.exit(1), 30_000);

@@ -1,5 +1,6 @@
 // GitHub's REST contract, from the committed OpenAPI subset: finds the operation a request
-// names, decodes and checks its path parameters, and validates JSON bodies with ajv.
+// names, checks its path and query parameters and its JSON body, and checks every answer
+// against the operation's response schema for that status (ajv).
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -19,6 +20,16 @@ export interface Operation {
   paramTypes: Record<string, string>;
   /** JSON pointer of the request body schema, compiled on first use */
   bodySchema: string | null;
+  /** the query parameters GitHub defines for the operation, with their schemas' pointers */
+  query: QueryParameter[];
+  /** documented answers: status → pointer of the JSON body's schema, or null for no body */
+  responses: Record<string, string | null>;
+}
+
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  schema: string;
 }
 
 export interface MatchedOperation {
@@ -49,9 +60,28 @@ function resolveRef(doc: JsonObject, node: Json): Json {
   return current;
 }
 
+/** GitHub answers any operation with its generic error when the status is not one it documents. */
+const GENERIC_ERROR = `${SUBSET_ID}#/components/schemas/basic-error`;
+
+/** A query string's values as JSON: integers and booleans where the schema says so (ajv coerces). */
+function queryObject(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of query) out[name] = value;
+  return out;
+}
+
+function ajvProblems(validate: ValidateFunction, where: string): string[] {
+  return (validate.errors ?? []).slice(0, 8).map((error) => {
+    const extra = error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
+    return `${where}${error.instancePath || ''} ${error.message ?? 'is invalid'}${extra}`;
+  });
+}
+
 export class RestContract {
   readonly operations: Operation[] = [];
   private readonly ajv: Ajv;
+  /** query strings are text: this one coerces `per_page=20` to the integer its schema wants */
+  private readonly queryAjv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(subsetPath: URL) {
@@ -59,21 +89,35 @@ export class RestContract {
     if (!isObject(raw) || !isObject(raw.paths)) throw new Error('the OpenAPI subset is not an OpenAPI document');
     const doc = fixNullable(raw);
     if (!isObject(doc) || !isObject(doc.paths)) throw new Error('the OpenAPI subset is not an OpenAPI document');
-    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-    addFormatsModule.default(ajv);
-    // GitHub's own format for `owner/name` (the `head_repo` of a new pull request).
-    ajv.addFormat('repo.nwo', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/);
-    ajv.addSchema({ ...doc, $id: SUBSET_ID });
-    this.ajv = ajv;
+    const makeAjv = (coerceTypes: boolean): Ajv => {
+      const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, coerceTypes });
+      addFormatsModule.default(ajv);
+      // GitHub's own format for `owner/name` (the `head_repo` of a new pull request).
+      ajv.addFormat('repo.nwo', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/);
+      ajv.addSchema({ ...doc, $id: SUBSET_ID });
+      return ajv;
+    };
+    this.ajv = makeAjv(false);
+    this.queryAjv = makeAjv(true);
     for (const [route, item] of Object.entries(doc.paths)) {
       if (!isObject(item)) continue;
       for (const [method, op] of Object.entries(item)) {
         if (!isObject(op)) continue;
         const paramNames = [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
         const paramTypes: Record<string, string> = {};
-        for (const p of Array.isArray(op.parameters) ? op.parameters : []) {
+        const query: QueryParameter[] = [];
+        const opPointer = `${SUBSET_ID}#/paths/${escapePointer(route)}/${method}`;
+        (Array.isArray(op.parameters) ? op.parameters : []).forEach((p, index) => {
           const param = resolveRef(doc, p);
-          if (isObject(param) && param.in === 'path' && typeof param.name === 'string' && isObject(param.schema) && typeof param.schema.type === 'string') paramTypes[param.name] = param.schema.type;
+          if (!isObject(param) || typeof param.name !== 'string' || !isObject(param.schema)) return;
+          if (param.in === 'path' && typeof param.schema.type === 'string') paramTypes[param.name] = param.schema.type;
+          const at = isObject(p) && typeof p.$ref === 'string' ? `${SUBSET_ID}${p.$ref}` : `${opPointer}/parameters/${index}`;
+          if (param.in === 'query') query.push({ name: param.name, required: param.required === true, schema: `${at}/schema` });
+        });
+        const responses: Record<string, string | null> = {};
+        for (const [code, response] of Object.entries(isObject(op.responses) ? op.responses : {})) {
+          const json = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+          responses[code] = isObject(json) && json.schema !== undefined ? `${opPointer}/responses/${code}/content/application~1json/schema` : null;
         }
         const source = route
           .split('/')
@@ -86,7 +130,7 @@ export class RestContract {
           .join('/');
         const requestBody = resolveRef(doc, op.requestBody ?? null);
         const hasJsonBody = isObject(requestBody) && isObject(requestBody.content) && isObject(requestBody.content['application/json']);
-        const pointer = `${SUBSET_ID}#/paths/${escapePointer(route)}/${method}/requestBody/content/application~1json/schema`;
+        const pointer = `${opPointer}/requestBody/content/application~1json/schema`;
         this.operations.push({
           method: method.toUpperCase(),
           route,
@@ -95,6 +139,8 @@ export class RestContract {
           paramNames,
           paramTypes,
           bodySchema: hasJsonBody ? pointer : null,
+          query,
+          responses,
         });
       }
     }
@@ -123,31 +169,58 @@ export class RestContract {
     return this.operations.some((op) => op.pattern.test(path));
   }
 
-  private bodyValidator(operation: Operation): ValidateFunction | null {
-    if (operation.bodySchema === null) return null;
-    let validate = this.validators.get(operation.bodySchema);
+  private compiled(ajv: Ajv, key: string, schema: () => object): ValidateFunction {
+    let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: operation.bodySchema });
-      this.validators.set(operation.bodySchema, validate);
+      validate = ajv.compile(schema());
+      this.validators.set(key, validate);
     }
     return validate;
   }
 
-  /** Problems with the path parameters and JSON body, or an empty list. */
-  check(matched: MatchedOperation, body: unknown): string[] {
+  /** Problems with the path parameters, the query string and the JSON body, or an empty list. */
+  check(matched: MatchedOperation, body: unknown, query: URLSearchParams = new URLSearchParams()): string[] {
+    const { operation } = matched;
     const problems: string[] = [];
-    for (const [name, type] of Object.entries(matched.operation.paramTypes)) {
+    for (const [name, type] of Object.entries(operation.paramTypes)) {
       const value = matched.params[name];
       if (value === undefined || value === '') problems.push(`path parameter ${name} is missing`);
       else if (type === 'integer' && !/^\d+$/.test(value)) problems.push(`path parameter ${name} must be an integer, got "${value}"`);
     }
-    const validate = this.bodyValidator(matched.operation);
-    if (validate && body !== undefined && !validate(body)) {
-      for (const error of (validate.errors ?? []).slice(0, 8)) {
-        const extra = error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
-        problems.push(`body${error.instancePath || ''} ${error.message ?? 'is invalid'}${extra}`);
-      }
+    const known = new Set(operation.query.map((q) => q.name));
+    for (const name of new Set(query.keys())) if (!known.has(name)) problems.push(`query parameter ${name} is not one of ${operation.operationId}'s (${[...known].join(', ') || 'none'})`);
+    const validateQuery = this.compiled(this.queryAjv, `query ${operation.method} ${operation.route}`, () => ({
+      type: 'object',
+      properties: Object.fromEntries(operation.query.map((q) => [q.name, { $ref: q.schema }])),
+      required: operation.query.filter((q) => q.required).map((q) => q.name),
+    }));
+    if (!validateQuery(queryObject(query))) problems.push(...ajvProblems(validateQuery, 'query').map((p) => p.replace(/^query\/([^ ]+)/, 'query parameter $1')));
+    if (operation.bodySchema !== null && body !== undefined) {
+      const pointer = operation.bodySchema;
+      const validate = this.compiled(this.ajv, pointer, () => ({ $ref: pointer }));
+      if (!validate(body)) problems.push(...ajvProblems(validate, 'body'));
     }
     return problems;
+  }
+
+  /**
+   * Problems with an answer the emulator is about to give, against GitHub's schema for that
+   * operation and status, each naming the JSON pointer; an empty list when it conforms.
+   * `body` is undefined for an empty answer; an answer in another media type (a diff) is not JSON.
+   */
+  checkResponse(operation: Operation, status: number, body: unknown): string[] {
+    const code = String(status);
+    const documented = Object.hasOwn(operation.responses, code);
+    if (!documented && status < 400) return [`GitHub does not answer ${status} to ${operation.operationId} (it documents ${Object.keys(operation.responses).join(', ')})`];
+    // an error GitHub documents without a body still comes with GitHub's generic error body
+    const pointer = (documented ? operation.responses[code] : null) ?? (status >= 400 ? GENERIC_ERROR : null);
+    if (pointer === null) return body === undefined ? [] : [`GitHub answers ${status} to ${operation.operationId} with no body, the emulator sent one`];
+    if (body === undefined) return [`GitHub answers ${status} to ${operation.operationId} with a JSON body, the emulator sent none`];
+    const validate = this.compiled(this.ajv, pointer, () => ({ $ref: pointer }));
+    if (validate(body)) return [];
+    return (validate.errors ?? []).slice(0, 8).map((error) => {
+      const extra = error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
+      return `at ${error.instancePath === '' ? '"" (the body)' : error.instancePath}: ${error.message ?? 'is invalid'}${extra}`;
+    });
   }
 }

@@ -1,7 +1,11 @@
 // Line diffs between two trees, as GitHub shows them: per-file status, counts and unified patches.
 export interface FileDiff {
   filename: string;
-  status: 'added' | 'removed' | 'modified';
+  status: 'added' | 'removed' | 'modified' | 'renamed';
+  /** A renamed file's old path. */
+  previous_filename?: string;
+  /** A renamed file's similarity to its old content, in percent (as `git diff -M` prints it). */
+  similarity?: number;
   additions: number;
   deletions: number;
   changes: number;
@@ -105,20 +109,66 @@ export function diffFile(filename: string, before: string | undefined, after: st
   return { filename, status, additions, deletions, changes: additions + deletions, binary, patch: hunks(ops), before, after };
 }
 
-/** Files that differ between two trees, sorted by path. */
+/** Git's default rename threshold (`-M50%`): an added file this similar to a removed one is that file, renamed. */
+const RENAME_SIMILARITY = 50;
+
+/** Percent of lines two texts share (unchanged lines of the edit script over the longer text). */
+function similarity(before: string, after: string): number {
+  if (before === after) return 100;
+  if (isBinary(before) || isBinary(after)) return 0;
+  const a = splitLines(before);
+  const b = splitLines(after);
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 100;
+  const common = editScript(a, b).filter((op) => op.kind === ' ').length;
+  return Math.floor((common * 100) / longer);
+}
+
+/**
+ * Files that differ between two trees, sorted by path. As GitHub does, a removed file and an
+ * added file at least half alike are one file renamed (`status: renamed`, `previous_filename`),
+ * its patch against the old content; the most similar pairs first.
+ */
 export function diffTrees(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): FileDiff[] {
   const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-  return paths.filter((path) => before[path] !== after[path]).map((path) => diffFile(path, before[path], after[path]));
+  const changed = paths.filter((path) => before[path] !== after[path]);
+  const removed = changed.filter((path) => after[path] === undefined);
+  const added = changed.filter((path) => before[path] === undefined);
+  const pairs = added
+    .flatMap((to) => removed.map((from) => ({ from, to, score: similarity(before[from]!, after[to]!) })))
+    .filter((p) => p.score >= RENAME_SIMILARITY)
+    .sort((x, y) => y.score - x.score || x.to.localeCompare(y.to) || x.from.localeCompare(y.from));
+  const renamedTo = new Map<string, { from: string; score: number }>();
+  const taken = new Set<string>();
+  for (const p of pairs) {
+    if (renamedTo.has(p.to) || taken.has(p.from)) continue;
+    renamedTo.set(p.to, p);
+    taken.add(p.from);
+  }
+  return changed
+    .filter((path) => !taken.has(path))
+    .map((path) => {
+      const rename = renamedTo.get(path);
+      if (!rename) return diffFile(path, before[path], after[path]);
+      const diff = diffFile(path, before[rename.from], after[path]);
+      return { ...diff, status: 'renamed' as const, previous_filename: rename.from, similarity: rename.score, ...(diff.patch === '' ? { patch: undefined } : {}) };
+    });
 }
 
 /** The whole diff as `git diff` prints it (what `Accept: application/vnd.github.diff` returns). */
 export function renderUnifiedDiff(files: FileDiff[]): string {
   const parts = files.map((file) => {
-    const a = file.status === 'added' ? '/dev/null' : `a/${file.filename}`;
+    const old = file.previous_filename ?? file.filename;
+    const a = file.status === 'added' ? '/dev/null' : `a/${old}`;
     const b = file.status === 'removed' ? '/dev/null' : `b/${file.filename}`;
-    const header = [`diff --git a/${file.filename} b/${file.filename}`];
+    const header = [`diff --git a/${old} b/${file.filename}`];
     if (file.status === 'added') header.push('new file mode 100644');
     if (file.status === 'removed') header.push('deleted file mode 100644');
+    if (file.previous_filename !== undefined) {
+      header.push(`similarity index ${file.similarity ?? 100}%`, `rename from ${file.previous_filename}`, `rename to ${file.filename}`);
+      // A file renamed and not changed has no hunks: git prints no ---/+++ lines for it.
+      if (file.patch === undefined && !file.binary) return header.join('\n');
+    }
     if (file.binary) return [...header, `Binary files ${a} and ${b} differ`].join('\n');
     return [...header, `--- ${a}`, `+++ ${b}`, file.patch ?? ''].join('\n');
   });

@@ -16,6 +16,8 @@ export interface Commit {
 export interface Change {
   files?: Record<string, string>;
   deleted?: string[];
+  /** Files moved: new path → old path. The new path keeps the old content unless `files` gives it. */
+  renamed?: Record<string, string>;
   message?: string;
   author?: string;
   /** base branch or sha when the branch is new */
@@ -76,7 +78,14 @@ export class GitStore {
     const parentSha = current ?? (change.from ? this.resolve(change.from) : null);
     if (!parentSha) throw new GitError(`branch ${branch} does not exist and no valid 'from' was given`);
     const parent = this.get(parentSha);
-    const tree: Record<string, string> = { ...parent.tree, ...(change.files ?? {}) };
+    const tree: Record<string, string> = { ...parent.tree };
+    for (const [to, from] of Object.entries(change.renamed ?? {})) {
+      const content = parent.tree[from];
+      if (content === undefined) throw new GitError(`cannot rename ${from} to ${to}: ${from} is not a file on ${branch}`);
+      delete tree[from];
+      tree[to] = content;
+    }
+    Object.assign(tree, change.files ?? {});
     for (const path of change.deleted ?? []) delete tree[path];
     const message = change.message ?? `Update ${branch}`;
     const commit = this.addCommit(tree, [parentSha], message, change.author ?? defaultAuthor, timestamp);

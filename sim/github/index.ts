@@ -15,12 +15,13 @@ import { gitRoutes } from './rest/git-routes.ts';
 import { pullRoutes } from './rest/pull-routes.ts';
 import { repoRoutes } from './rest/repo-routes.ts';
 import { EmulatorServer, type Fault, type Recorder, type WriteRecord } from './server.ts';
-import { WebhookSender, type Delivery, type SentRecord } from './webhook-sender.ts';
+import { WebhookSender, type Delivery, type DeliveryFault, type HookAttempt, type SentRecord } from './webhook-sender.ts';
 import { CI_APP_SLUG, GitHubError, World } from './world.ts';
 
 export type { Fault, WriteRecord } from './server.ts';
 export { GitHubError } from './world.ts';
 export { signBody } from './webhook-sender.ts';
+export type { DeliveryFault, HookAttempt } from './webhook-sender.ts';
 
 export interface EmulatorOptions {
   webhookUrl: string | null;
@@ -96,7 +97,7 @@ export class GitHubEmulator {
   }
 
   static async start(opts: EmulatorOptions): Promise<GitHubEmulator> {
-    const sender = new WebhookSender(opts.webhookUrl, opts.webhookSecret);
+    const sender = new WebhookSender(opts.webhookUrl, opts.webhookSecret, opts.now);
     const recorder: Recorder = { writes: [], reads: 0, faults: [], listeners: [], scenarioStart: opts.now() };
     const auth = new AppAuth(opts.appId, opts.appPublicKeyPem, opts.now);
     const contract = new RestContract(CONTRACT_URL);
@@ -280,6 +281,21 @@ export class GitHubEmulator {
     return this.sender.sent;
   }
 
+  /** Every attempt to deliver a webhook, with the app's answer (what `GET /app/hook/deliveries` lists, oldest first). */
+  get hookAttempts(): HookAttempt[] {
+    return this.sender.attempts;
+  }
+
+  /** Makes the `nth` matching webhook's first attempt fail with `status` before it reaches the app. */
+  addDeliveryFault(f: DeliveryFault): void {
+    this.sender.addFault(f);
+  }
+
+  /** Called for every attempt to deliver a webhook, once its answer is known. */
+  onHookAttempt(listener: (a: HookAttempt) => void): void {
+    this.sender.attemptListeners.push(listener);
+  }
+
   /** The latest check run of that name on a PR's head, with its full output (for tests). */
   checkRunDetail(repo: string, pr: number, name: string): { status: string; conclusion: string | null; title: string | null; summary: string | null; text: string | null; annotations: { path: string; start_line: number; message: string }[] } | null {
     const r = this.world.repo(repo);
@@ -341,6 +357,13 @@ export class GitHubEmulator {
     const r = this.world.repo(repo);
     const bot = this.world.appBot();
     return [...r.pulls.values()].filter((p) => r.issues.get(p.number)?.user === bot).map((p) => ({ number: p.number, head: p.head, headSha: p.headSha })).sort((a, b) => a.number - b.number);
+  }
+
+  /** Issues (not pull requests) the app's bot opened, oldest first: the dashboard. */
+  issuesOpenedByApp(repo: string): { number: number; title: string; body: string; state: string }[] {
+    const r = this.world.repo(repo);
+    const bot = this.world.appBot();
+    return [...r.issues.values()].filter((i) => i.user === bot && !r.pulls.has(i.number)).sort((a, b) => a.number - b.number).map((i) => ({ number: i.number, title: i.title, body: i.body, state: i.state }));
   }
 
   /** The head sha of a pull request. */

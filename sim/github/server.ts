@@ -1,10 +1,10 @@
 // The emulator's HTTP front: REST under `/` and `/api/v3`, GraphQL under `/graphql` and
-// `/api/graphql`; authenticates, checks each request against the contract, injects faults,
-// runs the route and records every write and read made by the app.
+// `/api/graphql`; authenticates, checks each request and each answer against the contract,
+// injects faults, runs the route and records every write and read made by the app.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppAuth } from './auth.ts';
-import type { RestContract } from './contract.ts';
-import { mutationNames, runGraphql } from './graphql/endpoint.ts';
+import type { Operation, RestContract } from './contract.ts';
+import { mutationNames, operationTitle, runGraphql } from './graphql/endpoint.ts';
 import type { Sent } from './issue-acts.ts';
 import type { RouteTable } from './rest/route-kit.ts';
 import { GitHubError, type World } from './world.ts';
@@ -29,8 +29,21 @@ export interface Fault {
   body?: unknown;
 }
 
+/** A REST answer in the making: the request as written and the operation it names. */
+interface RestAnswer {
+  label: string;
+  operation: Operation;
+}
+
 /** Routes a GitHub App calls with its JWT rather than an installation token. */
-const JWT_ROUTES = new Set(['GET /app', 'GET /app/installations', 'GET /repos/{owner}/{repo}/installation', 'POST /app/installations/{installation_id}/access_tokens']);
+const JWT_ROUTES = new Set([
+  'GET /app',
+  'GET /app/installations',
+  'GET /repos/{owner}/{repo}/installation',
+  'POST /app/installations/{installation_id}/access_tokens',
+  'GET /app/hook/deliveries',
+  'POST /app/hook/deliveries/{delivery_id}/attempts',
+]);
 
 export interface Recorder {
   writes: WriteRecord[];
@@ -126,8 +139,17 @@ export class EmulatorServer {
     return fault;
   }
 
-  private sendFault(res: ServerResponse, fault: Fault): void {
-    send(res, fault.status, fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator'), fault.headers ?? {});
+  private sendFault(res: ServerResponse, fault: Fault, rest: RestAnswer | null): void {
+    const body = fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator');
+    if (rest) this.answer(res, rest, fault.status, body, fault.headers ?? {});
+    else send(res, fault.status, body, fault.headers ?? {});
+  }
+
+  /** Sends a REST answer once it is checked against GitHub's schema for the operation and status. */
+  private answer(res: ServerResponse, rest: RestAnswer, status: number, body: unknown, headers: Record<string, string> = {}, text?: string): void {
+    const problems = text === undefined ? this.contract.checkResponse(rest.operation, status, body) : [];
+    if (problems.length > 0) this.world.violations.push(`${rest.label} (${rest.operation.operationId}): the emulator's ${status} answer breaks GitHub's response schema: ${problems.join('; ')}`);
+    send(res, status, body, headers, text);
   }
 
   /**
@@ -149,10 +171,12 @@ export class EmulatorServer {
     return { fault, retryAfter: seconds };
   }
 
-  private sendRateLimit(res: ServerResponse, limited: { fault: Fault; retryAfter: number }): void {
+  private sendRateLimit(res: ServerResponse, limited: { fault: Fault; retryAfter: number }, rest: RestAnswer | null): void {
     const headers: Record<string, string> = Object.fromEntries(Object.entries(limited.fault.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'retry-after'));
     headers['retry-after'] = String(limited.retryAfter);
-    send(res, limited.fault.status, limited.fault.body ?? errorBody(limited.fault.status, SECONDARY_LIMIT), headers);
+    const body = limited.fault.body ?? errorBody(limited.fault.status, SECONDARY_LIMIT);
+    if (rest) this.answer(res, rest, limited.fault.status, body, headers);
+    else send(res, limited.fault.status, body, headers);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -170,10 +194,11 @@ export class EmulatorServer {
       return send(res, 404, errorBody(404, 'Not Found'));
     }
     const routeKey = `${method} ${matched.operation.route}`;
+    const rest: RestAnswer = { label, operation: matched.operation };
     const needsJwt = JWT_ROUTES.has(routeKey);
     if (needsJwt ? credential.kind !== 'jwt' : credential.kind !== 'installation') {
       const message = credential.kind === 'none' ? credential.reason : needsJwt ? 'A JSON web token could not be decoded' : 'Bad credentials';
-      return send(res, 401, errorBody(401, message));
+      return this.answer(res, rest, 401, errorBody(401, message));
     }
     let body: unknown = undefined;
     if (raw.length > 0) {
@@ -181,29 +206,29 @@ export class EmulatorServer {
         body = JSON.parse(raw);
       } catch {
         this.world.violations.push(`${label}: the body is not JSON`);
-        return send(res, 400, errorBody(400, 'Problems parsing JSON'));
+        return this.answer(res, rest, 400, errorBody(400, 'Problems parsing JSON'));
       }
     }
-    const problems = this.contract.check(matched, body);
+    const problems = this.contract.check(matched, body, url.searchParams);
     const counted = !needsJwt;
     const isWrite = method !== 'GET' && method !== 'HEAD';
     if (problems.length > 0) {
       this.world.violations.push(`${label} (${matched.operation.route}) breaks GitHub's OpenAPI contract: ${problems.join('; ')}`);
       if (counted && isWrite) this.record(method, matched.operation.route, path, null, 422, `refused: ${problems[0]}`);
-      return send(res, 422, errorBody(422, `Invalid request.\n\n${problems.join('\n')}`));
+      return this.answer(res, rest, 422, errorBody(422, `Invalid request.\n\n${problems.join('\n')}`));
     }
     const handler = this.routes[routeKey];
-    if (!handler) return send(res, 404, errorBody(404, 'Not Found'));
+    if (!handler) return this.answer(res, rest, 404, errorBody(404, 'Not Found'));
     if (counted && !isWrite) this.recorder.reads += 1;
     const limited = counted && isWrite ? this.rateLimited(() => this.takeFault(routeKey)) : null;
     if (limited) {
       this.record(method, matched.operation.route, path, null, limited.fault.status, `rate limited ${limited.fault.status} before ${routeKey} (retry-after ${limited.retryAfter}; not applied)`);
-      return this.sendRateLimit(res, limited);
+      return this.sendRateLimit(res, limited, rest);
     }
     const fault = counted ? this.takeFault(routeKey) : null;
     if (fault && (fault.when ?? 'before') === 'before') {
       if (isWrite) this.record(method, matched.operation.route, path, null, fault.status, `fault ${fault.status} before ${routeKey} (not applied)`);
-      return this.sendFault(res, fault);
+      return this.sendFault(res, fault, rest);
     }
     const out: Sent = [];
     const actor = this.world.appBot();
@@ -213,14 +238,14 @@ export class EmulatorServer {
     } catch (error) {
       if (!(error instanceof GitHubError)) throw error;
       if (counted && isWrite) this.record(method, matched.operation.route, path, null, error.status, `${routeKey} refused ${error.status}: ${error.message.split('\n')[0]}`);
-      return send(res, error.status, errorBody(error.status, error.message, error.errors));
+      return this.answer(res, rest, error.status, errorBody(error.status, error.message, error.errors));
     }
     if (counted && isWrite) {
       const summary = result.summary ?? routeKey;
       this.record(method, matched.operation.route, path, null, fault ? fault.status : result.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
     }
-    if (fault) return this.sendFault(res, fault);
-    send(res, result.status, result.json, result.headers ?? {}, result.text);
+    if (fault) return this.sendFault(res, fault, rest);
+    this.answer(res, rest, result.status, result.json, result.headers ?? {}, result.text);
   }
 
   private handleGraphql(method: string, raw: string, credential: string, res: ServerResponse, path: string): void {
@@ -240,16 +265,18 @@ export class EmulatorServer {
     const limited = names.length > 0 ? this.rateLimited(() => names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null) : null;
     if (limited) {
       for (const name of names) this.record('POST', '/graphql', path, name, limited.fault.status, `rate limited ${limited.fault.status} before ${name} (retry-after ${limited.retryAfter}; not applied)`);
-      return this.sendRateLimit(res, limited);
+      return this.sendRateLimit(res, limited, null);
     }
     const fault = names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null;
     if (fault && (fault.when ?? 'before') === 'before') {
       for (const name of names) this.record('POST', '/graphql', path, name, fault.status, `fault ${fault.status} before ${name} (not applied)`);
-      return this.sendFault(res, fault);
+      return this.sendFault(res, fault, null);
     }
     const out: Sent = [];
     const outcome = runGraphql(this.world, body, this.world.appBot(), out);
-    if (outcome.refused !== null) this.world.violations.push(`POST ${path}${names.length ? ` (${names.join(', ')})` : ''}: GitHub's GraphQL schema refuses the document: ${outcome.refused}`);
+    const operation = `POST ${path}${names.length ? ` (${names.join(', ')})` : ''}`;
+    if (outcome.refused !== null) this.world.violations.push(`${operation}: GitHub's GraphQL schema refuses the document: ${outcome.refused}`);
+    if (outcome.breaches.length > 0) this.world.violations.push(`POST ${path} (${operationTitle(query, opName)}): the emulator's ${outcome.status} answer breaks GitHub's GraphQL schema: ${outcome.breaches.slice(0, 8).join('; ')}`);
     const errors = typeof outcome.json === 'object' && outcome.json !== null && 'errors' in outcome.json && Array.isArray(outcome.json.errors) ? outcome.json.errors : [];
     names.forEach((name, i) => {
       const failed = outcome.summaries[i] === undefined;
@@ -258,7 +285,7 @@ export class EmulatorServer {
       const summary = failed ? `${name} failed: ${reason}` : outcome.summaries[i];
       this.record('POST', '/graphql', path, name, fault ? fault.status : outcome.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
     });
-    if (fault) return this.sendFault(res, fault);
+    if (fault) return this.sendFault(res, fault, null);
     send(res, outcome.status, outcome.json);
   }
 }

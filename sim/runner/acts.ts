@@ -35,8 +35,8 @@ function headSha(ctx: ActContext, key: HeadKey): string {
   return sha;
 }
 
-function countFiles(files: Record<string, string>, deleted: string[]): string {
-  const n = Object.keys(files).length + deleted.length;
+function countFiles(files: Record<string, string>, deleted: string[], renamed: Record<string, string> = {}): string {
+  const n = new Set([...Object.keys(files), ...Object.keys(renamed)]).size + deleted.length;
   return `${n} file${n === 1 ? '' : 's'}`;
 }
 
@@ -93,12 +93,12 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     const sha = await ctx.emulator.push(
       ctx.scenario.repo,
       c.branch,
-      { files: p.files, deleted: p.deleted, message: p.message ?? `Update ${c.branch}`, author: user },
+      { files: p.files, deleted: p.deleted, renamed: p.renamed, message: p.message ?? `Update ${c.branch}`, author: user },
       user,
     );
     ctx.heads.set(`push:${index}`, sha);
     if (p.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [p.on]: p.model } });
-    ctx.say(`${user} pushed to #${p.on} (${countFiles(p.files, p.deleted)}, head ${sha.slice(0, 7)})`);
+    ctx.say(`${user} pushed to #${p.on} (${countFiles(p.files, p.deleted, p.renamed)}, head ${sha.slice(0, 7)})`);
     await startChecks(ctx, sha, p.on, p.checks);
   },
   async click(ctx, e) {
@@ -170,6 +170,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     const sha = ctx.emulator.commit(ctx.scenario.repo, c.branch, {
       files: c.files,
       deleted: c.deleted,
+      renamed: c.renamed,
       message: c.title,
       author: c.author,
       from: c.base ?? ctx.scenario.defaultBranch,
@@ -189,7 +190,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       labels: c.labels,
       fork: c.fork,
     });
-    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted)}: ${firstLine(c.body)}`);
+    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted, c.renamed)}: ${firstLine(c.body)}`);
     await startChecks(ctx, headSha(ctx, `open:${c.number}`), c.number, c.checks);
   },
   async start(ctx, act) {

@@ -1,5 +1,5 @@
-// Runs Arbiter as its own child process (the built `dist/main.js` when it is up to date, else
-// `node --import tsx src/main.ts`), waits for its health endpoint, talks to its sim-control
+// Runs Arbiter as its own child process (sim/runner/app-entry.ts: the built `dist/main.js` when
+// it is up to date, else the sources), waits for its health endpoint, talks to its sim-control
 // endpoints, and kills it (SIGKILL) for restart faults.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -12,6 +12,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const TAIL_LINES = 40;
 
+const Receipts = z.object({ receipts: z.array(z.object({ id: z.number().int(), recorded: z.unknown() })) });
 const Idle = z.object({
   idle: z.boolean(),
   queued: z.number().optional(),
@@ -70,13 +71,17 @@ export interface AppProcessOptions {
 }
 
 /**
- * How the app is started by default: the compiled build when `dist/` is newer than every source
- * file (so a run never tests stale code), else the sources through the tsx loader.
+ * How the app is started by default: the runner's entry, which loads the compiled build when
+ * `dist/` is newer than every source file (so a run never tests stale code), else the sources.
  * `ARBITER_SIM_APP=source` always takes the sources.
  */
 export function defaultAppArgs(): string[] {
-  const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
-  return useDist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  return ['--import', 'tsx', 'sim/runner/app-entry.ts'];
+}
+
+/** Which build the default entry runs: `dist` or `source`. */
+export function appBuild(): 'dist' | 'source' {
+  return process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh() ? 'dist' : 'source';
 }
 
 /** One Arbiter process at a time; `restart` replaces it with a fresh one on the same env. */
@@ -186,6 +191,12 @@ export class AppProcess {
       // the exit event can trail the broken connection by a moment
       for (let i = 0; i < 50 && !this.crashed && this.child; i++) await sleep(20);
       if (this.crashed) throw new ScenarioRunError(this.crashed, this.stderrTail());
+      // Alive: a keep-alive connection the app closed just as it was reused (seen under load).
+      // The calls are idempotent (read idle, set the clock to a time), so once more on a fresh one.
+      if (this.child) {
+        const again = await fetch(`${this.baseUrl}${path}`, init).catch(() => null);
+        if (again) return again;
+      }
       throw new ScenarioRunError(`could not reach Arbiter at ${path}: ${e instanceof Error ? e.message : String(e)}`, this.stderrTail());
     }
   }
@@ -208,6 +219,14 @@ export class AppProcess {
     const parsed = Idle.safeParse(await res.json().catch(() => null));
     if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
     return parsed.data;
+  }
+
+  /** Every receipt the app's store recorded, as recorded (GET /arbiter/sim/receipts). */
+  async receipts(): Promise<{ id: number; recorded: unknown }[]> {
+    const res = await this.call('/arbiter/sim/receipts');
+    const parsed = Receipts.safeParse(await res.json().catch(() => null));
+    if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/receipts answered ${res.status} without { receipts }`, this.stderrTail());
+    return parsed.data.receipts;
   }
 
   private async post(path: string, body: unknown): Promise<{ status: number; text: string }> {

@@ -1,6 +1,7 @@
 // Webhook delivery under the runner's control: the emulator holds every webhook and the
-// runner delivers them, in copies shuffled by a seeded PRNG when `redeliver` asks, and not
-// at all while the app is down (a restart), so none is lost.
+// runner delivers them, in copies shuffled by a seeded PRNG when `redeliver` asks, out of
+// order within a window when `reorder` asks, and not at all while the app is down (a
+// restart), so none is lost.
 import { mulberry32, shuffle } from './prng.ts';
 
 const RETRIES_ON_TRANSPORT_ERROR = 3;
@@ -23,9 +24,18 @@ export interface DeliveryLog {
   status: number;
 }
 
+/** `faults.reorder`: webhooks are delivered in an order shuffled within windows of `window` webhooks. */
+export interface Reorder {
+  seed: number;
+  window: number;
+}
+
 export class DeliveryPump {
   private readonly random: () => number;
+  private readonly reorderRandom: () => number;
   private readonly pending: HeldWebhook[] = [];
+  /** Reorder: webhooks sent but held back until their window is full (or the time step ends). */
+  private readonly window: HeldWebhook[] = [];
   private sending = 0;
   private paused = false;
   private running = false;
@@ -35,8 +45,10 @@ export class DeliveryPump {
     private readonly port: WebhookPort,
     private readonly redeliver: { copies: number; seed: number } | null,
     private readonly onProblem: (line: string) => void,
+    private readonly reorder: Reorder | null = null,
   ) {
     this.random = mulberry32(redeliver?.seed ?? 1);
+    this.reorderRandom = mulberry32(reorder?.seed ?? 1);
     port.holdWebhooks(true);
   }
 
@@ -47,6 +59,21 @@ export class DeliveryPump {
 
   resume(): void {
     this.paused = false;
+  }
+
+  /**
+   * Reorder: delivers the webhooks of a window that is not full yet, shuffled (the runner calls
+   * it at the end of each time step, so reordering never crosses a step). False when none was held.
+   */
+  releaseWindow(): boolean {
+    if (this.window.length === 0) return false;
+    this.pending.push(...shuffle(this.window.splice(0), this.reorderRandom));
+    return true;
+  }
+
+  /** Reorder: webhooks held back in a window that is not full yet (not counted as outstanding). */
+  heldBack(): number {
+    return this.window.length;
   }
 
   /** Webhooks taken from the emulator but not yet answered by the app. */
@@ -65,7 +92,14 @@ export class DeliveryPump {
     if (taken.length) {
       const copies = this.redeliver?.copies ?? 1;
       const batch = taken.flatMap((w) => Array.from({ length: copies }, () => w));
-      this.pending.push(...(this.redeliver ? shuffle(batch, this.random) : batch));
+      const copied = this.redeliver ? shuffle(batch, this.random) : batch;
+      if (this.reorder === null) this.pending.push(...copied);
+      else {
+        this.window.push(...copied);
+        while (this.window.length >= this.reorder.window) {
+          this.pending.push(...shuffle(this.window.splice(0, this.reorder.window), this.reorderRandom));
+        }
+      }
     }
     if (this.running) return;
     this.running = true;

@@ -18,6 +18,7 @@ import { Agenda, buildTimeline, type HeadKey } from './timeline.ts';
 import { parseTranscript, renderFinalState, verdictLine, type Restart, type Transcript } from './transcript.ts';
 import { waitUntilQuiet } from './quiet.ts';
 import { collapseRepeats } from './collapse.ts';
+import { replayRun } from './replay-run.ts';
 
 /** Scenario time 0 on the virtual clock, so transcripts are the same from run to run. */
 export const SCENARIO_EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -31,7 +32,7 @@ export interface RunOptions {
   /** A PostgreSQL server: the run gets a fresh database on it, dropped at the end. Unset: PGlite. */
   databaseUrl?: string;
   log?: (line: string) => void;
-  /** Extension for testing the runner: what to run after `node` instead of `--import tsx src/main.ts`. */
+  /** Extension for testing the runner: what to run after `node` instead of `--import tsx sim/runner/app-entry.ts`. */
   appArgs?: string[];
   /** Extra environment for the app process. */
   appEnv?: Record<string, string>;
@@ -89,8 +90,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     });
     const gh = emulator;
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
-    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line));
+    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line), scenario.faults.reorder ?? null);
     for (const f of scenario.faults.github) gh.addFault(f);
+    for (const f of scenario.faults.deliveries) gh.addDeliveryFault(f);
+    gh.onHookAttempt((a) => {
+      const what = `${a.event}${a.action ? `.${a.action}` : ''} ${a.guid}`;
+      if (a.fault) say(`Fault: the webhook ${what} fails before it reaches Arbiter (HTTP ${a.status_code})`);
+      else if (a.requested) say(`GitHub delivered ${what} again, as Arbiter asked (HTTP ${a.status_code})`);
+    });
     let scripts = modelScripts(scenario);
     model = await FakeAnthropic.start({ scripts, faults: scenario.faults.model });
     const fake = model;
@@ -109,10 +116,11 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ANTHROPIC_API_KEY: 'sim-key',
         ARBITER_DATA_DIR: dataDir,
         ARBITER_APP_SLUG: APP_SLUG,
-        ARBITER_SIM_CONTROL: '1',
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
         ...(db ? { DATABASE_URL: db.url } : {}),
+        // The dashboard issue only where a scenario asks for it: other scenarios' writes stay as they were.
+        ARBITER_DASHBOARD: scenario.dashboard ? '1' : '0',
         ...opts.appEnv,
       },
     });
@@ -221,9 +229,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const c = scenario.change;
     await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
     say(`${c.author} opened Change #${c.number}: ${c.title}`);
+    for (const more of scenario.changes) {
+      await gh.openIssue(scenario.repo, { number: more.number, title: more.title, body: more.body, user: more.author });
+      say(`${more.author} opened Change #${more.number}: ${more.title}`);
+    }
     await booting;
     await proc.setClock(now());
     await settle();
+    while (pump.releaseWindow()) await settle();
 
     const agents = new AgentScripts(scenario, gh);
     const ctx: ActContext = (acts = {
@@ -260,9 +273,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         const limit = agenda?.nextAt() ?? null;
         if (limit !== null && at >= limit) return;
         seconds = at;
-        say(`The clock runs on to t=${seconds}: Arbiter waited out a rate limit until then`);
+        say(`The clock runs on to t=${seconds}: Arbiter deferred work until then (a rate limit's wait, the dashboard's next minute)`);
         await proc.setClock(now());
       }
+    };
+    /** The end of a time step: webhooks a reorder still holds back are delivered (shuffled) and settle. */
+    const settleStep = async () => {
+      await settleThrough();
+      while (pump.releaseWindow()) await settleThrough();
     };
     // The agenda may grow while it runs (agents' PRs, re-runs, the combined candidate's CI).
     do {
@@ -278,11 +296,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
           if (step.acts[i + 1]?.kind !== 'restart') await settle();
           answerAgents();
         }
-        await settleThrough();
+        await settleStep();
       }
-      await settleThrough();
+      await settleStep();
     } while (agenda.size > 0);
     await opts.inspect?.(gh, { baseUrl: proc.baseUrl });
+    // Every decision of the run is replayed through the pure core: one that decides otherwise now
+    // (or a receipt this version cannot read) fails the run, with the difference.
+    const receipts = await replayRun(await proc.receipts());
 
     const state = gh.state(scenario.repo);
     const parsed = parseTranscript({
@@ -293,7 +314,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       restarts,
     });
     if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
-    const transcript = parsed.transcript;
+    const transcript = { ...parsed.transcript, receipts };
     printer.finish();
     if (opts.json) log(JSON.stringify(transcript, null, 2));
     else {

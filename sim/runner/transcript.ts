@@ -61,12 +61,21 @@ export const Dispatch = z.object({ event_type: z.string(), client_payload: z.unk
 export const Restart = z.object({ at: z.number(), afterSeq: z.number().int() });
 export type Restart = z.infer<typeof Restart>;
 
+/** A receipt the run recorded and what replaying it said (absent in older transcripts). */
+export const ReplayedEntry = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  round: z.number().int(),
+  replay: z.enum(['same', 'part-of-selection', 'record']),
+});
+
 export const Transcript = z.object({
   writes: z.array(WriteEntry),
   prs: z.record(z.string(), PrState),
   issues: z.record(z.string(), IssueState),
   dispatches: z.array(Dispatch),
   restarts: z.array(Restart),
+  receipts: z.array(ReplayedEntry).optional(),
 });
 export type Transcript = z.infer<typeof Transcript>;
 

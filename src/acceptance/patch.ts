@@ -130,11 +130,14 @@ const assembleFromFiles = async (
     const parsed = FilesPage.safeParse(data);
     if (!parsed.success) throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
     for (const f of parsed.data) {
-      const binary = f.patch === undefined && f.additions + f.deletions === 0;
+      // A file renamed and not changed has no patch either, and is not binary.
+      const pureRename = f.status === 'renamed' && f.additions + f.deletions === 0;
+      const binary = f.patch === undefined && f.additions + f.deletions === 0 && !pureRename;
       files.push({ path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, binary });
       const header = fileHeader(f);
       let body: string;
       if (binary) body = `Binary files a/${f.filename} and b/${f.filename} differ\n`;
+      else if (pureRename) body = '';
       else if (f.patch === undefined) {
         // GitHub leaves out the patch of a very large file: name it, and say it is cut.
         body = `${TRUNCATION_MARK}\n`;

@@ -1,6 +1,6 @@
 // Who may run which verb: pure rules over the verb module, the user's repository role,
 // authorship of the candidate and whether the user is a bot.
-import { WRITES } from '../core/trust.ts';
+import { isBotAccount, WRITES } from '../core/trust.ts';
 import { findVerb } from './registry.ts';
 import type { Permission, VerbModule } from './types.ts';
 
@@ -45,4 +45,4 @@ export function mayRun(verb: string | VerbRule, asker: Asker): MayRun {
 }
 
 /** GitHub App and bot accounts end in `[bot]`; the flag from the payload is trusted too. */
-export const looksLikeBot = (user: string, flagged: boolean): boolean => flagged || /\[bot\]$/i.test(user);
+export const looksLikeBot = (user: string, flagged: boolean): boolean => isBotAccount({ login: user, type: flagged ? 'Bot' : null });

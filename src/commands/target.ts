@@ -1,6 +1,7 @@
 // Normalises the two webhook payloads that carry a command (issue_comment.created and
 // check_run.requested_action on `Arbiter / selection`) into a CommandTarget, with zod safeParse.
 import { z } from 'zod';
+import { isBotAccount } from '../core/trust.ts';
 import type { CommandTarget } from './types.ts';
 
 export const SELECTION_CHECK_NAME = 'Arbiter / selection';
@@ -35,7 +36,6 @@ const ButtonPayload = z.object({
 const issuesOf = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
-const isBotAccount = (a: z.infer<typeof Account>): boolean => a.type === 'Bot' || /\[bot\]$/i.test(a.login);
 
 /** A newly created comment as a command target; edits and deletions are not commands. */
 export function commentTarget(payload: unknown): TargetResult<{ target: CommandTarget }> {

@@ -1,6 +1,8 @@
 // The contract between slash commands / check-run buttons and the workflows that act on them:
 // who asked where (CommandTarget), what the workflows offer (CommandServices), and a verb module.
-export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+import type { Permission } from '../core/trust.ts';
+
+export type { Permission };
 export interface CommandTarget {
   owner: string; repo: string; installationId: number;
   issueNumber: number;          // the PR or issue the comment / button is on

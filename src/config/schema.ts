@@ -308,6 +308,14 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({})
     .meta({ description: 'Slash commands in comments.' }),
+  dashboard: z
+    .boolean()
+    .default(true)
+    .meta({
+      description:
+        'One issue titled "Arbiter dashboard", opened by Arbiter on the first Change and kept up to date in place (at most once a minute): the Changes waiting for a person with the action each needs, the open rounds and what each waits for, and the last 20 decisions. In shadow mode too (it is the only issue Arbiter writes). `false`: no dashboard.',
+      examples: [false],
+    }),
 });
 
 export type ArbiterConfig = z.infer<typeof ConfigSchema>;

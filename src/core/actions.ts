@@ -1,65 +1,55 @@
 // The plan: a decision is a list of actions, each with an idempotency key, applied once by
-// the executor (src/workflows/execute.ts). Pure data; building a plan does no I/O.
-import type { Receipt } from './types.ts';
+// the executor (src/workflows/execute.ts). Pure data; building a plan does no I/O. The schemas
+// parse a plan read back from the store: a row is parsed, never cast.
+import { z } from 'zod';
+import { CheckRunContent } from './check-run.ts';
+import { Receipt } from './receipt.ts';
+import { CandidateState } from './types.ts';
 
-export interface CheckRunButton {
-  label: string; // at most 20 characters
-  description: string; // at most 40 characters
-  identifier: string; // at most 20 characters
-}
+export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
-export type CheckRunName = 'Arbiter / gate' | 'Arbiter / acceptance' | 'Arbiter / selection' | 'Arbiter / config';
-
-export interface CheckRunAnnotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: 'notice' | 'warning' | 'failure';
-  message: string;
-  title?: string;
-}
-
-/** What one write of an Arbiter check run says; shared by plans, the executor and the gateway. */
-export interface CheckRunContent {
-  name: CheckRunName;
-  status: 'in_progress' | 'completed';
-  conclusion?: 'success' | 'neutral' | 'failure' | 'action_required';
-  title: string;
-  summary: string;
-  text?: string;
-  buttons?: CheckRunButton[];
-  annotations?: CheckRunAnnotation[];
-  /** The page the run's "Details" link opens; GitHub requires one for `action_required`. */
-  detailsUrl?: string;
-}
-
-export type Action =
-  | { kind: 'comment'; key: string; issue: number; marker: string; body: string }
-  | { kind: 'close'; key: string; pr: number }
-  | { kind: 'label'; key: string; issue: number; labels: string[] }
-  | { kind: 'unlabel'; key: string; issue: number; label: string }
-  | { kind: 'mark-ready'; key: string; pr: number }
-  | { kind: 'merge'; key: string; pr: number; sha: string; method: 'merge' | 'squash' | 'rebase' }
-  | { kind: 'auto-merge'; key: string; pr: number; sha: string; method: 'merge' | 'squash' | 'rebase'; queue: boolean }
-  | { kind: 'request-review'; key: string; pr: number; reviewers: string[]; teams: string[] }
-  | ({ kind: 'check-run'; key: string; pr: number; headSha: string } & CheckRunContent)
-  | { kind: 'dispatch'; key: string; eventType: string; payload: Record<string, unknown> }
-  | { kind: 'receipt'; key: string; receipt: Receipt }
-  /** `observed`: records what already happened on GitHub (a merge, a closure), kept in shadow mode. */
-  | { kind: 'set-state'; key: string; pr: number; state: string; reason: string; observed?: boolean }
-  /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
-  | { kind: 'claim-repair'; key: string; change: number; pr: number }
-  | ({ kind: 'combine'; key: string } & CombineBuild);
+const MergeMethod = z.enum(['merge', 'squash', 'rebase']);
 
 /** What building a combined candidate takes: a branch at the base head, two heads merged, a draft PR. */
-export interface CombineBuild {
-  change: number;
-  branch: string;
-  base: string;
-  sides: { pr: number; sha: string }[];
-  title: string;
-  body: string;
-}
+export const CombineBuild = z.object({
+  change: z.number().int(),
+  branch: z.string(),
+  base: z.string(),
+  sides: z.array(z.object({ pr: z.number().int(), sha: z.string() })),
+  title: z.string(),
+  body: z.string(),
+});
+export type CombineBuild = z.infer<typeof CombineBuild>;
+
+const keyed = { key: z.string() };
+const pr = z.number().int();
+
+export const Action = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('comment'), ...keyed, issue: pr, marker: z.string(), body: z.string() }),
+  z.object({ kind: z.literal('close'), ...keyed, pr }),
+  z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
+  z.object({ kind: z.literal('unlabel'), ...keyed, issue: pr, label: z.string() }),
+  z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
+  z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),
+  z.object({ kind: z.literal('auto-merge'), ...keyed, pr, sha: z.string(), method: MergeMethod, queue: z.boolean() }),
+  z.object({ kind: z.literal('request-review'), ...keyed, pr, reviewers: z.array(z.string()), teams: z.array(z.string()) }),
+  z.object({ kind: z.literal('check-run'), ...keyed, pr, headSha: z.string(), ...CheckRunContent.shape }),
+  z.object({ kind: z.literal('dispatch'), ...keyed, eventType: z.string(), payload: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal('receipt'), ...keyed, receipt: Receipt }),
+  /** `observed`: records what already happened on GitHub (a merge, a closure), kept in shadow mode. */
+  z.object({
+    kind: z.literal('set-state'),
+    ...keyed,
+    pr,
+    state: CandidateState,
+    reason: z.string(),
+    observed: z.boolean().optional(),
+  }),
+  /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
+  z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
+  z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),
+]);
+export type Action = z.infer<typeof Action>;
 
 export type ActionKind = Action['kind'];
 

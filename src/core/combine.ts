@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { markerFor } from './render/markers.ts';
 import type { Action, CombineBuild } from './actions.ts';
 import { unjudgedChallengers } from './rank.ts';
-import type { CandidateEvidence, Criterion, Ranking, Receipt } from './types.ts';
+import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
+import type { Receipt } from './receipt.ts';
 
 export interface CombineInput {
   repo: string;

@@ -4,7 +4,7 @@
 import { markerFor } from './render/markers.ts';
 import type { Action } from './actions.ts';
 import { LABEL_AWAITING } from './labels.ts';
-import type { Receipt } from './types.ts';
+import type { Receipt } from './receipt.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';

@@ -39,7 +39,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       ...(asked ? [{ kind: 'request-review' as const, key: k(`review/${t.pr}`), pr: t.pr, reviewers: input.reviewers.users, teams: input.reviewers.teams }] : []),
       { kind: 'comment', key: k(`note/${t.pr}`), issue: t.pr, marker: `repair-timeout:${t.pr}`, body: `${markerFor(`repair-timeout:${t.pr}`)}\n${why}` },
       { kind: 'check-run', key: k(`check/${t.pr}`), pr: t.pr, headSha: t.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide', summary: why },
-      ...(out ? [] : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected', reason: why }]),
+      ...(out ? [] : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected' as const, reason: why }]),
     );
   }
   actions.push(

@@ -1,69 +1,27 @@
 // Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
 // the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
-import type { ArbiterConfig } from '../config/schema.ts';
 import { renderRankingTable, renderReceiptText } from './render/check-text.ts';
 import { renderHumanGate } from './render/human-gate.ts';
-import { renderComparisonComment, type ComparisonRow, type EarlierRound } from './render/markdown.ts';
+import { renderComparisonComment, type ComparisonRow } from './render/markdown.ts';
 import { markerFor } from './render/markers.ts';
-import type { Action, CheckRunButton } from './actions.ts';
+import type { Action } from './actions.ts';
 import { combinedIntoReason } from './combine.ts';
-import { assessRisk, type RiskAssessment } from './policy.ts';
+import { assessRisk } from './policy.ts';
 import { unjudgedChallengers } from './rank.ts';
 import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
-import type { CandidateEvidence, Criterion, Diagnostics, JudgeOutcome, RankedCandidate, Ranking, Receipt } from './types.ts';
+import type { CandidateEvidence, Criterion, RankedCandidate, Ranking } from './types.ts';
+import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from './receipt.ts';
+import type { SelectionPlan, Verdict } from './plan-schema.ts';
+import { describePlan } from './replay-lines.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
 
-export interface SelectionInput {
-  repo: string; // owner/name
-  change: { number: number; title: string; criteria: Criterion[] };
-  round: number;
-  base: string;
-  siblings: CandidateEvidence[];
-  ranking: Ranking;
-  judge: JudgeOutcome | null;
-  diagnostics: Diagnostics;
-  config: ArbiterConfig;
-  /** Repair enabled in config and not yet used for this Change. */
-  repairAvailable: boolean;
-  reviewers: { users: string[]; teams: string[] };
-  branch: { requiredReviews: number; mergeQueue: boolean };
-  /** Which PRs are still drafts (mark-ready is planned only for those). */
-  drafts: number[];
-  now: string;
-  buttons: CheckRunButton[];
-  /** What the comparison shows beside the evidence; all optional. */
-  display?: SelectionDisplay;
-  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
-  notes?: string[];
-  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
-  combined?: { pr: number; sources: number[] } | null;
-}
+export type { SelectionDisplay } from './receipt.ts';
+export type { SelectionPlan, Verdict } from './plan-schema.ts';
 
-export interface SelectionDisplay {
-  /** `https://github.com/owner/name`, for links; unset: plain `#N` references. */
-  repoUrl?: string | null;
-  /** Each candidate's PR title. */
-  titles?: Record<number, string>;
-  /** The earlier rounds of this Change, kept below the current one. */
-  earlier?: EarlierRound[];
-}
-
-export type Verdict =
-  | { kind: 'ship'; winner: number; losers: number[]; risk: RiskAssessment }
-  | { kind: 'human'; winner: number | null; before: number[]; losers: number[]; why: string }
-  | { kind: 'repair'; target: number; losers: number[]; objective: string; unmet: Criterion[] };
-
-export interface SelectionPlan {
-  verdict: Verdict;
-  actions: Action[];
-  receipt: Receipt;
-  /** Ship verdict: the losers' closures, applied only once the winner's merge succeeded. */
-  afterShip?: Action[];
-  /** Ship verdict: the comparison as it reads when the merge ends with a person (the losers stay open). */
-  onRefused?: Action[];
-}
+/** The planner's inputs: what a receipt records, and the ranking of the siblings. */
+export type SelectionInput = SelectionInputs & { ranking: Ranking };
 
 const byPr = (list: CandidateEvidence[]): Map<number, CandidateEvidence> => new Map(list.map((e) => [e.pr, e]));
 
@@ -183,8 +141,26 @@ function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number,
   return reasons;
 }
 
-/** Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. */
+/**
+ * Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. The
+ * selection receipt keeps the inputs and one line per planned action, so it can be replayed.
+ */
 export function planSelection(input: SelectionInput): SelectionPlan {
+  const plan = planOutcome(input);
+  const { ranking: _ranking, ...given } = input;
+  // Kept in PR order: the plan does not depend on the order siblings came in, nor does its receipt.
+  const inputs: SelectionInputs = {
+    ...given,
+    siblings: [...given.siblings].sort((a, b) => a.pr - b.pr),
+    drafts: [...given.drafts].sort((a, b) => a - b),
+    config: selectionConfigOf(input.config),
+  };
+  const receipt: SelectionReceipt = { ...plan.receipt, data: { ...plan.receipt.data, inputs, outcome: describePlan(plan) } };
+  const key = `${input.repo}#${input.change.number}@${input.base}/r${input.round}/receipt/selection`;
+  return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
+}
+
+function planOutcome(input: SelectionInput): SelectionPlan {
   const verdict = decide(input);
   const { repo, change, round, ranking, config } = input;
   // Each base branch is its own group with its own rounds: its actions are its own too.
@@ -194,7 +170,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
   const reasons = reasonsFor(input, verdict, ranked);
   const losers = verdict.losers;
-  const receipt: Receipt = {
+  const receipt: SelectionReceipt = {
     kind: 'CANDIDATE_SELECTION',
     repo,
     change: change.number,
@@ -243,7 +219,7 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       markerFor(marker),
     ),
   });
-  const actions: Action[] = [{ kind: 'receipt', key: k('receipt/selection'), receipt }, comparison('comparison', headline, rows)];
+  const actions: Action[] = [comparison('comparison', headline, rows)];
   // For a ship verdict the losers close only after the merge succeeded (executeDecision).
   const lost: Action[] = [];
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');

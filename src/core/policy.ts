@@ -1,7 +1,7 @@
 // The risk policy: config rules (paths, size, labels) give a candidate its risk, and the
 // policy says whether that risk may ship without a person. Pure.
 import picomatch from 'picomatch';
-import type { ArbiterConfig } from '../config/schema.ts';
+import type { SelectionConfig } from './receipt.ts';
 import type { CandidateEvidence, Risk } from './types.ts';
 
 const ORDER: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
@@ -14,7 +14,7 @@ export interface RiskAssessment {
 }
 
 export function assessRisk(
-  policy: ArbiterConfig['policy'],
+  policy: SelectionConfig['policy'],
   candidate: Pick<CandidateEvidence, 'changedPaths' | 'changedLines' | 'labels'>,
 ): RiskAssessment {
   let risk: Risk = 'low';

@@ -8,7 +8,8 @@ import { PR_STATE_ACTIONS, type Action } from './actions.ts';
 import { LABEL_LOST } from './labels.ts';
 import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from './portfolio.ts';
 import { failedRequired, loserReason } from './reasons.ts';
-import type { CandidateEvidence, Criterion, Receipt } from './types.ts';
+import type { CandidateEvidence, Criterion } from './types.ts';
+import type { Receipt } from './receipt.ts';
 
 /** A slot as the comparison shows it. */
 export interface SlotView {

@@ -33,6 +33,9 @@ export const WRITES: Record<Permission, boolean> = {
   admin: true,
 };
 
+/** The one bot test: GitHub's account type says so, or the login is an app's (`name[bot]`). */
+export const isBotAccount = (account: { login: string; type?: string | null }): boolean => account.type === 'Bot' || /\[bot\]$/i.test(account.login);
+
 const sameLogin = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 const describeRole = (permission: Permission): string => (permission === 'none' ? 'no access' : `${permission} access`);

@@ -129,6 +129,10 @@ export const CandidateState = z.enum([
 ]);
 export type CandidateState = z.infer<typeof CandidateState>;
 
+/** A Change's state: open, before a person, shipped, or cancelled. */
+export const ChangeState = z.enum(['open', 'human', 'shipped', 'cancelled']);
+export type ChangeState = z.infer<typeof ChangeState>;
+
 /** States in which a candidate is still in its group. */
 export const OPEN_STATES: ReadonlySet<CandidateState> = new Set(['verifying', 'verified', 'unpromotable', 'selected']);
 
@@ -200,30 +204,6 @@ export const Diagnostics = z.object({
     .optional(),
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;
-
-export const ReceiptKind = z.enum([
-  'CANDIDATE_SELECTION',
-  'ACCEPTANCE_REPAIR',
-  'HUMAN_GATE',
-  'PROMOTION',
-  'ACCEPTANCE',
-  'CANCEL',
-  'PORTFOLIO_WIDE',
-  'PORTFOLIO_DEEP',
-  'COMBINED_CANDIDATE',
-]);
-export type ReceiptKind = z.infer<typeof ReceiptKind>;
-
-export const Receipt = z.object({
-  kind: ReceiptKind,
-  repo: z.string(),
-  change: z.number().int(),
-  round: z.number().int(),
-  at: z.string(),
-  /** Decision-specific fields: winner, losers with reasons, diagnostics, risk… */
-  data: z.record(z.string(), z.unknown()),
-});
-export type Receipt = z.infer<typeof Receipt>;
 
 export type Risk = 'low' | 'medium' | 'high';
 

@@ -13,10 +13,13 @@ import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
+import { ownIssues } from './own-issues.ts';
 import { PortfolioGitHub } from './portfolio-calls.ts';
-import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
+import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, OwnIssues, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
-export type { BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+export type { AppHooksPort, BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
+/** The app-level port (its webhook's deliveries), implemented beside this one. */
+export { GitHubAppHooks } from './hook-deliveries.ts';
 
 const Issue = z.object({
   number: z.number(),
@@ -34,6 +37,7 @@ export class GitHubGateway implements GitHubPort {
   private readonly config: ConfigPort;
   readonly branches: BranchWrites;
   readonly portfolio: PortfolioCalls;
+  readonly ownIssues: OwnIssues;
   /** The client's API base URL (api.github.com, or a GitHub Enterprise Server's), for web links. */
   readonly apiBaseUrl: unknown;
   /** Arbiter's own check-run names on each head this gateway read whole in a group query. */
@@ -48,6 +52,7 @@ export class GitHubGateway implements GitHubPort {
     this.config = configReads(octokit);
     this.branches = branchWrites({ octokit, owner, repo }, `${appSlug}[bot]`);
     this.portfolio = new PortfolioGitHub(octokit, owner, repo);
+    this.ownIssues = ownIssues({ octokit, owner, repo }, `${appSlug}[bot]`);
     this.apiBaseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
   }
 

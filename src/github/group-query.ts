@@ -53,7 +53,7 @@ const Pull = z.object({
   baseRefName: z.string(),
   title: z.string(),
   body: z.string(),
-  author: z.object({ login: z.string() }).nullable(),
+  author: z.object({ __typename: z.string().optional(), login: z.string() }).nullable(),
   labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
   commits: z.object({
     nodes: z.array(
@@ -70,7 +70,7 @@ const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
     ... on StatusContext { context state description } }`;
 
 const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body
-  author { login }
+  author { __typename login }
   labels(first: 100) { nodes { name } }
   commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } } } }`;
 
@@ -105,6 +105,9 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
   const state = node.state.toLowerCase();
   return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null, app: null };
 }
+
+/** GraphQL names a bot without the `[bot]` suffix REST and webhooks use (`agent-a[bot]`): trust lists use the REST form. */
+const authorLogin = (a: z.infer<typeof Pull>['author']): string => (a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login);
 
 const GroupAnswer = z.object({ repository: z.record(z.string(), Pull.nullable()) });
 const PartialAnswer = z.object({ name: z.literal('GraphqlResponseError'), data: z.object({ repository: z.record(z.string(), z.unknown()).nullable() }) });
@@ -182,7 +185,7 @@ export async function readGroupState(graphql: GraphqlFn, owner: string, name: st
       baseRef: pull.baseRefName,
       title: pull.title,
       body: pull.body,
-      author: pull.author?.login ?? '',
+      author: authorLogin(pull.author),
       labels: (pull.labels?.nodes ?? []).flatMap((l) => (l ? [l.name] : [])),
       checks,
       ownChecks,

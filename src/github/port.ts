@@ -1,9 +1,11 @@
 // Everything Arbiter asks of GitHub, as one interface: reads of a repository (the group query,
 // issues, rules, files, the patch, head files, comments), its writes, and the configuration's
-// reads and check runs. `GitHubGateway` implements it over Octokit; tests implement it in memory.
+// reads and check runs; and, as the app itself, its webhook's delivery attempts. `GitHubGateway` implements it over Octokit; tests implement it in memory.
 // Every failure is a GitHubError (src/github/errors.ts).
+import { z } from 'zod';
 import type { HeadRead } from '../acceptance/read-files.ts';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
+import type { HookDeliveryAttempt } from '../core/redelivery.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import type { PatchRow } from '../store/types.ts';
 import type { OwnComment } from './comment-lookup.ts';
@@ -12,7 +14,9 @@ import type { MergeAnswer, OpenedPull } from './git-writes.ts';
 import type { PullState } from './group-query.ts';
 import type { ScoringRun } from './portfolio-calls.ts';
 
-export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+import type { Permission } from '../core/trust.ts';
+
+export type { Permission };
 
 export interface BranchRules {
   required: string[] | null;
@@ -20,7 +24,12 @@ export interface BranchRules {
   mergeQueue: boolean;
 }
 
-export type MergeResult = { ok: true; sha: string | null } | { ok: false; status: 405 | 409 | 422; message: string };
+/** What a merge (or enabling auto-merge) answered; recorded as the action's result and parsed where read back. */
+export const MergeResult = z.union([
+  z.object({ ok: z.literal(true), sha: z.string().nullable(), queued: z.boolean().optional() }),
+  z.object({ ok: z.literal(false), status: z.union([z.literal(405), z.literal(409), z.literal(422)]), message: z.string() }),
+]);
+export type MergeResult = z.infer<typeof MergeResult>;
 
 /** A pull request as GitHub reports it now; `mergeable` is null while GitHub computes it. */
 export interface PullSnapshot {
@@ -67,6 +76,8 @@ export interface GitHubPort extends ConfigPort {
   readonly branches: BranchWrites;
   /** What portfolio search reads and re-runs (src/github/portfolio-calls.ts). */
   readonly portfolio: PortfolioCalls;
+  /** The issues Arbiter opens itself: the dashboard (src/github/own-issues.ts). */
+  readonly ownIssues: OwnIssues;
 
   // ---- reads
   readGroup(prs: number[]): Promise<Map<number, PullState>>;
@@ -120,4 +131,22 @@ export interface PortfolioCalls {
   defaultBranchHead(): Promise<{ branch: string; sha: string }>;
   scoringRuns(sha: string, name: string): Promise<ScoringRun[]>;
   rerun(run: ScoringRun): Promise<void>;
+}
+
+/** Issues Arbiter opens itself (the dashboard): found among those its bot created, opened, edited. */
+export interface OwnIssues {
+  /** Issues (not pull requests) that Arbiter's bot created, in any state, oldest first (the first 300). */
+  listOwn(): Promise<IssueSnapshot[]>;
+  open(title: string, body: string): Promise<IssueSnapshot>;
+  editBody(number: number, body: string): Promise<void>;
+}
+
+export type { HookDeliveryAttempt } from '../core/redelivery.ts';
+
+/** The app's own webhook, as GitHub records its deliveries (app JWT; src/github/hook-deliveries.ts). */
+export interface AppHooksPort {
+  /** Attempts delivered at or after `since`, newest first, reading at most `maxPages` pages of 100. */
+  listDeliveries(since: Date, maxPages: number): Promise<HookDeliveryAttempt[]>;
+  /** Asks GitHub to deliver that attempt's webhook again (the same X-GitHub-Delivery). */
+  redeliver(attemptId: number): Promise<void>;
 }

@@ -1,9 +1,11 @@
 // check_run, check_suite and status: a check on a candidate head concluded or changed, so its
-// gate evidence is read again. Arbiter's own check runs never count.
+// gate evidence is read again. Arbiter's own check runs never count. A check on a head no
+// candidate has recorded yet (its `synchronize` is still on its way) is kept, and applied when
+// that head is recorded (src/workflows/candidates.ts).
 import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
 import { OPEN_STATES } from '../core/types.ts';
-import type { RepoContext } from '../workflows/context.ts';
+import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { verifyAndSelect } from '../workflows/flow.ts';
 
 const Payload = z.object({
@@ -22,6 +24,16 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
   if (p.check_run && isArbiterCheck(p.check_run.name)) return;
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
-  const candidates = (await ctx.deps.store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
+  const { store } = ctx.deps;
+  const openOn = async () => (await store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
+  let candidates = await openOn();
+  if (candidates.length === 0) {
+    await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
+    // The head may have been recorded between the read and the keep, after its recorder looked
+    // for kept events: read again, so one of the two always applies it.
+    candidates = await openOn();
+    if (candidates.length === 0) return;
+    await store.takeKeptCheckEvents(ctx.key, sha);
+  }
   for (const c of candidates) await verifyAndSelect(ctx, c.pr);
 }

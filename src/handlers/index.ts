@@ -6,6 +6,7 @@ import { CONFIG_PATH } from '../config/errors.ts';
 import type { Deps } from '../deps.ts';
 import type { GitHubPort } from '../github/port.ts';
 import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../workflows/context.ts';
+import { requestDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
 import { onIssues } from './issues.ts';
@@ -61,7 +62,15 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   }
   const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: deliveryToken(delivery.id), gh });
   await handler(ctx, delivery.payload);
+  // The dashboard's own edits (an `issues` event Arbiter caused) ask for nothing more.
+  if (!(delivery.name === 'issues' && isSender(delivery.payload, gh.botLogin))) await requestDashboard(ctx);
 }
+
+const Sender = z.object({ sender: z.object({ login: z.string() }) });
+const isSender = (payload: unknown, login: string): boolean => {
+  const parsed = Sender.safeParse(payload);
+  return parsed.success && parsed.data.sender.login === login;
+};
 
 const PullWithHead = z.object({
   action: z.string(),

@@ -2,7 +2,7 @@
 // body re-parses the criteria from the body that edit wrote (only when the editor is trusted: an
 // untrusted edit gets a short reply and changes nothing); when they changed, acceptance runs again for its open candidates.
 import { z } from 'zod';
-import { editChangesCriteria } from '../core/trust.ts';
+import { editChangesCriteria, isBotAccount } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
 import { refreshChange } from '../workflows/changes.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -38,7 +38,7 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   const before = await store.getChange(ctx.key, number);
   if (!before) return;
   if (sender.login !== ctx.gh.botLogin) {
-    const editor = await trustOfLogin(ctx, sender.login, sender.type === 'Bot');
+    const editor = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
     if (!editChangesCriteria(editor)) return replyUntrustedEdit(ctx, number, editor.trusted ? '' : editor.reason);
   }
   const written = { number, title: issue.title ?? before.title, body: issue.body, state: issue.state ?? 'open', user: null };
@@ -58,7 +58,7 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
 /** The adoption label, added by a trusted account, makes the issue a Change. */
 async function onLabeled(ctx: RepoContext, number: number, name: string | null, sender: { login: string; type?: string } | null): Promise<void> {
   if (name === null || name !== ctx.config.trust.changeLabel || !sender || sender.login === ctx.gh.botLogin) return;
-  const who = await trustOfLogin(ctx, sender.login, sender.type === 'Bot');
+  const who = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
   if (!who.trusted) {
     ctx.log.info({ issue: number, sender: sender.login, reason: who.reason }, 'adoption label from an untrusted sender: ignored');
     return;

@@ -1,7 +1,13 @@
-// pull_request: record candidates and new heads; a closure by someone else withdraws the
-// candidate; a merge (by anyone) ships it and closes its siblings as stale.
+// pull_request: a webhook says "look again". The PR's state, draft flag, base, head, body and
+// labels are read from GitHub (the group query), never from the payload, which may be older than
+// another delivered before it: a stale payload never reopens, re-records or closes a candidate.
+// A new head is recorded; a closure by someone else withdraws the candidate; a merge (by anyone)
+// ships it and closes its siblings as stale.
 import { z } from 'zod';
+import { linkedChange } from '../core/link.ts';
+import type { PullState } from '../github/group-query.ts';
 import { recordCandidate } from '../workflows/candidates.ts';
+import { isBotAccount } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
@@ -10,21 +16,12 @@ import { afterMerged } from '../workflows/promote.ts';
 import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 
+/** What the payload is trusted for: which PR, what happened, and who did it. */
 const Payload = z.object({
   action: z.string(),
   sender: z.object({ login: z.string(), type: z.string().optional() }),
   label: z.object({ name: z.string() }).optional(),
-  pull_request: z.object({
-    number: z.number().int(),
-    state: z.string(),
-    draft: z.boolean().optional(),
-    merged: z.boolean().nullable().optional(),
-    body: z.string().nullable(),
-    user: z.object({ login: z.string() }).nullable(),
-    base: z.object({ ref: z.string() }),
-    head: z.object({ sha: z.string() }),
-    labels: z.array(z.object({ name: z.string() })).default([]),
-  }),
+  pull_request: z.object({ number: z.number().int(), body: z.string().nullable() }),
 });
 
 const RECORD_ACTIONS = new Set(['opened', 'reopened', 'edited', 'synchronize', 'ready_for_review', 'converted_to_draft', 'labeled']);
@@ -34,38 +31,50 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   if (!parsed.success) return;
   const { action, sender, pull_request: pr, label } = parsed.data;
   const own = sender.login === ctx.gh.botLogin;
-  if (action === 'closed') return onClosed(ctx, pr.number, pr.merged === true, own, sender.login, pr.head.sha);
   if (action === 'labeled' && label?.name === ctx.config.selection.label && !own) {
     // The selection label accepts a PR only when a trusted account added it: record who did.
-    if ((await trustOfLogin(ctx, sender.login, sender.type === 'Bot')).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
+    if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
   }
-  if (!RECORD_ACTIONS.has(action)) return;
+  if (action !== 'closed' && !RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
   // itself (the combined candidate) is recorded like any candidate.
-  if (own && action !== 'synchronize' && action !== 'opened') return;
+  if (action !== 'closed' && own && action !== 'synchronize' && action !== 'opened') return;
+  // A PR that is no candidate and whose payload links no Change costs no read: should a later
+  // edit link it, that edit's webhook looks again.
+  const stored = await ctx.deps.store.getCandidate(ctx.key, pr.number);
+  if (!stored && (action === 'closed' || linkedChange(pr.body) === null)) return;
+  const live = (await ctx.gh.readGroup([pr.number])).get(pr.number);
+  if (!live) return;
+  if (action === 'closed') {
+    // Reopened since: the `reopened` webhook records it. Only the `closed` webhook says who closed it.
+    if (live.state !== 'OPEN') await onClosed(ctx, live, own, sender.login);
+    return;
+  }
+  if (live.state !== 'OPEN') return; // closed since: its `closed` webhook says by whom
   const recorded = await recordCandidate(ctx, {
-    number: pr.number,
-    draft: pr.draft === true,
-    state: pr.state,
-    body: pr.body,
-    base: pr.base.ref,
-    headSha: pr.head.sha,
-    author: pr.user?.login ?? '',
-    labels: pr.labels.map((l) => l.name),
+    number: live.number,
+    draft: live.isDraft,
+    state: 'open',
+    body: live.body,
+    base: live.baseRef,
+    headSha: live.headSha,
+    author: live.author,
+    labels: live.labels,
   }, { revive: action === 'reopened' ? 'reopened' : undefined });
   // The group it left (if any) first, as recording found it; then the candidate itself.
-  await runSteps(ctx, [...recorded.next, ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number }] : [])]);
+  await runSteps(ctx, [...recorded.next, ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number, state: live }] : [])]);
 }
 
-async function onClosed(ctx: RepoContext, number: number, merged: boolean, own: boolean, by: string, headSha: string): Promise<void> {
+async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: string): Promise<void> {
   const { store } = ctx.deps;
+  const number = live.number;
   const candidate = await store.getCandidate(ctx.key, number);
   if (!candidate) return;
   const change = await store.getChange(ctx.key, candidate.change);
   if (!change) return;
-  if (merged) {
+  if (live.merged) {
     const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-    await afterMerged(ctx, { change, base: candidate.base, pr: number, sha: headSha, by: own ? null : by, round: round.number, scope: 'merged' });
+    await afterMerged(ctx, { change, base: candidate.base, pr: number, sha: live.headSha, by: own ? null : by, round: round.number, scope: 'merged' });
     return;
   }
   if (own || !OPEN_STATES.has(candidate.state)) return;

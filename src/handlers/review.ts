@@ -2,9 +2,8 @@
 // a changes-requested review with a body is a rejection with that reason. A bot's review never
 // counts (neither its author nor the webhook's sender may be a bot), nor a failed permission read.
 import { z } from 'zod';
-import { looksLikeBot } from '../commands/permissions.ts';
 import { LABEL_AWAITING } from '../core/labels.ts';
-import { personActCounts } from '../core/trust.ts';
+import { isBotAccount, personActCounts } from '../core/trust.ts';
 import type { RepoContext } from '../workflows/context.ts';
 import { promoteByPerson, rejectByPerson } from '../workflows/people.ts';
 import { lookupPermission } from '../workflows/trust.ts';
@@ -16,7 +15,6 @@ const Payload = z.object({
   sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
 });
 
-const isBotAccount = (account: { login: string; type?: string }): boolean => looksLikeBot(account.login, account.type === 'Bot');
 
 export async function onReview(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);

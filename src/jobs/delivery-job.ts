@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import type { Delivery } from '../handlers/index.ts';
+import { storeUnavailable } from '../store/errors.ts';
 import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
 import { createGroupCommit, type GroupCommit } from './group-commit.ts';
@@ -29,10 +30,17 @@ export interface IncomingDelivery {
 }
 
 /**
+ * The key a delivery's job id derives from: the delivery id, and for a re-run (a redelivery of a
+ * delivery whose job failed for good) the re-run number, since the failed job keeps its id.
+ */
+export const deliveryJobKey = (id: string, rerun?: number): string => (rerun ? `${id}#rerun-${rerun}` : id);
+
+/**
  * Records a group of deliveries and inserts their jobs in one transaction: both are durable, or
  * neither is. The job id derives from the delivery id, so a redelivery (also a second copy in the
  * same group) is recorded once and gets one job; a delivery already processed is only
- * acknowledged. One result per delivery, in order.
+ * acknowledged, and one whose job failed for good runs again (a new job). One result per
+ * delivery, in order.
  */
 export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: IncomingDelivery[]): Promise<IntakeResult[]> {
   if (ds.length === 0) return [];
@@ -42,7 +50,7 @@ export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: Inc
       ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload })),
       tx,
     );
-    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: r.id, data: { id: r.id } }));
+    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: deliveryJobKey(r.id, r.rerun), data: { id: r.id } }));
     await queue.insertOnce(DELIVERY_QUEUE, jobs, tx);
     return rows;
   });
@@ -74,11 +82,48 @@ export function createDeliveryIntake(
   });
 }
 
+/**
+ * How long a webhook waits for its intake commit before it is answered 503: the database does not
+ * answer (a PostgreSQL that is unreachable or stalled, a PGlite held by a long statement or
+ * closed). GitHub then records the delivery as failed and the hook-deliveries recovery
+ * (src/workflows/recover-deliveries.ts) asks for it again. A commit that lands after the answer
+ * loses nothing: the delivery is recorded and processed, and the recovery skips what is recorded.
+ */
+export const INTAKE_DEADLINE_MS = 500;
+
+/** The intake's answer when the database does not answer: Probot's middleware answers `status`. */
+export class IntakeUnavailable extends Error {
+  override readonly name = 'IntakeUnavailable';
+  readonly status = 503;
+}
+
+/** Submits a delivery to the intake; no answer within `deadlineMs`, or a database that does not answer, is an IntakeUnavailable. */
+export async function submitWithin(
+  intake: Pick<GroupCommit<IncomingDelivery, IntakeResult>, 'submit'>,
+  d: IncomingDelivery,
+  deadlineMs = INTAKE_DEADLINE_MS,
+): Promise<IntakeResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new IntakeUnavailable(`the database did not answer within ${deadlineMs} ms`)), deadlineMs);
+  });
+  const committed = intake.submit(d).catch((err: unknown) => {
+    if (storeUnavailable(err)) throw new IntakeUnavailable(`the database does not answer: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw err;
+  });
+  committed.catch(() => undefined); // answered 503 already when it fails after the deadline
+  try {
+    return await Promise.race([committed, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** At start: every recorded delivery not yet done gets its job (a no-op for those that have one). */
 export async function requeuePendingDeliveries(store: Store, queue: Queue, limit = 10_000): Promise<number> {
-  const ids = await store.listPendingDeliveries(limit);
+  const pending = await store.listPendingDeliveries(limit);
   let added = 0;
-  for (const id of ids) if (await queue.sendOnce(DELIVERY_QUEUE, { id }, id)) added++;
+  for (const p of pending) if (await queue.sendOnce(DELIVERY_QUEUE, { id: p.id }, deliveryJobKey(p.id, p.rerun))) added++;
   return added;
 }
 

@@ -289,6 +289,14 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       const wait = Math.max(1, Math.ceil((dueAt.getTime() - now.getTime()) / 1000));
       return boss.send(name, { ...data, [DUE_AT]: dueAt.toISOString() }, { startAfter: opts.manualClock ? HELD_SECONDS : wait });
     },
+    async sendOnceAt(name, data, key, dueAt, now) {
+      await ensure(name);
+      const wait = Math.max(0, Math.ceil((dueAt.getTime() - now.getTime()) / 1000));
+      const startAfter = wait === 0 ? 0 : opts.manualClock ? HELD_SECONDS : wait;
+      const id = await boss.send(name, { ...data, [DUE_AT]: dueAt.toISOString() }, { id: jobIdFor(name, key), ...(startAfter > 0 ? { startAfter } : {}) });
+      if (id && startAfter === 0) notify(name);
+      return id;
+    },
     async releaseDue(now) {
       const res = await db.query(
         `UPDATE ${schema}.job SET start_after = now() WHERE state = 'created' AND start_after > now()

@@ -136,12 +136,20 @@ async function openPglite(dataDir: string): Promise<Db> {
 
 // ------------------------------------------------------------------------------ PostgreSQL
 
+/**
+ * A database that does not answer must not hold requests for ever: a connection is given up after
+ * 2 s, a statement after 60 s on the server (statement_timeout), and, when no answer comes at
+ * all (the network path is gone), after 65 s on the client (query_timeout). The webhook intake
+ * answers much sooner (INTAKE_DEADLINE_MS in src/jobs/delivery-job.ts).
+ */
+export const POOL_TIMEOUTS = { connectionTimeoutMillis: 2_000, statement_timeout: 60_000, query_timeout: 65_000, keepAlive: true } as const;
+
 async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Db> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new StoreError('connect', `invalid schema name ${JSON.stringify(schema)}`);
   }
   if (schema) {
-    const admin = new pg.Client({ connectionString: url });
+    const admin = new pg.Client({ connectionString: url, ...POOL_TIMEOUTS });
     try {
       await admin.connect();
       await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(async (err: unknown) => {
@@ -158,6 +166,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    ...POOL_TIMEOUTS,
     ...(schema ? { options: `-c search_path=${schema},public` } : {}),
   });
   // An idle client that loses its connection must not crash the process.

@@ -1,11 +1,14 @@
 // The store's room for webhook deliveries: recorded once by their id (a redelivery is seen as
-// one), listed while unfinished, and marked done or failed with the event that says why.
+// one, and runs again only when its job failed for good), listed while unfinished, and marked
+// done or failed with the event that says why.
 import { z } from 'zod';
 import type { Db } from './db.ts';
 import { DeliveryRow, parseRow, parseRows } from './rows.ts';
 import type { NewDelivery, Store } from './types.ts';
 
 const TextIdRow = z.object({ id: z.string() });
+const SeenRow = z.object({ id: z.string(), done: z.boolean(), reruns: z.coerce.number().int() });
+const PendingRow = z.object({ id: z.string(), reruns: z.coerce.number().int() });
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 /** A stored JSON text read back; text that does not parse reads as null (the job then drops it, saying why). */
@@ -17,7 +20,7 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDeliveries' | 'getDelivery' | 'listPendingDeliveries' | 'markDeliveryDone' | 'failDelivery'> {
+export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDeliveries' | 'getDelivery' | 'listPendingDeliveries' | 'markDeliveryDone' | 'failDelivery' | 'knownDeliveries'> {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   return {
     async recordDelivery(id, event, payload) {
@@ -45,13 +48,21 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
       );
       const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
       const seen = unique.filter((d) => !fresh.has(d.id)).map((d) => d.id);
-      // Only a redelivery costs a second statement: is the one recorded before already done?
-      const done = new Set<string>();
+      // Only a redelivery costs more statements: one whose job failed for good runs again (its
+      // next re-run); is the one recorded before already done?
+      const before = new Map<string, { done: boolean; reruns: number }>();
       if (seen.length > 0) {
-        const res = await tx.query('SELECT id FROM deliveries WHERE id = ANY($1::text[]) AND done_at IS NOT NULL', [seen]);
-        for (const r of parseRows(TextIdRow, res.rows, 'delivery')) done.add(r.id);
+        await tx.query(
+          'UPDATE deliveries SET done_at = NULL, failed_at = NULL, error = NULL, reruns = reruns + 1 WHERE id = ANY($1::text[]) AND failed_at IS NOT NULL',
+          [seen],
+        );
+        const res = await tx.query('SELECT id, done_at IS NOT NULL AS done, reruns FROM deliveries WHERE id = ANY($1::text[])', [seen]);
+        for (const r of parseRows(SeenRow, res.rows, 'delivery')) before.set(r.id, { done: r.done, reruns: r.reruns });
       }
-      return unique.map((d) => ({ id: d.id, fresh: fresh.has(d.id), done: done.has(d.id) }));
+      return unique.map((d) => {
+        const b = before.get(d.id);
+        return { id: d.id, fresh: fresh.has(d.id), done: b?.done ?? false, ...(b && b.reruns > 0 ? { rerun: b.reruns } : {}) };
+      });
     },
     async getDelivery(id) {
       const row = await one('SELECT id, event, payload, done_at, error FROM deliveries WHERE id = $1', [id]);
@@ -60,15 +71,20 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
       return { id: d.id, event: d.event, payload: parseJsonText(d.payload), doneAt: d.done_at, error: d.error };
     },
     async listPendingDeliveries(limit) {
-      const res = await db.query('SELECT id FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
-      return parseRows(TextIdRow, res.rows, 'delivery').map((r) => r.id);
+      const res = await db.query('SELECT id, reruns FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
+      return parseRows(PendingRow, res.rows, 'delivery').map((r) => ({ id: r.id, ...(r.reruns > 0 ? { rerun: r.reruns } : {}) }));
+    },
+    async knownDeliveries(ids) {
+      if (ids.length === 0) return new Set();
+      const res = await db.query('SELECT id FROM deliveries WHERE id = ANY($1::text[])', [ids]);
+      return new Set(parseRows(TextIdRow, res.rows, 'delivery').map((r) => r.id));
     },
     async markDeliveryDone(id, error) {
       await db.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, error ?? null]);
     },
     async failDelivery(id, reason, event) {
       await db.transaction(async (tx) => {
-        await tx.query('UPDATE deliveries SET done_at = now(), error = $2 WHERE id = $1', [id, reason]);
+        await tx.query('UPDATE deliveries SET done_at = now(), failed_at = now(), error = $2 WHERE id = $1', [id, reason]);
         await tx.query(`INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`, [
           event.repo,
           json(event.data),

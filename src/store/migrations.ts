@@ -212,6 +212,34 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'delivery-reruns',
+    // A delivery whose job failed for good is marked `failed_at` (besides done): when GitHub
+    // delivers it again (same X-GitHub-Delivery, e.g. "Redeliver" in its UI) it runs again, as
+    // re-run number `reruns`, whose job has its own key. A processed delivery stays deduplicated.
+    sql: `
+      ALTER TABLE deliveries
+        ADD COLUMN failed_at timestamptz NULL,
+        ADD COLUMN reruns integer NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 6,
+    name: 'kept-check-events',
+    // A check event whose head no candidate has recorded yet (its synchronize webhook comes
+    // later): kept here and taken when the head is recorded (src/store/kept-check-store.ts).
+    sql: `
+      CREATE TABLE kept_check_events (
+        repo text NOT NULL,
+        head_sha text NOT NULL,
+        events integer NOT NULL,
+        kept_at timestamptz NOT NULL,
+        PRIMARY KEY (repo, head_sha)
+      );
+      CREATE INDEX kept_check_events_age ON kept_check_events (kept_at);
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

@@ -1,12 +1,14 @@
 // Zod schemas of the rows read back from the database, and the one function that parses them:
 // a row that does not match is a StoreError, never a cast.
 import { z } from 'zod';
-import { CandidateState, Criterion, Receipt } from '../core/types.ts';
+import { CandidateState, ChangeState, Criterion } from '../core/types.ts';
+import { Receipt } from '../core/receipt.ts';
 import type { Row } from './db.ts';
+import type { StoredReceipt } from './types.ts';
 import { StoreError } from './errors.ts';
 
 /** Timestamps come back as Date (pg, PGlite) or text; either way the store hands out ISO strings. */
-const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
+export const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
   const d = v instanceof Date ? v : new Date(v);
   if (Number.isNaN(d.getTime())) {
     ctx.addIssue({ code: 'custom', message: `not a timestamp: ${String(v)}` });
@@ -15,7 +17,7 @@ const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {
   return d.toISOString();
 });
 /** bigint columns come back as strings from pg. */
-const int = z
+export const int = z
   .union([z.number(), z.string().regex(/^-?\d+$/), z.bigint()])
   .transform((v) => Number(v))
   .pipe(z.number().int());
@@ -35,7 +37,7 @@ export const ChangeRowSchema = z.object({
   title: z.string(),
   body: z.string(),
   criteria: z.array(Criterion),
-  state: z.string(),
+  state: ChangeState,
   updated_at: iso,
 });
 
@@ -83,6 +85,7 @@ export const RoundRowSchema = z.object({
 });
 
 export const ReceiptRowSchema = z.object({
+  id: int,
   kind: z.string(),
   repo: z.string(),
   change: int,
@@ -91,7 +94,19 @@ export const ReceiptRowSchema = z.object({
   data: z.unknown(),
 });
 
-export const ReceiptSchema = Receipt;
+/** A receipt row, parsed as a receipt of its kind, or reported with the issues: never cast. */
+export function readReceiptRow(row: z.output<typeof ReceiptRowSchema>): StoredReceipt {
+  const { id, ...recorded } = row;
+  return { id, ...readReceiptValue(recorded) };
+}
+
+/** A receipt as recorded anywhere (a row, a file): parsed, or reported with the issues. */
+export function readReceiptValue(recorded: unknown): Omit<StoredReceipt, 'id'> {
+  const head = z.object({ kind: z.string().catch('unknown'), round: z.number().catch(0) }).catch({ kind: 'unknown', round: 0 }).parse(recorded);
+  const parsed = Receipt.safeParse(recorded);
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(receipt)'}: ${i.message}`);
+  return { kind: head.kind, round: head.round, receipt: parsed.success ? parsed.data : null, issues, recorded };
+}
 
 export const DataRow = z.object({ data: z.unknown() });
 export const ResultRow = z.object({ result: z.unknown() });
@@ -103,6 +118,7 @@ export const ConfigStateRow = z.object({ valid: z.boolean(), config: z.unknown()
 export const IdRow = z.object({ id: int });
 export const BudgetRow = z.object({ scope: z.string(), calls: int });
 export const SelectionRow = z.object({ selection: z.string().nullable() });
+export const KeptEventsRow = z.object({ events: int });
 
 /** Parses one row; a mismatch names the table and the issues. */
 export function parseRow<S extends z.ZodType>(schema: S, row: Row | undefined, what: string): z.output<S> {

@@ -1,8 +1,22 @@
 // The store's contract: what workflows may ask of the database. Implemented once
 // (src/store/store.ts) over one SQL dialect, on PGlite or on a real PostgreSQL.
-import type { CandidateState, Criterion, Receipt } from '../core/types.ts';
+import type { CandidateState, ChangeState, Criterion } from '../core/types.ts';
+import type { Receipt } from '../core/receipt.ts';
 import type { Queryable } from './db.ts';
+import type { DashboardStore } from './dashboard-store.ts';
 import type { PortfolioStore } from './portfolio-store.ts';
+
+/** A receipt read back: `receipt` is null when the row does not parse (recorded by an older version). */
+export interface StoredReceipt {
+  id: number;
+  kind: string;
+  round: number;
+  receipt: Receipt | null;
+  /** Why the row does not parse; empty when it does. */
+  issues: string[];
+  /** The row as recorded ({ kind, repo, change, round, at, data }), for a replay to report on. */
+  recorded: unknown;
+}
 
 export interface ChangeRow {
   repo: string; // owner/name
@@ -11,8 +25,7 @@ export interface ChangeRow {
   title: string;
   body: string;
   criteria: Criterion[];
-  /** 'open' | 'cancelled' | 'shipped' | 'human' */
-  state: string;
+  state: ChangeState;
   updatedAt: string;
 }
 
@@ -71,8 +84,16 @@ export interface RecordedDelivery {
   id: string;
   /** Recorded now; false when this id was recorded before. */
   fresh: boolean;
-  /** Recorded before and already processed (or finally failed). */
+  /** Recorded before and already processed. */
   done: boolean;
+  /** Re-run number (1, 2, …) once a redelivery re-armed a delivery whose job had failed for good. */
+  rerun?: number;
+}
+
+/** A recorded delivery not yet done, and its re-run number when it runs again after failing for good. */
+export interface PendingDelivery {
+  id: string;
+  rerun?: number;
 }
 
 export interface RepoConfigState {
@@ -83,7 +104,7 @@ export interface RepoConfigState {
   generation: number;
 }
 
-export interface Store extends PortfolioStore {
+export interface Store extends PortfolioStore, DashboardStore {
   // deliveries
   /** Records a webhook delivery; false when this id was recorded before (redelivery). */
   recordDelivery(id: string, event: string, payload: unknown): Promise<boolean>;
@@ -99,17 +120,20 @@ export interface Store extends PortfolioStore {
   ): Promise<{ id: string; event: string; payload: unknown; doneAt?: string | null; error?: string | null } | null>;
   markDeliveryDone(id: string, error?: string): Promise<void>;
   /**
-   * The final failure of a delivery: marks it done with the reason and records the event, in
-   * one transaction, so a delivery reads as done only once its failure is on record.
+   * The final failure of a delivery: marks it done and failed with the reason and records the
+   * event, in one transaction, so a delivery reads as done only once its failure is on record. A
+   * redelivery of it (`recordDeliveries`) re-arms it for its next re-run.
    */
   failDelivery(id: string, reason: string, event: { repo: string; data: unknown; at: string }): Promise<void>;
-  /** Ids of recorded deliveries not yet done, oldest first (re-enqueued at start). */
-  listPendingDeliveries(limit: number): Promise<string[]>;
+  /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
+  listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
+  /** Which of these delivery ids (GUIDs) are recorded. */
+  knownDeliveries(ids: string[]): Promise<Set<string>>;
 
   // Changes and candidates
   upsertChange(row: Omit<ChangeRow, 'updatedAt'>): Promise<ChangeRow>;
   getChange(repo: string, number: number): Promise<ChangeRow | null>;
-  setChangeState(repo: string, number: number, state: string): Promise<void>;
+  setChangeState(repo: string, number: number, state: ChangeState): Promise<void>;
   upsertCandidate(row: Omit<CandidateRow, 'createdAt' | 'headSeenAt'> & { headSeenAt?: string }): Promise<CandidateRow>;
   getCandidate(repo: string, pr: number): Promise<CandidateRow | null>;
   /** Every candidate of a Change on a base, in any state, ordered by pr. */
@@ -123,6 +147,14 @@ export interface Store extends PortfolioStore {
   /** Candidates in `verifying` whose head was first seen before `before` (ISO). */
   listVerifyingSince(before: string): Promise<CandidateRow[]>;
   setCandidateState(repo: string, pr: number, state: CandidateState, reason: string): Promise<void>;
+
+  // check events for heads no candidate has recorded yet (src/store/kept-check-store.ts)
+  /** Keeps a check event for this head (one row per head, counting the events). */
+  keepCheckEvent(repo: string, headSha: string, at: string): Promise<void>;
+  /** Takes (deletes) the events kept for this head; how many there were. */
+  takeKeptCheckEvents(repo: string, headSha: string): Promise<number>;
+  /** Drops events kept before `before` (ISO): heads that never became a candidate's. */
+  pruneKeptCheckEvents(before: string): Promise<number>;
 
   // per-head-sha material
   putPatch(row: PatchRow): Promise<void>;
@@ -151,7 +183,10 @@ export interface Store extends PortfolioStore {
 
   // receipts, events, idempotent actions
   addReceipt(receipt: Receipt): Promise<number>;
-  listReceipts(repo: string, change: number): Promise<Receipt[]>;
+  /** A Change's receipts in the order recorded; each parsed, or reported as unreadable (never cast). */
+  listReceipts(repo: string, change: number): Promise<StoredReceipt[]>;
+  /** Receipts as recorded, for a replay: one by id, or all of them (oldest first). */
+  readReceipts(query: { id?: number }): Promise<StoredReceipt[]>;
   addEvent(repo: string, kind: string, data: unknown, at: string): Promise<void>;
   /** The recorded result of an applied action, or null when it has not been applied. */
   getAppliedAction(key: string): Promise<unknown | null>;

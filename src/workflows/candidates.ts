@@ -95,6 +95,10 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     reason: existing ? 'new commits' : 'recorded',
     headSeenAt: now,
   });
+  // Check events that named this head before it was recorded: the evaluation that follows the
+  // recording applies them, reading the head's checks again (the combined candidate's: its `opened`).
+  const kept = await store.takeKeptCheckEvents(ctx.key, pull.headSha);
+  if (kept > 0) await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
   await notePortfolioCandidate(ctx, candidate, pull.body);
   const next = await leaveOldGroup(ctx, existing, candidate);
   if (change.state !== 'open' && change.state !== 'human') return { candidate, next };

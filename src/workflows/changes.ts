@@ -1,6 +1,8 @@
 // Recording Changes: an issue is stored with its parsed criteria once a trusted account opened
 // or adopted it; a PR linking any other issue gets its one neutral check saying why.
 import { parseCriteria } from '../core/criteria.ts';
+import { DASHBOARD_MARKER } from '../core/render/dashboard.ts';
+import { hasMarker } from '../core/render/markers.ts';
 import type { ChangeRow } from '../store/types.ts';
 import type { PullFacts } from './candidates.ts';
 import type { RepoContext } from './context.ts';
@@ -12,6 +14,8 @@ type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
 export async function refreshChange(ctx: RepoContext, number: number, read?: Issue): Promise<ChangeRow | null> {
   const issue = read ?? (await ctx.gh.getIssue(number));
   if (!issue || issue.pull_request) return null;
+  // Arbiter's own dashboard is never a Change, whatever links to it.
+  if (issue.user?.login === ctx.gh.botLogin && hasMarker(issue.body, DASHBOARD_MARKER)) return null;
   const existing = await ctx.deps.store.getChange(ctx.key, number);
   return ctx.deps.store.upsertChange({
     repo: ctx.key,

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError } from '../github/errors.ts';
-import type { MergeResult } from '../github/gateway.ts';
+import { parseRecorded } from '../core/plan-schema.ts';
+import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
-import { CandidateState } from '../core/types.ts';
 import { buildCombined } from './combine-build.ts';
 import { RetryLater } from '../jobs/rate-limit.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
@@ -202,8 +202,7 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
       return { granted };
     }
     case 'set-state': {
-      const state = CandidateState.safeParse(action.state);
-      if (state.success) await deps.store.setCandidateState(ctx.key, action.pr, state.data, action.reason);
+      await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };
     }
     case 'combine':
@@ -247,7 +246,7 @@ export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<
     }
     results.set(action.key, result);
     if (action.kind === 'merge' || action.kind === 'auto-merge') {
-      merge = result as MergeResult;
+      merge = parseRecorded(MergeResult, result, `the merge result of ${action.key}`);
       if (!merge.ok) break;
     }
   }

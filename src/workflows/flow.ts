@@ -23,7 +23,7 @@ export async function runSteps(ctx: RepoContext, steps: NextStep[]): Promise<voi
     const step = todo.shift();
     if (step === undefined) return;
     if (step.kind === 'select') todo.push(...(await selectionStep(ctx, step.change, step.base, { settled: step.settled, pulls: step.pulls })));
-    else todo.push(...(await verifyCandidate(ctx, step.pr, step.recheck === undefined ? {} : { recheck: step.recheck })).next);
+    else todo.push(...(await verifyCandidate(ctx, step.pr, { recheck: step.recheck, state: step.state })).next);
   }
 }
 

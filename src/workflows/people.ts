@@ -4,7 +4,8 @@
 import type { VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
 import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan-person.ts';
-import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
+import { LABEL_AWAITING } from '../core/plan.ts';
+import { readSelectionPlan } from '../core/plan-schema.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
@@ -55,8 +56,8 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
 async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
   const { store } = ctx.deps;
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  const decided = round.decision as SelectionPlan | null;
-  if (decided?.verdict?.kind === 'human' && decided.verdict.before.includes(candidate.pr)) return true;
+  const decided = readSelectionPlan(round.decision);
+  if (decided?.verdict.kind === 'human' && decided.verdict.before.includes(candidate.pr)) return true;
   // A winner whose merge ended with a person (405, a policy that changed) waits there too.
   const change = await store.getChange(ctx.key, candidate.change);
   return candidate.state === 'selected' && change?.state === 'human';

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
+import { readWideDecision, type WideDecision } from '../core/plan-schema.ts';
 import { planWideRound, type SlotView } from '../core/portfolio-plan.ts';
 import { MAX_EXPLORE, MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, type Reading } from '../core/portfolio.ts';
 import { markerFor } from '../core/render/markers.ts';
@@ -194,11 +195,6 @@ async function gatherReadings(ctx: RepoContext, p: PortfolioRow, view: GroupView
   return { readings, runs };
 }
 
-interface WideDecision {
-  verdict: { kind: 'portfolio-wide'; deep: number[]; out: number[] };
-  actions: Action[];
-}
-
 /**
  * The wide round of an explore, run by the round's claimant in place of the normal selection. A
  * policy that needs another reading re-runs the scoring check and gives the claim back: the last
@@ -245,7 +241,7 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
     if (current.decision === null) return true;
     await store.addEvent(ctx.key, 'round.decided', { change: p.change, round: round.number, verdict: 'portfolio-wide' }, nowIso(ctx));
   }
-  const decided = current.decision as WideDecision;
+  const decided = readWideDecision(current.decision);
   const heads = new Map(view.siblings.map((s) => [s.pr, s.headSha]));
   if (ctx.config.mode !== 'shadow') {
     await store.addDeep(decided.verdict.deep.map((pr) => ({ repo: ctx.key, change: p.change, portfolio: p.number, pr, headSha: heads.get(pr) ?? '', state: 'awaiting' as const, dispatchedAt: nowIso(ctx) })));

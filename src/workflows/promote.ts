@@ -5,7 +5,8 @@
 // asked, and the losers stay open.
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
-import type { Receipt } from '../core/types.ts';
+import { readSelectionPlan } from '../core/plan-schema.ts';
+import type { Receipt } from '../core/receipt.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
@@ -95,8 +96,8 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
     actions.push({ kind: 'check-run', key: k(`check/${pr}`), pr, headSha: input.sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped', summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.` });
   }
   // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
-  const decided = (await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision as SelectionPlan | null;
-  if (decided?.verdict?.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
+  const decided = readSelectionPlan((await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision);
+  if (decided?.verdict.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
   const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
   for (const s of siblings) {
     const reason = `Superseded: #${pr} shipped.`;

@@ -3,16 +3,17 @@
 import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import type { SelectionDisplay, SelectionPlan } from '../core/plan.ts';
+import { readSelectionPlan } from '../core/plan-schema.ts';
 import { planSelection } from '../core/plan.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
-import type { CandidateEvidence, JudgeOutcome, Receipt } from '../core/types.ts';
-import type { EarlierRound } from '../core/render/markdown.ts';
+import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
+import type { EarlierRound } from '../core/receipt.ts';
 import type { PullState } from '../github/group-query.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
 import { judgeTie } from '../judge/judge.ts';
 import { countDecision } from '../metrics.ts';
-import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
+import type { CandidateRow, ChangeRow, RoundRow, StoredReceipt } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -135,19 +136,18 @@ function waitingSummary(view: GroupView): string {
 }
 
 /** The Change's earlier rounds, from their selection receipts: each round's headline. */
-export function earlierRounds(receipts: Receipt[], current: number): EarlierRound[] {
+export function earlierRounds(receipts: StoredReceipt[], current: number): EarlierRound[] {
   const byRound = new Map<number, string>();
   for (const r of receipts) {
     if (r.kind !== 'CANDIDATE_SELECTION' || r.round >= current) continue;
-    const headline = z.string().safeParse(r.data['headline']);
-    const verdict = z.string().safeParse(r.data['verdict']);
-    byRound.set(r.round, headline.success ? headline.data : `decided: ${verdict.success ? verdict.data : 'unknown'}`);
+    const data = r.receipt?.kind === 'CANDIDATE_SELECTION' ? r.receipt.data : null;
+    byRound.set(r.round, data ? (data.headline ?? `decided: ${data.verdict}`) : 'decided (the receipt was recorded by an older version)');
   }
   return [...byRound].map(([round, summary]) => ({ round, summary }));
 }
 
 async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDisplay> {
-  const titles: Record<number, string> = {};
+  const titles: Record<string, string> = {};
   for (const [pr, pull] of view.pulls) titles[pr] = pull.title;
   const receipts = await ctx.deps.store.listReceipts(ctx.key, view.change.number);
   return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
@@ -261,7 +261,7 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
   if (claim === 'taken') return [];
   if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
-  let plan = round.decision as SelectionPlan | null;
+  let plan = readSelectionPlan(round.decision);
   if (plan === null) {
     // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
@@ -274,8 +274,8 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
-    if (round.decision === null) return [];
-    plan = round.decision as SelectionPlan;
+    plan = readSelectionPlan(round.decision);
+    if (plan === null) return [];
     countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }

@@ -10,8 +10,11 @@ export type NextStep =
    * `pulls`: the group as this job already read it from GitHub, so it is not read twice.
    */
   | { kind: 'select'; change: number; base: string; settled?: number; pulls?: ReadonlyMap<number, PullState> }
-  /** Verify a candidate (again); `recheck` names a person's re-check, judged afresh once. */
-  | { kind: 'verify'; pr: number; recheck?: string };
+  /**
+   * Verify a candidate (again); `recheck` names a person's re-check, judged afresh once; `state`:
+   * the PR as this job just read it from GitHub.
+   */
+  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState };
 
 export const selectStep = (change: number, base: string, settled?: number, pulls?: ReadonlyMap<number, PullState>): NextStep => ({
   kind: 'select',

@@ -121,9 +121,13 @@ export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: Round
   }
 }
 
+/** How long a check event for a head nobody recorded is kept: a head that is a candidate's is recorded within minutes. */
+export const KEPT_CHECK_EVENT_HOURS = 24;
+
 export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   const token = `sweep:${now.toISOString()}`;
+  await deps.store.pruneKeptCheckEvents(new Date(now.getTime() - KEPT_CHECK_EVENT_HOURS * 3_600_000).toISOString());
   const groups = new Map<string, { c: CandidateRow; ctx: RepoContext }>();
   for (const c of await deps.store.listVerifyingSince(now.toISOString())) {
     try {

@@ -48,7 +48,7 @@ describe('the app slug', () => {
       log,
       Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
     });
-    const arbiter = createArbiterApp({ store, queue, clock: new ManualClock(0), llm: { complete: async () => ({ ok: false, gap: 'model-error' }) } });
+    const arbiter = createArbiterApp({ store, queue, clock: new ManualClock(0), llm: { complete: async () => ({ ok: false, gap: 'model-error' }) }, recover: async () => undefined });
     await createNodeMiddleware(arbiter.appFn, { probot });
     const deps = await arbiter.ready;
     expect(deps.appSlug).toBe('arbiter-test');
@@ -92,6 +92,7 @@ describe('GitHub unreachable at start', () => {
         handled.push({ id: d.id, slug: deps.appSlug });
       },
       sweep: async () => undefined,
+      recover: async () => undefined,
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     const server = http.createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));

@@ -9,7 +9,7 @@ import { testPrivateKey } from './helpers.ts';
 describe('readEnv', () => {
   it('has defaults and no credentials when nothing is set (the setup flow)', () => {
     const env = readEnv({});
-    expect(env).toMatchObject({ PORT: 3000, LOG_LEVEL: 'info', ARBITER_WORKERS: 4, ARBITER_SIM_CONTROL: false, credentials: null });
+    expect(env).toMatchObject({ PORT: 3000, LOG_LEVEL: 'info', ARBITER_WORKERS: 4, credentials: null });
     expect(env.githubBaseUrl).toBeUndefined();
   });
 

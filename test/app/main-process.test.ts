@@ -70,6 +70,9 @@ describe('npm start', () => {
       WEBHOOK_SECRET: 'secret',
       ARBITER_DATA_DIR: dir,
       ARBITER_APP_SLUG: 'arbiter',
+      // GitHub is never called: at start the app lists its webhook's deliveries, here from a closed port.
+      GHE_HOST: '127.0.0.1:1',
+      GHE_PROTOCOL: 'http',
       LOG_LEVEL: 'warn',
     });
     const health = await until(

@@ -51,6 +51,7 @@ describe.each(BACKENDS)('the intake route on %s', (backend) => {
         handled.push(d);
       },
       sweep: async () => undefined,
+      recover: async () => undefined,
     });
     const probot = new Probot({ appId: 1, privateKey: testPrivateKey(), secret: SECRET, log: pino({ level: 'silent' }) });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
@@ -92,15 +93,15 @@ describe.each(BACKENDS)('the intake route on %s', (backend) => {
     await until('jobs finished', async () => (await queue.counts()).queued + (await queue.counts()).active === 0);
     expect(handledIds('c-')).toEqual(ids);
     // However the requests fell into groups, each group was one transaction: one insert into
-    // deliveries, a look at done_at if it held a redelivery, and one insert of jobs unless all
-    // were done already.
+    // deliveries, if it held a redelivery a re-arm of those that failed for good and a look at
+    // done_at, and one insert of jobs unless all were done already.
     const groups = rec.transactions.filter((t) => t[0] === 'INSERT INTO deliveries');
     expect(groups.length).toBeGreaterThan(0);
     for (const t of groups) {
       expect([
         ['INSERT INTO deliveries', 'WITH defaults as'],
-        ['INSERT INTO deliveries', 'SELECT id FROM', 'WITH defaults as'],
-        ['INSERT INTO deliveries', 'SELECT id FROM'],
+        ['INSERT INTO deliveries', 'UPDATE deliveries SET', 'SELECT id, done_at', 'WITH defaults as'],
+        ['INSERT INTO deliveries', 'UPDATE deliveries SET', 'SELECT id, done_at'],
       ]).toContainEqual(t);
     }
   });

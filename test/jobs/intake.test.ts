@@ -63,10 +63,11 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
     expect(await first).toBe('queued');
     expect(await Promise.all(rest)).toEqual(['queued', 'queued', 'queued', 'queued', 'redelivery', 'queued', 'queued', 'queued', 'queued', 'redelivery']);
     expect(intake.stats()).toEqual({ groups: 2, items: 11, largest: 10 });
-    // One multi-row insert into deliveries, one job insert; a look at done_at only for redeliveries.
+    // One multi-row insert into deliveries, one job insert; only for redeliveries, a re-arm of
+    // those whose job failed for good and a look at done_at.
     expect(rec.transactions).toEqual([
       ['INSERT INTO deliveries', 'WITH defaults as'],
-      ['INSERT INTO deliveries', 'SELECT id FROM', 'WITH defaults as'],
+      ['INSERT INTO deliveries', 'UPDATE deliveries SET', 'SELECT id, done_at', 'WITH defaults as'],
     ]);
     const all = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9'];
     expect(await recorded()).toEqual(all.map((id) => `${id}×1`));

@@ -116,6 +116,39 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect(events.rows[0]).toMatchObject({ repo: 'acme/todo', kind: 'delivery-failed', data: { delivery: 'dlv-fail', pr: 42, attempts: 2 } });
   });
 
+  it('runs a delivery whose job failed for good again when it is redelivered; once processed, a redelivery adds nothing', async () => {
+    const q = await newQueue({ retryLimit: 1 });
+    const deps = testDeps(b.store, q);
+    let broken = true;
+    const runs: string[] = [];
+    const job = deliveryJob(deps, async (_d, delivery) => {
+      runs.push(broken ? 'failed' : 'ran');
+      if (broken) throw new Error('handler broke');
+    });
+    await q.work(DELIVERY_QUEUE, job.handler, job.options);
+    const d = { id: 'dlv-again', name: 'issues', payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } } };
+    expect(await intakeDelivery(b.store, q, d)).toBe('queued');
+    await until('failed for good', async () => (await b.store.getDelivery(d.id))?.error);
+    expect(runs).toEqual(['failed', 'failed']);
+
+    // "Redeliver" on GitHub: the same X-GitHub-Delivery. It runs again, as a job of its own.
+    broken = false;
+    expect(await intakeDelivery(b.store, q, d)).toBe('redelivery');
+    await until('processed', async () => {
+      const got = await b.store.getDelivery(d.id);
+      return got?.doneAt && got.error === null;
+    });
+    expect(runs).toEqual(['failed', 'failed', 'ran']);
+
+    // Processed now: a further redelivery and a startup re-enqueue are only acknowledged.
+    expect(await intakeDelivery(b.store, q, d)).toBe('redelivery');
+    expect(await requeuePendingDeliveries(b.store, q)).toBe(0);
+    await until('drained', async () => (await q.counts()).queued + (await q.counts()).active === 0);
+    expect(runs).toEqual(['failed', 'failed', 'ran']);
+    const kinds = await b.store.db.query(`SELECT kind FROM events ORDER BY id`);
+    expect(kinds.rows.map((r) => r.kind)).toEqual(['delivery-failed']);
+  });
+
   it('processes a delivery once although it is delivered twice', async () => {
     const q = await newQueue();
     const deps = testDeps(b.store, q);

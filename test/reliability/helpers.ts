@@ -23,7 +23,7 @@ export async function play(s: Scenario, opts: Omit<RunOptions, 'log'> = {}): Pro
 
 /** The scenario with these faults instead of its own. */
 export function withFaults(s: Scenario, faults: Partial<Scenario['faults']>): Scenario {
-  return { ...s, faults: { github: [], model: [], restart: [], redeliver: null, ...faults } };
+  return { ...s, faults: { github: [], model: [], restart: [], redeliver: null, deliveries: [], ...faults } };
 }
 
 export const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);

@@ -1,8 +1,10 @@
 // Reliability items 1 and 3 (PGlite, and PostgreSQL for the restarts): every webhook delivered three times in a shuffled order,
-// and Arbiter killed (SIGKILL) and restarted at each step of a selection. Each disturbed run must
-// end in the final state of the undisturbed run, with the same writes and none repeated.
+// Arbiter killed (SIGKILL) and restarted at each step of a selection, and a webhook that never
+// reached Arbiter recovered from GitHub's delivery list at the next start. Each disturbed run
+// must end in the final state of the undisturbed run, with the same writes and none repeated.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Scenario, Transcript } from '../../sim/runner/index.ts';
+import type { HookAttempt } from '../../sim/github/index.ts';
+import { SCENARIO_EPOCH_MS, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { duplicateWrites, killedAfter, loadReliability, outcome, PG_URL, play, SLOW, withFaults, writeList } from './helpers.ts';
 
 /** The steps of a selection after the claim, as the write each kill comes right after. */
@@ -40,6 +42,32 @@ describe('every webhook delivered three times, shuffled', () => {
     expect(writeList(t)).toEqual(writeList(calm));
     // Nothing was refused or failed on the way: every copy was answered.
     expect(lines.filter((l) => /answered HTTP/.test(l))).toEqual([]);
+  });
+});
+
+describe('a webhook that failed before reaching Arbiter, recovered at the next start (PGlite)', () => {
+  it('#73 opened answered 502 for Arbiter; the restarted app asks GitHub for it again: the same final state and writes', SLOW, async () => {
+    let attempts: HookAttempt[] = [];
+    const faulted = withFaults(base, {
+      deliveries: [{ event: 'pull_request', action: 'opened', on: 73, nth: 1, status: 502 }],
+      restart: [{ at: 1 }],
+    });
+    const { t, lines } = await play(faulted, {
+      inspect: (gh) => {
+        attempts = gh.hookAttempts.map((a) => ({ ...a }));
+      },
+    });
+    const lost = attempts.filter((a) => a.fault);
+    expect(lost.map((a) => [a.event, a.action, a.status_code])).toEqual([['pull_request', 'opened', 502]]);
+    // Nothing but Arbiter's recovery redelivers it, after the restart, and Arbiter takes it.
+    const again = attempts.filter((a) => a.guid === lost[0]?.guid && !a.fault);
+    expect(again.map((a) => [a.redelivery, a.requested, a.status])).toEqual([[true, true, 'OK']]);
+    expect(t.restarts).toHaveLength(1);
+    expect(again[0]?.deliveredAt).toBeGreaterThanOrEqual(SCENARIO_EPOCH_MS + (t.restarts[0]?.at ?? 0) * 1000);
+    expect(lines.filter((l) => /GitHub delivered .* again, as Arbiter asked/.test(l))).toHaveLength(1);
+    expect(duplicateWrites(t)).toEqual([]);
+    expect(outcome(t)).toEqual(outcome(calm));
+    expect(writeList(t)).toEqual(writeList(calm));
   });
 });
 

@@ -1,4 +1,4 @@
-// A harness for two Arbiter processes (src/main.ts) on one PostgreSQL database, one GitHub
+// A harness for two Arbiter processes (the scenario runner's entry, sim/runner/app-entry.ts) on one PostgreSQL database, one GitHub
 // emulator and one fake model: every webhook the emulator sends is held, then delivered to BOTH
 // apps at the same moment, so two replicas race on every delivery and every claim.
 import { generateKeyPairSync } from 'node:crypto';
@@ -61,10 +61,11 @@ export class TwoApps {
           ANTHROPIC_API_KEY: 'sim-key',
           ARBITER_DATA_DIR: dir,
           ARBITER_APP_SLUG: SLUG,
-          ARBITER_SIM_CONTROL: '1',
           ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
           LOG_LEVEL: 'warn',
           DATABASE_URL: db.url,
+          // The race here is the selection's; the dashboard's own is test/workflows/dashboard.test.ts.
+          ARBITER_DASHBOARD: '0',
         },
       });
     const apps: [AppProcess, AppProcess] = [await make(dirs[0]), await make(dirs[1])];

@@ -56,7 +56,25 @@ describe('the --html page in a browser', () => {
         { evidence: evidence(13, true), rank: 1, outcome: 'ships' },
         { evidence: evidence(12, false), rank: 2, outcome: 'Lost to #13: #13 also meets AC1 (A calendar).' },
       ],
-      receipt: { kind: 'CANDIDATE_SELECTION', repo: 'acme/planner', change: 42, round: 1, at: '2026-01-01T00:00:00Z', data: {} },
+      receipt: {
+        kind: 'CANDIDATE_SELECTION',
+        repo: 'acme/planner',
+        change: 42,
+        round: 1,
+        at: '2026-01-01T00:00:00Z',
+        data: {
+          verdict: 'ship',
+          winner: 13,
+          repairTarget: null,
+          beforePerson: [],
+          losers: [{ pr: 12, reason: 'Lost to #13' }],
+          ranking: [],
+          judge: null,
+          risk: { risk: 'low', reasons: [] },
+          diagnostics: { submittedCandidates: 2, eligibleCandidates: 2, excludedCandidates: { fail: 0, inconclusive: 0 }, comparison: 'not-compared' },
+          mode: 'live',
+        },
+      },
       shadow: false,
     });
     const t: Transcript = { writes: [], prs: {}, issues: { '42': { state: 'open', labels: [], comments: [{ user: 'arbiter[bot]', body }] } }, dispatches: [], restarts: [] };

@@ -51,8 +51,10 @@ async function run(s: Scenario, env: Record<string, string> = {}, opts: RunOptio
 describe('runScenario with a stand-in app', { timeout: 120_000 }, () => {
   it('runs a scenario where the app does nothing and returns the §9 transcript', async () => {
     const { transcript, lines, appLog } = await run(scenario());
-    expect(Object.keys(transcript).sort()).toEqual(['dispatches', 'issues', 'prs', 'restarts', 'writes']);
+    expect(Object.keys(transcript).sort()).toEqual(['dispatches', 'issues', 'prs', 'receipts', 'restarts', 'writes']);
     expect(transcript.writes).toEqual([]);
+    // The stand-in records no decision: nothing to replay.
+    expect(transcript.receipts).toEqual([]);
     expect(transcript.restarts).toEqual([]);
     expect(transcript.dispatches).toEqual([]);
     expect(transcript.issues['42']).toMatchObject({ state: 'open', comments: [] });

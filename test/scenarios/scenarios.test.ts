@@ -1,6 +1,7 @@
 // Every bundled scenario against the real app: the final state of each transcript is what
 // DESIGN.md says must happen (winner, losers, labels, Arbiter's check runs, dispatches),
-// and no comment, closure, label or merge is ever written twice.
+// and no comment, closure, label or merge is ever written twice. The runner replays every receipt
+// each run recorded (sim/runner/replay-run.ts): a decision that replays differently fails the run.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, verdictLine, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
@@ -70,6 +71,8 @@ describe('bundled scenarios', () => {
     expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
     expect(t.dispatches).toEqual([]);
     expectNoDuplicateWrites(t);
+    // The runner replayed every receipt of the run (every fixture's run does; one that differs fails it).
+    expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(['ACCEPTANCE: record', 'ACCEPTANCE: record', 'CANDIDATE_SELECTION: same', 'PROMOTION: record']);
     // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
     expect(violations).toEqual([]);
     expect(sent.length).toBeGreaterThan(5);

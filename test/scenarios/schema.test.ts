@@ -55,7 +55,11 @@ describe('scenario schema', () => {
     expect(s.candidates[0]).toMatchObject({ body: 'Candidate-for: #42', author: 'arbiter-candidate[bot]', draft: true, openAt: 0, baseAt: 0, files: {}, deleted: [], checks: [] });
     expect(s.faults.redeliver).toEqual({ copies: 2, seed: 1 });
     expect(s.faults.github).toEqual([]);
+    expect(s.faults.deliveries).toEqual([]);
     expect(s.events).toEqual([]);
+    const lost = parseScenario({ ...minimal, faults: { deliveries: [{ event: 'pull_request', on: 12 }] } });
+    if (!lost.ok) throw new Error(lost.errors.join('\n'));
+    expect(lost.scenario.faults.deliveries).toEqual([{ event: 'pull_request', on: 12, nth: 1, status: 502 }]);
   });
 
   it('gives no redelivery unless asked, and keeps written copies and seed', () => {

@@ -99,6 +99,34 @@ describe('DeliveryPump', () => {
     expect(sent.slice(0, 4)).not.toEqual(['d0', 'd0', 'd0', 'd1']);
   });
 
+  it('reorder: delivers each full window of webhooks in a seeded shuffle, and holds a partial window until released', async () => {
+    const run = async (seed: number) => {
+      const port = new FakePort();
+      const pump = new DeliveryPump(port, null, () => {}, { seed, window: 4 });
+      port.held.push(...hooks(6));
+      await pump.pump();
+      port.held.push(...hooks(10).slice(6));
+      await pump.pump();
+      const beforeRelease = [...port.sent];
+      expect(pump.heldBack()).toBe(2);
+      expect(pump.busy()).toBe(false); // held back: the run may go quiet around them
+      expect(pump.releaseWindow()).toBe(true);
+      await pump.pump();
+      expect(pump.releaseWindow()).toBe(false);
+      return { beforeRelease, sent: port.sent };
+    };
+    const { beforeRelease, sent } = await run(3);
+    const ids = (from: number, to: number) => hooks(to).slice(from).map((h) => h.id).sort();
+    expect(beforeRelease).toHaveLength(8);
+    // Never across a window: the first four are d0-d3, the next four d4-d7, the rest d8-d9.
+    expect([...sent.slice(0, 4)].sort()).toEqual(ids(0, 4));
+    expect([...sent.slice(4, 8)].sort()).toEqual(ids(4, 8));
+    expect([...sent.slice(8)].sort()).toEqual(ids(8, 10));
+    expect(sent).not.toEqual(hooks(10).map((h) => h.id));
+    expect((await run(3)).sent).toEqual(sent);
+    expect((await run(4)).sent).not.toEqual(sent);
+  });
+
   it('keeps a webhook the app could not take while paused, and delivers it after resume', async () => {
     const port = new FakePort();
     const problems: string[] = [];

@@ -28,8 +28,9 @@ describe('pull request files and diff', () => {
     const first = await h.octokit.pulls.listFiles({ owner: OWNER, repo: NAME, pull_number: 3, per_page: 100 });
     expect(first.data).toHaveLength(100);
     expect(first.headers.link).toMatch(/page=2>; rel="next"/);
-    const capped = await h.octokit.pulls.listFiles({ owner: OWNER, repo: NAME, pull_number: 3, per_page: 500 });
-    expect(capped.data).toHaveLength(100);
+    // GitHub documents per_page as at most 100: asking for more is the client's mistake
+    await expect(h.octokit.pulls.listFiles({ owner: OWNER, repo: NAME, pull_number: 3, per_page: 500 })).rejects.toMatchObject({ status: 422 });
+    expect(h.emulator.violations.splice(0)).toEqual([expect.stringContaining('query parameter per_page must be <= 100')]);
     const all = await h.octokit.paginate(h.octokit.pulls.listFiles, { owner: OWNER, repo: NAME, pull_number: 3, per_page: 100 });
     expect(all).toHaveLength(252);
     expect(new Set(all.map((f) => f.filename)).size).toBe(252);

@@ -40,6 +40,7 @@ const TABLES = [
   'portfolio_slots',
   'portfolio_deep',
   'portfolio_readings',
+  'kept_check_events',
 ];
 
 export const uniqueSchema = (tag: string): string =>

@@ -35,14 +35,17 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.getDelivery('nope')).toBeNull();
     await s.recordDelivery('d-2', 'push', {});
     await s.recordDelivery('d-3', 'push', {});
-    expect(await s.listPendingDeliveries(10)).toEqual(['d-1', 'd-2', 'd-3']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['d-1', 'd-2', 'd-3']);
     await s.markDeliveryDone('d-1', 'boom');
     await s.markDeliveryDone('d-3');
     const d1 = await s.getDelivery('d-1');
     expect(d1?.error).toBe('boom');
     expect(Number.isNaN(Date.parse(d1?.doneAt ?? ''))).toBe(false);
     expect((await s.getDelivery('d-3'))?.error).toBeNull();
-    expect(await s.listPendingDeliveries(10)).toEqual(['d-2']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['d-2']);
+    // The recovery of lost webhooks asks which ids are recorded, done or not.
+    expect(await s.knownDeliveries(['d-1', 'd-2', 'never'])).toEqual(new Set(['d-1', 'd-2']));
+    expect(await s.knownDeliveries([])).toEqual(new Set());
   });
 
   it('keeps a payload exactly as it came, a NUL character in a comment included (jsonb refuses \\u0000)', async () => {
@@ -52,6 +55,26 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const [grouped] = await b.store.recordDeliveries([{ id: 'd-nul-2', event: 'issue_comment', payload }]);
     expect(grouped).toEqual({ id: 'd-nul-2', fresh: true, done: false });
     expect((await b.store.getDelivery('d-nul-2'))?.payload).toEqual(payload);
+  });
+
+  it('re-arms a delivery that failed for good when it is recorded again: not done, its re-run number, listed pending; a done one stays done', async () => {
+    const s = b.store;
+    await s.recordDelivery('r-failed', 'push', { n: 1 });
+    await s.recordDelivery('r-done', 'push', {});
+    await s.failDelivery('r-failed', 'handler broke', { repo: 'acme/todo', data: {}, at: '2026-03-02T09:05:00.000Z' });
+    await s.markDeliveryDone('r-done');
+    const got = await s.recordDeliveries([
+      { id: 'r-failed', event: 'push', payload: { n: 'redelivered' } },
+      { id: 'r-done', event: 'push', payload: {} },
+    ]);
+    expect(got).toEqual([
+      { id: 'r-failed', fresh: false, done: false, rerun: 1 },
+      { id: 'r-done', fresh: false, done: true },
+    ]);
+    expect(await s.getDelivery('r-failed')).toMatchObject({ doneAt: null, error: null, payload: { n: 1 } });
+    expect(await s.listPendingDeliveries(10)).toEqual([{ id: 'r-failed', rerun: 1 }]);
+    // A second copy while it runs again is the same re-run.
+    expect(await s.recordDeliveries([{ id: 'r-failed', event: 'push', payload: {} }])).toEqual([{ id: 'r-failed', fresh: false, done: false, rerun: 1 }]);
   });
 
   it('records a group of deliveries in one call: each id once, its first copy, saying what was new and what was done', async () => {
@@ -74,7 +97,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     ]);
     expect((await s.getDelivery('g-2'))?.payload).toEqual({ n: 2, text: 'quote " and \\ backslash' });
     expect((await s.getDelivery('g-old'))?.payload).toEqual({ old: true });
-    expect(await s.listPendingDeliveries(10)).toEqual(['g-old', 'g-1', 'g-2']);
+    expect((await s.listPendingDeliveries(10)).map((p) => p.id)).toEqual(['g-old', 'g-1', 'g-2']);
     expect(await s.recordDeliveries([])).toEqual([]);
   });
 
@@ -175,14 +198,24 @@ describe.each(BACKENDS)('store on %s', (backend) => {
 
   it('adds and lists receipts in order, and events', async () => {
     const s = b.store;
-    const id1 = await s.addReceipt({ kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } });
-    const id2 = await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } });
-    await s.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 43, round: 1, at: T1, data: {} });
+    const gate = { kind: 'HUMAN_GATE' as const, repo: REPO, change: 42, round: 1, at: T0, data: { candidates: [12], winner: 12, why: 'risk' } };
+    const promotion = { kind: 'PROMOTION' as const, repo: REPO, change: 42, round: 1, at: T1, data: { candidate: 12, headSha: 'a1', by: 'arbiter', method: 'squash' as const } };
+    const id1 = await s.addReceipt(gate);
+    const id2 = await s.addReceipt(promotion);
+    await s.addReceipt({ ...promotion, change: 43 });
+    // A row an older version wrote, in a shape this one does not read: reported, never cast.
+    await s.db.query(`INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', $1, 42, 1, $2, '{"winner": 12}')`, [REPO, T1]);
     expect(id2).toBeGreaterThan(id1);
-    expect(await s.listReceipts(REPO, 42)).toEqual([
-      { kind: 'CANDIDATE_SELECTION', repo: REPO, change: 42, round: 1, at: T0, data: { winner: 12 } },
-      { kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: T1, data: { pr: 12 } },
+    const listed = await s.listReceipts(REPO, 42);
+    expect(listed.map((r) => ({ id: r.id, kind: r.kind, receipt: r.receipt }))).toEqual([
+      { id: id1, kind: 'HUMAN_GATE', receipt: gate },
+      { id: id2, kind: 'PROMOTION', receipt: promotion },
+      { id: expect.any(Number), kind: 'CANDIDATE_SELECTION', receipt: null },
     ]);
+    expect(listed[2].issues.join('\n')).toMatch(/^data\.verdict: /m);
+    expect(listed[2].recorded).toMatchObject({ kind: 'CANDIDATE_SELECTION', data: { winner: 12 } });
+    expect((await s.readReceipts({ id: id2 })).map((r) => r.receipt)).toEqual([promotion]);
+    expect(await s.readReceipts({})).toHaveLength(4);
     await s.addEvent(REPO, 'job-failed', { reason: 'x' }, T0);
     const ev = await s.db.query('SELECT kind, data FROM events');
     expect(ev.rows).toEqual([{ kind: 'job-failed', data: { reason: 'x' } }]);

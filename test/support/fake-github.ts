@@ -7,7 +7,21 @@ import { GitHubError } from '../../src/github/errors.ts';
 import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/github/config-reads.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
-import type { BranchRules, BranchWrites, GitHubPort, HeadReadInput, MergeResult, PatchTarget, Permission, PortfolioCalls, PullSnapshot } from '../../src/github/port.ts';
+import type {
+  AppHooksPort,
+  BranchRules,
+  BranchWrites,
+  GitHubPort,
+  HeadReadInput,
+  HookDeliveryAttempt,
+  IssueSnapshot,
+  MergeResult,
+  OwnIssues,
+  PatchTarget,
+  Permission,
+  PortfolioCalls,
+  PullSnapshot,
+} from '../../src/github/port.ts';
 import type { OpenedPull } from '../../src/github/git-writes.ts';
 import { readScore } from '../../src/core/gate.ts';
 import type { PatchRow } from '../../src/store/types.ts';
@@ -92,7 +106,8 @@ export class FakeGitHub implements GitHubPort {
   readonly repo: string;
   readonly appSlug: string;
   readonly pulls = new Map<number, FakePull>();
-  readonly issues = new Map<number, { title: string; body: string; state: string }>();
+  /** Issues by number; `author` defaults to `maintainer`. */
+  readonly issues = new Map<number, { title: string; body: string; state: string; author?: string }>();
   readonly comments: FakeComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
   readonly dispatches: Dispatch[] = [];
@@ -189,6 +204,28 @@ export class FakeGitHub implements GitHubPort {
     rerun: (run) => this.write(`rerun check run ${run.id}`, () => undefined),
   };
 
+  /** Issues the bot opened (the dashboard) live in `issues` with `author` the bot's login. */
+  readonly ownIssues: OwnIssues = {
+    listOwn: async () => {
+      await this.read('own issues');
+      return [...this.issues]
+        .filter(([, i]) => i.author === this.botLogin)
+        .sort(([a], [b]) => a - b)
+        .map(([number, i]): IssueSnapshot => ({ number, title: i.title, body: i.body, state: i.state, user: { login: this.botLogin } }));
+    },
+    open: (title, body) =>
+      this.write(`open issue "${title}"`, (): IssueSnapshot => {
+        const number = this.nextId++;
+        this.issues.set(number, { title, body, state: 'open', author: this.botLogin });
+        return { number, title, body, state: 'open', user: { login: this.botLogin } };
+      }),
+    editBody: (number, body) =>
+      this.write(`edit issue #${number}`, () => {
+        const issue = this.issues.get(number);
+        if (!issue) throw new GitHubError('edit issue', 404, 'Not Found', null);
+        issue.body = body;
+      }),
+  };
 
   // ------------------------------------------------------------------ test set-up
 
@@ -344,7 +381,7 @@ export class FakeGitHub implements GitHubPort {
   async getIssue(number: number): Promise<{ number: number; title: string; body: string | null; state: string; pull_request?: unknown; user: { login: string } | null } | null> {
     await this.read(`issue #${number}`);
     const issue = this.issues.get(number);
-    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: 'maintainer' } };
+    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: issue.author ?? 'maintainer' } };
     const pull = this.pulls.get(number);
     return pull ? { number, title: pull.title, body: pull.body, state: pull.state, pull_request: {}, user: { login: pull.author } } : null;
   }
@@ -585,5 +622,48 @@ export class FakeGitHub implements GitHubPort {
       Object.assign(run, fields);
       return run.id;
     });
+  }
+}
+
+/**
+ * The app's webhook as GitHub records it, in memory: attempts listed newest first (GitHub's
+ * paging: 100 a page, stopping at `since`), and a redelivery that adds an attempt answered as
+ * `answer` says (202 by default, as the app's intake would). Calls are recorded as strings
+ * (`list since=…`, `redeliver <guid>`).
+ */
+export class FakeAppHooks implements AppHooksPort {
+  readonly attempts: HookDeliveryAttempt[] = [];
+  readonly calls: string[] = [];
+  private nextId = 1000;
+
+  constructor(
+    private readonly now: () => Date,
+    /** The app's answer to a redelivery of this guid (0: no answer); `refused`: GitHub answers 422. */
+    private readonly answer: (guid: string) => number | 'refused' = () => 202,
+  ) {}
+
+  /** An attempt GitHub made: the app answered `statusCode` (0: no answer at all). */
+  deliver(guid: string, event: string, statusCode: number, at: Date = this.now(), redelivery = false): HookDeliveryAttempt {
+    const status = statusCode >= 200 && statusCode < 300 ? 'OK' : statusCode === 0 ? 'failed to connect' : `Invalid HTTP Response: ${statusCode}`;
+    const a: HookDeliveryAttempt = { id: this.nextId++, guid, deliveredAt: at.toISOString(), redelivery, status, statusCode, event, action: null };
+    this.attempts.push(a);
+    return a;
+  }
+
+  async listDeliveries(since: Date, maxPages: number): Promise<HookDeliveryAttempt[]> {
+    this.calls.push(`list since=${since.toISOString()} pages<=${maxPages}`);
+    return [...this.attempts]
+      .sort((x, y) => y.id - x.id)
+      .slice(0, maxPages * 100)
+      .filter((a) => Date.parse(a.deliveredAt) >= since.getTime());
+  }
+
+  async redeliver(attemptId: number): Promise<void> {
+    const a = this.attempts.find((x) => x.id === attemptId);
+    if (!a) throw new GitHubError('redeliver a webhook delivery', 404, 'Not Found', null);
+    const answer = this.answer(a.guid);
+    this.calls.push(`redeliver ${a.guid}${answer === 'refused' ? ' (refused)' : ''}`);
+    if (answer === 'refused') throw new GitHubError('redeliver a webhook delivery', 422, 'Validation Failed', null);
+    this.deliver(a.guid, a.event, answer, this.now(), true);
   }
 }

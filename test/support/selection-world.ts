@@ -48,6 +48,12 @@ export function recordingQueue(): JobQueue & { sent: string[]; states: Map<strin
     async jobState(_name, key) {
       return states.get(key) ?? 'active';
     },
+    async sendOnceAt(name, data, key, dueAt) {
+      const line = `${name} ${key} at ${dueAt.toISOString()}`;
+      if (sent.includes(line)) return null;
+      sent.push(line);
+      return `job-${sent.length}`;
+    },
   };
 }
 

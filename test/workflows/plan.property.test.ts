@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { configOf } from '../support/selection-world.ts';
 import type { Action } from '../../src/core/actions.ts';
 import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan.ts';
+import { replayReceipt } from '../../src/core/replay.ts';
 import { mightOutrank, rankCandidates, summarise } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
@@ -187,6 +188,16 @@ describe('planSelection over random groups', () => {
         expect(plan(c, c.order).plan).toEqual(plan(c, identity).plan);
       }),
       { seed: 20260303, numRuns: 400 },
+    );
+  });
+
+  it('replays every plan from its receipt, after a trip through JSON as the store keeps it', () => {
+    fc.assert(
+      fc.property(arbGroup, (c) => {
+        const receipt: unknown = JSON.parse(JSON.stringify(plan(c, c.order).plan.receipt));
+        expect(replayReceipt(receipt)).toMatchObject({ result: 'same' });
+      }),
+      { seed: 20260304, numRuns: 200 },
     );
   });
 

@@ -2,7 +2,6 @@
 // answer was lost (the process died), and a run that read the group before the round was decided
 // and reads GitHub only after the claimant acted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Receipt } from '../../src/core/types.ts';
 import type { Store } from '../../src/store/types.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
@@ -11,7 +10,7 @@ import { FakeGitHub } from '../support/fake-github.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
-const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
+const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
 
 describe('selection step faults', () => {
   let opened: OpenedBackend;

@@ -1,15 +1,16 @@
 // Workflow tests of the selection step over the recording fake GitHub and the real store (PGlite
 // and PostgreSQL): who wins, what losers are told, repair, the human gate, 409/405, shadow mode,
 // waiting siblings, and the claim (a retry by the claimant continues; any other run does nothing).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Receipt } from '../../src/core/types.ts';
+// After each test every receipt it recorded is replayed through the pure core (npm run replay).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectAndFollow } from '../../src/workflows/flow.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf, tableLlm, type World } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
-const kinds = (receipts: Receipt[]): string[] => receipts.map((r) => r.kind);
+const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
 const step = (w: World, token: string): Promise<void> => selectAndFollow(w.ctx(token), 42, 'main');
 const selectionWrites = (w: World): string[] => w.gh.writes.filter((l) => !l.startsWith('check '));
 
@@ -20,8 +21,19 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     opened = await openBackend(backend, `wf-select-${backend}`);
     store = opened.store;
   });
-  afterAll(async () => opened?.dispose());
+  let replayedSame = 0;
+  afterAll(async () => {
+    // Ship, repair, human gate, judge verdicts, 409s and shadow mode: each selection replayed the same.
+    expect(replayedSame).toBeGreaterThanOrEqual(10);
+    await opened?.dispose();
+  });
   beforeEach(async () => opened.truncate());
+  afterEach(async () => {
+    const replayed = replayStored(await store.readReceipts({}));
+    const wrong = replayed.filter((r) => r.result.result === 'different' || r.result.result === 'cannot-replay');
+    expect(replayReport(wrong)).toEqual([]);
+    replayedSame += replayed.filter((r) => r.result.result === 'same').length;
+  });
 
   it('waits for a sibling still running CI, then the better candidate beats the fastest one', async () => {
     const w = makeWorld({ store });

@@ -10,6 +10,7 @@ import type { Sent } from '../issue-acts.ts';
 import { enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
 import { iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
+import { checkCustomScalars, schemaBreaches } from './answer-check.ts';
 import { actor, nodeById, pullByNodeId, pullRequestNode, repositoryNode } from './nodes.ts';
 import { paginationBoundaries } from './pagination-rule.ts';
 
@@ -30,6 +31,7 @@ export function githubSchema(): GraphQLSchema {
   const sdl = readFileSync(schemaFile(), 'utf8');
   // one type in GitHub's SDL defines a field twice: skip SDL validation like GitHub's own tooling
   schema = buildSchema(sdl, { assumeValidSDL: true });
+  checkCustomScalars(schema);
   return schema;
 }
 
@@ -44,6 +46,8 @@ export interface GraphqlOutcome {
   summaries: string[];
   /** why GitHub would refuse the document, when it would */
   refused: string | null;
+  /** where the answer breaks GitHub's schema (the emulator's fault, not the client's) */
+  breaches: string[];
 }
 
 const ERROR_TYPES: Record<number, string> = { 404: 'NOT_FOUND', 403: 'FORBIDDEN', 422: 'UNPROCESSABLE', 409: 'UNPROCESSABLE', 405: 'UNPROCESSABLE' };
@@ -68,6 +72,16 @@ export function mutationNames(query: string, operationName?: string | null): str
     return op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
   } catch {
     return [];
+  }
+}
+
+/** The operation a request runs, as "query Name" (for the emulator's violation messages). */
+export function operationTitle(query: string, operationName?: string | null): string {
+  try {
+    const op = selectedOperation(parse(query), operationName);
+    return op ? `${op.operation} ${op.name?.value ?? '(anonymous)'}` : 'no operation';
+  } catch {
+    return 'unparsable document';
   }
 }
 
@@ -132,22 +146,24 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
 /** Runs one GraphQL request body as the given actor. */
 export function runGraphql(world: World, body: unknown, actorLogin: string, out: Sent): GraphqlOutcome {
   const request = GraphqlRequest.safeParse(body);
-  if (!request.success) return { status: 400, json: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' }, mutations: [], summaries: [], refused: 'the request body is not a GraphQL request' };
+  if (!request.success) return { status: 400, json: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' }, mutations: [], summaries: [], refused: 'the request body is not a GraphQL request', breaches: [] };
   let document: DocumentNode;
   try {
     document = parse(request.data.query);
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message : String(error);
-    return { status: 200, json: { errors: [{ message, locations: error instanceof GraphQLError ? error.locations : undefined }] }, mutations: [], summaries: [], refused: message };
+    return { status: 200, json: { errors: [{ message, locations: error instanceof GraphQLError ? error.locations : undefined }] }, mutations: [], summaries: [], refused: message, breaches: [] };
   }
   const problems = validate(githubSchema(), document, [...specifiedRules, paginationBoundaries]);
   if (problems.length > 0)
-    return { status: 200, json: { errors: problems.map((p) => ({ path: p.path, extensions: { code: 'invalid' }, locations: p.locations, message: p.message })) }, mutations: [], summaries: [], refused: problems.map((p) => p.message).join('; ') };
+    return { status: 200, json: { errors: problems.map((p) => ({ path: p.path, extensions: { code: 'invalid' }, locations: p.locations, message: p.message })) }, mutations: [], summaries: [], refused: problems.map((p) => p.message).join('; '), breaches: [] };
   const mutations = mutationNames(request.data.query, request.data.operationName);
   const ctx: MutationContext = { world, actor: actorLogin, out, summaries: [] };
   const result = execute({ schema: githubSchema(), document, rootValue: rootValue(ctx), variableValues: request.data.variables ?? undefined, operationName: request.data.operationName ?? undefined });
   if ('then' in result) throw new Error('the emulator resolves GraphQL synchronously');
   const json: Record<string, unknown> = { data: result.data ?? null };
   if (result.errors && result.errors.length > 0) json.errors = result.errors.map(formatError);
-  return { status: 200, json, mutations, summaries: ctx.summaries, refused: null };
+  // errors without a path are about the request: variables GitHub's schema does not accept
+  const requestErrors = (result.errors ?? []).filter((e) => e.path === undefined).map((e) => e.message);
+  return { status: 200, json, mutations, summaries: ctx.summaries, refused: requestErrors.length > 0 ? requestErrors.join('; ') : null, breaches: schemaBreaches(result.errors) };
 }

@@ -187,6 +187,7 @@ export function issueNode(world: World, repo: Repo, issue: Issue): Obj {
     createdAt: iso(issue.createdAt),
     updatedAt: iso(issue.updatedAt),
     url: `${world.urls.html}/${repo.fullName}/issues/${issue.number}`,
+    resourcePath: `/${repo.fullName}/issues/${issue.number}`,
     author: actor(world, issue.user),
     labels: labelsOf(world, issue),
     comments: commentsOf(world, repo, issue),
@@ -206,6 +207,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
     state,
     url: `${world.urls.html}/${repo.fullName}/pull/${number}`,
     permalink: `${world.urls.html}/${repo.fullName}/pull/${number}`,
+    resourcePath: `/${repo.fullName}/pull/${number}`,
     isDraft: pull.draft,
     merged: pull.merged,
     mergedAt: pull.mergedAt === null ? null : iso(pull.mergedAt),
@@ -240,7 +242,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
       return connection(shas.map((sha) => ({ __typename: 'PullRequestCommit', id: nodeId('PRC_', shas.indexOf(sha)), commit: commitNode(world, repo, sha), url: `${world.urls.html}/${repo.fullName}/pull/${number}/commits/${sha}` })), args);
     },
     files: (args: ConnectionArgs) =>
-      connection(world.pullDiff(repo, pull).files.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions, changeType: f.status === 'added' ? 'ADDED' : f.status === 'removed' ? 'DELETED' : 'MODIFIED', viewerViewedState: 'UNVIEWED' })), args),
+      connection(world.pullDiff(repo, pull).files.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions, changeType: f.status === 'added' ? 'ADDED' : f.status === 'removed' ? 'DELETED' : f.status === 'renamed' ? 'RENAMED' : 'MODIFIED', viewerViewedState: 'UNVIEWED' })), args),
     reviews: (args: ConnectionArgs & { states?: string[] | null }) =>
       connection(
         repo.reviews

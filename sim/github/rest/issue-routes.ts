@@ -1,13 +1,15 @@
 // REST routes on issues and their conversation: read and edit issues, comments (paged),
 // labels and reactions. Pull requests are issues here too, as on GitHub.
 import { z } from 'zod';
-import { addComment, addLabels, addReaction, commentPayload, editComment, editIssue, issuePayload, removeLabel, setIssueState } from '../issue-acts.ts';
+import { addComment, addLabels, addReaction, commentPayload, editComment, editIssue, issuePayload, openIssue, removeLabel, setIssueState } from '../issue-acts.ts';
 import { labelJson, reactionJson } from '../payloads.ts';
 import { setPullState } from '../pull-acts.ts';
 import { GitHubError } from '../world.ts';
 import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route-kit.ts';
 
 const CommentBody = z.object({ body: z.string() });
+const NewIssue = z.object({ title: z.union([z.string().min(1), z.number()]), body: z.string().nullable().optional() });
+const ListState = z.enum(['open', 'closed', 'all']).catch('open');
 const IssuePatch = z.object({ title: z.union([z.string(), z.number()]).nullable().optional(), body: z.string().nullable().optional(), state: z.enum(['open', 'closed']).optional(), state_reason: z.enum(['completed', 'not_planned', 'reopened']).nullable().optional() });
 const LabelsBody = z.union([z.object({ labels: z.array(z.union([z.string(), z.object({ name: z.string() })])) }), z.array(z.union([z.string(), z.object({ name: z.string() })])), z.string()]);
 const ReactionBody = z.object({ content: z.enum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']) });
@@ -18,6 +20,25 @@ const labelNames = (body: z.infer<typeof LabelsBody>): string[] => {
 };
 
 export const issueRoutes: RouteTable = {
+  // Issues and pull requests of the repository, as GitHub lists them (`creator`, `state`, `sort=created`, `direction`).
+  'GET /repos/{owner}/{repo}/issues': (req) => {
+    const repo = repoOf(req);
+    const state = ListState.parse(req.query.get('state') ?? 'open');
+    const creator = req.query.get('creator');
+    const asc = req.query.get('direction') === 'asc';
+    if ((req.query.get('sort') ?? 'created') !== 'created') throw new GitHubError(422, 'the emulator sorts issues by created only');
+    const issues = [...repo.issues.values()]
+      .filter((i) => (state === 'all' || i.state === state) && (creator === null || i.user === creator))
+      .sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
+    const page = paged(req, issues);
+    return { status: 200, json: page.items.map((i) => issuePayload(req.world, repo, i)), headers: page.headers };
+  },
+  'POST /repos/{owner}/{repo}/issues': (req) => {
+    const repo = repoOf(req);
+    const body = parseBody(NewIssue, req.body);
+    const issue = openIssue(req.world, repo, { title: String(body.title), body: body.body ?? '', user: req.actor }, req.out);
+    return ok(issuePayload(req.world, repo, issue), `open issue #${issue.number} "${issue.title}"`, 201);
+  },
   'GET /repos/{owner}/{repo}/issues/{issue_number}': (req) => {
     const repo = repoOf(req);
     return ok(issuePayload(req.world, repo, req.world.issue(repo, intParam(req, 'issue_number'))));

@@ -83,6 +83,7 @@ export const pullRoutes: RouteTable = {
         sha: blobSha(f.after ?? f.before ?? ''),
         filename: f.filename,
         status: f.status,
+        ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}),
         additions: f.additions,
         deletions: f.deletions,
         changes: f.changes,

@@ -111,7 +111,7 @@ export const repoRoutes: RouteTable = {
       behind_by: behind,
       total_commits: ahead.length,
       commits: ahead.map((sha) => commitJson(req, sha)).sort((a, b) => String(a.sha).localeCompare(String(b.sha))),
-      files: files.map((f) => ({ sha: blobSha(f.after ?? ''), filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, changes: f.changes, blob_url: `${req.world.urls.html}/${repo.fullName}/blob/${head}/${f.filename}`, raw_url: `${req.world.urls.html}/${repo.fullName}/raw/${head}/${f.filename}`, contents_url: `${api}/contents/${f.filename}?ref=${head}`, ...(f.patch !== undefined ? { patch: f.patch } : {}) })),
+      files: files.map((f) => ({ sha: blobSha(f.after ?? ''), filename: f.filename, status: f.status, ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}), additions: f.additions, deletions: f.deletions, changes: f.changes, blob_url: `${req.world.urls.html}/${repo.fullName}/blob/${head}/${f.filename}`, raw_url: `${req.world.urls.html}/${repo.fullName}/raw/${head}/${f.filename}`, contents_url: `${api}/contents/${f.filename}?ref=${head}`, ...(f.patch !== undefined ? { patch: f.patch } : {}) })),
     });
   },
   'GET /repos/{owner}/{repo}/rules/branches/{branch}': (req) => {

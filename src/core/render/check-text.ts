@@ -1,6 +1,7 @@
 // The words of Arbiter's gate and selection check runs: the required checks, the ranking with
 // columns named for people, and the decision receipt folded away. Pure functions of evidence.
-import type { GateEvidence, Ranking, Receipt } from '../types.ts';
+import type { GateEvidence, Ranking } from '../types.ts';
+import type { Receipt } from '../receipt.ts';
 import { blocks, details, prLink, shorten, type RepoUrl } from './markdown.ts';
 
 const OUTCOME_ICON = { pass: '✅', fail: '❌', pending: '⏳', missing: '⏳' } as const;

@@ -1,7 +1,8 @@
 // Markdown that Arbiter writes on a Change: the comparison comment (matrix, outcomes, criteria in
 // full, earlier rounds). Pure functions of evidence. Blocks are joined by blank lines, so a table
 // never falls into the list before it (GFM), and every body fits GitHub's 65,535 characters.
-import type { CandidateEvidence, Criterion, CriterionStatus, Receipt } from '../types.ts';
+import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
+import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */
@@ -43,10 +44,7 @@ export interface ComparisonRow {
 }
 
 /** An earlier round of the same Change, kept below the current one. */
-export interface EarlierRound {
-  round: number;
-  summary: string;
-}
+export type { EarlierRound } from '../receipt.ts';
 
 function header(row: ComparisonRow, repoUrl: RepoUrl): string {
   const title = row.title ? ` ${label(shorten(row.title, 28))}` : '';

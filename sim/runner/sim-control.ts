@@ -1,24 +1,20 @@
-// Scenario-runner control, mounted only when ARBITER_SIM_CONTROL=1: POST /arbiter/sim/clock moves
-// the virtual clock and runs the sweep before answering; GET /arbiter/sim/idle says whether any
-// job or webhook request is still in flight.
+// Scenario-runner control, mounted by the runner's app entry (sim/runner/app-entry.ts) as extra
+// routes of the app: POST /arbiter/sim/clock moves the virtual clock, starts the deferred jobs it
+// made due and runs the sweep before answering; GET /arbiter/sim/idle says whether any job or
+// webhook request is still in flight; GET /arbiter/sim/receipts lists the receipts the store
+// recorded (as recorded), so the runner can replay every decision of a run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { ManualClock } from './clock.ts';
-import { pathOf, sendJson } from './health.ts';
-import type { QueueCounts } from './jobs/queue.ts';
+import type { AppControls } from '../../src/app.ts';
+import type { ManualClock } from '../../src/clock.ts';
+import { pathOf, sendJson } from '../../src/health.ts';
 
 export const SIM_CLOCK_PATH = '/arbiter/sim/clock';
 export const SIM_IDLE_PATH = '/arbiter/sim/idle';
+export const SIM_RECEIPTS_PATH = '/arbiter/sim/receipts';
 
-export interface SimControlSources {
+export interface SimControlSources extends AppControls {
   clock: ManualClock;
-  /** Runs the sweep on the current (virtual) time. */
-  sweep(): Promise<void>;
-  counts(): Promise<QueueCounts>;
-  /** The earliest due time of a deferred job (a rate limit's wait), on the app's clock. */
-  nextDue(): Promise<Date | null>;
-  /** Webhook requests received and not yet answered. */
-  inflight(): number;
 }
 
 const ClockBody = z.object({ now: z.number().int().nonnegative() });
@@ -51,9 +47,9 @@ export function simControlHandler(src: SimControlSources) {
       if (!body.success) return sendJson(res, 400, { error: 'expected {"now": <ms since the epoch>}' });
       src.clock.set(body.data.now);
       try {
-        await src.sweep();
+        await src.tick();
       } catch (err) {
-        return sendJson(res, 500, { error: `sweep failed: ${err instanceof Error ? err.message : String(err)}` });
+        return sendJson(res, 500, { error: `tick failed: ${err instanceof Error ? err.message : String(err)}` });
       }
       sendJson(res, 200, { ok: true, now: src.clock.now().getTime() });
     },
@@ -64,10 +60,13 @@ export function simControlHandler(src: SimControlSources) {
       // Deferred jobs are no work in progress: the runner moves the clock to `deferredUntil`.
       sendJson(res, 200, { idle: queued === 0 && active === 0 && inflight === 0, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
+    [`GET ${SIM_RECEIPTS_PATH}`]: async (_req, res) => {
+      sendJson(res, 200, { receipts: await src.receipts() });
+    },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = pathOf(req);
-    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH) return false;
+    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH && path !== SIM_RECEIPTS_PATH) return false;
     const route = routes[`${req.method ?? 'GET'} ${path}`];
     if (!route) {
       sendJson(res, 405, { error: `${req.method} not allowed on ${path}` });

@@ -1,0 +1,50 @@
+// The Arbiter process the scenario runner starts (`node --import tsx sim/runner/app-entry.ts`):
+// the same `startArbiter` as `npm start`, from the compiled build when it is up to date (else the
+// sources), on a manual clock the runner moves, with the runner's control routes mounted and
+// quick queue timing. The product (src/) knows nothing of any of this.
+import { pathToFileURL } from 'node:url';
+import { readEnv } from '../../src/env.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { distIsFresh, DIST_MAIN } from '../../scripts/dist.mjs';
+import { simControlHandler } from './sim-control.ts';
+
+type MainModule = typeof import('../../src/main.ts');
+
+/** The built app unless it is stale or ARBITER_SIM_APP=source asks for the sources. */
+async function loadMain(): Promise<MainModule> {
+  const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
+  const entry = useDist ? pathToFileURL(DIST_MAIN).href : new URL('../../src/main.ts', import.meta.url).href;
+  const loaded: MainModule = await import(entry);
+  return loaded;
+}
+
+async function start(): Promise<void> {
+  const { startArbiter, stopOnSignals, ArbiterOctokit } = await loadMain();
+  const env = readEnv();
+  // Where the virtual clock starts (ms since the epoch) until the runner sets it.
+  const startMs = Number(process.env['ARBITER_SIM_START_MS'] ?? 0);
+  if (!Number.isSafeInteger(startMs) || startMs < 0) throw new Error(`ARBITER_SIM_START_MS must be ms since the epoch, not ${process.env['ARBITER_SIM_START_MS']}`);
+  const clock = new ManualClock(startMs);
+  // Against the emulator there is no rate limit to respect, and the throttle's spacing of writes
+  // (a second apart) only slows every scenario down; faults that answer 403 with retry-after are
+  // still honoured by the executor's own waits.
+  const SimOctokit = ArbiterOctokit.defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...Object(o['throttle']), enabled: false } }));
+  const running = await startArbiter(env, {
+    clock,
+    Octokit: SimOctokit,
+    // Exactly one Arbiter process runs at a time under the runner, so jobs a killed process left
+    // active can be taken back at start on PostgreSQL too; deferred jobs wait for the moved clock.
+    queue: { fast: true, recoverActiveAtStart: true, manualClock: true },
+    scheduleSweep: false,
+    routes: (controls) => simControlHandler({ ...controls, clock }),
+    // The runner's webhooks meet a machine busy with the emulator and other runs: a commit slower
+    // than production's 500 ms would be answered 503 although it lands, a failure no scenario asked for.
+    intakeDeadlineMs: 5_000,
+  });
+  stopOnSignals(running);
+}
+
+start().catch((err: unknown) => {
+  process.stderr.write(`arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+// The selection plan as data: its verdict and the plan itself as zod schemas, so a plan recorded
+// in the store is parsed where it is read back, never cast. A row that does not parse is an error
+// that names what is wrong (a plan recorded by an older version), not a plan.
+import { z } from 'zod';
+import { Action } from './actions.ts';
+import { SelectionReceipt } from './receipt.ts';
+import { Criterion } from './types.ts';
+
+const pr = z.number().int();
+
+export const Verdict = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('ship'),
+    winner: pr,
+    losers: z.array(pr),
+    risk: z.object({ risk: z.enum(['low', 'medium', 'high']), reasons: z.array(z.string()), mayShip: z.boolean() }),
+  }),
+  z.object({
+    kind: z.literal('human'),
+    winner: pr.nullable(),
+    before: z.array(pr),
+    losers: z.array(pr),
+    why: z.string(),
+  }),
+  z.object({
+    kind: z.literal('repair'),
+    target: pr,
+    losers: z.array(pr),
+    objective: z.string(),
+    unmet: z.array(Criterion),
+  }),
+]);
+export type Verdict = z.infer<typeof Verdict>;
+
+export const SelectionPlan = z.object({
+  verdict: Verdict,
+  actions: z.array(Action),
+  receipt: SelectionReceipt,
+  /** Ship verdict: the losers' closures, applied only once the winner's merge succeeded. */
+  afterShip: z.array(Action).optional(),
+  /** Ship verdict: the comparison as it reads when the merge ends with a person (the losers stay open). */
+  onRefused: z.array(Action).optional(),
+});
+export type SelectionPlan = z.infer<typeof SelectionPlan>;
+
+/** A recorded value that does not have the shape this version reads (recorded by an older one). */
+export class RecordedShapeError extends Error {
+  constructor(
+    readonly what: string,
+    readonly issues: string[],
+  ) {
+    super(`${what} recorded by an older version does not parse: ${issues.join('; ')}`);
+    this.name = 'RecordedShapeError';
+  }
+}
+
+export const issuesOf = (error: z.ZodError): string[] =>
+  error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`);
+
+/** Parses a recorded value; a mismatch is a RecordedShapeError naming the issues. */
+export function parseRecorded<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RecordedShapeError(what, issuesOf(parsed.error));
+  return parsed.data;
+}
+
+/** A portfolio's wide round decides no winner: who goes deep, who is out, and the actions. */
+export const WideDecision = z.object({
+  verdict: z.object({ kind: z.literal('portfolio-wide'), deep: z.array(pr), out: z.array(pr) }),
+  actions: z.array(Action),
+});
+export type WideDecision = z.infer<typeof WideDecision>;
+
+/**
+ * A round's recorded decision as a selection plan: null while none is recorded, and for a
+ * portfolio's wide round (which has no selection plan). Anything else is a RecordedShapeError.
+ */
+export function readSelectionPlan(decision: unknown): SelectionPlan | null {
+  if (decision === null || decision === undefined || WideDecision.safeParse(decision).success) return null;
+  return parseRecorded(SelectionPlan, decision, 'the selection plan');
+}
+
+export const readWideDecision = (decision: unknown): WideDecision =>
+  parseRecorded(WideDecision, decision, 'the wide round');

@@ -1,0 +1,223 @@
+// Decision receipts (DESIGN.md section 1), a zod union by `kind`: each kind with its own data. A
+// CANDIDATE_SELECTION receipt also carries the full inputs of its decision and the outcome it
+// planned, so the pure planner can be run again on it (src/core/replay.ts).
+import { z } from 'zod';
+import { CheckRunButton } from './check-run.ts';
+import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
+
+const pr = z.number().int();
+const Risk = z.enum(['low', 'medium', 'high']);
+const MergeMethod = z.enum(['merge', 'squash', 'rebase']);
+
+/** The config values the selection planner reads (a subset of `.github/arbiter.yml`, normalised). */
+export const SelectionConfig = z.object({
+  mode: z.enum(['live', 'shadow']),
+  acceptance: z.object({ required: z.boolean() }),
+  policy: z.object({
+    mergeMethod: MergeMethod,
+    autoShip: z.array(Risk),
+    rules: z.array(
+      z.object({
+        risk: Risk,
+        paths: z.array(z.string()).optional(),
+        minChangedLines: z.number().int().optional(),
+        minChangedFiles: z.number().int().optional(),
+        labels: z.array(z.string()).optional(),
+      }),
+    ),
+  }),
+  repair: z.object({ enabled: z.boolean(), timeout: z.number() }),
+  commands: z.object({ prefix: z.string() }),
+});
+export type SelectionConfig = z.infer<typeof SelectionConfig>;
+
+/** Picks the values the planner reads, so a receipt keeps exactly those. */
+export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => ({
+  mode: c.mode,
+  acceptance: { required: c.acceptance.required },
+  policy: {
+    mergeMethod: c.policy.mergeMethod,
+    autoShip: [...c.policy.autoShip],
+    rules: c.policy.rules.map((r) => ({ ...r })),
+  },
+  repair: { enabled: c.repair.enabled, timeout: c.repair.timeout },
+  commands: { prefix: c.commands.prefix },
+});
+
+export const EarlierRound = z.object({ round: z.number().int(), summary: z.string() });
+export type EarlierRound = z.infer<typeof EarlierRound>;
+
+/** What the comparison shows beside the evidence; all optional. */
+export const SelectionDisplay = z.object({
+  /** `https://github.com/owner/name`, for links; unset: plain `#N` references. */
+  repoUrl: z.string().nullable().optional(),
+  /** Each candidate's PR title, by PR number. */
+  titles: z.record(z.string(), z.string()).optional(),
+  /** The earlier rounds of this Change, kept below the current one. */
+  earlier: z.array(EarlierRound).optional(),
+});
+export type SelectionDisplay = z.infer<typeof SelectionDisplay>;
+
+/** Everything the selection planner decides on, except the ranking (computed from the siblings). */
+export const SelectionInputs = z.object({
+  repo: z.string(), // owner/name
+  change: z.object({ number: z.number().int(), title: z.string(), criteria: z.array(Criterion) }),
+  round: z.number().int(),
+  base: z.string(),
+  siblings: z.array(CandidateEvidence),
+  /** The judge's answer as code validated it; null when there was no tie to break. */
+  judge: JudgeOutcome.nullable(),
+  diagnostics: Diagnostics,
+  config: SelectionConfig,
+  /** Repair enabled in config and not yet used for this Change. */
+  repairAvailable: z.boolean(),
+  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }),
+  branch: z.object({ requiredReviews: z.number().int(), mergeQueue: z.boolean() }),
+  /** Which PRs are still drafts (mark-ready is planned only for those). */
+  drafts: z.array(pr),
+  now: z.string(),
+  buttons: z.array(CheckRunButton),
+  display: SelectionDisplay.optional(),
+  /** Extra lines for the comparison, e.g. why no combined candidate came of two siblings. */
+  notes: z.array(z.string()).optional(),
+  /** The Change's combined candidate and the siblings it combines: if it wins, they close "Combined into #C". */
+  combined: z
+    .object({ pr, sources: z.array(pr) })
+    .nullable()
+    .optional(),
+});
+export type SelectionInputs = z.infer<typeof SelectionInputs>;
+
+const RankRow = z.object({
+  pr,
+  rank: z.number().int(),
+  promotable: z.boolean(),
+  met: z.number().int(),
+  gaps: z.number().int(),
+  score: z.number().nullable(),
+  passing: z.number().int(),
+});
+
+export const SelectionData = z.object({
+  verdict: z.enum(['ship', 'human', 'repair']),
+  winner: pr.nullable(),
+  repairTarget: pr.nullable(),
+  beforePerson: z.array(pr),
+  losers: z.array(z.object({ pr, reason: z.string().optional() })),
+  ranking: z.array(RankRow),
+  judge: z
+    .object({
+      comparison: JudgeComparison,
+      winner: pr.nullable(),
+      reason: z.string(),
+      source: JudgeOutcome.shape.source,
+      evidence: z.array(z.string()),
+    })
+    .nullable(),
+  risk: z.object({ risk: Risk, reasons: z.array(z.string()) }).nullable(),
+  diagnostics: Diagnostics,
+  mode: z.enum(['live', 'shadow']),
+  headline: z.string().optional(),
+  /** The planner's inputs; absent on receipts recorded before receipts replayed. */
+  inputs: SelectionInputs.optional(),
+  /** The planned actions, one line each (src/core/replay.ts), to compare a replay with. */
+  outcome: z.array(z.string()).optional(),
+});
+export type SelectionData = z.infer<typeof SelectionData>;
+
+export const RepairData = z.object({
+  candidate: pr,
+  headSha: z.string(),
+  objective: z.string(),
+  unmet: z.array(z.string()).optional(),
+  trigger: z.enum(['selection', 'rejection']),
+  by: z.string().optional(),
+});
+
+/** A person's decision, or the reason one is needed (selection, repair timeout, refused merge). */
+export const HumanGateData = z.object({
+  candidates: z.array(pr),
+  winner: pr.nullable().optional(),
+  why: z.string().optional(),
+  decision: z.enum(['promoted by a person', 'rejected by a person']).optional(),
+  by: z.string().optional(),
+  /** Where a person's promotion came from (a command, a button, a review). */
+  source: z.string().optional(),
+  reason: z.string().optional(),
+  repair: z.string().optional(),
+  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }).optional(),
+});
+
+export const PromotionData = z.object({ candidate: pr, headSha: z.string(), by: z.string(), method: MergeMethod });
+
+export const AcceptanceData = z.object({
+  candidate: pr,
+  headSha: z.string(),
+  status: z.enum(['pass', 'fail', 'none']),
+  results: z.array(z.object({ id: z.string(), status: z.string(), source: z.string() })),
+  modelCalls: z.object({ small: z.number().int(), large: z.number().int() }),
+  truncated: z.boolean(),
+});
+
+export const CancelData = z.object({ by: z.string(), closed: z.array(pr) });
+
+const Policy = z.enum(['top-k', 'successive-halving']);
+const readings = z.record(z.string(), z.array(z.number()));
+
+export const PortfolioWideData = z.object({
+  portfolio: z.number().int(),
+  policy: Policy,
+  k: z.number().int(),
+  readings,
+  averages: z.record(z.string(), z.number().nullable()),
+  ranking: z.array(RankRow),
+  deep: z.array(pr),
+  out: z.array(z.object({ pr, reason: z.string().optional() })),
+  slots: z.array(
+    z.object({ slot: z.string(), approach: z.string(), state: z.string(), pr: pr.nullable(), reason: z.string() }),
+  ),
+  unlinked: z.array(z.object({ pr, slot: z.string() })),
+  mode: z.enum(['live', 'shadow']),
+});
+
+export const PortfolioDeepData = z.object({
+  portfolio: z.number().int(),
+  policy: Policy,
+  k: z.number().int(),
+  readings,
+  deep: z.array(z.record(z.string(), z.unknown())),
+  dispatches: z.number().int(),
+});
+
+export const CombinedData = z.object({
+  outcome: z.string(),
+  mode: z.string(),
+  a: z.object({ pr, headSha: z.string(), brought: z.array(z.string()) }),
+  b: z.object({ pr, headSha: z.string(), brought: z.array(z.string()), met: z.array(z.string()) }),
+  together: z.array(z.string()),
+  branch: z.string(),
+  combined: pr.nullable(),
+  baseSha: z.string().nullable(),
+  merges: z.array(z.object({ pr, sha: z.string().nullable() })),
+  reason: z.string().nullable(),
+});
+
+const head = { repo: z.string(), change: z.number().int(), round: z.number().int(), at: z.string() };
+
+export const SelectionReceipt = z.object({ kind: z.literal('CANDIDATE_SELECTION'), ...head, data: SelectionData });
+export type SelectionReceipt = z.infer<typeof SelectionReceipt>;
+
+export const Receipt = z.discriminatedUnion('kind', [
+  SelectionReceipt,
+  z.object({ kind: z.literal('ACCEPTANCE_REPAIR'), ...head, data: RepairData }),
+  z.object({ kind: z.literal('HUMAN_GATE'), ...head, data: HumanGateData }),
+  z.object({ kind: z.literal('PROMOTION'), ...head, data: PromotionData }),
+  z.object({ kind: z.literal('ACCEPTANCE'), ...head, data: AcceptanceData }),
+  z.object({ kind: z.literal('CANCEL'), ...head, data: CancelData }),
+  z.object({ kind: z.literal('PORTFOLIO_WIDE'), ...head, data: PortfolioWideData }),
+  z.object({ kind: z.literal('PORTFOLIO_DEEP'), ...head, data: PortfolioDeepData }),
+  z.object({ kind: z.literal('COMBINED_CANDIDATE'), ...head, data: CombinedData }),
+]);
+export type Receipt = z.infer<typeof Receipt>;
+
+export type ReceiptKind = Receipt['kind'];

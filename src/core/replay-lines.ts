@@ -1,0 +1,80 @@
+// A plan as lines a person can read and a replay can compare: one line per action, with the
+// fields that say what it does and a digest of all of it (so a changed body shows as a changed
+// line). Pure: the digest is FNV-1a over JSON with sorted keys, the same on any machine.
+import type { Action } from './actions.ts';
+import type { Receipt } from './receipt.ts';
+
+/** JSON with object keys sorted and `undefined` left out, as JSON.stringify leaves it out. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** Eight hex digits of FNV-1a (32 bits) over the canonical JSON. */
+export function digest(value: unknown): string {
+  const text = canonicalJson(value);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+const quoted = (text: string, max = 60): string =>
+  JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** What a receipt is, in one line; its digest lets a stored receipt be found in the plan that made it. */
+export const receiptLine = (r: Receipt): string => `receipt ${r.kind} round ${r.round} #${digest(r)}`;
+
+/** What an action does, in a few words. */
+function actionWords(a: Action): string {
+  switch (a.kind) {
+    case 'comment':
+      return `comment on #${a.issue} [${a.marker}]`;
+    case 'close':
+      return `close #${a.pr}`;
+    case 'label':
+      return `label #${a.issue} ${a.labels.join(', ')}`;
+    case 'unlabel':
+      return `unlabel #${a.issue} ${a.label}`;
+    case 'mark-ready':
+      return `mark #${a.pr} ready for review`;
+    case 'merge':
+      return `merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method})`;
+    case 'auto-merge':
+      return `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`;
+    case 'request-review':
+      return `request review of #${a.pr} from ${[...a.reviewers, ...a.teams.map((t) => `team ${t}`)].join(', ')}`;
+    case 'check-run':
+      return `check-run ${a.name} on #${a.pr}: ${[a.status, a.conclusion, quoted(a.title)].filter(Boolean).join(' ')}`;
+    case 'dispatch':
+      return `dispatch ${a.eventType}`;
+    case 'receipt':
+      return receiptLine(a.receipt);
+    case 'set-state':
+      return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'claim-repair':
+      return `claim the repair of #${a.change} for #${a.pr}`;
+    case 'combine':
+      return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
+  }
+}
+
+export function describeAction(action: Action): string {
+  // A receipt's line already carries its digest; every other line gets the digest of the whole action.
+  return action.kind === 'receipt' ? actionWords(action) : `${actionWords(action)} #${digest(action)}`;
+}
+
+/** The plan's actions, then (for a ship verdict) what follows the merge and what a refused merge writes. */
+export function describePlan(plan: { actions: Action[]; afterShip?: Action[]; onRefused?: Action[] }): string[] {
+  return [
+    ...plan.actions.map(describeAction),
+    ...(plan.afterShip ?? []).map((a) => `after the merge: ${describeAction(a)}`),
+    ...(plan.onRefused ?? []).map((a) => `if the merge is refused: ${describeAction(a)}`),
+  ];
+}

@@ -1,0 +1,130 @@
+// Replays a decision receipt: the pure planner runs again on the inputs the receipt recorded,
+// and what it decides now is compared with what was decided then. A receipt that does not parse
+// (recorded by an older version) cannot be replayed, and says why; it is never cast.
+import { planSelection } from './plan.ts';
+import { issuesOf } from './plan-schema.ts';
+import { rankCandidates } from './rank.ts';
+import { Receipt, type SelectionReceipt } from './receipt.ts';
+import { canonicalJson, receiptLine } from './replay-lines.ts';
+
+type RecordKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
+
+export type ReplayResult =
+  /** The planner decides the same again: every field of the receipt and every planned action. */
+  | { result: 'same'; kind: 'CANDIDATE_SELECTION'; round: number; actions: number }
+  | { result: 'different'; kind: 'CANDIDATE_SELECTION'; round: number; diff: string[] }
+  /** A receipt planned as part of a selection (its repair, its human gate): replayed with it. */
+  | { result: 'part-of-selection'; kind: RecordKind; round: number }
+  /** A receipt that records what was done (a merge, an acceptance check, a person's act), not a plan to re-run. */
+  | { result: 'record'; kind: RecordKind; round: number }
+  | { result: 'cannot-replay'; why: string };
+
+/** Kinds that record an effect or a person's act: there is no planner input to run again. */
+const RECORDS: Record<RecordKind, string> = {
+  ACCEPTANCE_REPAIR: 'a repair request',
+  HUMAN_GATE: 'a hand-over to a person, or a person’s decision',
+  PROMOTION: 'a merge',
+  ACCEPTANCE: 'an acceptance check’s results',
+  CANCEL: 'a cancelled Change',
+  PORTFOLIO_WIDE: 'a portfolio’s wide round',
+  PORTFOLIO_DEEP: 'a portfolio’s deep round',
+  COMBINED_CANDIDATE: 'a combined candidate',
+};
+
+/** Lines only in `before` (-) and only in `after` (+), in order (a longest common subsequence). */
+export function lineDiff(before: string[], after: string[]): string[] {
+  const n = before.length;
+  const m = after.length;
+  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = before[i] === after[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && before[i] === after[j]) {
+      i++;
+      j++;
+    } else if (j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push(`- ${before[i++]}`);
+    } else {
+      out.push(`+ ${after[j++]}`);
+    }
+  }
+  return out;
+}
+
+function replaySelection(recorded: SelectionReceipt): ReplayResult {
+  const { inputs, outcome, ...decided } = recorded.data;
+  if (!inputs || !outcome) {
+    return {
+      result: 'cannot-replay',
+      why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)',
+    };
+  }
+  const plan = planSelection({ ...inputs, ranking: rankCandidates(inputs.siblings) });
+  const { inputs: _inputs, outcome: replayedOutcome = [], ...again } = plan.receipt.data;
+  const head = (r: SelectionReceipt) => ({ repo: r.repo, change: r.change, round: r.round, at: r.at });
+  const before: Record<string, unknown> = { ...head(recorded), ...decided };
+  const after: Record<string, unknown> = { ...head(plan.receipt), ...again };
+  const diff: string[] = [];
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const was = field in before ? canonicalJson(before[field]) : '(not recorded)';
+    const now = field in after ? canonicalJson(after[field]) : '(not planned)';
+    if (was !== now) diff.push(`${field}: ${was} → ${now}`);
+  }
+  diff.push(...lineDiff(outcome, replayedOutcome));
+  if (diff.length > 0) return { result: 'different', kind: 'CANDIDATE_SELECTION', round: recorded.round, diff };
+  return { result: 'same', kind: 'CANDIDATE_SELECTION', round: recorded.round, actions: outcome.length };
+}
+
+/**
+ * Replays one receipt. `selections` are the other receipts of the same Change (as read back), so a
+ * receipt a selection planned (its repair or human gate) is found among that selection's actions.
+ */
+export function replayReceipt(value: unknown, selections: unknown[] = []): ReplayResult {
+  const parsed = Receipt.safeParse(value);
+  if (!parsed.success) {
+    const kind = typeof value === 'object' && value !== null && 'kind' in value ? String(value.kind) : 'unknown';
+    return {
+      result: 'cannot-replay',
+      why: `cannot replay: recorded by an older version (${kind}: ${issuesOf(parsed.error).join('; ')})`,
+    };
+  }
+  const receipt = parsed.data;
+  if (receipt.kind === 'CANDIDATE_SELECTION') return replaySelection(receipt);
+  const line = receiptLine(receipt);
+  const planned = selections.some((s) => {
+    const r = Receipt.safeParse(s);
+    return r.success && r.data.kind === 'CANDIDATE_SELECTION' && (r.data.data.outcome ?? []).includes(line);
+  });
+  return { result: planned ? 'part-of-selection' : 'record', kind: receipt.kind, round: receipt.round };
+}
+
+/** What a replay result says, in words. */
+export function describeReplay(r: ReplayResult): string[] {
+  switch (r.result) {
+    case 'same':
+      return [`same decision: the CANDIDATE_SELECTION of round ${r.round} plans the same ${r.actions} actions again`];
+    case 'different':
+      return [
+        `different decision: the CANDIDATE_SELECTION of round ${r.round} replays differently (- recorded, + now):`,
+        ...r.diff.map((d) => `  ${d}`),
+      ];
+    case 'part-of-selection':
+      return [
+        `same decision: this ${r.kind} receipt of round ${r.round} is one of the actions its selection planned, and replays with it`,
+      ];
+    case 'record':
+      return [`nothing to replay: a ${r.kind} receipt records ${RECORDS[r.kind]}, not a plan`];
+    case 'cannot-replay':
+      return [r.why];
+  }
+}
+
+/** 0 when nothing differs and every receipt could be read; 1 otherwise. */
+export const replayExitCode = (results: ReplayResult[]): number =>
+  results.some((r) => r.result === 'different' || r.result === 'cannot-replay') ? 1 : 0;

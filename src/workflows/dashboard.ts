@@ -1,0 +1,144 @@
+// The dashboard issue of a repository: asked for after every delivery, refreshed by a job due at
+// the next minute of the app's clock (one job per repository and minute), so it is written at
+// most once a minute. One issue, Arbiter's own, found again by its number, then among the issues
+// Arbiter's bot opened by its hidden marker or title; opened only when none is found.
+import { z } from 'zod';
+import { DASHBOARD_DECISIONS, DASHBOARD_MARKER, DASHBOARD_TITLE, describeDecision, renderDashboard, type DashboardView, type OpenRound, type WaitingChange } from '../core/render/dashboard.ts';
+import { hasMarker } from '../core/render/markers.ts';
+import { OPEN_STATES } from '../core/types.ts';
+import { rateBudgets } from '../github/rate-budget.ts';
+import type { IssueSnapshot } from '../github/port.ts';
+import type { DashboardRows } from '../store/dashboard-store.ts';
+import { nowIso, type RepoContext } from './context.ts';
+
+export const DASHBOARD_QUEUE = 'dashboard';
+const MINUTE_MS = 60_000;
+
+export const DashboardJobData = z.object({ owner: z.string().min(1), repo: z.string().min(1), installationId: z.number().int() });
+
+const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
+const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
+const runKey = (ctx: RepoContext, minute: number): string => `dashboard-run:${ctx.key}@${minute}`;
+
+/** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
+async function scheduleRefresh(ctx: RepoContext, notBefore: number): Promise<void> {
+  const minute = Math.floor(notBefore / MINUTE_MS) + 1;
+  const data = { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId };
+  await ctx.deps.queue.sendOnceAt(DASHBOARD_QUEUE, data, `${ctx.key}@${minute}`, new Date(minute * MINUTE_MS), ctx.deps.clock.now());
+}
+
+/** Asks for the dashboard to be brought up to date: from the first Change on, unless it is turned off. */
+export async function requestDashboard(ctx: RepoContext): Promise<void> {
+  if (!dashboardOn(ctx)) return;
+  if (!(await ctx.deps.store.hasChanges(ctx.key))) return;
+  await scheduleRefresh(ctx, ctx.deps.clock.now().getTime());
+}
+
+export type RefreshResult = 'off' | 'deferred' | 'created' | 'edited' | 'unchanged';
+
+const Ran = z.object({ token: z.string(), at: z.string() });
+const Stored = z.object({ issue: z.number().int() });
+
+/**
+ * Brings the dashboard up to date. Deferred (a job for a later minute) while the installation is
+ * low on GitHub's rate limit, when it was written less than a minute ago, or when another run
+ * holds this minute. A run that failed is retried under the same token and first looks again for
+ * the issue it may have opened, so a lost answer never opens a second one.
+ */
+export async function refreshDashboard(ctx: RepoContext): Promise<RefreshResult> {
+  if (!dashboardOn(ctx)) return 'off';
+  const { store } = ctx.deps;
+  const now = ctx.deps.clock.now().getTime();
+  if (rateBudgets.isLow(ctx.installationId, now)) {
+    // Deferrable work: it waits for the window to reset, and asks again then.
+    await scheduleRefresh(ctx, Math.max(now, rateBudgets.get(ctx.installationId)?.resetAtMs ?? 0));
+    return 'deferred';
+  }
+  const minute = Math.floor(now / MINUTE_MS);
+  const before = Ran.safeParse(await store.getAppliedAction(runKey(ctx, minute - 1)));
+  if (before.success && before.data.token !== ctx.token && now - Date.parse(before.data.at) < MINUTE_MS) {
+    await scheduleRefresh(ctx, Date.parse(before.data.at) + MINUTE_MS);
+    return 'deferred';
+  }
+  const ran = await store.claimAppliedAction(runKey(ctx, minute), { token: ctx.token, at: nowIso(ctx) }, nowIso(ctx));
+  const holder = Ran.safeParse(ran.result);
+  if (!ran.inserted && !(holder.success && holder.data.token === ctx.token)) {
+    await scheduleRefresh(ctx, now);
+    return 'deferred';
+  }
+  const body = renderDashboard(dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS)));
+  const issue = await findDashboard(ctx);
+  if (!issue) {
+    if (!(await store.hasChanges(ctx.key))) return 'off';
+    // No retry here: after a lost answer the job's retry finds the issue among Arbiter's own.
+    const opened = await ctx.gh.ownIssues.open(DASHBOARD_TITLE, body);
+    await store.recordAppliedAction(issueKey(ctx), { issue: opened.number }, nowIso(ctx));
+    return 'created';
+  }
+  if (issue.body === body) return 'unchanged';
+  // A person may close or retitle it: Arbiter keeps its body current and leaves the rest.
+  await ctx.gh.ownIssues.editBody(issue.number, body);
+  return 'edited';
+}
+
+/** Arbiter's own dashboard issue: the one it recorded, else the oldest of its issues with the marker or the title. */
+async function findDashboard(ctx: RepoContext): Promise<IssueSnapshot | null> {
+  const ours = (i: IssueSnapshot | null): i is IssueSnapshot => i !== null && !i.pull_request && i.user?.login === ctx.gh.botLogin;
+  const stored = Stored.safeParse(await ctx.deps.store.getAppliedAction(issueKey(ctx)));
+  if (stored.success) {
+    const issue = await ctx.gh.getIssue(stored.data.issue);
+    if (ours(issue)) return issue;
+  }
+  const own = (await ctx.gh.ownIssues.listOwn()).filter(ours);
+  return own.find((i) => hasMarker(i.body, DASHBOARD_MARKER)) ?? own.find((i) => i.title === DASHBOARD_TITLE) ?? null;
+}
+
+const Verdict = z.object({ verdict: z.object({ kind: z.string(), target: z.number().int().optional() }) });
+const GateData = z.object({
+  winner: z.number().int().nullable().catch(null),
+  candidates: z.array(z.number().int()).catch([]),
+  why: z.string().optional().catch(undefined),
+  reason: z.string().optional().catch(undefined),
+});
+
+/** What the store knows, as the dashboard shows it. */
+export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows: DashboardRows): DashboardView {
+  const shadow = ctx.config.mode === 'shadow';
+  const open = rows.candidates.filter((c) => OPEN_STATES.has(c.state));
+  const waiting: WaitingChange[] = rows.changes
+    .filter((c) => c.state === 'human')
+    .map((c) => {
+      const mine = open.filter((o) => o.change === c.number);
+      const gate = rows.gates.find((g) => g.change === c.number);
+      const data = GateData.safeParse(gate?.data ?? {});
+      const g = data.success ? data.data : { winner: null, candidates: [], why: undefined, reason: undefined };
+      const still = (n: number) => mine.some((o) => o.pr === n);
+      const selected = mine.filter((o) => o.state === 'selected');
+      const candidates = g.candidates.filter(still).length > 0 ? g.candidates.filter(still) : selected.map((o) => o.pr);
+      const winner = g.winner !== null && still(g.winner) ? g.winner : candidates.length === 1 ? candidates[0]! : null;
+      const why = g.why ?? g.reason ?? selected[0]?.reason ?? 'A person must decide.';
+      return { change: c.number, title: c.title, winner, candidates, why };
+    });
+  const rounds: OpenRound[] = [];
+  for (const c of rows.changes.filter((ch) => ch.state === 'open')) {
+    for (const r of rows.rounds.filter((x) => x.change === c.number)) {
+      const siblings = open.filter((o) => o.change === c.number && o.base === r.base);
+      if (siblings.length === 0) continue;
+      const decided = Verdict.safeParse(r.decision);
+      if (r.decision !== null && r.decision !== undefined) {
+        if (!decided.success || decided.data.verdict.kind !== 'repair') continue;
+        const target = decided.data.verdict.target;
+        rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn: [`a repair${target ? ` of #${target}` : ''} (one more attempt by the agent)`] });
+        continue;
+      }
+      const waitingOn = siblings.filter((s) => s.state === 'verifying').map((s) => `#${s.pr} (${s.reason || 'CI and acceptance running'})`);
+      rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn });
+    }
+  }
+  // A person's gate that a selection put up is told by the selection's own line already.
+  const told = new Set(rows.decisions.filter((r) => r.kind === 'CANDIDATE_SELECTION' && r.data.verdict === 'human').map((r) => `${r.change}/${r.round}`));
+  const decisions = rows.decisions
+    .filter((r) => !(r.kind === 'HUMAN_GATE' && r.data.decision === undefined && told.has(`${r.change}/${r.round}`)))
+    .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, shadow) }));
+  return { repoUrl: ctx.repoUrl ?? null, prefix: ctx.config.commands.prefix, shadow, waiting, rounds, decisions };
+}
