@@ -220,7 +220,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     ),
   });
   const actions: Action[] = [comparison('comparison', headline, rows)];
-  // For a ship verdict the losers close only after the merge succeeded (finishPromotion).
+  // For a ship verdict the losers close only after the merge succeeded (executeDecision).
   const lost: Action[] = [];
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;

@@ -40,6 +40,8 @@ export class GitHubGateway implements GitHubPort {
   readonly ownIssues: OwnIssues;
   /** The client's API base URL (api.github.com, or a GitHub Enterprise Server's), for web links. */
   readonly apiBaseUrl: unknown;
+  /** Arbiter's own check-run names on each head this gateway read whole in a group query. */
+  private readonly ownChecksSeen = new Map<string, Set<string>>();
 
   constructor(
     private readonly octokit: Octokit,
@@ -84,8 +86,10 @@ export class GitHubGateway implements GitHubPort {
 
   // ---- reads
 
-  readGroup(prs: number[]): Promise<Map<number, PullState>> {
-    return this.call('read group', () => readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug));
+  async readGroup(prs: number[]): Promise<Map<number, PullState>> {
+    const states = await this.call('read group', () => readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug));
+    for (const s of states.values()) if (s.ownChecksComplete) this.ownChecksSeen.set(s.headSha, new Set(s.ownChecks));
+    return states;
   }
 
   async getIssue(number: number): Promise<IssueSnapshot | null> {
@@ -331,8 +335,13 @@ export class GitHubGateway implements GitHubPort {
     await this.call('react', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { owner: this.owner, repo: this.repo, comment_id: commentId, content }));
   }
 
-  /** Arbiter's own check run of that name on a sha, if one exists. */
+  /**
+   * Arbiter's own check run of that name on a sha, if one exists. A head this gateway (one job's)
+   * read in a group query, with no run of that name on it, is known to have none: no request.
+   */
   async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
+    const seen = this.ownChecksSeen.get(sha);
+    if (seen && !seen.has(name)) return null;
     const { data } = await this.call('list check runs', () =>
       this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: this.owner, repo: this.repo, ref: sha, check_name: name, per_page: 100 }),
     );
@@ -357,6 +366,9 @@ export class GitHubGateway implements GitHubPort {
     };
     let id = input.id;
     if (id === null) {
+      // From now on a run of this name may exist on the head (an answer lost on the way back):
+      // a later look asks GitHub.
+      this.ownChecksSeen.get(input.sha)?.add(input.name);
       const { data } = await this.call('create check run', () => this.octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...body, head_sha: input.sha }));
       id = z.object({ id: z.number() }).parse(data).id;
     } else {

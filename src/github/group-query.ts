@@ -20,6 +20,8 @@ export interface PullState {
   checks: ObservedCheck[];
   /** Check-run names Arbiter's own app reported (never counted as evidence). */
   ownChecks: string[];
+  /** True when every page of the head's checks was read, so `ownChecks` lists all of Arbiter's runs. */
+  ownChecksComplete?: boolean;
 }
 
 const Context = z.union([
@@ -187,6 +189,7 @@ export async function readGroupState(graphql: GraphqlFn, owner: string, name: st
       labels: (pull.labels?.nodes ?? []).flatMap((l) => (l ? [l.name] : [])),
       checks,
       ownChecks,
+      ownChecksComplete: commit !== undefined && page?.hasNextPage !== true,
     });
   }
   return result;

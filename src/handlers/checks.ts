@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { verifyAndSelect } from '../workflows/flow.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
@@ -40,5 +40,5 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
     if (candidates.length === 0) return;
     await store.takeKeptCheckEvents(ctx.key, sha);
   }
-  for (const c of candidates) await evaluateCandidate(ctx, c.pr);
+  for (const c of candidates) await verifyAndSelect(ctx, c.pr);
 }

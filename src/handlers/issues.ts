@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import { editChangesCriteria, isBotAccount } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
-import { refreshChange } from '../workflows/candidates.ts';
+import { refreshChange } from '../workflows/changes.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
-import { evaluateCandidate } from '../workflows/evaluate.ts';
+import { verifyAndSelect } from '../workflows/flow.ts';
 import { withRetry } from '../workflows/execute.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
@@ -51,7 +51,7 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   }
   for (const c of open) {
     await store.setCandidateState(ctx.key, c.pr, 'verifying', 'criteria changed');
-    await evaluateCandidate(ctx, c.pr);
+    await verifyAndSelect(ctx, c.pr);
   }
 }
 

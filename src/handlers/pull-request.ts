@@ -11,10 +11,9 @@ import { isBotAccount } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { evaluateCandidate } from '../workflows/evaluate.ts';
 import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
-import { selectionStep } from '../workflows/select.ts';
+import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 
 /** What the payload is trusted for: which PR, what happened, and who did it. */
@@ -52,7 +51,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     return;
   }
   if (live.state !== 'OPEN') return; // closed since: its `closed` webhook says by whom
-  const candidate = await recordCandidate(ctx, {
+  const recorded = await recordCandidate(ctx, {
     number: live.number,
     draft: live.isDraft,
     state: 'open',
@@ -62,7 +61,8 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     author: live.author,
     labels: live.labels,
   }, { revive: action === 'reopened' ? 'reopened' : undefined });
-  if (candidate) await evaluateCandidate(ctx, pr.number, { state: live });
+  // The group it left (if any) first, as recording found it; then the candidate itself.
+  await runSteps(ctx, [...recorded.next, ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number, state: live }] : [])]);
 }
 
 async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: string): Promise<void> {
@@ -83,5 +83,5 @@ async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: str
   await writeCheck(ctx, { pr: number, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Withdrawn: closed by @${by}`, summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.` });
   await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
-  await selectionStep(ctx, candidate.change, candidate.base);
+  await selectAndFollow(ctx, candidate.change, candidate.base);
 }

@@ -3,10 +3,11 @@
 // needs write); here the vouch is recorded and the PR or issue is read from GitHub and recorded.
 import type { VerbResult } from '../commands/types.ts';
 import { linkedChange } from '../core/link.ts';
-import { recordCandidate, refreshChange, trackedChange } from './candidates.ts';
+import { recordCandidate } from './candidates.ts';
+import { refreshChange, trackedChange } from './changes.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from './context.ts';
-import { evaluateCandidate } from './evaluate.ts';
+import { runSteps } from './flow.ts';
 import { recordAdmission, recordAdoption } from './trust.ts';
 
 export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boolean, by: string): Promise<VerbResult> {
@@ -33,8 +34,9 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
   if (!(await trackedChange(ctx, change, null))) {
     return { ok: false, code: 'not_a_change', message: `#${pr} is admitted, but #${change} is not a Change Arbiter tracks; \`${prefix} track\` on #${change} adopts it.` };
   }
-  const candidate = await recordCandidate(ctx, pull, { revive: 'admitted' });
-  if (!candidate) {
+  const recorded = await recordCandidate(ctx, pull, { revive: 'admitted' });
+  if (!recorded.candidate) {
+    await runSteps(ctx, recorded.next);
     const label = ctx.config.selection.label;
     return {
       ok: false,
@@ -42,7 +44,7 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
       message: `#${pr} is admitted but is not recorded yet: a candidate must be a draft when it is first recorded${label ? ` (or carry \`${label}\`)` : ''}.`,
     };
   }
-  await evaluateCandidate(ctx, pr);
+  await runSteps(ctx, [...recorded.next, { kind: 'verify', pr }]);
   return { ok: true, message: `Admitted on @${by}'s word: #${pr} is a candidate for #${change}, compared with its siblings like any other.` };
 }
 

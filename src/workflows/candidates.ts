@@ -1,20 +1,19 @@
 // Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
-import { parseCriteria } from '../core/criteria.ts';
-import { DASHBOARD_MARKER } from '../core/render/dashboard.ts';
-import { hasMarker } from '../core/render/markers.ts';
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
 import { OPEN_STATES, type CandidateState } from '../core/types.ts';
-import type { CandidateRow, ChangeRow } from '../store/types.ts';
+import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
 import { writeCheck } from './execute.ts';
-import { admittedBy, issueStanding, selectionLabelBy, showNotCandidate, showUntrackedChange, trustOfLogin, wasAdmitted } from './trust.ts';
+import { admittedBy, selectionLabelBy, showNotCandidate, trustOfLogin, wasAdmitted } from './trust.ts';
+import { trackedChange } from './changes.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
 import { dropUnadmittedHead, leaveOldGroup, staysRejected } from './regroup.ts';
+import type { NextStep } from './steps.ts';
 
 export { OPEN_STATES };
 
@@ -29,26 +28,6 @@ export interface PullFacts {
   labels: string[];
 }
 
-type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
-
-/** Reads the Change issue and stores it with its parsed criteria. Null when it is not an issue. */
-export async function refreshChange(ctx: RepoContext, number: number, read?: Issue): Promise<ChangeRow | null> {
-  const issue = read ?? (await ctx.gh.getIssue(number));
-  if (!issue || issue.pull_request) return null;
-  // Arbiter's own dashboard is never a Change, whatever links to it.
-  if (issue.user?.login === ctx.gh.botLogin && hasMarker(issue.body, DASHBOARD_MARKER)) return null;
-  const existing = await ctx.deps.store.getChange(ctx.key, number);
-  return ctx.deps.store.upsertChange({
-    repo: ctx.key,
-    number,
-    installationId: ctx.installationId,
-    title: issue.title,
-    body: issue.body ?? '',
-    criteria: parseCriteria(issue.body ?? ''),
-    state: existing?.state ?? 'open',
-  });
-}
-
 /**
  * Why a candidate that left its group may come back: its PR was reopened (`reopened`, confirmed
  * on GitHub, since the payload may be stale), or a maintainer just admitted its open head.
@@ -57,48 +36,52 @@ export interface RecordOptions {
   revive?: 'reopened' | 'admitted';
 }
 
-/**
- * Records the PR as a candidate (or notes its new head). Returns the candidate when it is
- * one and is open, else null.
- */
-export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: RecordOptions = {}): Promise<CandidateRow | null> {
+/** The candidate when the PR is one and is open, else null; `next`: the groups it left, to compare again. */
+export interface Recorded {
+  candidate: CandidateRow | null;
+  next: NextStep[];
+}
+
+const none = (next: NextStep[] = []): Recorded => ({ candidate: null, next });
+
+/** Records the PR as a candidate (or notes its new head). */
+export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: RecordOptions = {}): Promise<Recorded> {
   const { store } = ctx.deps;
   const existing = await store.getCandidate(ctx.key, pull.number);
-  if (pull.state !== 'open') return null;
+  if (pull.state !== 'open') return none();
   let changeNumber: number;
   if (existing) {
     changeNumber = existing.change;
-    if (!(await mayRecordAgain(ctx, existing, opts))) return null;
+    if (!(await mayRecordAgain(ctx, existing, opts))) return none();
     // An admission covers the head it vouched for: an untrusted author's new head leaves the comparison.
     const moved = existing.headSha !== pull.headSha || !OPEN_STATES.has(existing.state);
     if (moved && (await wasAdmitted(ctx, pull.number)) && !(await trustOfLogin(ctx, pull.author)).trusted) {
       if (!(await admittedBy(ctx, pull.number, pull.headSha, changeNumber))) {
-        await dropUnadmittedHead(ctx, existing, pull);
-        return null;
+        return none(await dropUnadmittedHead(ctx, existing, pull));
       }
     }
   } else {
     const linked = linkedChange(pull.body);
-    if (linked === null) return null;
+    if (linked === null) return none();
     const label = ctx.config.selection.label;
     // The label accepts a non-draft PR only when a trusted account added it.
     const accepted = pull.draft || (label !== null && pull.labels.includes(label) && (await selectionLabelBy(ctx, pull.number)) !== null);
-    if (!accepted) return null;
+    if (!accepted) return none();
     changeNumber = linked;
     // Only a trusted author's PR, or this head admitted for this Change by a trusted account (forks alike).
     const author = await trustOfLogin(ctx, pull.author);
     const standing = candidateStanding(author, author.trusted ? null : await admittedBy(ctx, pull.number, pull.headSha, linked));
     if (!standing.counts) {
       await showNotCandidate(ctx, pull, changeNumber, standing);
-      return null;
+      return none();
     }
   }
   const change = await trackedChange(ctx, changeNumber, existing ? null : pull);
-  if (!change) return null;
-  if (await answerLateSibling(ctx, change, pull, existing)) return null;
-  if (await staysRejected(ctx, existing, pull.headSha)) return null;
+  if (!change) return none();
+  if (await answerLateSibling(ctx, change, pull, existing)) return none();
+  if (await staysRejected(ctx, existing, pull.headSha)) return none();
   await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
-  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return existing;
+  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return { candidate: existing, next: [] };
   const now = nowIso(ctx);
   const round = await store.currentRound(ctx.key, changeNumber, pull.base, now);
   const candidate = await store.upsertCandidate({
@@ -117,8 +100,8 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   const kept = await store.takeKeptCheckEvents(ctx.key, pull.headSha);
   if (kept > 0) await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
   await notePortfolioCandidate(ctx, candidate, pull.body);
-  await leaveOldGroup(ctx, existing, candidate);
-  if (change.state !== 'open' && change.state !== 'human') return candidate;
+  const next = await leaveOldGroup(ctx, existing, candidate);
+  if (change.state !== 'open' && change.state !== 'human') return { candidate, next };
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {
     await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);
@@ -134,7 +117,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     title: 'Waiting for evidence',
     summary: `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled.`,
   });
-  return candidate;
+  return { candidate, next };
 }
 
 /**
@@ -148,23 +131,6 @@ async function mayRecordAgain(ctx: RepoContext, existing: CandidateRow, opts: Re
   if (opts.revive === 'admitted') return true; // admitPull read the PR open just now
   const live = await ctx.gh.pullState(existing.pr);
   return live.state === 'open' && !live.merged;
-}
-
-/**
- * The stored Change, or the issue recorded as one when a trusted account opened or adopted it.
- * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why.
- */
-export async function trackedChange(ctx: RepoContext, number: number, pull: PullFacts | null): Promise<ChangeRow | null> {
-  const stored = await ctx.deps.store.getChange(ctx.key, number);
-  if (stored) return stored;
-  const issue = await ctx.gh.getIssue(number);
-  if (!issue || issue.pull_request) return null;
-  const standing = await issueStanding(ctx, number, issue.user?.login ?? '');
-  if (!standing.counts) {
-    if (pull) await showUntrackedChange(ctx, pull, number, standing);
-    return null;
-  }
-  return refreshChange(ctx, number, issue);
 }
 
 /** The patch and merge-base of a head, fetched once per head sha and stored. */

@@ -19,11 +19,13 @@ import { recordCandidate } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { GroupView } from './select.ts';
+import type { NextStep } from './steps.ts';
 
 /** The Change's combined candidate and its sources, when one was opened. */
 export type Combined = { pr: number; sources: number[] } | null;
 
-export type CombineStep = { handedOver: true } | { handedOver: false; notes: string[]; combined: Combined };
+/** `next`: what recording the combined candidate left to the driver. */
+export type CombineStep = { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined };
 
 const recordKey = (ctx: RepoContext, change: number): string => `combined:${ctx.key}#${change}`;
 
@@ -96,7 +98,7 @@ async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: Comb
   // sibling recorded while this round is claimed opens the next round, which holds all three.
   const pull = (await ctx.gh.readGroup([outcome.pr])).get(outcome.pr);
   if (pull && pull.state === 'OPEN') {
-    await recordCandidate(ctx, {
+    const recorded = await recordCandidate(ctx, {
       number: pull.number,
       draft: pull.isDraft,
       state: 'open',
@@ -106,6 +108,7 @@ async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: Comb
       author: ctx.gh.botLogin,
       labels: pull.labels,
     });
+    return { handedOver: true, next: recorded.next };
   }
-  return { handedOver: true };
+  return { handedOver: true, next: [] };
 }

@@ -12,11 +12,11 @@ import { completeOwnChecks } from './clean-ends.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { evaluateCandidate } from './evaluate.ts';
 import { executePlan, repairGranted } from './execute.ts';
+import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
-import { readGroupView, selectionStep, waitingList } from './select.ts';
+import { readGroupView, waitingList } from './select.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -45,7 +45,8 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: ctx.config.policy.mergeMethod });
   const result = await executePlan(ctx, actions);
   if (ctx.config.mode === 'shadow') return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
-  await afterMergeAnswer(ctx, { change: view.change, round: view.round, base: candidate.base, pr, sha, result: result.merge, by: user, scope: `promote/${pr}@${sha}` });
+  const next = await afterMergeAnswer(ctx, { change: view.change, round: view.round, base: candidate.base, pr, sha, result: result.merge, by: user, scope: `promote/${pr}@${sha}` });
+  await runSteps(ctx, next);
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
   if (result.merge && !result.merge.ok && result.merge.status === 409) return refused('head_moved', `The head of #${pr} moved; nothing was merged. The new head is verified in the next round.`);
   return refused('not_mergeable', `GitHub refused to merge #${pr}; a person must resolve it.`);
@@ -155,7 +156,7 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
     await store.setChangeState(ctx.key, candidate.change, 'open');
   }
   if (remaining.length > 0) {
-    await selectionStep(ctx, candidate.change, candidate.base);
+    await selectAndFollow(ctx, candidate.change, candidate.base);
     return;
   }
   const k = `${ctx.key}#${candidate.change}/reject/${candidate.pr}@${candidate.headSha}/none-left`;
@@ -211,7 +212,7 @@ export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult>
   if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
   if (view.pending.length > 0) return refused('selection_pending', `Not every sibling has settled: waiting on ${waitingList(view.pending)}.`);
   if (view.round.selection !== null) await ctx.deps.store.openNextRound(ctx.key, candidate.change, candidate.base, view.round.number, nowIso(ctx));
-  await selectionStep(ctx, candidate.change, candidate.base);
+  await selectAndFollow(ctx, candidate.change, candidate.base);
   const round = await ctx.deps.store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   return { ok: true, message: `Ranked the candidates for #${candidate.change} (round ${round.number}); see the comparison on #${candidate.change}.` };
 }
@@ -224,6 +225,6 @@ export async function recheckCandidate(ctx: RepoContext, pr: number): Promise<Ve
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   if (round.selection !== null) await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
   await store.setCandidateState(ctx.key, pr, 'verifying', 'acceptance re-run on request');
-  await evaluateCandidate(ctx, pr, { recheck: ctx.token });
+  await verifyAndSelect(ctx, pr, { recheck: ctx.token });
   return { ok: true, message: `Re-ran the acceptance check on #${pr} (head ${candidate.headSha.slice(0, 7)}).` };
 }

@@ -11,7 +11,7 @@ import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
-import { refreshChange, trackedChange } from './candidates.ts';
+import { refreshChange, trackedChange } from './changes.ts';
 import { recordAdoption } from './trust.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';

@@ -1,6 +1,7 @@
 // Promotion and what follows it: executing a decided plan, then reading the merge's answer.
 // Merged: the losers close as lost, PROMOTION receipt, other open siblings close as stale. 409 (the
-// head moved): the next round starts and no merge is reported. 405 (not mergeable): a person is
+// head moved): the next round starts, no merge is reported, and the candidate is verified again
+// (a step returned to the job's driver). 405 (not mergeable): a person is
 // asked, and the losers stay open.
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
@@ -12,10 +13,11 @@ import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { evaluateCandidate } from './evaluate.ts';
 import { executePlan } from './execute.ts';
+import type { NextStep } from './steps.ts';
 
-export async function finishPromotion(ctx: RepoContext, input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan }): Promise<void> {
+/** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
+export async function executeDecision(ctx: RepoContext, input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan }): Promise<NextStep[]> {
   const { plan, change, round, base } = input;
   const result = await executePlan(ctx, plan.actions);
   if (plan.verdict.kind === 'ship') {
@@ -26,30 +28,32 @@ export async function finishPromotion(ctx: RepoContext, input: { change: ChangeR
     // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
     else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? []);
     else if (result.merge && !result.merge.ok && result.merge.status !== 409) await executePlan(ctx, plan.onRefused ?? []);
-    await afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `${base}/r${round.number}` });
-  } else if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
+    return afterMergeAnswer(ctx, { change, round, base, pr: winner, sha, result: result.merge, by: null, scope: `${base}/r${round.number}` });
+  }
+  if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
     await ctx.deps.store.setChangeState(ctx.key, change.number, plan.verdict.kind === 'human' ? 'human' : 'open');
   }
+  return [];
 }
 
-/** Reads the merge's answer and plans what follows, each action applied once. */
+/** Reads the merge's answer and plans what follows, each action applied once; a 409 returns the re-verify step. */
 export async function afterMergeAnswer(
   ctx: RepoContext,
   input: { change: ChangeRow; round: RoundRow; base: string; pr: number; sha: string; result: MergeResult | null; by: string | null; scope: string },
-): Promise<void> {
+): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
   const { store } = ctx.deps;
   const k = (suffix: string): string => `${ctx.key}#${change.number}/${input.scope}/after/${suffix}`;
-  if (!result) return;
+  if (!result) return [];
   if (result.ok && 'queued' in result) {
     await executePlan(ctx, [
       { kind: 'check-run', key: k(`check/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: 'Selected: auto-merge enabled', summary: `#${pr} merges once the branch's required reviews or merge queue let it.` },
     ]);
-    return;
+    return [];
   }
   if (result.ok) {
     await afterMerged(ctx, { change, base: input.base, pr, sha, by, round: round.number, scope: input.scope });
-    return;
+    return [];
   }
   if (result.status === 409) {
     // The head moved between the decision and the merge: nothing shipped; the new head is compared afresh.
@@ -59,15 +63,13 @@ export async function afterMergeAnswer(
     await executePlan(ctx, [
       { kind: 'check-run', key: k(`moved/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Head moved during promotion', summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round.number + 1}.` },
     ]);
-    // Verify the candidate again now: a new head is recorded and judged afresh. If GitHub's head
-    // is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
+    // The candidate is verified again next: a new head is recorded and judged afresh. If GitHub's
+    // head is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
     // only once per sha: a head that keeps answering 409 waits for its synchronize webhook.
     const once = `reverify:${ctx.key}#${pr}@${sha}`;
-    if ((await store.getAppliedAction(once)) === null) {
-      await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
-      await evaluateCandidate(ctx, pr);
-    }
-    return;
+    if ((await store.getAppliedAction(once)) !== null) return [];
+    await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
+    return [{ kind: 'verify', pr }];
   }
   const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
   await store.setChangeState(ctx.key, change.number, 'human');
@@ -77,6 +79,7 @@ export async function afterMergeAnswer(
     { kind: 'check-run', key: k(`refused-check/${pr}`), pr, headSha: sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Not mergeable: a person must act', summary: why },
     { kind: 'receipt', key: k('receipt/human'), receipt: { kind: 'HUMAN_GATE', repo: ctx.key, change: change.number, round: round.number, at: nowIso(ctx), data: { candidates: [pr], winner: pr, why: `merge refused (${result.status})` } } },
   ]);
+  return [];
 }
 
 /** A candidate shipped: PROMOTION receipt, its state, and its open siblings closed as stale. */

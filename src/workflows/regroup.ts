@@ -6,7 +6,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';
-import { selectionStep } from './select.ts';
+import { selectStep, type NextStep } from './steps.ts';
 import { showUnadmittedHead } from './trust.ts';
 
 /**
@@ -23,29 +23,29 @@ export async function staysRejected(ctx: RepoContext, existing: CandidateRow | n
   return !(answersThisRejection && headSha !== existing.headSha);
 }
 
-/** After the candidate was recorded on its new base: the old group compares what remains, afresh. */
-export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | null, moved: CandidateRow): Promise<void> {
-  if (!existing || existing.base === moved.base) return;
+/** After the candidate was recorded on its new base: the old group compares what remains, afresh (its selection step is returned). */
+export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | null, moved: CandidateRow): Promise<NextStep[]> {
+  if (!existing || existing.base === moved.base) return [];
   const { store } = ctx.deps;
   const now = nowIso(ctx);
   const round = await store.currentRound(ctx.key, existing.change, existing.base, now);
   if (round.selection !== null || round.decision !== null) await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
   await store.addEvent(ctx.key, 'candidate.retargeted', { pr: moved.pr, from: existing.base, to: moved.base }, now);
-  await selectionStep(ctx, existing.change, existing.base);
+  return [selectStep(existing.change, existing.base)];
 }
 
 /**
  * An admitted candidate of an untrusted author got a head nobody admitted: it leaves its group
  * (withdrawn), its new head gets the one neutral check saying a maintainer must admit it, and
- * the siblings that waited on it are compared without it.
+ * the siblings that waited on it are compared without it (their selection step is returned).
  */
-export async function dropUnadmittedHead(ctx: RepoContext, existing: CandidateRow, pull: { number: number; headSha: string; author: string }): Promise<void> {
+export async function dropUnadmittedHead(ctx: RepoContext, existing: CandidateRow, pull: { number: number; headSha: string; author: string }): Promise<NextStep[]> {
   await showUnadmittedHead(ctx, pull, existing.change);
-  if (!OPEN_STATES.has(existing.state)) return;
+  if (!OPEN_STATES.has(existing.state)) return [];
   const { store } = ctx.deps;
   const reason = 'a new head that no maintainer admitted';
   await store.setCandidateState(ctx.key, existing.pr, 'withdrawn', reason);
   await store.addEvent(ctx.key, 'candidate.unadmitted-head', { pr: existing.pr, headSha: pull.headSha }, nowIso(ctx));
   await completeOwnChecks(ctx, existing, `Withdrawn: ${reason}`);
-  await selectionStep(ctx, existing.change, existing.base);
+  return [selectStep(existing.change, existing.base)];
 }

@@ -15,14 +15,16 @@ import { judgeTie } from '../judge/judge.ts';
 import { countDecision } from '../metrics.ts';
 import type { CandidateRow, ChangeRow, RoundRow, StoredReceipt } from '../store/types.ts';
 import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
+import { branchRulesOf } from './branch-rules.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound, portfolioPending } from './portfolio.ts';
-import { finishPromotion } from './promote.ts';
+import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
+import type { NextStep } from './steps.ts';
 
 export interface GroupView {
   change: ChangeRow;
@@ -35,15 +37,23 @@ export interface GroupView {
   branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
 }
 
-/** Reads the whole group's state: the store, plus ONE GraphQL query for every sibling. */
-export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string): Promise<GroupView | null> {
+/**
+ * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless
+ * `read` (this job's own read of the group) already holds every sibling.
+ */
+export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string, read?: ReadonlyMap<number, PullState>): Promise<GroupView | null> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change) return null;
   const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
-  const pulls = await ctx.gh.readGroup(siblings.map((s) => s.pr));
-  const branch = await ctx.gh.branchRules(base);
+  const reused = new Map<number, PullState>();
+  for (const s of siblings) {
+    const pull = read?.get(s.pr);
+    if (pull) reused.set(s.pr, pull);
+  }
+  const pulls = read && reused.size === siblings.length ? reused : await ctx.gh.readGroup(siblings.map((s) => s.pr));
+  const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];
   for (const s of siblings) {
@@ -56,7 +66,12 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
       pending.push({ pr: s.pr, why: 'new commits' });
       continue;
     }
-    const gate = gateFrom(ctx, pull, await storedGate(ctx, s), branch.required);
+    const stored = await storedGate(ctx, s);
+    const fresh = gateFrom(ctx, pull, stored, branch.required);
+    // The job's read came before its own verification: a sibling that settled since (its job
+    // stored its gate before its selection step) counts as settled, so of two siblings settling
+    // at once the later selection step always sees both.
+    const gate = read && !fresh.settled && stored?.settled ? stored : fresh;
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
     else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
@@ -214,37 +229,37 @@ async function computePlan(
  * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
  * update); the claimant (or its retry) decides, records the plan, and executes it. Otherwise the
  * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
- * sibling whose settling ran this step.
+ * sibling whose settling ran this step. Returns what the driver runs next (a 409's re-verify).
  */
-export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number } = {}): Promise<void> {
+export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {}): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
+  if (!change || change.state === 'cancelled' || change.state === 'shipped') return [];
   let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
-  if (round.selection !== null && round.selection !== ctx.token) return;
+  if (round.selection !== null && round.selection !== ctx.token) return [];
   // The claimant already carried this round's decision through to the end.
-  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return;
-  const view = await readGroupView(ctx, changeNumber, base);
-  if (!view || view.siblings.length === 0) return;
-  if (view.round.id !== round.id) return;
+  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return [];
+  const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
+  if (!view || view.siblings.length === 0) return [];
+  if (view.round.id !== round.id) return [];
   if (round.decision === null && view.pending.length > 0) {
     const current = await store.getRound(round.id);
     if (current?.selection === ctx.token && current.decision === null) {
       // This run claimed the round and stopped before deciding, and a sibling is pending again
       // (new commits): the claim goes back, so the last sibling to settle claims the round.
       // Not given back: a run under this token decided meanwhile, and its outcome stands.
-      if (!(await store.releaseRound(round.id, ctx.token))) return;
+      if (!(await store.releaseRound(round.id, ctx.token))) return [];
     } else if (current?.selection !== null) {
       // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
       // waiting list must never cover the claimant's decision.
-      return;
+      return [];
     }
     await showWaiting(ctx, view, opts.settled);
-    return;
+    return [];
   }
   const claim = await store.claimRound(round.id, ctx.token);
-  if (claim === 'taken') return;
-  if (await decidePortfolioRound(ctx, view, round)) return;
+  if (claim === 'taken') return [];
+  if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
   let plan = readSelectionPlan(round.decision);
   if (plan === null) {
@@ -253,17 +268,18 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     if (combine.handedOver) {
       // The combined candidate opened the next round, which compares the three.
       await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
-      return;
+      return combine.next;
     }
     await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
     plan = readSelectionPlan(round.decision);
-    if (plan === null) return;
+    if (plan === null) return [];
     countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
   }
-  await finishPromotion(ctx, { change: view.change, round, base, plan });
+  const next = await executeDecision(ctx, { change: view.change, round, base, plan });
   await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));
+  return next;
 }

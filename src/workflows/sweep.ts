@@ -15,7 +15,8 @@ import { executePlan, writeCheck } from './execute.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
-import { selectionStep } from './select.ts';
+import { selectAndFollow } from './flow.ts';
+import { LIVE_WAITING_MAX } from './select.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -38,6 +39,12 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / gate', status: 'completed', conclusion: 'failure', title: gateTitle(gate), summary: renderGateTable(gate) });
   await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / acceptance', status: 'completed', conclusion: 'neutral', title: 'Not run: checks never finished', summary: 'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.' });
   return true;
+}
+
+/** A group whose waiting list only the sweep brings up to date on every sibling (select.ts). */
+async function largeGroup(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  const open = (await ctx.deps.store.listCandidates(ctx.key, c.change, c.base)).filter((s) => OPEN_STATES.has(s.state));
+  return open.length > LIVE_WAITING_MAX;
 }
 
 /**
@@ -108,7 +115,7 @@ export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: Round
       const ctx = await contextOf(round);
       if (!ctx) continue;
       deps.log.warn({ repo: round.repo, change: round.change, round: round.number, claimant }, 'sweep: resuming a round its claimant left unfinished');
-      await selectionStep({ ...ctx, token: claimant }, round.change, round.base);
+      await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
       deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; the next sweep tries again');
     }
@@ -129,8 +136,9 @@ export async function runSweep(deps: Deps): Promise<void> {
     try {
       const ctx = await contextFor(deps, c, token);
       if (!ctx) continue;
-      await timeOut(ctx, c);
-      groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
+      // Only a group this sweep changed (a sibling timed out) or one too large to show its waiting
+      // list live needs its selection step; any other waits for its own webhooks.
+      if ((await timeOut(ctx, c)) || (await largeGroup(ctx, c))) groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');
     }
@@ -146,7 +154,7 @@ export async function runSweep(deps: Deps): Promise<void> {
   for (const { c, ctx } of groups.values()) {
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
-      await selectionStep({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
+      await selectAndFollow({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
     }

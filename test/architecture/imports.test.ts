@@ -66,18 +66,6 @@ const runtime = edges.filter((e) => !e.typeOnly);
 const inRoom = (path: string, room: string) => path.startsWith(`src/${room}/`);
 const show = (list: Edge[]) => list.map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`);
 
-/**
- * Cycles that remain: recording a candidate can open the next round, which runs selection, which
- * can record the combined candidate or promote (and a 409 verifies again). Breaking them means a
- * 409 enqueues a re-verify job and recording returns what to do next; until then no cycle may be
- * added, and one that goes away must leave this list.
- */
-const KNOWN_CYCLES: readonly string[] = [
-  'src/workflows/candidates.ts -> src/workflows/portfolio.ts -> src/workflows/candidates.ts',
-  'src/workflows/candidates.ts -> src/workflows/regroup.ts -> src/workflows/select.ts -> src/workflows/combine.ts -> src/workflows/candidates.ts',
-  'src/workflows/evaluate.ts -> src/workflows/candidates.ts -> src/workflows/regroup.ts -> src/workflows/select.ts -> src/workflows/promote.ts -> src/workflows/evaluate.ts',
-];
-
 /** Packages the pure core may use; anything else, or a file outside src/core/, is I/O or another room. */
 const CORE_PACKAGES = new Set(['zod', 'picomatch']);
 /** Type-only imports the core may take from outside itself: the config it decides on. */
@@ -118,7 +106,7 @@ describe('the arrows between rooms', () => {
     expect(show(bad)).toEqual([]);
   });
 
-  it('src/ has no import cycle but the known ones (run-time imports)', () => {
+  it('src/ has no import cycle (run-time imports)', () => {
     const next = new Map<string, string[]>();
     for (const e of runtime) {
       if (!e.to.startsWith('src/')) continue;
@@ -138,8 +126,7 @@ describe('the arrows between rooms', () => {
       state.set(node, 'done');
     };
     for (const f of files.map((f) => relative(ROOT, f))) if (!state.has(f)) walk(f);
-    expect(cycles.filter((c) => !KNOWN_CYCLES.includes(c))).toEqual([]);
-    expect(KNOWN_CYCLES.filter((c) => !cycles.includes(c))).toEqual([]);
+    expect(cycles).toEqual([]);
   });
 
   it(`no file in src/ is over ${MAX_LINES} lines`, () => {

@@ -147,7 +147,7 @@ export const observedChecks = (checks: FakeCheck[]): ObservedCheck[] =>
     return { name: c.name, kind, raw, outcome: kind === 'status' ? checkOutcome('status', c.conclusion, null) : checkOutcome('check', status, c.conclusion === 'pending' ? null : c.conclusion), title: c.title ?? null, summary: c.summary ?? null };
   });
 
-/** Puts a sibling's head, evidence and state where evaluateCandidate would have left them. */
+/** Puts a sibling's head, evidence and state where verifyCandidate would have left them. */
 export async function seedSibling(world: World, change: ChangeRow, s: SiblingSpec, opts: { base?: string; round?: boolean } = {}): Promise<void> {
   const ctx = world.ctx('seed');
   const { store, gh, config } = world;

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from '../../src/core/render/dashboard.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { rateBudgets } from '../../src/github/rate-budget.ts';
-import { refreshChange } from '../../src/workflows/candidates.ts';
+import { refreshChange } from '../../src/workflows/changes.ts';
 import { refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { structureOf } from '../support/gfm.ts';

@@ -4,9 +4,10 @@
 // few for the winner).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreWithDb } from '../../src/store/store.ts';
-import { selectionStep } from '../../src/workflows/select.ts';
+import { readGroupView, selectionStep } from '../../src/workflows/select.ts';
+import { RULES_WINDOW_SECONDS } from '../../src/workflows/branch-rules.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
-import { configOf, makeWorld, seedGroup, type SiblingSpec, type World } from '../support/selection-world.ts';
+import { configOf, makeWorld, seedGroup, seedSibling, type SiblingSpec, type World } from '../support/selection-world.ts';
 
 interface Counts {
   reads: string[];
@@ -69,5 +70,51 @@ describe('GitHub requests of the selection step', () => {
       expect(counts.lookups).toEqual([`comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')},#100`]);
     }
     expect(twenty.world.gh.pull(100)).toMatchObject({ reviewers: ['maintainer'], labels: ['arbiter:awaiting-approval'] });
+  });
+});
+
+describe('GitHub requests shared across steps', () => {
+  let opened: OpenedBackend;
+  beforeAll(async () => {
+    opened = await openBackend('pglite', 'wf-count-shared');
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  it(`reads a branch's rules once per ${RULES_WINDOW_SECONDS} s window, whatever the number of steps`, async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }] });
+    const rulesReads = () => world.gh.reads.filter((r) => r === 'branch rules main').length;
+    // #101 is still running CI: each step shows the waiting list, and reads the group each time.
+    await readGroupView(world.ctx('a'), 42, 'main');
+    await readGroupView(world.ctx('b'), 42, 'main');
+    expect(rulesReads()).toBe(1);
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toHaveLength(2);
+    world.clock.advance(RULES_WINDOW_SECONDS * 1000);
+    await readGroupView(world.ctx('c'), 42, 'main');
+    expect(rulesReads()).toBe(2);
+  });
+
+  it("reuses the job's own group read, where it holds every sibling", async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101 }] });
+    const read = await world.gh.readGroup([100, 101]);
+    world.gh.resetRecord();
+    const view = await readGroupView(world.ctx('a'), 42, 'main', read);
+    expect(view?.pending).toEqual([]);
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([]);
+    // A read that misses a sibling is not used: the group is read whole.
+    await readGroupView(world.ctx('b'), 42, 'main', await world.gh.readGroup([100]));
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual(['graphql ArbiterGroup #100', 'graphql ArbiterGroup #100,#101']);
+  });
+
+  it('counts a sibling as settled when its own job stored a settled gate after this job read the group', async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    const change = await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }] });
+    const read = await world.gh.readGroup([100, 101]);
+    expect((await readGroupView(world.ctx('a'), 42, 'main', read))?.pending).toEqual([{ pr: 101, why: 'CI running' }]);
+    // #101's CI passed and its job stored its gate and acceptance: the older read does not hide it.
+    await seedSibling(world, change, { pr: 101 });
+    expect((await readGroupView(world.ctx('a'), 42, 'main', read))?.pending).toEqual([]);
   });
 });

@@ -5,13 +5,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
-import { selectionStep } from '../../src/workflows/select.ts';
+import { selectAndFollow } from '../../src/workflows/flow.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf, tableLlm, type World } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
 const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
-const step = (w: World, token: string): Promise<void> => selectionStep(w.ctx(token), 42, 'main');
+const step = (w: World, token: string): Promise<void> => selectAndFollow(w.ctx(token), 42, 'main');
 const selectionWrites = (w: World): string[] => w.gh.writes.filter((l) => !l.startsWith('check '));
 
 describe.each(BACKENDS)('selection step on %s', (backend) => {

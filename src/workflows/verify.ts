@@ -1,6 +1,6 @@
 // Verifying one candidate: gate evidence from its head's checks, then (once every required
-// check has concluded) the acceptance check, each shown as Arbiter's own check run. When the
-// candidate has settled, the selection step runs for its group.
+// check has concluded) the acceptance check, each shown as Arbiter's own check run. It says
+// whether the candidate settled; the job's driver (flow.ts) then runs its group's selection step.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { computeGate, timeOutGate } from '../core/gate.ts';
@@ -9,32 +9,48 @@ import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
+import { branchRulesOf } from './branch-rules.ts';
 import { ensurePatch, recordCandidate } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { writeCheck } from './execute.ts';
-import { selectionStep } from './select.ts';
+import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
 
-export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<void> {
+/** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
+export interface Verified {
+  settled: boolean;
+  next: NextStep[];
+}
+
+export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<Verified> {
   const { store } = ctx.deps;
+  const unsettled = (next: NextStep[] = []): Verified => ({ settled: false, next });
   let candidate = await store.getCandidate(ctx.key, pr);
-  if (!candidate || !OPEN_STATES.has(candidate.state)) return;
+  if (!candidate || !OPEN_STATES.has(candidate.state)) return unsettled();
   const change = await store.getChange(ctx.key, candidate.change);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
-  const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
-  if (!state || state.state !== 'OPEN') return;
+  if (!change || change.state === 'cancelled' || change.state === 'shipped') return unsettled();
+  // One read of the whole group: this candidate's state now, its siblings' for the selection step.
+  const group = opts.state ? undefined : await readSiblings(ctx, candidate);
+  const state = opts.state ?? group?.get(pr);
+  if (!state || state.state !== 'OPEN') return unsettled();
+  const next: NextStep[] = [];
   if (state.headSha !== candidate.headSha) {
     // A push we have not processed yet: record the new head first; its evidence starts afresh.
-    candidate = await recordCandidate(ctx, { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels });
-    if (!candidate) return;
+    const recorded = await recordCandidate(ctx, { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels });
+    next.push(...recorded.next);
+    if (!recorded.candidate) return unsettled(next);
+    candidate = recorded.candidate;
   }
   await ensurePatch(ctx, candidate);
-  const rules = await ctx.gh.branchRules(candidate.base);
+  const rules = await branchRulesOf(ctx, candidate.base);
   const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required, await headBlockers(ctx, candidate));
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
-  await writeCheck(ctx, {
+  // The gate check is written once while CI runs (its first table), then each time its concluded
+  // content changes: one write per state, not one per check event.
+  const inProgressShown = `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}`;
+  if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null) await writeCheck(ctx, {
     pr,
     headSha: candidate.headSha,
     name: 'Arbiter / gate',
@@ -43,9 +59,13 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
     title: gateTitle(gate),
     summary: renderGateTable(gate),
   });
+  if (!gate.settled) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
     if (!gate.settled) {
+      // Written once per head: the reason CI is awaited changes with every check event.
+      const waitingShown = `acceptance-waiting:${ctx.key}#${pr}@${candidate.headSha}`;
+      if ((await store.getAppliedAction(waitingShown)) !== null) return unsettled(next);
       await writeCheck(ctx, {
         pr,
         headSha: candidate.headSha,
@@ -54,21 +74,28 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
         title: 'Waiting for the required checks',
         summary: `The acceptance check runs once every required check has concluded (${gate.reason}).`,
       });
-      return;
+      await store.recordAppliedAction(waitingShown, {}, nowIso(ctx));
+      return unsettled(next);
     }
     // One run per head sha and criteria judges acceptance; the others leave it to that run.
-    if (!(await claimOnce(ctx, `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`))) return;
+    if (!(await claimOnce(ctx, `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`))) return unsettled(next);
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
     await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...acceptance, criteriaHash: criteriaHash(change) });
   }
   // `(check: NAME)` criteria follow their checks; the candidate waits for those still running.
   const refreshed = await refreshCheckCriteria(ctx, candidate, change, state, acceptance);
   if (refreshed.evidence !== acceptance) await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...refreshed.evidence, criteriaHash: criteriaHash(change) });
-  if (refreshed.pending.length > 0) return;
+  if (refreshed.pending.length > 0) return unsettled(next);
   if (candidate.state === 'verifying') {
     const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
   }
   await store.addEvent(ctx.key, 'candidate.settled', { pr, headSha: candidate.headSha, promotable: gate.promotable }, nowIso(ctx));
-  await selectionStep(ctx, candidate.change, candidate.base, { settled: pr });
+  return { settled: true, next: [...next, selectStep(candidate.change, candidate.base, pr, group)] };
+}
+
+/** The candidate's open group on GitHub (itself included), in one query. */
+async function readSiblings(ctx: RepoContext, candidate: CandidateRow): Promise<Map<number, PullState>> {
+  const siblings = (await ctx.deps.store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) => OPEN_STATES.has(c.state));
+  return ctx.gh.readGroup([...new Set([candidate.pr, ...siblings.map((s) => s.pr)])]);
 }

@@ -1,0 +1,22 @@
+// A branch's rules (required checks, required reviews, merge queue), read from GitHub at most once
+// per branch and per RULES_WINDOW_SECONDS of the app's clock, and kept in the store, so every
+// gate evaluation and selection step of that window (every Change on the branch, every process)
+// shares one read instead of one per event. A rule changed on GitHub counts from the next window;
+// GitHub itself enforces the rules on the merge meanwhile (a refused merge goes to a person).
+import { z } from 'zod';
+import type { BranchRules } from '../github/port.ts';
+import { nowIso, type RepoContext } from './context.ts';
+
+export const RULES_WINDOW_SECONDS = 300;
+
+const StoredRules = z.object({ required: z.array(z.string()).nullable(), requiredReviews: z.number(), mergeQueue: z.boolean() });
+
+export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<BranchRules> {
+  const window = Math.floor(ctx.deps.clock.now().getTime() / (RULES_WINDOW_SECONDS * 1000));
+  const key = `branch-rules:${ctx.key}:${branch}:${window}`;
+  const stored = StoredRules.safeParse(await ctx.deps.store.getAppliedAction(key));
+  if (stored.success) return stored.data;
+  const rules = await ctx.gh.branchRules(branch);
+  await ctx.deps.store.recordAppliedAction(key, rules, nowIso(ctx));
+  return rules;
+}

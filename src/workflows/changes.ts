@@ -1,0 +1,46 @@
+// Recording Changes: an issue is stored with its parsed criteria once a trusted account opened
+// or adopted it; a PR linking any other issue gets its one neutral check saying why.
+import { parseCriteria } from '../core/criteria.ts';
+import { DASHBOARD_MARKER } from '../core/render/dashboard.ts';
+import { hasMarker } from '../core/render/markers.ts';
+import type { ChangeRow } from '../store/types.ts';
+import type { PullFacts } from './candidates.ts';
+import type { RepoContext } from './context.ts';
+import { issueStanding, showUntrackedChange } from './trust.ts';
+
+type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
+
+/** Reads the Change issue and stores it with its parsed criteria. Null when it is not an issue. */
+export async function refreshChange(ctx: RepoContext, number: number, read?: Issue): Promise<ChangeRow | null> {
+  const issue = read ?? (await ctx.gh.getIssue(number));
+  if (!issue || issue.pull_request) return null;
+  // Arbiter's own dashboard is never a Change, whatever links to it.
+  if (issue.user?.login === ctx.gh.botLogin && hasMarker(issue.body, DASHBOARD_MARKER)) return null;
+  const existing = await ctx.deps.store.getChange(ctx.key, number);
+  return ctx.deps.store.upsertChange({
+    repo: ctx.key,
+    number,
+    installationId: ctx.installationId,
+    title: issue.title,
+    body: issue.body ?? '',
+    criteria: parseCriteria(issue.body ?? ''),
+    state: existing?.state ?? 'open',
+  });
+}
+
+/**
+ * The stored Change, or the issue recorded as one when a trusted account opened or adopted it.
+ * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why.
+ */
+export async function trackedChange(ctx: RepoContext, number: number, pull: PullFacts | null): Promise<ChangeRow | null> {
+  const stored = await ctx.deps.store.getChange(ctx.key, number);
+  if (stored) return stored;
+  const issue = await ctx.gh.getIssue(number);
+  if (!issue || issue.pull_request) return null;
+  const standing = await issueStanding(ctx, number, issue.user?.login ?? '');
+  if (!standing.counts) {
+    if (pull) await showUntrackedChange(ctx, pull, number, standing);
+    return null;
+  }
+  return refreshChange(ctx, number, issue);
+}
