@@ -3,7 +3,7 @@
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
-import { OPEN_STATES, type CandidateState } from '../core/types.ts';
+import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';

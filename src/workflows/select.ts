@@ -18,7 +18,7 @@ import { awaitedCriterionChecks, budgetTaker } from './acceptance.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
-import { claimOnce, deliveryOfToken, nowIso, type RepoContext } from './context.ts';
+import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound, portfolioPending } from './portfolio.ts';

@@ -6,7 +6,6 @@ import { planRepairTimeout } from '../core/plan-sweep.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
-import { markerFor } from '../core/render/markers.ts';
 import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';

@@ -1,13 +1,10 @@
 // Verifying one candidate: gate evidence from its head's checks, then (once every required
 // check has concluded) the acceptance check, each shown as Arbiter's own check run. It says
 // whether the candidate settled; the job's driver (flow.ts) then runs its group's selection step.
-import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { computeGate, timeOutGate } from '../core/gate.ts';
-import { AcceptanceEvidence, GateEvidence, type CandidateState } from '../core/types.ts';
+import type { CandidateState } from '../core/types.ts';
 import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { PullState } from '../github/group-query.ts';
-import type { CandidateRow, ChangeRow } from '../store/types.ts';
+import type { CandidateRow } from '../store/types.ts';
 import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { ensurePatch, recordCandidate } from './candidates.ts';
