@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
-import { commentsQuery, ISSUES_PER_QUERY, planCommentWrite, readCommentsAnswer, type OwnComment } from './comment-lookup.ts';
+import type { OwnComment } from './comment-lookup.ts';
+import * as checks from './check-runs.ts';
+import * as comments from './comment-calls.ts';
 import { fetchPatch, type RestClient } from '../acceptance/patch.ts';
 import { readHead, type HeadRead } from '../acceptance/read-files.ts';
 import type { PatchRow } from '../store/types.ts';
@@ -15,6 +17,7 @@ import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
 import { PortfolioGitHub } from './portfolio-calls.ts';
+import * as pulls from './pull-calls.ts';
 import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, OwnIssues, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
 
 export type { AppHooksPort, BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
@@ -30,9 +33,6 @@ const Issue = z.object({
   user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
 });
 
-const Comment = z.object({ id: z.number(), body: z.string().nullable().optional(), user: z.object({ login: z.string() }).nullable() });
-const CheckRun = z.object({ id: z.number(), name: z.string(), app: z.object({ slug: z.string() }).nullable().optional() });
-
 export class GitHubGateway implements GitHubPort {
   private readonly config: ConfigPort;
   readonly branches: BranchWrites;
@@ -42,6 +42,9 @@ export class GitHubGateway implements GitHubPort {
   readonly apiBaseUrl: unknown;
   /** Arbiter's own check-run names on each head this gateway read whole in a group query. */
   private readonly ownChecksSeen = new Map<string, Set<string>>();
+  /** What the calls beside this class need: the client, the repository, the app. */
+  private readonly calls: comments.CommentClient;
+  private readonly checkRuns: checks.CheckRunClient;
 
   constructor(
     private readonly octokit: Octokit,
@@ -54,6 +57,8 @@ export class GitHubGateway implements GitHubPort {
     this.portfolio = new PortfolioGitHub(octokit, owner, repo);
     this.ownIssues = ownIssues({ octokit, owner, repo }, `${appSlug}[bot]`);
     this.apiBaseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
+    this.calls = { octokit, owner, repo, appSlug };
+    this.checkRuns = { ...this.calls, ownChecksSeen: this.ownChecksSeen };
   }
 
   // ---- the configuration (installation-wide: `_extends` may name other repositories)
@@ -187,91 +192,24 @@ export class GitHubGateway implements GitHubPort {
     });
   }
 
-  /** Arbiter's comments on an issue, oldest first: the REST listing, every page. */
-  private async listOwnComments(issue: number): Promise<OwnComment[]> {
-    const comments = await this.call('list comments', async () => {
-      const all: z.infer<typeof Comment>[] = [];
-      for (let page = 1; page <= 30; page++) {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, per_page: 100, page });
-        const parsed = z.array(Comment).safeParse(data);
-        if (!parsed.success) break;
-        all.push(...parsed.data);
-        if (parsed.data.length < 100) break;
-      }
-      return all;
-    });
-    return comments.filter((c) => c.user?.login === this.botLogin).map((c) => ({ id: c.id, body: c.body ?? '' }));
-  }
-
-  /**
-   * Arbiter's comments on many issues, with one GraphQL query per 100 issues. An issue left out
-   * of the answer had more than 100 comments (or was not answered): `upsertComment` lists it.
-   */
-  async findOwnComments(issues: number[]): Promise<Map<number, OwnComment[]>> {
-    const wanted = [...new Set(issues)];
-    const found = new Map<number, OwnComment[]>();
-    for (let i = 0; i < wanted.length; i += ISSUES_PER_QUERY) {
-      const chunk = wanted.slice(i, i + ISSUES_PER_QUERY);
-      const data = await this.call('find comments', async () => {
-        try {
-          return await this.octokit.graphql(commentsQuery(chunk), { owner: this.owner, name: this.repo });
-        } catch (error) {
-          // Errors on some aliases (an issue deleted, say) still answer the others.
-          const partial = propertyOf(error, 'data');
-          if (propertyOf(error, 'name') === 'GraphqlResponseError' && typeof partial === 'object' && partial !== null) return partial;
-          throw error;
-        }
-      });
-      for (const [issue, ours] of readCommentsAnswer(data, this.appSlug)) found.set(issue, ours);
-    }
-    return found;
+  /** Arbiter's comments on many issues, one GraphQL query per 100 issues (`comment-calls.ts`). */
+  findOwnComments(issues: number[]): Promise<Map<number, OwnComment[]>> {
+    return comments.findOwnComments(this.calls, issues);
   }
 
   // ---- writes
 
-  /**
-   * Creates the comment carrying `marker`, or updates it in place when it exists. `ours`: Arbiter's
-   * comments on the issue when already looked up (`findOwnComments`); without it they are listed.
-   */
-  async upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
-    const write = planCommentWrite(ours ?? (await this.listOwnComments(issue)), marker, body);
-    if (write.kind === 'keep') return { id: write.id, created: false };
-    if (write.kind === 'edit') {
-      await this.call('update comment', () => this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: this.owner, repo: this.repo, comment_id: write.id, body: write.text }));
-      return { id: write.id, created: false };
-    }
-    const { data } = await this.call('create comment', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: this.owner, repo: this.repo, issue_number: issue, body: write.text }));
-    return { id: z.object({ id: z.number() }).parse(data).id, created: true };
+  /** Creates the comment carrying `marker`, or updates it in place (`comment-calls.ts`). */
+  upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
+    return comments.upsertComment(this.calls, issue, marker, body, ours);
   }
 
-  async closePull(pr: number): Promise<void> {
-    await this.call('close pull request', () => this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr, state: 'closed' }));
+  closePull(pr: number): Promise<void> {
+    return pulls.closePull(this.calls, pr);
   }
 
-  async pullState(pr: number): Promise<PullSnapshot> {
-    const { data } = await this.call('get pull request', () => this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: this.owner, repo: this.repo, pull_number: pr }));
-    const parsed = z
-      .object({
-        state: z.string(),
-        merged: z.boolean().nullable().optional(),
-        draft: z.boolean().optional(),
-        head: z.object({ sha: z.string() }),
-        node_id: z.string(),
-        labels: z.array(z.object({ name: z.string() })).optional(),
-        mergeable: z.boolean().nullable().optional(),
-        mergeable_state: z.string().nullable().optional(),
-      })
-      .parse(data);
-    return {
-      state: parsed.state,
-      merged: parsed.merged ?? false,
-      draft: parsed.draft ?? false,
-      headSha: parsed.head.sha,
-      nodeId: parsed.node_id,
-      labels: (parsed.labels ?? []).map((l) => l.name),
-      mergeable: parsed.mergeable ?? null,
-      mergeableState: parsed.mergeable_state ?? null,
-    };
+  pullState(pr: number): Promise<PullSnapshot> {
+    return pulls.pullState(this.calls, pr);
   }
 
   async addLabels(issue: number, labels: string[]): Promise<void> {
@@ -287,44 +225,21 @@ export class GitHubGateway implements GitHubPort {
     }
   }
 
-  async markReady(nodeId: string): Promise<void> {
-    await this.call('mark ready for review', () =>
-      this.octokit.graphql(`mutation ArbiterReady($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`, { id: nodeId }),
-    );
+  markReady(nodeId: string): Promise<void> {
+    return pulls.markReady(this.calls, nodeId);
   }
 
   /** Merge with GitHub's compare-and-swap: it fails with 409 when the head moved. */
-  async merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult> {
-    try {
-      const { data } = await this.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { owner: this.owner, repo: this.repo, pull_number: pr, sha, merge_method: method });
-      return { ok: true, sha: z.object({ sha: z.string().nullable().optional() }).catch({ sha: null }).parse(data).sha ?? null };
-    } catch (error) {
-      const wrapped = wrapGitHubError('merge', error);
-      if (wrapped.status === 405 || wrapped.status === 409 || wrapped.status === 422) return { ok: false, status: wrapped.status, message: wrapped.message };
-      throw wrapped;
-    }
+  merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult> {
+    return pulls.merge(this.calls, pr, sha, method);
   }
 
-  async enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
-    if (queue) {
-      await this.call('enqueue', () =>
-        this.octokit.graphql(`mutation ArbiterEnqueue($id: ID!, $oid: GitObjectID) { enqueuePullRequest(input: { pullRequestId: $id, expectedHeadOid: $oid }) { clientMutationId } }`, { id: nodeId, oid: sha }),
-      );
-      return;
-    }
-    await this.call('enable auto-merge', () =>
-      this.octokit.graphql(
-        `mutation ArbiterAutoMerge($id: ID!, $oid: GitObjectID, $mergeMethod: PullRequestMergeMethod) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: $mergeMethod }) { clientMutationId } }`,
-        // Octokit reserves `method` as an option name, so the variable is `mergeMethod`.
-        { id: nodeId, oid: sha, mergeMethod: method.toUpperCase() },
-      ),
-    );
+  enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
+    return pulls.enableAutoMerge(this.calls, nodeId, sha, method, queue);
   }
 
-  async requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
-    await this.call('request reviewers', () =>
-      this.octokit.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { owner: this.owner, repo: this.repo, pull_number: pr, reviewers, team_reviewers: teams }),
-    );
+  requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
+    return pulls.requestReviewers(this.calls, pr, reviewers, teams);
   }
 
   async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
@@ -335,60 +250,13 @@ export class GitHubGateway implements GitHubPort {
     await this.call('react', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { owner: this.owner, repo: this.repo, comment_id: commentId, content }));
   }
 
-  /**
-   * Arbiter's own check run of that name on a sha, if one exists. A head this gateway (one job's)
-   * read in a group query, with no run of that name on it, is known to have none: no request.
-   */
-  async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
-    const seen = this.ownChecksSeen.get(sha);
-    if (seen && !seen.has(name)) return null;
-    const { data } = await this.call('list check runs', () =>
-      this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: this.owner, repo: this.repo, ref: sha, check_name: name, per_page: 100 }),
-    );
-    const parsed = z.object({ check_runs: z.array(CheckRun) }).safeParse(data);
-    if (!parsed.success) return null;
-    const mine = parsed.data.check_runs.filter((r) => r.name === name && (!r.app || r.app.slug === this.appSlug));
-    return mine.length > 0 ? Math.max(...mine.map((r) => r.id)) : null;
+  /** Arbiter's own check run of that name on a sha, if one exists (`check-runs.ts`). */
+  findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
+    return checks.findCheckRun(this.checkRuns, sha, name);
   }
 
-  async writeCheckRun(input: CheckRunWrite): Promise<number> {
-    const output = { title: input.title.slice(0, 250), summary: input.summary.slice(0, 65_000), text: input.text?.slice(0, 65_000), annotations: input.annotations?.slice(0, 50) };
-    const body = {
-      owner: this.owner,
-      repo: this.repo,
-      name: input.name,
-      status: input.status,
-      ...(input.status === 'completed' ? { conclusion: input.conclusion ?? ('neutral' as const) } : {}),
-      output,
-      // Without buttons, none: an update that leaves `actions` out keeps the earlier ones on GitHub.
-      actions: input.buttons ?? [],
-      ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
-    };
-    let id = input.id;
-    if (id === null) {
-      // From now on a run of this name may exist on the head (an answer lost on the way back):
-      // a later look asks GitHub.
-      this.ownChecksSeen.get(input.sha)?.add(input.name);
-      const { data } = await this.call('create check run', () => this.octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...body, head_sha: input.sha }));
-      id = z.object({ id: z.number() }).parse(data).id;
-    } else {
-      const checkRunId = id;
-      await this.call('update check run', () => this.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...body, check_run_id: checkRunId }));
-    }
-    // GitHub takes at most 50 annotations a request: send the rest in further updates.
-    const rest = input.annotations?.slice(50) ?? [];
-    for (let i = 0; i < rest.length; i += 50) {
-      const checkRunId = id;
-      await this.call('annotate check run', () =>
-        this.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
-          owner: this.owner,
-          repo: this.repo,
-          check_run_id: checkRunId,
-          output: { title: output.title, summary: output.summary, annotations: rest.slice(i, i + 50) },
-        }),
-      );
-    }
-    return id;
+  writeCheckRun(input: CheckRunWrite): Promise<number> {
+    return checks.writeCheckRun(this.checkRuns, input);
   }
 }
 
