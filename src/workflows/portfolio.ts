@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
 import { readWideDecision, type WideDecision } from '../core/plan-schema.ts';
-import { planWideRound, type SlotView } from '../core/portfolio-plan.ts';
+import { planWideRound, type SlotView } from '../core/plan/portfolio.ts';
 import { MAX_EXPLORE, MAX_READINGS, POLICIES, readingsUsed, slotName, slotOf, type Reading } from '../core/portfolio.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';

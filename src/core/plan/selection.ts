@@ -1,24 +1,24 @@
 // Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
 // the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
-import { renderRankingTable, renderReceiptText } from './render/check-text.ts';
-import { renderHumanGate } from './render/human-gate.ts';
-import { renderComparisonComment, type ComparisonRow } from './render/markdown.ts';
-import { markerFor } from './render/markers.ts';
-import type { Action } from './actions.ts';
-import { combinedIntoReason } from './combine.ts';
-import { assessRisk } from './policy.ts';
-import { unjudgedChallengers } from './rank.ts';
-import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
-import type { CandidateEvidence, Criterion, RankedCandidate, Ranking } from './types.ts';
-import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from './receipt.ts';
-import type { SelectionPlan, Verdict } from './plan-schema.ts';
-import { describePlan } from './replay-lines.ts';
+import { renderRankingTable, renderReceiptText } from '../render/check-text.ts';
+import { renderHumanGate } from '../render/human-gate.ts';
+import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
+import { markerFor } from '../render/markers.ts';
+import type { Action } from '../actions.ts';
+import { combinedIntoReason } from '../combine.ts';
+import { assessRisk } from '../policy.ts';
+import { unjudgedChallengers } from '../rank.ts';
+import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from '../reasons.ts';
+import type { CandidateEvidence, Criterion, RankedCandidate, Ranking } from '../types.ts';
+import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
+import type { SelectionPlan, Verdict } from '../plan-schema.ts';
+import { describePlan } from '../replay-lines.ts';
 
-export { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
-import { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
+export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
+import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 
-export type { SelectionDisplay } from './receipt.ts';
-export type { SelectionPlan, Verdict } from './plan-schema.ts';
+export type { SelectionDisplay } from '../receipt.ts';
+export type { SelectionPlan, Verdict } from '../plan-schema.ts';
 
 /** The planner's inputs: what a receipt records, and the ranking of the siblings. */
 export type SelectionInput = SelectionInputs & { ranking: Ranking };
