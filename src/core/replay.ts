@@ -1,7 +1,7 @@
 // Replays a decision receipt: the pure planner runs again on the inputs the receipt recorded,
 // and what it decides now is compared with what was decided then. A receipt that does not parse
 // (recorded by an older version) cannot be replayed, and says why; it is never cast.
-import { planSelection } from './plan.ts';
+import { planSelection } from './plan/selection.ts';
 import { issuesOf } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
 import { Receipt, type SelectionReceipt } from './receipt.ts';

@@ -3,8 +3,8 @@
 // cancel a Change, re-run acceptance, re-rank. Each returns a VerbResult for the reply.
 import type { VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
-import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan-person.ts';
-import { LABEL_AWAITING } from '../core/plan.ts';
+import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan/person.ts';
+import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readSelectionPlan } from '../core/plan-schema.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';

@@ -2,7 +2,7 @@
 // on every sibling, re-runs it while the policy needs more readings, then records the top k for the deep round.
 import { z } from 'zod';
 import { readWideDecision, type WideDecision } from '../core/plan-schema.ts';
-import { planWideRound, type SlotView } from '../core/portfolio-plan.ts';
+import { planWideRound, type SlotView } from '../core/plan/portfolio.ts';
 import { MAX_READINGS, POLICIES, readingsUsed, slotOf, type Reading } from '../core/portfolio.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';

@@ -4,7 +4,7 @@
 // (a step returned to the job's driver). 405 (not mergeable): a person is
 // asked, and the losers stay open.
 import type { Action } from '../core/actions.ts';
-import { LABEL_AWAITING, type SelectionPlan } from '../core/plan.ts';
+import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readSelectionPlan } from '../core/plan-schema.ts';
 import type { Receipt } from '../core/receipt.ts';
 import { markerFor } from '../core/render/markers.ts';

@@ -2,9 +2,9 @@
 // settle claim the round, rank, break a true tie with the judge, plan and execute the outcome.
 import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
-import type { SelectionDisplay, SelectionPlan } from '../core/plan.ts';
+import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts';
 import { readSelectionPlan } from '../core/plan-schema.ts';
-import { planSelection } from '../core/plan.ts';
+import { planSelection } from '../core/plan/selection.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';

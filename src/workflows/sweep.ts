@@ -2,7 +2,7 @@
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
-import { planRepairTimeout } from '../core/plan-sweep.ts';
+import { planRepairTimeout } from '../core/plan/sweep.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';

@@ -10,7 +10,7 @@ import {
   proposeCombine,
   type CombineInput,
 } from '../../src/core/combine.ts';
-import { planSelection } from '../../src/core/plan.ts';
+import { planSelection } from '../../src/core/plan/selection.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import type { CandidateEvidence, CriterionStatus } from '../../src/core/types.ts';
 import { defaultConfig } from '../../src/config/schema.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SELECTION_BUTTONS } from '../../src/core/buttons.ts';
-import { planSelection, type SelectionInput } from '../../src/core/plan.ts';
+import { planSelection, type SelectionInput } from '../../src/core/plan/selection.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { replayReceipt } from '../../src/core/replay.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus } from '../../src/core/types.ts';

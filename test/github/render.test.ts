@@ -5,7 +5,7 @@ import { forMode } from '../../src/core/shadow.ts';
 import { describe, expect, it } from 'vitest';
 import { configOf } from '../support/selection-world.ts';
 import { inList, structureOf } from '../support/gfm.ts';
-import { planSelection, type SelectionInput } from '../../src/core/plan.ts';
+import { planSelection, type SelectionInput } from '../../src/core/plan/selection.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type GateEvidence } from '../../src/core/types.ts';
 import { gateTitle, renderGateTable } from '../../src/core/render/check-text.ts';

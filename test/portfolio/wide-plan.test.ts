@@ -1,9 +1,9 @@
-// The wide round's plan (src/core/portfolio-plan.ts): nothing merges, the out candidates close with
+// The wide round's plan (src/core/plan/portfolio.ts): nothing merges, the out candidates close with
 // the reason and their readings, each deep candidate gets one bounded refine dispatch, the receipts
 // keep every reading, and shadow mode keeps only comments, checks and receipts.
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
-import { planWideRound, type WideInput } from '../../src/core/portfolio-plan.ts';
+import { planWideRound, type WideInput } from '../../src/core/plan/portfolio.ts';
 import { POLICIES, readingsUsed, type Reading } from '../../src/core/portfolio.ts';
 import type { CandidateEvidence, Criterion } from '../../src/core/types.ts';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { configOf } from '../support/selection-world.ts';
 import type { Action } from '../../src/core/actions.ts';
-import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan.ts';
+import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan/selection.ts';
 import { replayReceipt } from '../../src/core/replay.ts';
 import { mightOutrank, rankCandidates, summarise } from '../../src/core/rank.ts';
 import { CandidateEvidence, type Criterion, type CriterionStatus, type JudgeOutcome } from '../../src/core/types.ts';

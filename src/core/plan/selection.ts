@@ -1,145 +1,25 @@
-// Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict and
-// the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
-import { renderRankingTable, renderReceiptText } from './render/check-text.ts';
-import { renderHumanGate } from './render/human-gate.ts';
-import { renderComparisonComment, type ComparisonRow } from './render/markdown.ts';
-import { markerFor } from './render/markers.ts';
-import type { Action } from './actions.ts';
-import { combinedIntoReason } from './combine.ts';
-import { assessRisk } from './policy.ts';
-import { unjudgedChallengers } from './rank.ts';
-import { failedRequired, judgeNoWinnerWords, judgeSentence, loserReason, missingCounts, winnerSummary } from './reasons.ts';
-import type { CandidateEvidence, Criterion, RankedCandidate, Ranking } from './types.ts';
-import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from './receipt.ts';
-import type { SelectionPlan, Verdict } from './plan-schema.ts';
-import { describePlan } from './replay-lines.ts';
+// Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict (verdict.ts)
+// and the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
+import { renderRankingTable, renderReceiptText } from '../render/check-text.ts';
+import { renderHumanGate } from '../render/human-gate.ts';
+import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
+import { markerFor } from '../render/markers.ts';
+import type { Action } from '../actions.ts';
+import { judgeSentence, winnerSummary } from '../reasons.ts';
+import type { RankedCandidate } from '../types.ts';
+import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
+import type { SelectionPlan } from '../plan-schema.ts';
+import { describePlan } from '../replay-lines.ts';
+import { byPr, decide, type SelectionInput } from './verdict.ts';
+import { outcomeText, reasonsFor } from './outcome-text.ts';
 
-export { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
-import { LABEL_AWAITING, LABEL_LOST } from './labels.ts';
+export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
+import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 
-export type { SelectionDisplay } from './receipt.ts';
-export type { SelectionPlan, Verdict } from './plan-schema.ts';
+export type { SelectionDisplay } from '../receipt.ts';
+export type { SelectionPlan, Verdict } from '../plan-schema.ts';
 
-/** The planner's inputs: what a receipt records, and the ranking of the siblings. */
-export type SelectionInput = SelectionInputs & { ranking: Ranking };
-
-const byPr = (list: CandidateEvidence[]): Map<number, CandidateEvidence> => new Map(list.map((e) => [e.pr, e]));
-
-function criteriaBy(e: CandidateEvidence, criteria: Criterion[], statuses: string[]): Criterion[] {
-  const ids = new Set((e.acceptance?.results ?? []).filter((r) => statuses.includes(r.status)).map((r) => r.id));
-  return criteria.filter((c) => ids.has(c.id));
-}
-
-/** Decides who wins and what happens to them. */
-export function decide(input: SelectionInput): Verdict {
-  const { ranking, judge, config, change } = input;
-  const evidence = byPr(input.siblings);
-  const all = ranking.ordered.map((c) => c.pr);
-  if (ranking.top.length === 0) {
-    const best = ranking.ordered[0];
-    if (best && input.repairAvailable && config.repair.enabled) {
-      const e = evidence.get(best.pr)!;
-      const failed = failedRequired(e);
-      const objective = e.gate.timedOut ? 'checks never finished' : failed.length > 0 ? `make required check ${failed.map((n) => `\`${n}\``).join(', ')} pass` : e.gate.reason;
-      return { kind: 'repair', target: best.pr, losers: [], objective, unmet: [] };
-    }
-    return { kind: 'human', winner: null, before: all, losers: [], why: 'No candidate is promotable: every one failed a required check or timed out.' };
-  }
-  const total = change.criteria.length;
-  // A sibling whose criteria were not all judged must not lose to one that was: were its gaps
-  // met, it could rank first. Nothing ships or is closed on such a comparison; a person decides.
-  const unjudged = unjudgedChallengers(ranking);
-  if (unjudged.length > 0) {
-    const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
-    const first = ranking.top.map((n) => `#${n}`).join(', ');
-    const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
-    const budgetSpent = unjudged.some((c) => evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.gap === 'budget'));
-    const raise = budgetSpent ? ` The model budget ran out: raise \`acceptance.budget.perChange\` in \`.github/arbiter.yml\` first.` : '';
-    return {
-      kind: 'human',
-      winner: ranking.tiedAtTop ? null : ranking.top[0],
-      before,
-      losers: all.filter((n) => !before.includes(n)),
-      why: `${first} ${ranking.tiedAtTop ? 'rank' : 'ranks'} first on the evidence judged, but ${names} could rank above once judged: the acceptance check could not judge every criterion (model error or budget). Re-run it with \`${config.commands.prefix} recheck\` on those, or choose one with \`${config.commands.prefix} promote\`.${raise}`,
-    };
-  }
-  let winner: number;
-  if (ranking.tiedAtTop) {
-    // Only a valid model verdict settles a tie: a rubric tie broken by an order with no evidence
-    // behind it (a PR number, the caller's rank) never picks the candidate Arbiter merges.
-    if (!judge || judge.winner === null || !ranking.top.includes(judge.winner) || judge.source !== 'llm-judge') {
-      const tied = ranking.top.map((n) => `#${n}`).join(', ');
-      const why = judge
-        ? `${tied} are tied on every evidence key and the judge did not settle it (${judgeNoWinnerWords(judge)}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
-        : `${tied} are tied on every evidence key. Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`;
-      return { kind: 'human', winner: null, before: ranking.top, losers: all.filter((n) => !ranking.top.includes(n)), why };
-    }
-    winner = judge.winner;
-  } else {
-    winner = ranking.top[0];
-  }
-  const losers = all.filter((n) => n !== winner);
-  const e = evidence.get(winner)!;
-  const met = criteriaBy(e, change.criteria, ['met']);
-  const acceptance = e.acceptance;
-  const allMet = acceptance !== null && acceptance.status === 'pass';
-  const noCriteriaOk = acceptance !== null && acceptance.status === 'none' && !config.acceptance.required;
-  if (allMet || noCriteriaOk) {
-    const risk = assessRisk(config.policy, e);
-    if (risk.mayShip) return { kind: 'ship', winner, losers, risk };
-    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} is ${risk.risk} risk (${risk.reasons.join('; ')}), which the policy does not ship without a person. Approve to ship it or cancel the change.` };
-  }
-  const notMet = criteriaBy(e, change.criteria, ['not_met']);
-  if (notMet.length > 0 && input.repairAvailable && config.repair.enabled) {
-    return { kind: 'repair', target: winner, losers, objective: `meet ${notMet.map((c) => c.id).join(', ')}`, unmet: notMet };
-  }
-  if (acceptance === null || acceptance.status === 'none') {
-    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} has no acceptance result (the Change lists no acceptance criteria). Approve to ship it or cancel the change.` };
-  }
-  const words = missingCounts(e, change.criteria);
-  return {
-    kind: 'human',
-    winner,
-    before: [winner],
-    losers,
-    why: `Best candidate #${winner} meets ${met.length} of ${total} criteria (${words}). Approve to ship it or cancel the change.`,
-  };
-}
-
-function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>, shadow: boolean): string {
-  if (reasons.has(pr)) return reasons.get(pr)!;
-  if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
-  if (verdict.kind === 'repair') return verdict.target === pr ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}` : 'waiting';
-  return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
-}
-
-/** A loser's reason, true to the verdict: nobody chosen means it ranks below those before a person. */
-function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number, RankedCandidate>): Map<number, string> {
-  const evidence = byPr(input.siblings);
-  const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
-  const anchor = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : undefined);
-  const reasons = new Map<number, string>();
-  if (anchor === undefined) return reasons;
-  const head = chosen === null && verdict.kind === 'human' ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)` : undefined;
-  for (const pr of verdict.losers) {
-    const combined = combinedIntoReason(input.combined, verdict.kind === 'repair' ? null : (chosen ?? null), pr);
-    reasons.set(
-      pr,
-      combined ??
-        loserReason({
-          winner: ranked.get(anchor)!,
-          loser: ranked.get(pr)!,
-          loserEvidence: evidence.get(pr)!,
-          criteriaCount: input.change.criteria.length,
-          judge: input.judge,
-          head,
-          winnerEvidence: evidence.get(anchor),
-          criteria: input.change.criteria,
-        }),
-    );
-  }
-  return reasons;
-}
+export { decide, type SelectionInput } from './verdict.ts';
 
 /**
  * Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. The

@@ -1,8 +1,8 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
-import { markerFor } from './render/markers.ts';
-import type { Action } from './actions.ts';
-import { LABEL_AWAITING } from './labels.ts';
+import { markerFor } from '../render/markers.ts';
+import type { Action } from '../actions.ts';
+import { LABEL_AWAITING } from '../labels.ts';
 
 export interface RepairTimeoutInput {
   repo: string;

@@ -1,15 +1,15 @@
 // The wide round's outcome as a plan (DESIGN.md section 7): nothing ships; the policy's top k go
 // deep (one `arbiter.candidate.refine` dispatch each), the others close with the reason, and the
 // receipts keep every reading. Pure: evidence, readings and the policy's choice are passed in.
-import type { ArbiterConfig } from '../config/schema.ts';
-import { renderComparisonComment, type ComparisonRow } from './render/markdown.ts';
-import { markerFor } from './render/markers.ts';
-import { PR_STATE_ACTIONS, type Action } from './actions.ts';
-import { LABEL_LOST } from './labels.ts';
-import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from './portfolio.ts';
-import { failedRequired, loserReason } from './reasons.ts';
-import type { CandidateEvidence, Criterion } from './types.ts';
-import type { Receipt } from './receipt.ts';
+import type { ArbiterConfig } from '../../config/schema.ts';
+import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
+import { markerFor } from '../render/markers.ts';
+import { PR_STATE_ACTIONS, type Action } from '../actions.ts';
+import { LABEL_LOST } from '../labels.ts';
+import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from '../portfolio.ts';
+import { failedRequired, loserReason } from '../reasons.ts';
+import type { CandidateEvidence, Criterion } from '../types.ts';
+import type { Receipt } from '../receipt.ts';
 
 /** A slot as the comparison shows it. */
 export interface SlotView {

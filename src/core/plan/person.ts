@@ -1,10 +1,10 @@
 // A person's rejection (`/arbiter reject <reason>`, or a changes-requested review) as a plan:
 // the candidate leaves the running at once, whatever its round's state. Pure: the shell passes in
 // whether the candidate was gated and whether the Change's one repair was granted to it.
-import { markerFor } from './render/markers.ts';
-import type { Action } from './actions.ts';
-import { LABEL_AWAITING } from './labels.ts';
-import type { Receipt } from './receipt.ts';
+import { markerFor } from '../render/markers.ts';
+import type { Action } from '../actions.ts';
+import { LABEL_AWAITING } from '../labels.ts';
+import type { Receipt } from '../receipt.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';

@@ -1,0 +1,42 @@
+// What the selection says of each candidate: a loser's reason, true to the verdict, and the
+// outcome column of the comparison. Pure: the verdict and the ranking are passed in.
+import { combinedIntoReason } from '../combine.ts';
+import { loserReason } from '../reasons.ts';
+import type { RankedCandidate } from '../types.ts';
+import type { Verdict } from '../plan-schema.ts';
+import { byPr, type SelectionInput } from './verdict.ts';
+
+/** The comparison's outcome column: a loser's reason, or what the verdict does with the candidate. */
+export function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>, shadow: boolean): string {
+  if (reasons.has(pr)) return reasons.get(pr)!;
+  if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
+  if (verdict.kind === 'repair') return verdict.target === pr ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}` : 'waiting';
+  return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
+}
+
+export function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number, RankedCandidate>): Map<number, string> {
+  const evidence = byPr(input.siblings);
+  const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
+  const anchor = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : undefined);
+  const reasons = new Map<number, string>();
+  if (anchor === undefined) return reasons;
+  const head = chosen === null && verdict.kind === 'human' ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)` : undefined;
+  for (const pr of verdict.losers) {
+    const combined = combinedIntoReason(input.combined, verdict.kind === 'repair' ? null : (chosen ?? null), pr);
+    reasons.set(
+      pr,
+      combined ??
+        loserReason({
+          winner: ranked.get(anchor)!,
+          loser: ranked.get(pr)!,
+          loserEvidence: evidence.get(pr)!,
+          criteriaCount: input.change.criteria.length,
+          judge: input.judge,
+          head,
+          winnerEvidence: evidence.get(anchor),
+          criteria: input.change.criteria,
+        }),
+    );
+  }
+  return reasons;
+}
