@@ -110,7 +110,8 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   });
   await notePortfolioCandidate(ctx, candidate, pull.body);
   await leaveOldGroup(ctx, existing, candidate);
-  if (change.state !== 'open' && change.state !== 'human') return candidate;
+  // A cancelled Change compares nothing; a base that shipped answered its late siblings above.
+  if (change.state === 'cancelled') return candidate;
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {
     await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);

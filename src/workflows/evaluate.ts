@@ -15,6 +15,7 @@ import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { writeCheck } from './execute.ts';
 import { selectionStep } from './select.ts';
+import { shippedOn } from './shipped.ts';
 import { headBlockers } from './trust.ts';
 
 export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<void> {
@@ -22,7 +23,7 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
   let candidate = await store.getCandidate(ctx.key, pr);
   if (!candidate || !OPEN_STATES.has(candidate.state)) return;
   const change = await store.getChange(ctx.key, candidate.change);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return;
+  if (!change || change.state === 'cancelled' || (await shippedOn(ctx, change.number, candidate.base))) return;
   const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
   if (!state || state.state !== 'OPEN') return;
   if (state.headSha !== candidate.headSha) {

@@ -45,11 +45,9 @@ describe('every webhook delivered three times, shuffled', () => {
 
 describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PGlite)', () => {
   for (const point of KILL_POINTS) {
-    // KNOWN BUG (issue 14, ship order): a kill right after the first loser closes, which now
-    // happens after the merge, leaves the other loser's selection check in progress. Skipped, not
-    // deleted, so the case stays in front of whoever fixes it; see the closing note.
-    const known = point.after === 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}';
-    (known ? it.skip : it)(`killed ${point.step}: the same final state and writes, none repeated`, SLOW, async () => {
+    // Killed right after the first loser closes (after the merge): the merge's own webhook marks
+    // the Change shipped, and the claimant's retry must still finish the other loser's actions.
+    it(`killed ${point.step}: the same final state and writes, none repeated`, SLOW, async () => {
       const { t } = await play(withFaults(base, { restart: [{ after: point.after, nth: 1 }] }));
       expect(t.restarts).toHaveLength(1);
       expect(killedAfter(t)[0]).toMatch(point.killed);
@@ -61,8 +59,7 @@ describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PG
 });
 
 describe('Arbiter killed at every one of those steps in one run (PostgreSQL)', () => {
-  // KNOWN BUG (issue 14, ship order): the same kill after the first loser closes; skipped with it.
-  it.skip('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
+  it('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
     const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), { databaseUrl: PG_URL });
     expect(t.restarts).toHaveLength(KILL_POINTS.length);
     const kills = killedAfter(t);
