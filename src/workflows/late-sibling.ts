@@ -12,7 +12,7 @@ import { shippedOn } from './shipped.ts';
 /** True when the PR came after its Change ended: then it was answered here, and is not a sibling. */
 export async function answerLateSibling(ctx: RepoContext, change: ChangeRow, pull: PullFacts, existing: CandidateRow | null): Promise<boolean> {
   // Shipping ends the group of its base only: a PR on another base is that group's sibling.
-  const shipped = change.state === 'cancelled' ? null : await shippedOn(ctx, change.number, pull.base);
+  const shipped = await shippedOn(ctx, change.number, pull.base);
   if (change.state !== 'cancelled' && !shipped) return false;
   if (existing && (OPEN_STATES.has(existing.state) || existing.state === 'promoted')) return false;
   const { store } = ctx.deps;

@@ -95,12 +95,13 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
   const decided = (await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision as SelectionPlan | null;
   if (decided?.verdict?.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
   const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
+  const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
   for (const s of siblings) {
     const reason = `Superseded: #${pr} shipped.`;
     actions.push({ kind: 'check-run', key: k(`stale-check/${s.pr}`), pr: s.pr, headSha: s.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: reason, summary: reason });
     actions.push({ kind: 'comment', key: k(`stale-note/${s.pr}`), issue: s.pr, marker: `stale:${s.pr}`, body: `${markerFor(`stale:${s.pr}`)}\n${reason}` });
     // A sibling that waited before a person carries the awaiting-approval label: it goes too.
-    if (s.state === 'selected') actions.push({ kind: 'unlabel', key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING });
+    if (pulls.get(s.pr)?.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING });
     actions.push({ kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr });
     actions.push({ kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason });
   }
