@@ -9,8 +9,7 @@ import { refreshChange } from '../workflows/candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
-import { withRetry } from '../workflows/execute.ts';
-import { lockedConversation } from '../github/errors.ts';
+import { writeReply } from '../workflows/execute.ts';
 import { closeChangeByPerson, reopenChangeByPerson } from '../workflows/change-state.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
@@ -85,9 +84,5 @@ async function replyUntrustedEdit(ctx: RepoContext, number: number, reason: stri
   const body =
     `${markerFor(marker)}\nThe acceptance criteria of this Change did not change: ${reason}. ` +
     'Arbiter reads the criteria only from edits by accounts with write access; a maintainer can make the edit.';
-  try {
-    await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(number, marker, body));
-  } catch (error) {
-    if (!lockedConversation(error)) throw error;
-  }
+  await writeReply(ctx, number, marker, body);
 }

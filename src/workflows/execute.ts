@@ -64,6 +64,21 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
 }
 
+/**
+ * Writes a reply (a comment outside any plan). A locked conversation takes none: false then, and
+ * the caller records it as answered, never retried.
+ */
+export async function writeReply(ctx: RepoContext, issue: number, marker: string, body: string): Promise<boolean> {
+  try {
+    await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(issue, marker, body));
+    return true;
+  } catch (error) {
+    if (!lockedConversation(error)) throw error;
+    ctx.log.info({ issue, marker }, 'conversation locked: reply skipped');
+    return false;
+  }
+}
+
 export interface ExecutionResult {
   merge: MergeResult | null;
   applied: string[];

@@ -6,12 +6,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { onIssues } from '../../src/handlers/issues.ts';
 import { onPullRequest } from '../../src/handlers/pull-request.ts';
+import { onReview } from '../../src/handlers/review.ts';
 import type { ChangeRow } from '../../src/store/types.ts';
 import { recordCandidate } from '../../src/workflows/candidates.ts';
 import { evaluateCandidate } from '../../src/workflows/evaluate.ts';
 import { cancelChange, rejectByPerson } from '../../src/workflows/people.ts';
 import { afterMerged } from '../../src/workflows/promote.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
+import { expireRepair } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf, type World } from '../support/selection-world.ts';
@@ -127,6 +129,29 @@ describe('arbiter:awaiting-approval goes when its reason ends', () => {
     await afterMerged(w.ctx('merged-14'), { change, base: 'main', pr: 14, sha: shaOf(14), by: 'maintainer', round: 2, scope: 'merged' });
     expect(w.gh.pull(12).labels).not.toContain(AWAITING);
     expect(w.gh.pull(12).state).toBe('closed');
+  });
+});
+
+describe('a repair a person asked for ends somewhere', () => {
+  it('a changes-requested review on a gated winner starts the repair; when nothing arrives in time, a person is asked with a review request', async () => {
+    w = makeWorld({ store: opened.store, gh: w.gh, config: configOf({ repair: { timeout: 600 }, combine: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    // AC3 unclear: no repair from the round, so #12 waits before a person.
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'unclear' } }] });
+    await selectionStep(w.ctx('decide'), 42, 'main');
+    expect(w.gh.pull(12).labels).toContain(AWAITING);
+    const review = { action: 'submitted', review: { state: 'changes_requested', body: 'the calendar starts on Sunday', user: { login: 'maintainer' } }, pull_request: { number: 12, labels: [] }, sender: { login: 'maintainer' } };
+    await onReview(w.ctx('review-12'), review);
+    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual(['arbiter.repair #12']);
+    expect(w.gh.pull(12).state).toBe('open');
+    expect((await w.store.getCandidate(key, 12))?.state).toBe('rejected');
+    // Nothing arrives within repair.timeout: the sweep puts the Change before a person, in full.
+    w.gh.resetRecord();
+    w.clock.advance(601_000);
+    await expireRepair(w.ctx('sweep'), 42);
+    expect(w.gh.applied()).toEqual(expect.arrayContaining(['label #12 arbiter:awaiting-approval', 'review #12 maintainer']));
+    expect(w.gh.checkOn(12, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide' });
+    expect(w.gh.commentsOn(42).map((c) => c.body).join('\n')).toContain('The requested repair of #12 did not arrive within 10 minutes. #12 was rejected by a person and stays out');
+    expect((await w.store.getChange(key, 42))?.state).toBe('human');
   });
 });
 
