@@ -2,7 +2,6 @@
 // gate evidence is read again. Arbiter's own check runs never count.
 import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
-import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from '../workflows/context.ts';
 import { evaluateCandidate } from '../workflows/evaluate.ts';
 
@@ -22,6 +21,8 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
   if (p.check_run && isArbiterCheck(p.check_run.name)) return;
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
-  const candidates = (await ctx.deps.store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
+  // A candidate that left its group (shipped, lost) is verified no more, but the retry of the run
+  // that decided its group on this check's delivery still finishes that decision.
+  const candidates = await ctx.deps.store.listCandidatesByHead(ctx.key, sha);
   for (const c of candidates) await evaluateCandidate(ctx, c.pr);
 }

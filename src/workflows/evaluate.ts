@@ -14,16 +14,19 @@ import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { writeCheck } from './execute.ts';
-import { selectionStep } from './select.ts';
+import { resumeOwnDecision, selectionStep } from './select.ts';
 import { shippedOn } from './shipped.ts';
 import { headBlockers } from './trust.ts';
 
 export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<void> {
   const { store } = ctx.deps;
   let candidate = await store.getCandidate(ctx.key, pr);
-  if (!candidate || !OPEN_STATES.has(candidate.state)) return;
+  if (!candidate) return;
+  // Nothing to verify; but a retry of the run that decided this group finishes that decision.
+  if (!OPEN_STATES.has(candidate.state)) return resumeOwnDecision(ctx, candidate.change, candidate.base);
   const change = await store.getChange(ctx.key, candidate.change);
-  if (!change || change.state === 'cancelled' || (await shippedOn(ctx, change.number, candidate.base))) return;
+  if (!change || change.state === 'cancelled') return;
+  if (await shippedOn(ctx, change.number, candidate.base)) return resumeOwnDecision(ctx, change.number, candidate.base);
   const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
   if (!state || state.state !== 'OPEN') return;
   if (state.headSha !== candidate.headSha) {

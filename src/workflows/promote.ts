@@ -78,6 +78,14 @@ export async function afterMergeAnswer(
   ]);
 }
 
+/** Whether the round's promotion was an auto-merge GitHub queued (then the merge lands later, and its webhook finishes the round). */
+async function queuedByRound(ctx: RepoContext, plan: SelectionPlan): Promise<boolean> {
+  const auto = plan.actions.find((a) => a.kind === 'auto-merge');
+  if (!auto) return false;
+  const recorded = await ctx.deps.store.getAppliedAction(auto.key);
+  return typeof recorded === 'object' && recorded !== null && 'queued' in recorded;
+}
+
 /** A candidate shipped: PROMOTION receipt, its state, and its open siblings closed as stale. */
 export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; base: string; pr: number; sha: string; by: string | null; round: number; scope: string }): Promise<void> {
   const { store } = ctx.deps;
@@ -91,10 +99,15 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
   if (input.sha) {
     actions.push({ kind: 'check-run', key: k(`check/${pr}`), pr, headSha: input.sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped', summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.` });
   }
-  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
   const decided = (await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision as SelectionPlan | null;
-  if (decided?.verdict?.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
-  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
+  const ours = decided !== null && decided.verdict?.kind === 'ship' && decided.verdict.winner === pr;
+  const queued = ours && (await queuedByRound(ctx, decided));
+  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
+  if (queued) await executePlan(ctx, decided.afterShip ?? []);
+  // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
+  // token, finishes them should it die), so they are neither raced for nor closed as stale here.
+  const leftToClaimant = new Set(ours && !queued ? (decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : [])) : []);
+  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
   const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
   for (const s of siblings) {
     const reason = `Superseded: #${pr} shipped.`;

@@ -232,6 +232,12 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
   await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, ...(shipped ? {} : { superseded: true }) }, nowIso(ctx));
 }
 
+/** A run that decided this group's round and has not carried it through (its retry) does so now. */
+export async function resumeOwnDecision(ctx: RepoContext, changeNumber: number, base: string): Promise<void> {
+  const round = await ctx.deps.store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
+  if (round.selection === ctx.token && round.decision !== null) await selectionStep(ctx, changeNumber, base);
+}
+
 /**
  * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
  * update); the claimant (or its retry) decides, records the plan, and executes it. Otherwise the
