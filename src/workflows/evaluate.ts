@@ -28,7 +28,8 @@ export async function evaluateCandidate(ctx: RepoContext, pr: number, opts: { st
   if (!change || change.state === 'cancelled') return;
   if (await shippedOn(ctx, change.number, candidate.base)) return resumeOwnDecision(ctx, change.number, candidate.base);
   const state = opts.state ?? (await ctx.gh.readGroup([pr])).get(pr);
-  if (!state || state.state !== 'OPEN') return;
+  // Closed or merged on GitHub before the store knows it: a decided round of this run still finishes.
+  if (!state || state.state !== 'OPEN') return resumeOwnDecision(ctx, candidate.change, candidate.base);
   if (state.headSha !== candidate.headSha) {
     // A push we have not processed yet: record the new head first; its evidence starts afresh.
     candidate = await recordCandidate(ctx, { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels });

@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario, Transcript } from '../../sim/runner/index.ts';
 import { duplicateWrites, killedAfter, loadReliability, outcome, PG_URL, play, SLOW, withFaults, writeList } from './helpers.ts';
 
-/** The steps of a selection after the claim, as the write each kill comes right after. */
+/** The steps of a selection after the claim, in the ship order, as the write each kill comes right after. */
 export const KILL_POINTS = [
   { step: 'after the claim (the comparison comment)', after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', killed: /^comment on #7$/ },
-  { step: 'after the first loser closes', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
   { step: 'before the merge (after ready for review)', after: 'POST /graphql markPullRequestReadyForReview', killed: /^ready for review #73$/ },
   { step: 'after the merge, before the receipt', after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', killed: /^merge #73/ },
+  { step: 'after the first loser closes (losers close after the merge)', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
 ] as const;
 
 let base: Scenario;
