@@ -79,6 +79,8 @@ export function setIssueState(world: World, repo: Repo, issue: Issue, state: 'op
 }
 
 export function addComment(world: World, repo: Repo, issue: Issue, user: string, body: string, out: Sent): Comment {
+  // As on GitHub, an app cannot comment on a locked conversation (people with write access can).
+  if (issue.locked && isAppLogin(world, user)) throw new GitHubError(403, 'Unable to create comment because issue is locked.');
   const now = world.now();
   const comment: Comment = {
     id: world.ids.take(),

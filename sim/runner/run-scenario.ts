@@ -156,8 +156,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         })
         .finally(() => {
           restarting = null;
+          // A kill whose write the fresh process made while it was starting comes now.
+          const due = lateKill;
+          lateKill = null;
+          if (due !== null && !fatal) restartNow(due);
         });
     };
+    /** The seq of a matching write seen while a restart was under way: that kill follows it. */
+    let lateKill: number | null = null;
 
     // The combined candidate: its answers are scripted the moment Arbiter opens it (before any
     // acceptance call can ask), its CI starts once the run is quiet after that.
@@ -184,7 +190,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       for (const f of afterFaults) {
         if (writeKey(w) !== f.after && `${w.method} ${w.route}` !== f.after) continue;
         f.seen++;
-        if (f.seen === f.nth && !restarting) restartNow(w.seq);
+        if (f.seen !== f.nth) continue;
+        if (restarting) lateKill ??= w.seq;
+        else restartNow(w.seq);
       }
     });
 

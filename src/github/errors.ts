@@ -26,6 +26,13 @@ export class GitHubError extends Error {
   }
 }
 
+/**
+ * GitHub's answer to a comment on a locked conversation (403 "Unable to create comment because
+ * issue is locked"): no retry will change it, and nothing else of the decision depends on it.
+ */
+export const lockedConversation = (error: unknown): boolean =>
+  error instanceof GitHubError && error.status === 403 && !error.rateLimited && /locked/i.test(error.message);
+
 /** Without a retry-after, GitHub's documentation says to wait at least a minute. */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 

@@ -4,7 +4,6 @@
 // that head is recorded (src/workflows/candidates.ts).
 import { z } from 'zod';
 import { isArbiterCheck } from '../core/gate.ts';
-import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { verifyAndSelect } from '../workflows/flow.ts';
 
@@ -26,8 +25,11 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
   const { store } = ctx.deps;
-  const openOn = async () => (await store.listCandidatesByHead(ctx.key, sha)).filter((c) => OPEN_STATES.has(c.state));
-  let candidates = await openOn();
+  // A candidate that left its group (shipped, lost) is verified no more, but the retry of the run
+  // that decided its group on this check's delivery still finishes that decision: every candidate
+  // on the head is looked at.
+  const onHead = () => store.listCandidatesByHead(ctx.key, sha);
+  let candidates = await onHead();
   if (candidates.length === 0) {
     // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
@@ -36,7 +38,7 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
     await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
     // The head may have been recorded between the read and the keep, after its recorder looked
     // for kept events: read again, so one of the two always applies it.
-    candidates = await openOn();
+    candidates = await onHead();
     if (candidates.length === 0) return;
     await store.takeKeptCheckEvents(ctx.key, sha);
   }

@@ -1,6 +1,7 @@
 // issues: a trusted account's `trust.changeLabel` adopts the issue as a Change; editing a Change's
 // body re-parses the criteria from the body that edit wrote (only when the editor is trusted: an
 // untrusted edit gets a short reply and changes nothing); when they changed, acceptance runs again for its open candidates.
+// A trusted person closing the Change cancels it; reopening it lets its rounds resume.
 import { z } from 'zod';
 import { editChangesCriteria, isBotAccount } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
@@ -8,7 +9,8 @@ import { refreshChange } from '../workflows/changes.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
 import { verifyAndSelect } from '../workflows/flow.ts';
-import { withRetry } from '../workflows/execute.ts';
+import { writeReply } from '../workflows/execute.ts';
+import { closeChangeByPerson, reopenChangeByPerson } from '../workflows/change-state.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
@@ -30,6 +32,14 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   if (!parsed.success || parsed.data.issue.pull_request) return;
   const { action, issue, label, sender, changes } = parsed.data;
   if (action === 'labeled') return onLabeled(ctx, issue.number, label?.name ?? null, sender ?? null);
+  if ((action === 'closed' || action === 'reopened') && sender && sender.login !== ctx.gh.botLogin) {
+    const who = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
+    if (!who.trusted) {
+      ctx.log.info({ issue: issue.number, sender: sender.login, reason: who.reason }, `Change ${action} by an untrusted sender: its rounds go on`);
+      return;
+    }
+    return action === 'closed' ? closeChangeByPerson(ctx, issue.number, sender.login) : reopenChangeByPerson(ctx, issue.number);
+  }
   // Only a body edit re-parses, and only the body that edit wrote (never the live body, which a
   // later untrusted edit may hold): criteria come only from bodies trusted accounts wrote.
   if (action !== 'edited' || changes?.body === undefined || issue.body === undefined || !sender) return;
@@ -74,5 +84,5 @@ async function replyUntrustedEdit(ctx: RepoContext, number: number, reason: stri
   const body =
     `${markerFor(marker)}\nThe acceptance criteria of this Change did not change: ${reason}. ` +
     'Arbiter reads the criteria only from edits by accounts with write access; a maintainer can make the edit.';
-  await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(number, marker, body));
+  await writeReply(ctx, number, marker, body);
 }

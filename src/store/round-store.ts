@@ -89,7 +89,7 @@ export function roundStore(db: Db): RoundStore {
       const columns = ROUND_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ');
       const res = await db.query(
         `SELECT ${columns} FROM rounds r JOIN changes c ON c.repo = r.repo AND c.number = r.change
-         WHERE r.selection IS NOT NULL AND c.state NOT IN ('cancelled', 'shipped')
+         WHERE r.selection IS NOT NULL AND c.state <> 'cancelled'
            AND NOT EXISTS (SELECT 1 FROM applied_actions a WHERE a.key = 'round-done:' || r.id)
            AND r.number = (SELECT max(n.number) FROM rounds n WHERE n.repo = r.repo AND n.change = r.change AND n.base = r.base)
          ORDER BY r.id DESC LIMIT $1`,

@@ -175,8 +175,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   recordDecision(roundId: number, decision: unknown, now: string, claimant: string): Promise<boolean>;
   getRound(roundId: number): Promise<RoundRow | null>;
   /**
-   * Newest rounds that were claimed and not carried through (no `round-done:<id>`), of open
-   * Changes; the most recent first, so rounds that can never be resumed (an uninstalled app) do
+   * Newest rounds that were claimed and not carried through (no `round-done:<id>`), of Changes
+   * not cancelled (a shipped one may have losers still to close, or another base still open); the most recent first, so rounds that can never be resumed (an uninstalled app) do
    * not keep newer ones out of the limit.
    */
   listUnfinishedRounds(limit: number): Promise<RoundRow[]>;

@@ -101,7 +101,8 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   if (kept > 0) await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
   await notePortfolioCandidate(ctx, candidate, pull.body);
   const next = await leaveOldGroup(ctx, existing, candidate);
-  if (change.state !== 'open' && change.state !== 'human') return { candidate, next };
+  // A cancelled Change compares nothing; a base that shipped answered its late siblings above.
+  if (change.state === 'cancelled') return { candidate, next };
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {
     await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);

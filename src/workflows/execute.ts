@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
-import { GitHubError } from '../github/errors.ts';
+import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
@@ -62,6 +62,21 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   });
   if (existing === null) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
+}
+
+/**
+ * Writes a reply (a comment outside any plan). A locked conversation takes none: false then, and
+ * the caller records it as answered, never retried.
+ */
+export async function writeReply(ctx: RepoContext, issue: number, marker: string, body: string): Promise<boolean> {
+  try {
+    await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(issue, marker, body));
+    return true;
+  } catch (error) {
+    if (!lockedConversation(error)) throw error;
+    ctx.log.info({ issue, marker }, 'conversation locked: reply skipped');
+    return false;
+  }
 }
 
 export interface ExecutionResult {
@@ -138,14 +153,22 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
   const { gh, deps } = ctx;
   switch (action.kind) {
     case 'comment':
-      return withRetry(ctx, 'comment', async (attempt) => {
-        // A retry, or a run resuming its own claim, may follow a comment that landed after the
-        // plan's lookup: it lists the issue afresh.
-        const ours = attempt === 1 && !resumed ? comments.get(action.issue) : undefined;
-        const written = await gh.upsertComment(action.issue, action.marker, action.body, ours);
-        rememberComment(comments, action, written.id);
-        return written;
-      });
+      try {
+        return await withRetry(ctx, 'comment', async (attempt) => {
+          // A retry, or a run resuming its own claim, may follow a comment that landed after the
+          // plan's lookup: it lists the issue afresh.
+          const ours = attempt === 1 && !resumed ? comments.get(action.issue) : undefined;
+          const written = await gh.upsertComment(action.issue, action.marker, action.body, ours);
+          rememberComment(comments, action, written.id);
+          return written;
+        });
+      } catch (error) {
+        // A locked conversation takes no comment from Arbiter: the rest of the decision goes on
+        // (its checks say the same), and the comment is recorded as skipped, never retried.
+        if (!lockedConversation(error)) throw error;
+        ctx.log.info({ issue: action.issue, marker: action.marker }, 'conversation locked: comment skipped');
+        return { skipped: 'locked' };
+      }
     case 'close':
       return withRetry(ctx, 'close', async (attempt) => {
         if ((attempt > 1 || resumed) && (await gh.pullState(action.pr)).state === 'closed') return { already: true };

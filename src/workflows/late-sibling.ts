@@ -7,14 +7,16 @@ import type { PullFacts } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import { shippedOn } from './shipped.ts';
 
 /** True when the PR came after its Change ended: then it was answered here, and is not a sibling. */
 export async function answerLateSibling(ctx: RepoContext, change: ChangeRow, pull: PullFacts, existing: CandidateRow | null): Promise<boolean> {
-  if (change.state !== 'shipped' && change.state !== 'cancelled') return false;
+  // Shipping ends the group of its base only: a PR on another base is that group's sibling.
+  const shipped = await shippedOn(ctx, change.number, pull.base);
+  if (change.state !== 'cancelled' && !shipped) return false;
   if (existing && (OPEN_STATES.has(existing.state) || existing.state === 'promoted')) return false;
   const { store } = ctx.deps;
-  const shipped = (await store.listCandidatesOfChange(ctx.key, change.number)).find((c) => c.state === 'promoted');
-  const title = change.state === 'shipped' && shipped ? `#${shipped.pr} already shipped for #${change.number}` : `#${change.number} was cancelled`;
+  const title = shipped ? `#${shipped.pr} already shipped for #${change.number}` : `#${change.number} was cancelled`;
   const shadow = ctx.config.mode === 'shadow';
   const summary = `${title}, so this pull request is not compared with anything. ${shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
   const k = (s: string): string => `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}`;

@@ -165,20 +165,28 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
   await store.setChangeState(ctx.key, candidate.change, 'human');
 }
 
-export async function cancelChange(ctx: RepoContext, change: number, user: string): Promise<VerbResult> {
+/**
+ * Cancels a Change: every open candidate is closed (live mode) with its checks completed. `how`
+ * says what cancelled it (default: the person's `cancel` command). Keyed by the run, so a Change
+ * reopened and cancelled again is cancelled again.
+ */
+export async function cancelChange(ctx: RepoContext, change: number, user: string, how = `Cancelled by @${user}.`): Promise<VerbResult> {
   const { store } = ctx.deps;
   // A rejected candidate kept open for its repair is closed too.
   const repair = await store.getRepair(ctx.key, change);
   const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter((c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repair?.pr === c.pr));
   const shadow = ctx.config.mode === 'shadow';
-  const text = shadow ? `Shadow mode: @${user} asked to cancel; Arbiter would close this candidate.` : `Cancelled by @${user}.`;
-  const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${suffix}`;
+  const text = shadow ? `Shadow mode: ${how} Arbiter would close this candidate.` : how;
+  const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${ctx.token}/${suffix}`;
+  // The awaiting-approval label's reason ends with the Change: removed wherever GitHub shows it.
+  const pulls = candidates.length > 0 ? await ctx.gh.readGroup(candidates.map((c) => c.pr)) : new Map();
+  const awaiting = (pr: number): boolean => pulls.get(pr)?.labels.includes(LABEL_AWAITING) === true;
   const actions: Action[] = [{ kind: 'receipt', key: k('receipt'), receipt: { kind: 'CANCEL', repo: ctx.key, change, round: 0, at: nowIso(ctx), data: { by: user, closed: candidates.map((c) => c.pr) } } }];
   for (const c of candidates) {
     actions.push(
       { kind: 'check-run', key: k(`check/${c.pr}`), pr: c.pr, headSha: c.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: shadow ? 'Shadow: would cancel' : 'Change cancelled', summary: text },
       { kind: 'comment', key: k(`note/${c.pr}`), issue: c.pr, marker: `cancel:${c.pr}`, body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.` },
-      ...(c.state === 'selected' ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }] : []),
+      ...(awaiting(c.pr) ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }] : []),
       { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
       { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
     );

@@ -82,6 +82,14 @@ export async function afterMergeAnswer(
   return [];
 }
 
+/** Whether the round's promotion was an auto-merge GitHub queued (then the merge lands later, and its webhook finishes the round). */
+async function queuedByRound(ctx: RepoContext, plan: SelectionPlan): Promise<boolean> {
+  const auto = plan.actions.find((a) => a.kind === 'auto-merge');
+  if (!auto) return false;
+  const recorded = await ctx.deps.store.getAppliedAction(auto.key);
+  return typeof recorded === 'object' && recorded !== null && 'queued' in recorded;
+}
+
 /** A candidate shipped: PROMOTION receipt, its state, and its open siblings closed as stale. */
 export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; base: string; pr: number; sha: string; by: string | null; round: number; scope: string }): Promise<void> {
   const { store } = ctx.deps;
@@ -95,16 +103,22 @@ export async function afterMerged(ctx: RepoContext, input: { change: ChangeRow; 
   if (input.sha) {
     actions.push({ kind: 'check-run', key: k(`check/${pr}`), pr, headSha: input.sha, name: 'Arbiter / selection', status: 'completed', conclusion: 'success', title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped', summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.` });
   }
-  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
   const decided = readSelectionPlan((await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision);
-  if (decided?.verdict.kind === 'ship' && decided.verdict.winner === pr && decided.afterShip) await executePlan(ctx, decided.afterShip);
-  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state));
+  const ours = decided !== null && decided.verdict.kind === 'ship' && decided.verdict.winner === pr;
+  const queued = ours && (await queuedByRound(ctx, decided));
+  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
+  if (queued) await executePlan(ctx, decided.afterShip ?? []);
+  // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
+  // token, finishes them should it die), so they are neither raced for nor closed as stale here.
+  const leftToClaimant = new Set(ours && !queued ? (decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : [])) : []);
+  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter((c) => c.pr !== pr && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
+  const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
   for (const s of siblings) {
     const reason = `Superseded: #${pr} shipped.`;
     actions.push({ kind: 'check-run', key: k(`stale-check/${s.pr}`), pr: s.pr, headSha: s.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: reason, summary: reason });
     actions.push({ kind: 'comment', key: k(`stale-note/${s.pr}`), issue: s.pr, marker: `stale:${s.pr}`, body: `${markerFor(`stale:${s.pr}`)}\n${reason}` });
     // A sibling that waited before a person carries the awaiting-approval label: it goes too.
-    if (s.state === 'selected') actions.push({ kind: 'unlabel', key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING });
+    if (pulls.get(s.pr)?.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING });
     actions.push({ kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr });
     actions.push({ kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason });
   }

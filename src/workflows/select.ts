@@ -25,6 +25,7 @@ import { portfolioPending } from './portfolio.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
 import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
+import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
 
 export interface GroupView {
@@ -119,6 +120,10 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
     if (!everyone && s.pr !== settled) continue;
     const pull = view.pulls.get(s.pr);
     if (!pull || pull.state !== 'OPEN' || pull.headSha !== s.headSha) continue;
+    // Asked again before every write: a round claimed or decided meanwhile shows its decision,
+    // never a waiting list read before it.
+    const now = await ctx.deps.store.getRound(view.round.id);
+    if (!now || now.selection !== null || now.decision !== null) return;
     await writeCheck(ctx, {
       pr: s.pr,
       headSha: s.headSha,
@@ -227,6 +232,24 @@ async function computePlan(
 }
 
 /**
+ * The Change shipped while this run's decided round was still being carried out (the merge's own
+ * webhook marks it shipped, and may have done so while this run was killed after the merge): the
+ * rest of the decision (the losers' checks, notes and closures) is this run's to finish, since
+ * every other run leaves the actions this one claimed to it. A round whose winner is not the
+ * candidate that shipped has nothing left to do: it is marked done.
+ */
+async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRow): Promise<NextStep[]> {
+  if (round.selection !== ctx.token) return [];
+  const { store } = ctx.deps;
+  const plan = readSelectionPlan(round.decision);
+  const winner = plan?.verdict.kind === 'ship' ? plan.verdict.winner : null;
+  const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
+  const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
+  await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, ...(shipped ? {} : { superseded: true }) }, nowIso(ctx));
+  return next;
+}
+
+/**
  * Runs the selection step for a group. Every sibling settled: claim the round (one conditional
  * update); the claimant (or its retry) decides, records the plan, and executes it. Otherwise the
  * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
@@ -235,11 +258,12 @@ async function computePlan(
 export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {}): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return [];
+  if (!change || change.state === 'cancelled') return [];
   let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   if (round.selection !== null && round.selection !== ctx.token) return [];
   // The claimant already carried this round's decision through to the end.
   if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return [];
+  if (await shippedOn(ctx, changeNumber, base)) return resumeShipped(ctx, change, round);
   const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
   if (!view || view.siblings.length === 0) return [];
   if (view.round.id !== round.id) return [];

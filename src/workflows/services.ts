@@ -4,7 +4,7 @@ import type { CommandServices, CommandTarget } from '../commands/types.ts';
 import { markerFor } from '../core/render/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
 import type { RepoContext } from './context.ts';
-import { withRetry } from './execute.ts';
+import { withRetry, writeReply } from './execute.ts';
 import { explore } from './portfolio.ts';
 import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
 
@@ -43,8 +43,9 @@ export function commandServices(ctx: RepoContext): CommandServices {
       const key = `${ctx.key}/${replyMarker(t)}`;
       if ((await store.getAppliedAction(key)) !== null) return;
       const marker = replyMarker(t);
-      await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(t.issueNumber, marker, `${markerFor(marker)}\n${body}`));
-      await store.recordAppliedAction(key, { replied: true }, ctx.deps.clock.now().toISOString());
+      // A locked conversation takes no reply (the command's effect stands): recorded, not retried.
+      const written = await writeReply(ctx, t.issueNumber, marker, `${markerFor(marker)}\n${body}`);
+      await store.recordAppliedAction(key, written ? { replied: true } : { skipped: 'locked' }, ctx.deps.clock.now().toISOString());
     },
     async react(t, content) {
       if (t.commentId === null) return;

@@ -16,6 +16,7 @@ import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow } from './flow.ts';
 import { LIVE_WAITING_MAX } from './select.ts';
+import { shippedOn } from './shipped.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -55,7 +56,7 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
   const { store } = ctx.deps;
   const repair = await store.getRepair(ctx.key, change);
   const state = (await store.getChange(ctx.key, change))?.state;
-  if (!repair || (state !== 'open' && state !== 'human')) return;
+  if (!repair || state === undefined || state === 'cancelled') return;
   const asked = Date.parse(repair.at);
   if (ctx.deps.clock.now().getTime() - asked < ctx.config.repair.timeout * 1000) return;
   const done = `repair-expired:${ctx.key}#${change}@${repair.at}`;
@@ -63,7 +64,8 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
   const all = await store.listCandidatesOfChange(ctx.key, change);
   if (all.some((c) => Date.parse(c.headSeenAt) > asked)) return; // answered: the next round decides
   const target = all.find((c) => c.pr === repair.pr);
-  if (!target) return;
+  // A group that shipped meanwhile needs no person (shipping is per base).
+  if (!target || (await shippedOn(ctx, change, target.base))) return;
   const rejected = target.state === 'rejected';
   if (!rejected && !OPEN_STATES.has(target.state)) return;
   const open = all.filter((c) => c.base === target.base && OPEN_STATES.has(c.state));

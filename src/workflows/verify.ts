@@ -12,6 +12,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { writeCheck } from './execute.ts';
+import { shippedOn } from './shipped.ts';
 import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
 
@@ -25,13 +26,21 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
   const { store } = ctx.deps;
   const unsettled = (next: NextStep[] = []): Verified => ({ settled: false, next });
   let candidate = await store.getCandidate(ctx.key, pr);
-  if (!candidate || !OPEN_STATES.has(candidate.state)) return unsettled();
+  if (!candidate) return unsettled();
+  /** Nothing to verify; but a retry of the run that decided this group finishes that decision (its selection step). */
+  const resumeOwn = async (change: number, base: string): Promise<Verified> => {
+    const round = await store.currentRound(ctx.key, change, base, nowIso(ctx));
+    return unsettled(round.selection === ctx.token && round.decision !== null ? [selectStep(change, base)] : []);
+  };
+  if (!OPEN_STATES.has(candidate.state)) return resumeOwn(candidate.change, candidate.base);
   const change = await store.getChange(ctx.key, candidate.change);
-  if (!change || change.state === 'cancelled' || change.state === 'shipped') return unsettled();
+  if (!change || change.state === 'cancelled') return unsettled();
+  if (await shippedOn(ctx, change.number, candidate.base)) return resumeOwn(change.number, candidate.base);
   // One read of the whole group: this candidate's state now, its siblings' for the selection step.
   const group = opts.state ? undefined : await readSiblings(ctx, candidate);
   const state = opts.state ?? group?.get(pr);
-  if (!state || state.state !== 'OPEN') return unsettled();
+  // Closed or merged on GitHub before the store knows it: a decided round of this run still finishes.
+  if (!state || state.state !== 'OPEN') return resumeOwn(candidate.change, candidate.base);
   const next: NextStep[] = [];
   if (state.headSha !== candidate.headSha) {
     // A push we have not processed yet: record the new head first; its evidence starts afresh.

@@ -7,12 +7,12 @@ import type { HookAttempt } from '../../sim/github/index.ts';
 import { SCENARIO_EPOCH_MS, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { duplicateWrites, killedAfter, loadReliability, outcome, PG_URL, play, SLOW, withFaults, writeList } from './helpers.ts';
 
-/** The steps of a selection after the claim, as the write each kill comes right after. */
+/** The steps of a selection after the claim, in the ship order, as the write each kill comes right after. */
 export const KILL_POINTS = [
   { step: 'after the claim (the comparison comment)', after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', killed: /^comment on #7$/ },
-  { step: 'after the first loser closes', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
   { step: 'before the merge (after ready for review)', after: 'POST /graphql markPullRequestReadyForReview', killed: /^ready for review #73$/ },
   { step: 'after the merge, before the receipt', after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', killed: /^merge #73/ },
+  { step: 'after the first loser closes (losers close after the merge)', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
 ] as const;
 
 let base: Scenario;
@@ -73,11 +73,9 @@ describe('a webhook that failed before reaching Arbiter, recovered at the next s
 
 describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PGlite)', () => {
   for (const point of KILL_POINTS) {
-    // KNOWN BUG (issue 14, ship order): a kill right after the first loser closes, which now
-    // happens after the merge, leaves the other loser's selection check in progress. Skipped, not
-    // deleted, so the case stays in front of whoever fixes it; see the closing note.
-    const known = point.after === 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}';
-    (known ? it.skip : it)(`killed ${point.step}: the same final state and writes, none repeated`, SLOW, async () => {
+    // Killed right after the first loser closes (after the merge): the merge's own webhook marks
+    // the Change shipped, and the claimant's retry must still finish the other loser's actions.
+    it(`killed ${point.step}: the same final state and writes, none repeated`, SLOW, async () => {
       const { t } = await play(withFaults(base, { restart: [{ after: point.after, nth: 1 }] }));
       expect(t.restarts).toHaveLength(1);
       expect(killedAfter(t)[0]).toMatch(point.killed);
@@ -89,8 +87,7 @@ describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PG
 });
 
 describe('Arbiter killed at every one of those steps in one run (PostgreSQL)', () => {
-  // KNOWN BUG (issue 14, ship order): the same kill after the first loser closes; skipped with it.
-  it.skip('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
+  it('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
     const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), { databaseUrl: PG_URL });
     expect(t.restarts).toHaveLength(KILL_POINTS.length);
     const kills = killedAfter(t);

@@ -82,6 +82,20 @@ describe('pull request files and diff', () => {
   });
 });
 
+describe('a locked conversation', () => {
+  it("refuses the app's new comment with GitHub's 403, and still takes a person's", async () => {
+    const issue = await h.emulator.openIssue(REPO, { number: 900, title: 'Locked change', body: 'Please build it.', user: 'someone' });
+    await h.emulator.lockIssue(REPO, issue, 'someone');
+    await expect(h.octokit.issues.createComment({ owner: OWNER, repo: NAME, issue_number: issue, body: 'from the app' })).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('Unable to create comment because issue is locked'),
+    });
+    await h.emulator.comment(REPO, issue, 'maintainer', 'a person with write access');
+    const comments = await h.octokit.issues.listComments({ owner: OWNER, repo: NAME, issue_number: issue });
+    expect(comments.data.map((c) => c.body)).toEqual(['a person with write access']);
+  });
+});
+
 describe('faults', () => {
   it('a fault before a write answers the error and leaves the state alone', async () => {
     h.emulator.addFault({ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels', status: 502, headers: { 'retry-after': '1' } });

@@ -108,6 +108,8 @@ export class FakeGitHub implements GitHubPort {
   readonly pulls = new Map<number, FakePull>();
   /** Issues by number; `author` defaults to `maintainer`. */
   readonly issues = new Map<number, { title: string; body: string; state: string; author?: string }>();
+  /** Issues whose conversation is locked (`lockChange`). */
+  readonly locked = new Set<number>();
   readonly comments: FakeComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
   readonly dispatches: Dispatch[] = [];
@@ -520,6 +522,8 @@ export class FakeGitHub implements GitHubPort {
       return { id: write.id, created: false };
     }
     const id = await this.write(`comment #${issue} ${marker}`, () => {
+      // As on GitHub: an app cannot comment on a locked conversation.
+      if (this.locked.has(issue)) throw new GitHubError('create comment', 403, 'Unable to create comment because issue is locked.', null);
       const c = { id: this.nextId++, issue, user: this.botLogin, body: write.text };
       this.comments.push(c);
       return c.id;

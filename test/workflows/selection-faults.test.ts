@@ -3,6 +3,7 @@
 // and reads GitHub only after the claimant acted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
+import { afterMerged } from '../../src/workflows/promote.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
@@ -75,6 +76,26 @@ describe('selection step faults', () => {
     await resume();
     expect(w.gh.pull(12).state).toBe('closed');
     expect(w.gh.pull(13).merged).toBe(true);
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
+  it('a claimant that dies among the losers\' actions after the merge finishes them on retry, though the merge\'s webhook marked the Change shipped', async () => {
+    const w = makeWorld({ store: opened.store });
+    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }] });
+    // The claimant merges #13 and closes #12, then dies while closing #14 (it claimed that action).
+    w.gh.fail({ match: 'close #14', status: 401 });
+    await expect(selectionStep(w.ctx('delivery:claimant'), 42, 'main')).rejects.toThrow(/401/);
+    expect(w.gh.pull(13).merged).toBe(true);
+    // The merge's own webhook (another run) ships the Change; it leaves #14's claimed close to the claimant.
+    await afterMerged(w.ctx('delivery:merged'), { change, base: 'main', pr: 13, sha: shaOf(13), by: null, round: 1, scope: 'merged' });
+    expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
+    expect(w.gh.pull(14).state).toBe('open');
+    // The claimant's retry carries the decided round through: #14 closes as lost, its check says so.
+    await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
+    expect(w.gh.pull(14).state).toBe('closed');
+    expect(w.gh.pull(14).labels).toContain('arbiter:lost');
+    expect(w.gh.checkOn(14, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Lost to #13' });
+    expect(w.gh.applied().filter((line) => line.startsWith('close #'))).toEqual(['close #12', 'close #14']);
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 
