@@ -78,9 +78,10 @@ function pullHook(action: string, pr: number, sender: string): Record<string, un
   };
 }
 
-const checkHook = (sha: string): Record<string, unknown> => ({
+/** GitHub lists the open pull requests whose head is the check's commit (same repository). */
+const checkHook = (sha: string, pulls: number[] = [13]): Record<string, unknown> => ({
   action: 'completed',
-  check_run: { name: 'test', head_sha: sha, app: { slug: 'github-actions' } },
+  check_run: { name: 'test', head_sha: sha, app: { slug: 'github-actions' }, pull_requests: pulls.map((number) => ({ number })) },
 });
 
 const stateOf = async (pr: number): Promise<string | undefined> => (await w.store.getCandidate(key, pr))?.state;
@@ -180,6 +181,11 @@ describe('a check event for a head not yet recorded is kept, and applied once th
     expect(await headOf(13)).toBe(shaOf(13, 1));
     expect(await decision()).not.toBeNull();
     expect(w.gh.writes).toContain(`merge #13 sha=${shaOf(13, 1)}`);
+  });
+
+  it('a check GitHub ties to no pull request (CI on the default branch) is not kept', async () => {
+    await onCheckEvent(w.ctx('ci-main'), checkHook('d'.repeat(40), []));
+    expect(await kept('d'.repeat(40))).toBe(0);
   });
 
   it('events kept for a head nobody records are dropped after a day by the sweep', async () => {
