@@ -21,8 +21,13 @@ const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
 /** The per-minute claims that space runs out; the sweep drops them after an hour. */
 export const DASHBOARD_RUN_PREFIX = 'dashboard-run:';
 const runKey = (ctx: RepoContext, minute: number): string => `${DASHBOARD_RUN_PREFIX}${ctx.key}@${minute}`;
-/** Taken by the one run that may open the repository's dashboard issue, ever. */
-const openKey = (ctx: RepoContext): string => `dashboard-open:${ctx.key}`;
+/**
+ * Taken by the one run that may open the repository's dashboard issue within a ten-minute window:
+ * a run stalled past its minute never races a later one, and a run that failed for good holds the
+ * opening only until the window ends.
+ */
+const OPEN_WINDOW_MS = 10 * MINUTE_MS;
+const openKey = (ctx: RepoContext, now: number): string => `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}`;
 const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
@@ -75,12 +80,15 @@ export async function refreshDashboard(ctx: RepoContext): Promise<RefreshResult>
   const issue = await findDashboard(ctx);
   if (!issue) {
     if (!(await store.hasChanges(ctx.key))) return 'off';
-    // One run ever opens it (a retry of that run keeps its token). Another run that finds no issue
-    // meets a run still opening it (stalled past its minute), or an issue a person deleted: it
-    // opens none, and the next run that finds the issue keeps it current.
-    const claim = await store.claimAppliedAction(openKey(ctx), { token: ctx.token }, nowIso(ctx));
+    // One run of the window opens it (a retry of that run keeps its token). Another run that finds
+    // no issue meets a run still opening it (stalled past its minute): it opens none, and asks
+    // again once the window is over.
+    const claim = await store.claimAppliedAction(openKey(ctx, now), { token: ctx.token }, nowIso(ctx));
     const opener = Opener.safeParse(claim.result);
-    if (!claim.inserted && !(opener.success && opener.data.token === ctx.token)) return 'deferred';
+    if (!claim.inserted && !(opener.success && opener.data.token === ctx.token)) {
+      await scheduleRefresh(ctx, (Math.floor(now / OPEN_WINDOW_MS) + 1) * OPEN_WINDOW_MS);
+      return 'deferred';
+    }
     // No retry here: after a lost answer the job's retry finds the issue among Arbiter's own.
     const opened = await ctx.gh.ownIssues.open(DASHBOARD_TITLE, body);
     await store.recordAppliedAction(issueKey(ctx), { issue: opened.number }, nowIso(ctx));

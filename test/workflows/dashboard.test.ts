@@ -104,6 +104,27 @@ describe('the dashboard issue', () => {
     expect(dashboards(w)).toHaveLength(1);
   });
 
+  it('opens one issue when a run stalls past its minute before opening: a later minute\'s run leaves the opening to it', async () => {
+    const w = makeWorld({ store: db.store, config: configOf() });
+    await seed(w);
+    // job-a takes the opening and fails before GitHub answers (the stand-in for a stall).
+    w.gh.fail({ match: 'open issue', status: 502, when: 'before' });
+    await expect(refreshDashboard(w.ctx('job-a'))).rejects.toThrow();
+    w.clock.advance(120_000);
+    expect(await refreshDashboard(w.ctx('job-b'))).toBe('deferred');
+    expect(dashboards(w)).toHaveLength(0);
+    // Once the opening window (ten minutes) is over, a run opens it; from then on every run finds it.
+    w.clock.set((Math.floor(w.clock.now().getTime() / 600_000) + 1) * 600_000);
+    expect(await refreshDashboard(w.ctx('job-c0'))).toBe('created');
+    w.clock.advance(120_000);
+    await db.store.setChangeState(REPO, 43, 'shipped');
+    expect(await refreshDashboard(w.ctx('job-c'))).toBe('edited');
+    expect(dashboards(w)).toHaveLength(1);
+    // The per-minute claims are pruned (the sweep drops those older than an hour).
+    w.clock.advance(3_600_000);
+    expect(await db.store.pruneAppliedActions('dashboard-run:', new Date(w.clock.now().getTime() - 3_600_000).toISOString())).toBeGreaterThanOrEqual(2);
+  });
+
   it("counts only Arbiter's own issue: a stranger's copy is ignored, a closed or edited one is kept", async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);
