@@ -65,7 +65,12 @@ export function startChild(script: string, args: string[], env: Record<string, s
     }
   });
   child.stderr.on('data', (chunk: Buffer) => {
-    tail.push(...chunk.toString('utf8').split('\n').filter((l) => l.trim()));
+    tail.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim()),
+    );
     if (tail.length > 30) tail.splice(0, tail.length - 30);
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -73,7 +78,12 @@ export function startChild(script: string, args: string[], env: Record<string, s
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       live.delete(child);
-      if (!seen) rejectReady(new BenchChildError(`${script} exited (code ${code}, signal ${signal}) before it was ready:\n${tail.join('\n')}`));
+      if (!seen)
+        rejectReady(
+          new BenchChildError(
+            `${script} exited (code ${code}, signal ${signal}) before it was ready:\n${tail.join('\n')}`,
+          ),
+        );
       resolve({ code, last });
     });
   });
@@ -92,7 +102,12 @@ export function startChild(script: string, args: string[], env: Record<string, s
 }
 
 /** Runs a script to completion and returns its last JSON line. */
-export async function runChild(script: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<unknown> {
+export async function runChild(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<unknown> {
   const c = startChild(script, args, env, timeoutMs);
   const { code, last } = await c.exited;
   if (code !== 0) throw new BenchChildError(`${script} ${args.join(' ')} exited with ${code}:\n${c.stderrTail()}`);

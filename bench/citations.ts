@@ -10,14 +10,56 @@ import { verifyCitation, type CitationFailure } from '../src/acceptance/citation
 export const CORPUS: { pkg: string; files: string[] }[] = [
   {
     pkg: 'probot',
-    files: ['lib/context.js', 'lib/context.d.ts', 'lib/create-probot.js', 'lib/manifest-creation.js', 'lib/probot.js', 'lib/run.js', 'lib/server/server.js', 'lib/apps/setup.js', 'lib/views/setup.js', 'lib/views/probot.js', 'lib/types.d.ts', 'static/primer.css'],
+    files: [
+      'lib/context.js',
+      'lib/context.d.ts',
+      'lib/create-probot.js',
+      'lib/manifest-creation.js',
+      'lib/probot.js',
+      'lib/run.js',
+      'lib/server/server.js',
+      'lib/apps/setup.js',
+      'lib/views/setup.js',
+      'lib/views/probot.js',
+      'lib/types.d.ts',
+      'static/primer.css',
+    ],
   },
-  { pkg: 'pg-boss', files: ['src/attorney.js', 'src/boss.js', 'src/contractor.js', 'src/db.js', 'src/manager.js', 'src/plans.js', 'src/timekeeper.js', 'src/tools.js'] },
+  {
+    pkg: 'pg-boss',
+    files: [
+      'src/attorney.js',
+      'src/boss.js',
+      'src/contractor.js',
+      'src/db.js',
+      'src/manager.js',
+      'src/plans.js',
+      'src/timekeeper.js',
+      'src/tools.js',
+    ],
+  },
   {
     pkg: 'yaml',
-    files: ['dist/compose/composer.js', 'dist/compose/resolve-block-scalar.js', 'dist/compose/resolve-flow-scalar.js', 'dist/doc/Document.js', 'dist/doc/Document.d.ts', 'dist/errors.js', 'dist/parse/lexer.js', 'dist/stringify/stringifyString.js'],
+    files: [
+      'dist/compose/composer.js',
+      'dist/compose/resolve-block-scalar.js',
+      'dist/compose/resolve-flow-scalar.js',
+      'dist/doc/Document.js',
+      'dist/doc/Document.d.ts',
+      'dist/errors.js',
+      'dist/parse/lexer.js',
+      'dist/stringify/stringifyString.js',
+    ],
   },
-  { pkg: 'yaml', files: ['dist/parse/parser.js', 'dist/parse/cst-visit.js', 'dist/stringify/stringify.js', 'dist/stringify/foldFlowLines.js'] },
+  {
+    pkg: 'yaml',
+    files: [
+      'dist/parse/parser.js',
+      'dist/parse/cst-visit.js',
+      'dist/stringify/stringify.js',
+      'dist/stringify/foldFlowLines.js',
+    ],
+  },
   { pkg: '@octokit/rest', files: ['dist-src/index.js', 'dist-types/index.d.ts'] },
   { pkg: 'pino', files: ['index.html'] },
   { pkg: 'tslib', files: ['tslib.html', 'tslib.es6.html'] },
@@ -25,10 +67,66 @@ export const CORPUS: { pkg: string; files: string[] }[] = [
 
 /** Quotes that say nothing about the work; each is placed once in a file and must be refused. */
 export const TRIVIAL_QUOTES = [
-  '}', '};', '});', ')', ']', '{', 'return;', 'return', 'break;', 'continue;', 'else {', '} else {', 'try {', 'true', 'false',
-  'null', 'undefined', '0', '1', "''", '""', 'export', 'import', 'const', 'let', 'async', 'await', 'this', 'new', 'function',
-  '</div>', '<div>', '</li>', '</ul>', '<br>', '</p>', '</span>', '</body>', '</html>', '<body>', '*/', '/*', '//', '#', '---',
-  ';', ',', 'i++', 'x = 1', 'fi', 'end', 'pass', 'done', 'self', 'def', 'if (a)', 'a = b;', "'-'", '42,', 'default:',
+  '}',
+  '};',
+  '});',
+  ')',
+  ']',
+  '{',
+  'return;',
+  'return',
+  'break;',
+  'continue;',
+  'else {',
+  '} else {',
+  'try {',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  '0',
+  '1',
+  "''",
+  '""',
+  'export',
+  'import',
+  'const',
+  'let',
+  'async',
+  'await',
+  'this',
+  'new',
+  'function',
+  '</div>',
+  '<div>',
+  '</li>',
+  '</ul>',
+  '<br>',
+  '</p>',
+  '</span>',
+  '</body>',
+  '</html>',
+  '<body>',
+  '*/',
+  '/*',
+  '//',
+  '#',
+  '---',
+  ';',
+  ',',
+  'i++',
+  'x = 1',
+  'fi',
+  'end',
+  'pass',
+  'done',
+  'self',
+  'def',
+  'if (a)',
+  'a = b;',
+  "'-'",
+  '42,',
+  'default:',
 ];
 
 const NON_WS_MIN = 8;
@@ -95,19 +193,31 @@ export function benchCitations(): CitationBench {
       if (got.ok) continue;
       falseRejects += 1;
       reasons[got.reason] = (reasons[got.reason] ?? 0) + 1;
-      if (process.env.SHOW_ALL || examples.length < 10) examples.push(`${file.path}: ${got.reason}: ${n.slice(0, 100)}`);
+      if (process.env.SHOW_ALL || examples.length < 10)
+        examples.push(`${file.path}: ${got.reason}: ${n.slice(0, 100)}`);
     }
   }
   let trivialAccepted = 0;
   const trivialExamples: string[] = [];
   for (const quote of TRIVIAL_QUOTES) {
     const text = `export function handle(request) {\n  const answer = compute(request.body);\n  ${quote}\n  send(answer);\n`;
-    if (verifyCitation({ path: 'src/handler.js', quote }, { files: [{ path: 'src/handler.js', text }], patch: '' }).ok) {
+    if (
+      verifyCitation({ path: 'src/handler.js', quote }, { files: [{ path: 'src/handler.js', text }], patch: '' }).ok
+    ) {
       trivialAccepted += 1;
       trivialExamples.push(quote);
     }
   }
-  return { files: corpus.length, uniqueLines, falseRejects, reasons, examples, trivialAccepted, trivialTotal: TRIVIAL_QUOTES.length, trivialExamples };
+  return {
+    files: corpus.length,
+    uniqueLines,
+    falseRejects,
+    reasons,
+    examples,
+    trivialAccepted,
+    trivialTotal: TRIVIAL_QUOTES.length,
+    trivialExamples,
+  };
 }
 
 /** `citation corpus: N unique lines, false rejects R (P %); trivial accepted T of M` */

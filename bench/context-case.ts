@@ -26,12 +26,17 @@ interface GenFile {
 /** Deterministic source-like text: `lines` lines of about 40 bytes. */
 function sourceText(seed: number, lines: number): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i++) out.push(`export const v${seed}_${i} = compute(${(seed * 7919 + i) % 100_003}, 'x');`);
+  for (let i = 0; i < lines; i++)
+    out.push(`export const v${seed}_${i} = compute(${(seed * 7919 + i) % 100_003}, 'x');`);
   return `${out.join('\n')}\n`;
 }
 
 function fileDiff(f: GenFile): string {
-  const added = f.text.replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n');
+  const added = f.text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => `+${l}`)
+    .join('\n');
   return `diff --git a/${f.path} b/${f.path}\nnew file mode 100644\n--- /dev/null\n+++ b/${f.path}\n@@ -0,0 +1,${f.lines} @@\n${added}\n`;
 }
 
@@ -39,7 +44,11 @@ function generate(kind: string): GenFile[] {
   const many = /^files-(\d+)$/.exec(kind);
   if (many) {
     const n = Number(many[1]);
-    return Array.from({ length: n }, (_, i) => ({ path: `src/area${i % 50}/module-${i}.ts`, text: sourceText(i, 20), lines: 20 }));
+    return Array.from({ length: n }, (_, i) => ({
+      path: `src/area${i % 50}/module-${i}.ts`,
+      text: sourceText(i, 20),
+      lines: 20,
+    }));
   }
   if (kind === 'one-50mb') {
     const target = 50 * 1024 * 1024;
@@ -63,13 +72,21 @@ function fakeGitHub(files: GenFile[], diff: string): RestClient {
   const totalLines = files.reduce((n, f) => n + f.lines, 0);
   const entries = files.map((f) => {
     const patch = fileDiff(f).split('\n').slice(4).join('\n');
-    return { filename: f.path, status: 'added', additions: f.lines, deletions: 0, ...(Buffer.byteLength(patch) <= FILE_PATCH_MAX_BYTES ? { patch } : {}) };
+    return {
+      filename: f.path,
+      status: 'added',
+      additions: f.lines,
+      deletions: 0,
+      ...(Buffer.byteLength(patch) <= FILE_PATCH_MAX_BYTES ? { patch } : {}),
+    };
   });
   return {
     async request(route, params) {
-      if (route.startsWith('GET /repos/{owner}/{repo}/compare/')) return { data: { merge_base_commit: { sha: 'b'.repeat(40) } } };
+      if (route.startsWith('GET /repos/{owner}/{repo}/compare/'))
+        return { data: { merge_base_commit: { sha: 'b'.repeat(40) } } };
       if (route === 'GET /repos/{owner}/{repo}/pulls/{pull_number}') {
-        if (files.length > DIFF_MAX_FILES || totalLines > DIFF_MAX_LINES) throw Object.assign(new Error('diff too large'), { status: 406 });
+        if (files.length > DIFF_MAX_FILES || totalLines > DIFF_MAX_LINES)
+          throw Object.assign(new Error('diff too large'), { status: 406 });
         return { data: diff };
       }
       if (route === 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files') {
@@ -135,14 +152,23 @@ async function citationsCase() {
   const files = generate('files-40');
   const diff = files.map(fileDiff).join('');
   const config = defaultConfig().acceptance;
-  const patch = await fetchPatch(fakeGitHub(files, diff), { owner: 'o', repo: 'r', pr: 1, baseRef: 'main', headSha: 'a'.repeat(40) });
+  const patch = await fetchPatch(fakeGitHub(files, diff), {
+    owner: 'o',
+    repo: 'r',
+    pr: 1,
+    baseRef: 'main',
+    headSha: 'a'.repeat(40),
+  });
   const headFiles = new Map<string, HeadFile>();
   for (const p of selectContextFiles({ patch, config }).paths) {
     const f = files.find((x) => x.path === p);
     if (f) headFiles.set(p, { text: f.text, byteSize: f.text.length, isBinary: false, isTruncated: false });
   }
   const ctx = buildAcceptanceContext({ patch, headFiles, config });
-  const material: CitationMaterial = { files: ctx.sent.map((s) => ({ path: s.path, text: s.text })), patch: ctx.patchText };
+  const material: CitationMaterial = {
+    files: ctx.sent.map((s) => ({ path: s.path, text: s.text })),
+    patch: ctx.patchText,
+  };
   // 80 quotes that occur (a line of a sent file), 20 that do not.
   const citations = Array.from({ length: 100 }, (_, i) => {
     const f = ctx.sent[i % ctx.sent.length];

@@ -11,7 +11,16 @@ import { GitHubEmulator, type PullSnapshot } from '../sim/github/index.ts';
 import { AppProcess, appBuild, freePort } from '../sim/runner/app-process.ts';
 import { createTempDatabase, type TempDatabase } from '../sim/runner/temp-database.ts';
 import { SCENARIO_EPOCH_MS } from '../sim/runner/index.ts';
-import { BASE_FILES, BENCH_CONFIG, CHANGE_BODY, candidateFiles, candidateModel, planGroup, scoreOf, type GroupPlan } from './group-scenario.ts';
+import {
+  BASE_FILES,
+  BENCH_CONFIG,
+  CHANGE_BODY,
+  candidateFiles,
+  candidateModel,
+  planGroup,
+  scoreOf,
+  type GroupPlan,
+} from './group-scenario.ts';
 import { checkGroup, duplicateWrites, repeatedComments } from './transcript-checks.ts';
 
 const REPO = 'bench/many';
@@ -86,7 +95,8 @@ class ConcurrentPump {
         const w = held[next++];
         this.sending++;
         let status = 0;
-        for (let attempt = 0; attempt < 3 && status === 0; attempt++) status = await this.gh.sendWebhook(w).catch(() => 0);
+        for (let attempt = 0; attempt < 3 && status === 0; attempt++)
+          status = await this.gh.sendWebhook(w).catch(() => 0);
         this.sending--;
         this.delivered++;
         if (status < 200 || status >= 300) this.failed++;
@@ -121,9 +131,24 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
   const groups = plans(o.changes);
   const backend = o.databaseUrl ? 'PostgreSQL' : 'PGlite';
   const result: E2eResult = {
-    backend, changes: o.changes, candidates: o.changes * SIBLINGS, bootSeconds: 0, seconds: 0, decideSeconds: 0,
-    decided: 0, correct: 0, wrong: [], duplicateWrites: 0, webhooks: 0, reads: 0, writes: 0, violations: 0, modelCalls: 0,
-    tokenRequests: 0, byRoute: {}, app: appBuild(),
+    backend,
+    changes: o.changes,
+    candidates: o.changes * SIBLINGS,
+    bootSeconds: 0,
+    seconds: 0,
+    decideSeconds: 0,
+    decided: 0,
+    correct: 0,
+    wrong: [],
+    duplicateWrites: 0,
+    webhooks: 0,
+    reads: 0,
+    writes: 0,
+    violations: 0,
+    modelCalls: 0,
+    tokenRequests: 0,
+    byRoute: {},
+    app: appBuild(),
   };
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
@@ -139,7 +164,14 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
   let db: TempDatabase | null = null;
   let app: AppProcess | null = null;
   try {
-    gh = await GitHubEmulator.start({ webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, webhookSecret: SECRET, appId: 1, appSlug: APP_SLUG, appPublicKeyPem: publicKey, now });
+    gh = await GitHubEmulator.start({
+      webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
+      webhookSecret: SECRET,
+      appId: 1,
+      appSlug: APP_SLUG,
+      appPublicKeyPem: publicKey,
+      now,
+    });
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
     const scripts: ModelScripts = { candidates: {} };
     for (const g of groups) for (const pr of g.candidates) scripts.candidates[pr] = candidateModel(g.change, pr);
@@ -148,9 +180,18 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     app = new AppProcess({
       port,
       env: {
-        APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: new URL(gh.url).host, GHE_PROTOCOL: 'http',
-        ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sim-key', ARBITER_DATA_DIR: dataDir, ARBITER_APP_SLUG: APP_SLUG,
-        ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS), LOG_LEVEL: 'warn', ARBITER_METRICS: '1',
+        APP_ID: '1',
+        PRIVATE_KEY: privateKey,
+        WEBHOOK_SECRET: SECRET,
+        GHE_HOST: new URL(gh.url).host,
+        GHE_PROTOCOL: 'http',
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'sim-key',
+        ARBITER_DATA_DIR: dataDir,
+        ARBITER_APP_SLUG: APP_SLUG,
+        ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
+        LOG_LEVEL: 'warn',
+        ARBITER_METRICS: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
       },
     });
@@ -164,11 +205,32 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     gh.createRepo({ owner: 'bench', name: 'many', files: { ...BASE_FILES, '.github/arbiter.yml': BENCH_CONFIG } });
     const shas = new Map<number, string>();
     for (const g of groups) {
-      await gh.openIssue(REPO, { number: g.change, title: `Greeting ${g.change}`, body: CHANGE_BODY, user: 'requester' });
+      await gh.openIssue(REPO, {
+        number: g.change,
+        title: `Greeting ${g.change}`,
+        body: CHANGE_BODY,
+        user: 'requester',
+      });
       for (const pr of g.candidates) {
         const branch = `agent/c${g.change}-attempt-${pr}`;
-        shas.set(pr, gh.commit(REPO, branch, { files: candidateFiles(g.change, pr), message: `Attempt ${pr}`, author: 'arbiter-candidate[bot]', from: 'main' }));
-        await gh.openPullRequest(REPO, { number: pr, head: branch, base: 'main', title: `Attempt ${pr}`, body: `Candidate-for: #${g.change}`, user: 'arbiter-candidate[bot]', draft: true });
+        shas.set(
+          pr,
+          gh.commit(REPO, branch, {
+            files: candidateFiles(g.change, pr),
+            message: `Attempt ${pr}`,
+            author: 'arbiter-candidate[bot]',
+            from: 'main',
+          }),
+        );
+        await gh.openPullRequest(REPO, {
+          number: pr,
+          head: branch,
+          base: 'main',
+          title: `Attempt ${pr}`,
+          body: `Candidate-for: #${g.change}`,
+          user: 'arbiter-candidate[bot]',
+          draft: true,
+        });
         await gh.startCheck(REPO, shas.get(pr)!, 'test');
         await gh.startCheck(REPO, shas.get(pr)!, 'bench');
       }
@@ -217,7 +279,10 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     }
     result.modelCalls = model?.requests.length ?? 0;
     if (app?.running) {
-      const text = await fetch(`${app.baseUrl}/metrics`).then((r) => r.text(), () => '');
+      const text = await fetch(`${app.baseUrl}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
       result.byRoute = requestsByRoute(text);
       result.tokenRequests = result.byRoute['POST /app/installations/{installation_id}/access_tokens'] ?? 0;
     }

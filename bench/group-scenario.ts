@@ -7,7 +7,8 @@ import { parseScenario, type Scenario } from '../sim/scenario-schema.ts';
 // sibling whose score arrives after its `test` could be ranked without it (see docs/PERFORMANCE.md).
 // The model budget fits a group of 100 (the default of 40 calls per Change would leave the later
 // siblings' criteria as gaps, and the group would go to a person, as it should, instead of shipping).
-export const BENCH_CONFIG = 'gate:\n  required: [test, bench]\n  score: bench\nacceptance:\n  budget:\n    perChange: 400\n';
+export const BENCH_CONFIG =
+  'gate:\n  required: [test, bench]\n  score: bench\nacceptance:\n  budget:\n    perChange: 400\n';
 
 export const CHANGE_BODY = [
   'Add a greeting feature to the app.',
@@ -50,8 +51,16 @@ export function candidateFiles(change: number, pr: number): Record<string, strin
 export function candidateModel(change: number, pr: number) {
   return {
     small: {
-      AC1: { status: 'met' as const, path: featurePath(change), quote: 'export function greet(name: string): string {' },
-      AC2: { status: 'met' as const, path: featurePath(change), quote: `return \`Hello \${name}, from attempt number ${pr} of the benchmark\`;` },
+      AC1: {
+        status: 'met' as const,
+        path: featurePath(change),
+        quote: 'export function greet(name: string): string {',
+      },
+      AC2: {
+        status: 'met' as const,
+        path: featurePath(change),
+        quote: `return \`Hello \${name}, from attempt number ${pr} of the benchmark\`;`,
+      },
     },
   };
 }
@@ -71,7 +80,10 @@ export const scoreOf = (plan: GroupPlan, pr: number): number => (pr === plan.win
  * One scenario: every sibling opens at 0; every CI result lands at `settleAt`, except the last
  * sibling's, which lands at `lastAt`: that sibling settles last and runs the selection step.
  */
-export function groupScenario(size: number, opts: { settleAt: number; lastAt: number }): { scenario: Scenario; plan: GroupPlan } {
+export function groupScenario(
+  size: number,
+  opts: { settleAt: number; lastAt: number },
+): { scenario: Scenario; plan: GroupPlan } {
   const plan = planGroup(1, size);
   const last = plan.candidates[plan.candidates.length - 1];
   const doc = {

@@ -46,7 +46,9 @@ export function loadPayload(): string {
   const require = createRequire(import.meta.url);
   const all = Examples.parse(require('@octokit/webhooks-examples/api.github.com/index.json'));
   const opened = all.find((e) => e.name === 'pull_request')?.examples.filter((e) => e.action === 'opened') ?? [];
-  const bodies = opened.map((e) => JSON.stringify(e)).sort((a, b) => Math.abs(a.length - 24_000) - Math.abs(b.length - 24_000));
+  const bodies = opened
+    .map((e) => JSON.stringify(e))
+    .sort((a, b) => Math.abs(a.length - 24_000) - Math.abs(b.length - 24_000));
   if (!bodies[0]) throw new Error('@octokit/webhooks-examples has no pull_request.opened example');
   return bodies[0];
 }
@@ -58,13 +60,25 @@ async function measure(mode: 'bare' | 'arbiter', env: Record<string, string>, bo
   const child = startChild('intake-server.ts', [mode], env, 240_000);
   try {
     const ready = Ready.parse(await child.ready);
-    const base = { port: ready.port, path: '/api/github/webhooks', event: 'pull_request', body, secret: BENCH_SECRET, connections: o.connections };
+    const base = {
+      port: ready.port,
+      path: '/api/github/webhooks',
+      event: 'pull_request',
+      body,
+      secret: BENCH_SECRET,
+      connections: o.connections,
+    };
     const warm = await sendLoad({ ...base, count: o.warmup, maxSeconds: o.maxSeconds / 4 });
     const load = await sendLoad({ ...base, count: o.count, maxSeconds: o.maxSeconds });
     await child.stop();
     const { last } = await child.exited;
     const stopped = Stopped.safeParse(last);
-    return { load, answered: warm.ok + load.ok, recorded: stopped.success ? stopped.data.recorded : null, maxRssMb: stopped.success ? stopped.data.maxRssKb / 1024 : null };
+    return {
+      load,
+      answered: warm.ok + load.ok,
+      recorded: stopped.success ? stopped.data.recorded : null,
+      maxRssMb: stopped.success ? stopped.data.maxRssKb / 1024 : null,
+    };
   } finally {
     await child.stop();
   }
@@ -81,7 +95,10 @@ export async function benchIntake(o: IntakeOptions, say: (line: string) => void)
     say('intake: Arbiter on PostgreSQL');
     const db = await createTempDatabase(o.databaseUrl);
     try {
-      runs.push({ name: 'Arbiter, PostgreSQL', ...(await measure('arbiter', { BENCH_DATABASE_URL: db.url }, body, o)) });
+      runs.push({
+        name: 'Arbiter, PostgreSQL',
+        ...(await measure('arbiter', { BENCH_DATABASE_URL: db.url }, body, o)),
+      });
     } finally {
       await db.drop().catch(() => undefined);
     }

@@ -31,7 +31,8 @@ export interface LoadResult {
   maxMs: number;
 }
 
-export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export const signature = (secret: string, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
 export function quantile(sorted: number[], q: number): number {

@@ -79,7 +79,12 @@ async function waitHealthy(port: number, child: ChildProcess, timeoutMs: number)
 
 function startNpm(env: Record<string, string>): { child: ChildProcess; stop: () => Promise<void> } {
   // detached: its own process group, so the whole tree (npm, sh, node) is signalled at once.
-  const child = spawn('npm', ['start', '--silent'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+    detached: true,
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return {
     child,
@@ -100,12 +105,22 @@ function gauge(text: string, name: string): number | null {
 }
 
 export async function benchMemory(opts: { idleSeconds: number }, say: (line: string) => void): Promise<MemoryResult> {
-  const result: MemoryResult = { idleTotalMb: 0, processes: [], firstStartTotalMb: 0, app: null, idleSeconds: opts.idleSeconds };
+  const result: MemoryResult = {
+    idleTotalMb: 0,
+    processes: [],
+    firstStartTotalMb: 0,
+    app: null,
+    idleSeconds: opts.idleSeconds,
+  };
   if (!distIsFresh()) {
     say('memory: building dist/ first (npm run build), outside the measurement');
     buildDist();
   }
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const dataDir = await mkdtemp(join(tmpdir(), 'arbiter-bench-memory-'));
   const port = await freePort();
   const env: Record<string, string> = {

@@ -13,7 +13,9 @@ export function routeShape(method: string, url: string, body: string): string {
     let op = 'anonymous';
     try {
       const parsed = GraphqlBody.safeParse(JSON.parse(body));
-      if (parsed.success) op = parsed.data.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(parsed.data.query ?? '')?.[1] ?? 'anonymous';
+      if (parsed.success)
+        op =
+          parsed.data.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(parsed.data.query ?? '')?.[1] ?? 'anonymous';
     } catch {
       // not JSON: counted as anonymous
     }
@@ -46,10 +48,14 @@ export class ReadLogProxy {
           res.writeHead(502).end();
           return;
         }
-        const up = http.request(`${this.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const up = http.request(
+          `${this.target}${req.url ?? '/'}`,
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         up.once('error', () => {
           if (!res.headersSent) res.writeHead(502);
           res.end();

@@ -87,7 +87,10 @@ export async function runGroup(size: number, opts: { timeoutMs: number }): Promi
       open: a,
       verify,
       last,
-      selection: { reads: Math.max(0, Math.round(last.reads - share(verify.reads))), writes: Math.max(0, Math.round(last.writes - share(verify.writes))) },
+      selection: {
+        reads: Math.max(0, Math.round(last.reads - share(verify.reads))),
+        writes: Math.max(0, Math.round(last.writes - share(verify.writes))),
+      },
       total: end,
       ...verdict,
       lastByRoute: byRoute.end ?? {},
@@ -95,7 +98,21 @@ export async function runGroup(size: number, opts: { timeoutMs: number }): Promi
     };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { size, seconds: (Date.now() - t0) / 1000, open: zero, verify: zero, last: zero, selection: zero, total: snapshot(), correct: false, problems: [msg.split('\n')[0]], duplicateWrites: 0, lastByRoute: {}, verifyByRoute: {}, error: msg };
+    return {
+      size,
+      seconds: (Date.now() - t0) / 1000,
+      open: zero,
+      verify: zero,
+      last: zero,
+      selection: zero,
+      total: snapshot(),
+      correct: false,
+      problems: [msg.split('\n')[0]],
+      duplicateWrites: 0,
+      lastByRoute: {},
+      verifyByRoute: {},
+      error: msg,
+    };
   } finally {
     GitHubEmulator.start = start;
     await proxy.stop();
@@ -106,20 +123,40 @@ export async function runGroup(size: number, opts: { timeoutMs: number }): Promi
  * Runs the groups in order within a budget: each wait for quiet may take the rest of it, and a
  * group that would start after it is spent is reported as not measured.
  */
-export async function benchRequests(sizes: number[], opts: { budgetMs: number }, say: (line: string) => void): Promise<GroupRequests[]> {
+export async function benchRequests(
+  sizes: number[],
+  opts: { budgetMs: number },
+  say: (line: string) => void,
+): Promise<GroupRequests[]> {
   const out: GroupRequests[] = [];
   const deadline = Date.now() + opts.budgetMs;
   for (const size of sizes) {
     const left = deadline - Date.now();
     if (left < 10_000) {
       const zero = { reads: 0, writes: 0 };
-      out.push({ size, seconds: 0, open: zero, verify: zero, last: zero, selection: zero, total: zero, correct: false, problems: ['not measured: the section budget was spent'], duplicateWrites: 0, lastByRoute: {}, verifyByRoute: {}, error: 'not measured: budget spent' });
+      out.push({
+        size,
+        seconds: 0,
+        open: zero,
+        verify: zero,
+        last: zero,
+        selection: zero,
+        total: zero,
+        correct: false,
+        problems: ['not measured: the section budget was spent'],
+        duplicateWrites: 0,
+        lastByRoute: {},
+        verifyByRoute: {},
+        error: 'not measured: budget spent',
+      });
       say(`requests: ${size} siblings not measured (budget spent)`);
       continue;
     }
     say(`requests: a group of ${size} siblings through the app`);
     const r = await runGroup(size, { timeoutMs: left });
-    say(`requests: ${size} siblings: ${r.seconds.toFixed(0)} s, selection ${r.selection.reads} reads / ${r.selection.writes} writes${r.correct ? '' : `, WRONG: ${r.problems.join('; ')}`}`);
+    say(
+      `requests: ${size} siblings: ${r.seconds.toFixed(0)} s, selection ${r.selection.reads} reads / ${r.selection.writes} writes${r.correct ? '' : `, WRONG: ${r.problems.join('; ')}`}`,
+    );
     out.push(r);
   }
   return out;

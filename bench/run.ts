@@ -36,17 +36,28 @@ function flag(name: string): string | undefined {
   return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
 }
 
-const list = (v: string | undefined): number[] | undefined => (v ? v.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : undefined);
+const list = (v: string | undefined): number[] | undefined =>
+  v
+    ? v
+        .split(',')
+        .map(Number)
+        .filter((n) => Number.isInteger(n) && n > 0)
+    : undefined;
 
 function settings(): Settings {
   const quick = flag('quick') !== undefined;
-  const only = (flag('only')?.split(',') ?? [...SECTIONS]).filter((s): s is Section => (SECTIONS as readonly string[]).includes(s));
+  const only = (flag('only')?.split(',') ?? [...SECTIONS]).filter((s): s is Section =>
+    (SECTIONS as readonly string[]).includes(s),
+  );
   return {
     only,
     sizes: list(flag('sizes')) ?? (quick ? [2, 5] : [2, 5, 20, 100]),
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
-    postgres: flag('no-postgres') !== undefined ? null : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
+    postgres:
+      flag('no-postgres') !== undefined
+        ? null
+        : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
     budget: {
       requests: Number(flag('budget-requests') ?? 300),
       intake: 40,
@@ -66,7 +77,19 @@ function printRequests(r: GroupRequests[]): void {
   print([
     'GitHub requests per selection (emulator counts; "selection" = last sibling settling + selection step, minus one sibling\'s verify share)',
     ...renderTable(
-      ['siblings', 'sel reads', 'sel writes', 'reads vs 2', 'last reads', 'last writes', 'total reads', 'total writes', 'reads/sibling', 'seconds', 'correct'],
+      [
+        'siblings',
+        'sel reads',
+        'sel writes',
+        'reads vs 2',
+        'last reads',
+        'last writes',
+        'total reads',
+        'total writes',
+        'reads/sibling',
+        'seconds',
+        'correct',
+      ],
       r.map((g) => [
         g.size,
         g.selection.reads,
@@ -93,7 +116,10 @@ function printRoutes(r: GroupRequests[]): void {
   routes.sort((a, b) => (biggest.lastByRoute[b] ?? 0) - (biggest.lastByRoute[a] ?? 0));
   print([
     'Requests from the last CI result to quiet, by route (logging proxy; includes token requests)',
-    ...renderTable(['route', ...measured.map((g) => `${g.size} sibl.`)], routes.map((route) => [route, ...measured.map((g) => g.lastByRoute[route] ?? 0)])),
+    ...renderTable(
+      ['route', ...measured.map((g) => `${g.size} sibl.`)],
+      routes.map((route) => [route, ...measured.map((g) => g.lastByRoute[route] ?? 0)]),
+    ),
   ]);
 }
 
@@ -102,7 +128,18 @@ function printIntake(r: IntakeResult): void {
     `Webhook intake (${r.payloadBytes} B pull_request.opened, ${r.connections} keep-alive connections, up to ${r.count} deliveries after ${r.warmup} warm-up)`,
     ...renderTable(
       ['server', 'sent', 'ok', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'recorded', 'max RSS MB'],
-      r.targets.map((t) => [t.name, t.load.count, t.load.ok, t.load.perSecond, t.ratio, t.load.p50Ms, t.load.p99Ms, t.p99Ratio, t.recorded === null ? null : `${t.recorded}/${t.answered}`, t.maxRssMb]),
+      r.targets.map((t) => [
+        t.name,
+        t.load.count,
+        t.load.ok,
+        t.load.perSecond,
+        t.ratio,
+        t.load.p50Ms,
+        t.load.p99Ms,
+        t.p99Ratio,
+        t.recorded === null ? null : `${t.recorded}/${t.answered}`,
+        t.maxRssMb,
+      ]),
     ),
   ]);
 }
@@ -111,8 +148,30 @@ function printContext(r: ContextResult): void {
   print([
     'Acceptance context (each case in its own process; RSS includes the generated PR itself)',
     ...renderTable(
-      ['case', 'diff MB', 'fetchPatch ms', 'select ms', 'build ms', 'context ms', 'full parse ms', 'material B', 'input RSS MB', 'peak RSS MB'],
-      r.cases.map((c) => [c.case, c.diffMb, c.fetchPatchMs, c.selectMs, c.buildMs, c.contextMs, c.parseFullDiffMs, c.materialBytes, c.inputRssMb, c.peakRssMb]),
+      [
+        'case',
+        'diff MB',
+        'fetchPatch ms',
+        'select ms',
+        'build ms',
+        'context ms',
+        'full parse ms',
+        'material B',
+        'input RSS MB',
+        'peak RSS MB',
+      ],
+      r.cases.map((c) => [
+        c.case,
+        c.diffMb,
+        c.fetchPatchMs,
+        c.selectMs,
+        c.buildMs,
+        c.contextMs,
+        c.parseFullDiffMs,
+        c.materialBytes,
+        c.inputRssMb,
+        c.peakRssMb,
+      ]),
     ),
     `Citations: ${r.citations.citations} over ${r.citations.materialBytes} B in ${r.citations.totalMs.toFixed(1)} ms (${r.citations.verified} verified); ` +
       `without the per-material cache ${r.citations.coldTotalMs.toFixed(0)} ms.`,
@@ -124,8 +183,36 @@ function printE2e(r: E2eResult[]): void {
   print([
     'End to end (Changes × 3 candidates in one repository, all at once)',
     ...renderTable(
-      ['backend', 'changes', 'decided', 'correct', 'dup writes', 'boot s', 'decide s', 'total s', 'vs PGlite', 'webhooks', 'reads', 'writes', 'error'],
-      r.map((x) => [x.backend, x.changes, x.decided, x.correct, x.duplicateWrites, x.bootSeconds, x.decideSeconds, x.seconds, pglite && pglite.seconds > 0 && x.seconds > 0 ? x.seconds / pglite.seconds : null, x.webhooks, x.reads, x.writes, x.error ? x.error.split('\n')[0].slice(0, 50) : '']),
+      [
+        'backend',
+        'changes',
+        'decided',
+        'correct',
+        'dup writes',
+        'boot s',
+        'decide s',
+        'total s',
+        'vs PGlite',
+        'webhooks',
+        'reads',
+        'writes',
+        'error',
+      ],
+      r.map((x) => [
+        x.backend,
+        x.changes,
+        x.decided,
+        x.correct,
+        x.duplicateWrites,
+        x.bootSeconds,
+        x.decideSeconds,
+        x.seconds,
+        pglite && pglite.seconds > 0 && x.seconds > 0 ? x.seconds / pglite.seconds : null,
+        x.webhooks,
+        x.reads,
+        x.writes,
+        x.error ? x.error.split('\n')[0].slice(0, 50) : '',
+      ]),
     ),
     // Token requests are reads here: the emulator leaves JWT routes out of its own counters.
     ...r.map((x) => {
@@ -134,11 +221,19 @@ function printE2e(r: E2eResult[]): void {
       return `${x.backend} (${x.app}): requests per candidate: ${per.toFixed(1)} (${reads} reads, ${x.writes} writes)`;
     }),
   ]);
-  const routes = [...new Set(r.flatMap((x) => Object.keys(x.byRoute)))].sort((a, b) => (r[0]?.byRoute[b] ?? 0) - (r[0]?.byRoute[a] ?? 0));
+  const routes = [...new Set(r.flatMap((x) => Object.keys(x.byRoute)))].sort(
+    (a, b) => (r[0]?.byRoute[b] ?? 0) - (r[0]?.byRoute[a] ?? 0),
+  );
   if (routes.length > 0)
     print([
-      'End to end: GitHub requests by route (the app\'s /metrics; per candidate in brackets)',
-      ...renderTable(['route', ...r.map((x) => x.backend)], routes.map((route) => [route, ...r.map((x) => `${x.byRoute[route] ?? 0} (${((x.byRoute[route] ?? 0) / x.candidates).toFixed(2)})`)])),
+      "End to end: GitHub requests by route (the app's /metrics; per candidate in brackets)",
+      ...renderTable(
+        ['route', ...r.map((x) => x.backend)],
+        routes.map((route) => [
+          route,
+          ...r.map((x) => `${x.byRoute[route] ?? 0} (${((x.byRoute[route] ?? 0) / x.candidates).toFixed(2)})`),
+        ]),
+      ),
     ]);
 }
 
@@ -146,7 +241,14 @@ function printMemory(r: MemoryResult): void {
   const app = r.app;
   print([
     `Idle memory of npm start on PGlite, data folder reopened, ${r.idleSeconds} s without traffic (RSS of every process)`,
-    ...renderTable(['process', 'RSS MB'], [...r.processes.map((p) => [p.command, p.rssMb]), ['total', r.idleTotalMb], ['(first start, creating the folder)', r.firstStartTotalMb]]),
+    ...renderTable(
+      ['process', 'RSS MB'],
+      [
+        ...r.processes.map((p) => [p.command, p.rssMb]),
+        ['total', r.idleTotalMb],
+        ['(first start, creating the folder)', r.firstStartTotalMb],
+      ],
+    ),
     app
       ? `The app: RSS ${app.rssMb.toFixed(0)} MB, of which the JS heap ${app.heapUsedMb.toFixed(0)} MB used of ${app.heapTotalMb.toFixed(0)} MB; ` +
         `external ${app.externalMb.toFixed(0)} MB; the rest (${(app.rssMb - app.heapTotalMb).toFixed(0)} MB) is PGlite's WebAssembly memory, code and Node itself.`
@@ -160,7 +262,13 @@ async function main(): Promise<void> {
   const started = Date.now();
   const load = os.loadavg();
   const results: Record<string, unknown> = {
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverageAtStart: load },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverageAtStart: load,
+    },
     settings: s,
     startedAt: new Date().toISOString(),
   };
@@ -176,7 +284,16 @@ async function main(): Promise<void> {
     printContext(r);
   }
   if (s.only.includes('intake')) {
-    const r = await benchIntake({ count: s.deliveries, warmup: Math.min(300, s.deliveries / 10), connections: 20, maxSeconds: s.budget.intake / 4, databaseUrl: s.postgres }, say);
+    const r = await benchIntake(
+      {
+        count: s.deliveries,
+        warmup: Math.min(300, s.deliveries / 10),
+        connections: 20,
+        maxSeconds: s.budget.intake / 4,
+        databaseUrl: s.postgres,
+      },
+      say,
+    );
     results.intake = r;
     printIntake(r);
   }
@@ -191,8 +308,14 @@ async function main(): Promise<void> {
     for (const databaseUrl of [undefined, ...(s.postgres ? [s.postgres] : [])]) {
       say(`e2e: ${s.changes} Changes × 3 candidates on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`);
       // Each wait for quiet may take the budget, or about 6 s per Change on a busy 2-core machine.
-      const r = await runManyChanges({ changes: s.changes, timeoutMs: Math.max(s.budget.e2e, s.changes * 6) * 1000, ...(databaseUrl ? { databaseUrl } : {}) });
-      say(`e2e: ${r.backend}: ${r.decided}/${r.changes} decided, ${r.correct} correct, ${r.duplicateWrites} duplicate writes${r.error ? `, ${r.error.split('\n')[0]}` : ''}`);
+      const r = await runManyChanges({
+        changes: s.changes,
+        timeoutMs: Math.max(s.budget.e2e, s.changes * 6) * 1000,
+        ...(databaseUrl ? { databaseUrl } : {}),
+      });
+      say(
+        `e2e: ${r.backend}: ${r.decided}/${r.changes} decided, ${r.correct} correct, ${r.duplicateWrites} duplicate writes${r.error ? `, ${r.error.split('\n')[0]}` : ''}`,
+      );
       out.push(r);
     }
     results.e2e = out;

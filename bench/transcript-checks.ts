@@ -23,11 +23,7 @@ export function repeatedComments(threads: [string, { comments: { user: string; b
   return out;
 }
 
-export function checkGroup(
-  prs: Record<string, PrState>,
-  winner: number,
-  candidates: number[],
-): string[] {
+export function checkGroup(prs: Record<string, PrState>, winner: number, candidates: number[]): string[] {
   const problems: string[] = [];
   const w = prs[String(winner)];
   if (!w?.merged) problems.push(`expected winner #${winner} is not merged (${w ? w.state : 'missing'})`);
@@ -36,7 +32,8 @@ export function checkGroup(
     const p = prs[String(n)];
     if (!p) problems.push(`#${n} is missing`);
     else if (p.merged) problems.push(`#${n} merged although #${winner} was expected`);
-    else if (p.state !== 'closed' || !p.labels.includes('arbiter:lost')) problems.push(`#${n} is ${p.state} with labels [${p.labels.join(', ')}], not closed as lost`);
+    else if (p.state !== 'closed' || !p.labels.includes('arbiter:lost'))
+      problems.push(`#${n} is ${p.state} with labels [${p.labels.join(', ')}], not closed as lost`);
   }
   return problems;
 }

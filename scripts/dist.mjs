@@ -32,6 +32,9 @@ export function distIsFresh() {
 export function buildDist() {
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (run.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${run.status ?? run.signal})`);
 }

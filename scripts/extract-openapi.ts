@@ -69,7 +69,15 @@ type JsonObject = { [key: string]: Json };
 
 const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const STRIPPED_KEYS = new Set(['description', 'summary', 'examples', 'example', 'externalDocs', 'x-github', 'x-githubEnterpriseOverlays']);
+const STRIPPED_KEYS = new Set([
+  'description',
+  'summary',
+  'examples',
+  'example',
+  'externalDocs',
+  'x-github',
+  'x-githubEnterpriseOverlays',
+]);
 
 function locateSpec(arg: string | undefined): string {
   if (arg) return arg;
@@ -88,7 +96,13 @@ function strip(value: Json, refs: Set<string>): Json {
   for (const [key, v] of Object.entries(value)) {
     if (STRIPPED_KEYS.has(key)) {
       // a *property* called "description" or "summary" is data, not documentation
-      if (!(typeof v === 'object' && v !== null && !Array.isArray(v) && ('type' in v || '$ref' in v || 'anyOf' in v || 'oneOf' in v))) continue;
+      if (!(
+        typeof v === 'object' &&
+        v !== null &&
+        !Array.isArray(v) &&
+        ('type' in v || '$ref' in v || 'anyOf' in v || 'oneOf' in v)
+      ))
+        continue;
     }
     if (key === '$ref' && typeof v === 'string') refs.add(v);
     out[key] = strip(v, refs);
@@ -97,7 +111,10 @@ function strip(value: Json, refs: Set<string>): Json {
 }
 
 function resolvePointer(spec: JsonObject, ref: string): Json {
-  const parts = ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: Json = spec;
   for (const part of parts) {
     if (!isObject(node) || !(part in node)) throw new Error(`unresolvable $ref ${ref}`);
@@ -107,7 +124,10 @@ function resolvePointer(spec: JsonObject, ref: string): Json {
 }
 
 function setPointer(target: JsonObject, ref: string, value: Json): void {
-  const parts = ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: JsonObject = target;
   for (const part of parts.slice(0, -1)) {
     const next = node[part];
@@ -122,9 +142,13 @@ function slimResponses(spec: JsonObject, op: JsonObject): JsonObject {
   const responses = isObject(op.responses) ? op.responses : {};
   const kept: JsonObject = {};
   for (const [code, declared] of Object.entries(responses)) {
-    const response = isObject(declared) && typeof declared.$ref === 'string' ? resolvePointer(spec, declared.$ref) : declared;
+    const response =
+      isObject(declared) && typeof declared.$ref === 'string' ? resolvePointer(spec, declared.$ref) : declared;
     const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
-    kept[code] = isObject(content) && content.schema !== undefined ? { content: { 'application/json': { schema: content.schema } } } : {};
+    kept[code] =
+      isObject(content) && content.schema !== undefined
+        ? { content: { 'application/json': { schema: content.schema } } }
+        : {};
   }
   return kept;
 }
@@ -144,7 +168,11 @@ const PARAMETER_LIMITS: Readonly<Record<string, JsonObject>> = {
  */
 const SCHEMA_CORRECTIONS: readonly { at: string; set: JsonObject; report: string }[] = [
   // a label made by adding it to an issue has no description: GitHub sends null
-  { at: '#/components/schemas/pull-request-simple/properties/labels/items/properties/description', set: { nullable: true }, report: 'github/rest-api-description#1812' },
+  {
+    at: '#/components/schemas/pull-request-simple/properties/labels/items/properties/description',
+    set: { nullable: true },
+    report: 'github/rest-api-description#1812',
+  },
 ];
 
 function amend(components: JsonObject, ref: string, patch: JsonObject): void {
@@ -171,7 +199,11 @@ export function extractSubset(spec: JsonObject, operations: readonly string[]): 
     const pathItem = paths[route];
     const op = isObject(pathItem) ? pathItem[method.toLowerCase()] : undefined;
     if (!isObject(op)) throw new Error(`operation not in the OpenAPI description: ${entry}`);
-    const slim: JsonObject = { operationId: op.operationId ?? null, parameters: op.parameters ?? [], ...(op.requestBody ? { requestBody: op.requestBody } : {}) };
+    const slim: JsonObject = {
+      operationId: op.operationId ?? null,
+      parameters: op.parameters ?? [],
+      ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+    };
     const stripped = strip({ ...slim, responses: slimResponses(spec, op) }, refs);
     const existing = outPaths[route];
     outPaths[route] = { ...(isObject(existing) ? existing : {}), [method.toLowerCase()]: stripped };
@@ -189,14 +221,21 @@ export function extractSubset(spec: JsonObject, operations: readonly string[]): 
     for (const r of found) if (!done.has(r)) queue.push(r);
   }
   amendComponents(components);
-  return { openapi: spec.openapi ?? '3.0.3', info: {
+  return {
+    openapi: spec.openapi ?? '3.0.3',
+    info: {
       title: 'GitHub REST subset served by the Arbiter emulator',
       source: OPENAPI_PACKAGE,
       amendments: [
-        ...Object.entries(PARAMETER_LIMITS).map(([at, set]) => `${at}/schema: ${JSON.stringify(set)} (GitHub's documented range)`),
+        ...Object.entries(PARAMETER_LIMITS).map(
+          ([at, set]) => `${at}/schema: ${JSON.stringify(set)} (GitHub's documented range)`,
+        ),
         ...SCHEMA_CORRECTIONS.map((c) => `${c.at}: ${JSON.stringify(c.set)} (${c.report})`),
       ],
-    }, paths: outPaths, components };
+    },
+    paths: outPaths,
+    components,
+  };
 }
 
 function main(): void {
@@ -206,7 +245,9 @@ function main(): void {
   const subset = extractSubset(parsed, SERVED_OPERATIONS);
   const text = JSON.stringify(subset) + '\n';
   writeFileSync(OUTPUT, text);
-  process.stdout.write(`wrote ${OUTPUT} (${Math.round(text.length / 1024)} KB, ${SERVED_OPERATIONS.length} operations)\n`);
+  process.stdout.write(
+    `wrote ${OUTPUT} (${Math.round(text.length / 1024)} KB, ${SERVED_OPERATIONS.length} operations)\n`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

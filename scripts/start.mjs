@@ -16,6 +16,8 @@ if (!distIsFresh()) {
 }
 const { main } = await import(pathToFileURL(DIST_MAIN).href);
 main().catch((err) => {
-  process.stderr.write(`arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -20,7 +20,12 @@ async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: 'string' }, html: { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        json: { type: 'string' },
+        html: { type: 'string' },
+        'database-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (e) {
     console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);

@@ -28,7 +28,14 @@ export const BranchRules = ProtectedBranch.extend({
 });
 
 export const CheckConclusion = z.enum([
-  'success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required', 'stale',
+  'success',
+  'failure',
+  'neutral',
+  'cancelled',
+  'skipped',
+  'timed_out',
+  'action_required',
+  'stale',
 ]);
 export const StatusState = z.enum(['success', 'failure', 'error', 'pending']);
 
@@ -55,11 +62,20 @@ export const CheckSpec = z
     if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
       ctx.addIssue({ code: 'custom', path: ['at'], message: `before the check registers (startAt ${c.startAt})` });
     if (c.readings !== undefined && c.output !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['readings'], message: 'a check has `readings` or `output`, not both (readings write the output title)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['readings'],
+        message: 'a check has `readings` or `output`, not both (readings write the output title)',
+      });
     if (c.readings !== undefined && c.kind === 'status')
-      ctx.addIssue({ code: 'custom', path: ['readings'], message: 'readings belong to a check run, not a commit status' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['readings'],
+        message: 'readings belong to a check run, not a commit status',
+      });
     if (c.never) {
-      if (c.at !== undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'a check that never finishes has no `at`' });
+      if (c.at !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['at'], message: 'a check that never finishes has no `at`' });
       return;
     }
     if (c.at === undefined) ctx.addIssue({ code: 'custom', path: ['at'], message: 'required (or `never: true`)' });
@@ -70,7 +86,11 @@ export const CheckSpec = z
     if (c.kind === 'status' && c.conclusion !== undefined)
       ctx.addIssue({ code: 'custom', path: ['conclusion'], message: 'a commit status has `state`, not `conclusion`' });
     if (c.kind === 'check' && c.state !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['state'], message: 'a check run has `conclusion`, not `state` (add `kind: status`)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: 'a check run has `conclusion`, not `state` (add `kind: status`)',
+      });
   });
 
 export const CriterionScript = z.strictObject({
@@ -258,7 +278,12 @@ export const EventSpec = z
   });
 
 export const GitHubFault = z.strictObject({
-  route: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \//, 'like "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge" or "POST /graphql <operation>"'),
+  route: z
+    .string()
+    .regex(
+      /^(GET|POST|PUT|PATCH|DELETE) \//,
+      'like "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge" or "POST /graphql <operation>"',
+    ),
   status: z.number().int().min(100).max(599),
   times: z.number().int().positive().default(1),
   when: z.enum(['before', 'after']).default('before'),
@@ -298,7 +323,10 @@ export const DeliveryFaultSpec = z.strictObject({
 export const Faults = z.strictObject({
   redeliver: z
     .union(
-      [z.boolean(), z.strictObject({ copies: z.number().int().min(1).max(10).default(2), seed: z.number().int().default(1) })],
+      [
+        z.boolean(),
+        z.strictObject({ copies: z.number().int().min(1).max(10).default(2), seed: z.number().int().default(1) }),
+      ],
       { error: 'true (2 copies) or { copies: <n>, seed: <n> }' },
     )
     .optional(),
@@ -359,7 +387,8 @@ export const ScenarioFile = z
     const numbers = new Set<number>();
     const changes = new Set([s.change.number]);
     s.changes.forEach((c, i) => {
-      if (changes.has(c.number)) ctx.addIssue({ code: 'custom', path: ['changes', i, 'number'], message: `#${c.number} is already used` });
+      if (changes.has(c.number))
+        ctx.addIssue({ code: 'custom', path: ['changes', i, 'number'], message: `#${c.number} is already used` });
       changes.add(c.number);
     });
     s.candidates.forEach((c, i) => {
@@ -370,16 +399,28 @@ export const ScenarioFile = z
         ctx.addIssue({ code: 'custom', path: ['candidates', i, 'baseAt'], message: 'must not be later than openAt' });
       c.checks.forEach((k, j) => {
         if (k.at !== undefined && k.at < c.openAt)
-          ctx.addIssue({ code: 'custom', path: ['candidates', i, 'checks', j, 'at'], message: `before the candidate opens (openAt ${c.openAt})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['candidates', i, 'checks', j, 'at'],
+            message: `before the candidate opens (openAt ${c.openAt})`,
+          });
         if (k.startAt !== undefined && k.startAt < c.openAt)
-          ctx.addIssue({ code: 'custom', path: ['candidates', i, 'checks', j, 'startAt'], message: `before the candidate opens (openAt ${c.openAt})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['candidates', i, 'checks', j, 'startAt'],
+            message: `before the candidate opens (openAt ${c.openAt})`,
+          });
       });
     });
     const branches = new Set<string>();
     const bases = baseBranches(s);
     s.candidates.forEach((c, i) => {
       if (branches.has(c.branch) || c.branch === s.defaultBranch || bases.includes(c.branch))
-        ctx.addIssue({ code: 'custom', path: ['candidates', i, 'branch'], message: `branch ${c.branch} is already used` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['candidates', i, 'branch'],
+          message: `branch ${c.branch} is already used`,
+        });
       branches.add(c.branch);
     });
     const openAt = new Map<number, number>();
@@ -387,24 +428,56 @@ export const ScenarioFile = z
     s.events.forEach((e, i) => {
       const onChange = (e.label ?? e.unlabel)?.on === s.change.number;
       const prTarget =
-        e.review ?? e.push ?? e.click ?? e.close ?? e.retarget ?? e.reopen ?? e.ready ?? e.draft ?? (onChange ? undefined : (e.label ?? e.unlabel));
+        e.review ??
+        e.push ??
+        e.click ??
+        e.close ??
+        e.retarget ??
+        e.reopen ??
+        e.ready ??
+        e.draft ??
+        (onChange ? undefined : (e.label ?? e.unlabel));
       const kind = EventKinds.find((k) => e[k] !== undefined) ?? 'comment';
       if (prTarget) {
         const opens = openAt.get(prTarget.on);
         if (opens === undefined)
-          ctx.addIssue({ code: 'custom', path: ['events', i, kind, 'on'], message: `#${prTarget.on} is not a candidate` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['events', i, kind, 'on'],
+            message: `#${prTarget.on} is not a candidate`,
+          });
         else if (e.at < opens)
-          ctx.addIssue({ code: 'custom', path: ['events', i, 'at'], message: `#${prTarget.on} opens only at ${opens}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['events', i, 'at'],
+            message: `#${prTarget.on} opens only at ${opens}`,
+          });
       }
       if (e.comment && !changes.has(e.comment.on) && !openAt.has(e.comment.on))
-        ctx.addIssue({ code: 'custom', path: ['events', i, 'comment', 'on'], message: `#${e.comment.on} is neither the Change nor a candidate` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['events', i, 'comment', 'on'],
+          message: `#${e.comment.on} is neither the Change nor a candidate`,
+        });
       if (e.edit && e.edit.issue !== s.change.number && !openAt.has(e.edit.issue))
-        ctx.addIssue({ code: 'custom', path: ['events', i, 'edit', 'issue'], message: `#${e.edit.issue} is neither the Change nor a candidate` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['events', i, 'edit', 'issue'],
+          message: `#${e.edit.issue} is neither the Change nor a candidate`,
+        });
       e.push?.checks.forEach((k, j) => {
         if (k.at !== undefined && k.at < e.at)
-          ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'at'], message: `before the push (at ${e.at})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['events', i, 'push', 'checks', j, 'at'],
+            message: `before the push (at ${e.at})`,
+          });
         if (k.startAt !== undefined && k.startAt < e.at)
-          ctx.addIssue({ code: 'custom', path: ['events', i, 'push', 'checks', j, 'startAt'], message: `before the push (at ${e.at})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['events', i, 'push', 'checks', j, 'startAt'],
+            message: `before the push (at ${e.at})`,
+          });
       });
     });
   })
@@ -414,9 +487,16 @@ export const ScenarioFile = z
     const branches = new Set([s.defaultBranch, ...s.candidates.map((c) => c.branch)]);
     const approaches = new Set<string>();
     s.agents.forEach((a, i) => {
-      if (numbers.has(a.number)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'number'], message: `#${a.number} is already used` });
-      if (branches.has(a.branch)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'branch'], message: `branch ${a.branch} is already used` });
-      if (approaches.has(a.approach)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'approach'], message: 'another agent answers this approach' });
+      if (numbers.has(a.number))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'number'], message: `#${a.number} is already used` });
+      if (branches.has(a.branch))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'branch'], message: `branch ${a.branch} is already used` });
+      if (approaches.has(a.approach))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', i, 'approach'],
+          message: 'another agent answers this approach',
+        });
       numbers.add(a.number);
       branches.add(a.branch);
       approaches.add(a.approach);
@@ -426,8 +506,17 @@ export const ScenarioFile = z
 export type ScenarioFileInput = z.input<typeof ScenarioFile>;
 
 /** Base branches besides the default one that a scenario names (candidates' `base`, retargets, branch rules). */
-export function baseBranches(s: { defaultBranch: string; candidates: { base?: string }[]; events: { retarget?: { base: string } }[]; branch?: { branches?: Record<string, unknown> } }): string[] {
-  const names = [...s.candidates.map((c) => c.base), ...s.events.map((e) => e.retarget?.base), ...Object.keys(s.branch?.branches ?? {})];
+export function baseBranches(s: {
+  defaultBranch: string;
+  candidates: { base?: string }[];
+  events: { retarget?: { base: string } }[];
+  branch?: { branches?: Record<string, unknown> };
+}): string[] {
+  const names = [
+    ...s.candidates.map((c) => c.base),
+    ...s.events.map((e) => e.retarget?.base),
+    ...Object.keys(s.branch?.branches ?? {}),
+  ];
   return [...new Set(names.filter((n): n is string => n !== undefined && n !== s.defaultBranch))].sort();
 }
 export type ScenarioFileParsed = z.output<typeof ScenarioFile>;

@@ -8,10 +8,25 @@ import type { Clock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
-import { createDeliveryIntake, deferDeliveryOn, DELIVERY_QUEUE, deliveryJob, requeuePendingDeliveries, submitWithin, type HandleDelivery } from './jobs/delivery-job.ts';
+import {
+  createDeliveryIntake,
+  deferDeliveryOn,
+  DELIVERY_QUEUE,
+  deliveryJob,
+  requeuePendingDeliveries,
+  submitWithin,
+  type HandleDelivery,
+} from './jobs/delivery-job.ts';
 import type { Queue, QueueCounts } from './jobs/queue.ts';
 import { DASHBOARD_QUEUE, dashboardJob } from './jobs/dashboard-job.ts';
-import { RECOVERY_INTERVAL_MS, RECOVERY_QUEUE, recoveryJob, scheduleRecovery, sendRecovery, type RunRecovery } from './jobs/recovery-job.ts';
+import {
+  RECOVERY_INTERVAL_MS,
+  RECOVERY_QUEUE,
+  recoveryJob,
+  scheduleRecovery,
+  sendRecovery,
+  type RunRecovery,
+} from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -133,7 +148,10 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
         await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
-        const recover = opts.recover ?? (async () => recoverDeliveries({ hooks: new GitHubAppHooks(await app.auth()), store, clock: opts.clock, log: app.log }));
+        const recover =
+          opts.recover ??
+          (async () =>
+            recoverDeliveries({ hooks: new GitHubAppHooks(await app.auth()), store, clock: opts.clock, log: app.log }));
         await queue.work(RECOVERY_QUEUE, recoveryJob(recover));
         if (opts.scheduleSweep) {
           await scheduleSweep(queue);
@@ -158,7 +176,14 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         res.once('close', () => inflight--);
         return false;
       });
-      addHandler(healthHandler({ db: store.db, counts: () => queue.counts(), accepting: () => accepting, degraded: () => degraded }));
+      addHandler(
+        healthHandler({
+          db: store.db,
+          counts: () => queue.counts(),
+          accepting: () => accepting,
+          degraded: () => degraded,
+        }),
+      );
       if (opts.routes) {
         const tick = async () => {
           await queue.releaseDue(opts.clock.now());
@@ -188,7 +213,11 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       const intake = createDeliveryIntake(store, queue);
       app.onAny(async (context) => {
         countWebhook(context.name, context.id);
-        const result = await submitWithin(intake, { id: context.id, name: context.name, payload: context.payload }, opts.intakeDeadlineMs);
+        const result = await submitWithin(
+          intake,
+          { id: context.id, name: context.name, payload: context.payload },
+          opts.intakeDeadlineMs,
+        );
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');
       });
       markServing();

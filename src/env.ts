@@ -25,10 +25,16 @@ const EnvSchema = z.object({
   GHE_HOST: nonEmpty.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https']).default('https'),
   WEBHOOK_PROXY_URL: z.url().optional(),
-  ARBITER_APP_SLUG: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be the app slug (lower case, dashes)').optional(),
+  ARBITER_APP_SLUG: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be the app slug (lower case, dashes)')
+    .optional(),
   ARBITER_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   /** pg-boss schema in PostgreSQL (replicas of one deployment share it). */
-  ARBITER_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('pgboss'),
+  ARBITER_QUEUE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('pgboss'),
   /** `0`: no repository gets a dashboard issue, whatever its config (the scenario runner's default). */
   ARBITER_DASHBOARD: flag.default(true),
   /** Serves GET /metrics (Prometheus text format) without a token. */
@@ -65,17 +71,25 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   const { PRIVATE_KEY, PRIVATE_KEY_PATH, APP_ID, ...rest } = parsed.data;
-  const privateKey = PRIVATE_KEY ? PRIVATE_KEY.replace(/\\n/g, '\n') : PRIVATE_KEY_PATH ? readKey(PRIVATE_KEY_PATH) : undefined;
+  const privateKey = PRIVATE_KEY
+    ? PRIVATE_KEY.replace(/\\n/g, '\n')
+    : PRIVATE_KEY_PATH
+      ? readKey(PRIVATE_KEY_PATH)
+      : undefined;
   const given = { APP_ID, 'PRIVATE_KEY or PRIVATE_KEY_PATH': privateKey, WEBHOOK_SECRET: rest.WEBHOOK_SECRET };
   const missing = Object.entries(given).flatMap(([k, v]) => (v ? [] : [k]));
   if (missing.length > 0 && missing.length < 3) {
-    throw new EnvError(`incomplete GitHub App credentials: ${missing.join(', ')} missing (set all three, or none to run the setup flow)`);
+    throw new EnvError(
+      `incomplete GitHub App credentials: ${missing.join(', ')} missing (set all three, or none to run the setup flow)`,
+    );
   }
   if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
     throw new EnvError('PRIVATE_KEY: not a PEM private key (expected "-----BEGIN … PRIVATE KEY-----")');
   }
   const credentials =
-    APP_ID && privateKey && rest.WEBHOOK_SECRET ? { appId: Number(APP_ID), privateKey, webhookSecret: rest.WEBHOOK_SECRET } : null;
+    APP_ID && privateKey && rest.WEBHOOK_SECRET
+      ? { appId: Number(APP_ID), privateKey, webhookSecret: rest.WEBHOOK_SECRET }
+      : null;
   return {
     ...rest,
     credentials,

@@ -53,8 +53,23 @@ export async function checkHealth(src: HealthSources, deadlineMs = HEALTH_DEADLI
   const ok = store === 'ok' && typeof queue !== 'string' && !shuttingDown;
   const degraded = src.degraded?.() ?? null;
   const status = !ok ? 'failing' : degraded ? 'degraded' : 'ok';
-  const why = !ok ? (store !== 'ok' ? `store ${store}` : typeof queue === 'string' ? `queue ${queue}` : 'shutting down') : degraded;
-  return { ok, store, backend: src.db.kind, queue, shuttingDown, status, reason: why, github: Object.fromEntries(rateBudgets.all()) };
+  const why = !ok
+    ? store !== 'ok'
+      ? `store ${store}`
+      : typeof queue === 'string'
+        ? `queue ${queue}`
+        : 'shutting down'
+    : degraded;
+  return {
+    ok,
+    store,
+    backend: src.db.kind,
+    queue,
+    shuttingDown,
+    status,
+    reason: why,
+    github: Object.fromEntries(rateBudgets.all()),
+  };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -22,7 +22,10 @@ const MeteredOctokit = ProbotOctokit.plugin(requestMeter);
  * Arbiter's own executor retries writes idempotently; a blind retry of a POST whose answer was
  * lost would duplicate a comment, so Octokit's retry plugin is off. Throttling stays on.
  */
-export const ArbiterOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
+export const ArbiterOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({
+  ...o,
+  retry: { enabled: false },
+}));
 
 export interface RunningArbiter {
   port: number;
@@ -32,7 +35,9 @@ export interface RunningArbiter {
 }
 
 /** What a caller other than `npm start` changes: the scenario runner's entry and tests. */
-export interface StartOverrides extends Partial<Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs'>> {
+export interface StartOverrides extends Partial<
+  Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs'>
+> {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
   /** Default: the system clock. */
@@ -96,7 +101,11 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
 
     let smee: SmeeClient | undefined;
     if (env.WEBHOOK_PROXY_URL) {
-      smee = new SmeeClient({ source: env.WEBHOOK_PROXY_URL, target: `http://127.0.0.1:${port}${WEBHOOK_PATH}`, logger: { info: (m: string) => log.info(m), error: (m: string) => log.error(m) } });
+      smee = new SmeeClient({
+        source: env.WEBHOOK_PROXY_URL,
+        target: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
+        logger: { info: (m: string) => log.info(m), error: (m: string) => log.error(m) },
+      });
       await smee.start();
     }
 
@@ -167,7 +176,9 @@ export function stopOnSignals(running: RunningArbiter): void {
 const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isEntry) {
   main().catch((err: unknown) => {
-    process.stderr.write(`arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -66,8 +66,16 @@ export function acceptanceAnswer(ids: string[], script: Record<string, Criterion
   return {
     criteria: wanted.map((id) => {
       const s = script[id];
-      if (s === undefined) return { id, status: 'unclear', path: null, quote: null, removal: false, reason: 'not scripted' };
-      return { id, status: s.status, path: s.path ?? null, quote: s.quote ?? null, removal: s.removal ?? false, reason: s.reason ?? '' };
+      if (s === undefined)
+        return { id, status: 'unclear', path: null, quote: null, removal: false, reason: 'not scripted' };
+      return {
+        id,
+        status: s.status,
+        path: s.path ?? null,
+        quote: s.quote ?? null,
+        removal: s.removal ?? false,
+        reason: s.reason ?? '',
+      };
     }),
   };
 }
@@ -95,7 +103,8 @@ export function verdictAnswer(script: JudgeScript): Record<string, unknown> {
 export function rubricAnswer(script: JudgeScript): RubricOutput {
   const scores: RubricOutput['scores'] = [];
   for (const [candidate, row] of Object.entries(script.scores ?? {})) {
-    for (const [criterion, score] of Object.entries(row)) scores.push({ candidate: Number(candidate), criterion, score });
+    for (const [criterion, score] of Object.entries(row))
+      scores.push({ candidate: Number(candidate), criterion, score });
   }
   return { scores, reason: script.reason ?? '' };
 }

@@ -29,7 +29,9 @@ const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 const RequestBody = z.looseObject({
   model: z.string(),
   messages: z
-    .array(z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }))
+    .array(
+      z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }),
+    )
     .min(1),
 });
 
@@ -123,7 +125,8 @@ export class FakeAnthropic {
     }
     const auth = req.headers['authorization'];
     const key = req.headers['x-api-key'];
-    const authorised = (typeof auth === 'string' && /^Bearer \S+/.test(auth)) || (typeof key === 'string' && key !== '');
+    const authorised =
+      (typeof auth === 'string' && /^Bearer \S+/.test(auth)) || (typeof key === 'string' && key !== '');
 
     const body = RequestBody.safeParse(bodyJson);
     const model = body.success ? body.data.model : '';
@@ -150,7 +153,10 @@ export class FakeAnthropic {
 
   private takeFault(tier: 'small' | 'large', kind: 'acceptance' | 'judge'): ModelFault | null {
     const hit = this.faults.find(
-      (f) => f.left > 0 && (f.fault.tier === undefined || f.fault.tier === tier) && (f.fault.kind === undefined || f.fault.kind === kind),
+      (f) =>
+        f.left > 0 &&
+        (f.fault.tier === undefined || f.fault.tier === tier) &&
+        (f.fault.kind === undefined || f.fault.kind === kind),
     );
     if (hit === undefined) return null;
     hit.left -= 1;
@@ -178,7 +184,8 @@ export class FakeAnthropic {
   ): Promise<Answer> {
     const fault = this.takeFault(tier, header.kind);
     if (fault?.delayMs !== undefined && fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault?.status !== undefined) return { ...errorAnswer(fault.status, `scripted fault ${fault.status}`), headers: fault.headers };
+    if (fault?.status !== undefined)
+      return { ...errorAnswer(fault.status, `scripted fault ${fault.status}`), headers: fault.headers };
     const planned = this.plan(tier, header, texts);
     const overridden = fault?.text !== undefined || fault?.stop_reason !== undefined;
     if (planned.text === null && !overridden) return errorAnswer(529, 'Overloaded');
@@ -198,12 +205,16 @@ export class FakeAnthropic {
         { type: 'text', text: 'Let me look that up.' },
         { type: 'tool_use', id: `toolu_fake_${this.seq}`, name: 'read_file', input: { path: 'README.md' } },
       ],
-      pause_turn: () => [{ type: 'server_tool_use', id: `srvtoolu_fake_${this.seq}`, name: 'web_search', input: { query: 'x' } }],
+      pause_turn: () => [
+        { type: 'server_tool_use', id: `srvtoolu_fake_${this.seq}`, name: 'web_search', input: { query: 'x' } },
+      ],
     };
     const content = byStop[stop]?.() ?? [{ type: 'text', text }];
     const input = Math.ceil(JSON.stringify(body).length / 4);
     // Prompt caching, roughly: the first request with a given system + prefix writes the cache, later ones read it.
-    const prefixKey = createHash('sha256').update(JSON.stringify([body['system'] ?? null, userTexts(body)[0] ?? ''])).digest('hex');
+    const prefixKey = createHash('sha256')
+      .update(JSON.stringify([body['system'] ?? null, userTexts(body)[0] ?? '']))
+      .digest('hex');
     const hit = this.cached.has(prefixKey);
     this.cached.add(prefixKey);
     const prefixTokens = Math.ceil((userTexts(body)[0] ?? '').length / 4);

@@ -12,7 +12,8 @@ export interface Installation {
   expiresAt: number;
 }
 
-export type Credential = { kind: 'jwt' } | { kind: 'installation'; installationId: number } | { kind: 'none'; reason: string };
+export type Credential =
+  { kind: 'jwt' } | { kind: 'installation'; installationId: number } | { kind: 'none'; reason: string };
 
 const decodePart = (part: string): unknown => {
   try {
@@ -41,14 +42,22 @@ export class AppAuth {
     const header = JwtHeader.safeParse(decodePart(parts[0]));
     const claims = JwtClaims.safeParse(decodePart(parts[1]));
     if (!header.success || !claims.success) return 'A JSON web token could not be decoded';
-    if (String(claims.data.iss) !== String(this.appId)) return `'Issuer' claim ('iss') must be the app id ${this.appId}`;
-    if (this.key && !verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), this.key, Buffer.from(parts[2], 'base64url')))
+    if (String(claims.data.iss) !== String(this.appId))
+      return `'Issuer' claim ('iss') must be the app id ${this.appId}`;
+    if (
+      this.key &&
+      !verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), this.key, Buffer.from(parts[2], 'base64url'))
+    )
       return 'A JSON web token could not be decoded';
     return null;
   }
 
   issueToken(installationId: number): Installation {
-    const installation: Installation = { token: `ghs_${randomBytes(18).toString('base64url')}`, installationId, expiresAt: this.now() + 3_600_000 };
+    const installation: Installation = {
+      token: `ghs_${randomBytes(18).toString('base64url')}`,
+      installationId,
+      expiresAt: this.now() + 3_600_000,
+    };
     this.tokens.set(installation.token, installation);
     return installation;
   }

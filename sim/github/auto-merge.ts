@@ -20,26 +20,53 @@ function checksPass(repo: Repo, pull: Pull): boolean {
   };
   const required = rulesFor(repo, pull.base).required ?? [];
   if (required.length > 0) return required.every(passed);
-  return runs.every((r) => r.status === 'completed' && r.conclusion !== null && PASSING.has(r.conclusion)) && [...statuses.values()].every((s) => s === 'success');
+  return (
+    runs.every((r) => r.status === 'completed' && r.conclusion !== null && PASSING.has(r.conclusion)) &&
+    [...statuses.values()].every((s) => s === 'success')
+  );
 }
 
 function approved(repo: Repo, pull: Pull): boolean {
   const latest = new Map<string, string>();
-  for (const review of repo.reviews) if (review.pullNumber === pull.number && review.state !== 'COMMENTED') latest.set(review.user, review.state);
+  for (const review of repo.reviews)
+    if (review.pullNumber === pull.number && review.state !== 'COMMENTED') latest.set(review.user, review.state);
   const states = [...latest.values()];
-  return !states.includes('CHANGES_REQUESTED') && states.filter((s) => s === 'APPROVED').length >= (rulesFor(repo, pull.base).requiredReviews ?? 0);
+  return (
+    !states.includes('CHANGES_REQUESTED') &&
+    states.filter((s) => s === 'APPROVED').length >= (rulesFor(repo, pull.base).requiredReviews ?? 0)
+  );
 }
 
 /** Whether a pull request could merge now under the branch's rules. */
 export function readyToMerge(world: World, repo: Repo, pull: Pull): boolean {
-  return !pull.merged && !pull.draft && repo.issues.get(pull.number)?.state === 'open' && checksPass(repo, pull) && approved(repo, pull) && world.mergeable(repo, pull);
+  return (
+    !pull.merged &&
+    !pull.draft &&
+    repo.issues.get(pull.number)?.state === 'open' &&
+    checksPass(repo, pull) &&
+    approved(repo, pull) &&
+    world.mergeable(repo, pull)
+  );
 }
 
 /** Merges every pull request whose auto-merge or queue entry is now satisfied. */
 export function settleAutoMerges(world: World, repo: Repo, out: Sent): void {
   for (const pull of repo.pulls.values()) {
     if ((!pull.autoMerge && !pull.queued) || !readyToMerge(world, repo, pull)) continue;
-    const method: MergeMethod = pull.autoMerge ? (pull.autoMerge.method.toLowerCase() === 'squash' ? 'squash' : pull.autoMerge.method.toLowerCase() === 'rebase' ? 'rebase' : 'merge') : 'merge';
-    mergePull(world, repo, pull.number, { sha: pull.headSha, method }, pull.autoMerge?.enabledBy ?? world.appBot(), out);
+    const method: MergeMethod = pull.autoMerge
+      ? pull.autoMerge.method.toLowerCase() === 'squash'
+        ? 'squash'
+        : pull.autoMerge.method.toLowerCase() === 'rebase'
+          ? 'rebase'
+          : 'merge'
+      : 'merge';
+    mergePull(
+      world,
+      repo,
+      pull.number,
+      { sha: pull.headSha, method },
+      pull.autoMerge?.enabledBy ?? world.appBot(),
+      out,
+    );
   }
 }

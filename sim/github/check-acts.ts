@@ -24,21 +24,48 @@ const ANNOTATIONS_PER_REQUEST = 50;
 
 function checkLimits(input: CheckRunInput): void {
   const actions = input.actions ?? [];
-  if (actions.length > ACTION_LIMITS.count) throw new GitHubError(422, `Invalid request.\n\nOnly ${ACTION_LIMITS.count} actions are allowed.`);
+  if (actions.length > ACTION_LIMITS.count)
+    throw new GitHubError(422, `Invalid request.\n\nOnly ${ACTION_LIMITS.count} actions are allowed.`);
   for (const action of actions) {
-    if (action.label.length > ACTION_LIMITS.label) throw new GitHubError(422, `Invalid request.\n\nactions label "${action.label}" is longer than ${ACTION_LIMITS.label} characters.`);
-    if (action.description.length > ACTION_LIMITS.description) throw new GitHubError(422, `Invalid request.\n\nactions description is longer than ${ACTION_LIMITS.description} characters.`);
-    if (action.identifier.length > ACTION_LIMITS.identifier) throw new GitHubError(422, `Invalid request.\n\nactions identifier is longer than ${ACTION_LIMITS.identifier} characters.`);
+    if (action.label.length > ACTION_LIMITS.label)
+      throw new GitHubError(
+        422,
+        `Invalid request.\n\nactions label "${action.label}" is longer than ${ACTION_LIMITS.label} characters.`,
+      );
+    if (action.description.length > ACTION_LIMITS.description)
+      throw new GitHubError(
+        422,
+        `Invalid request.\n\nactions description is longer than ${ACTION_LIMITS.description} characters.`,
+      );
+    if (action.identifier.length > ACTION_LIMITS.identifier)
+      throw new GitHubError(
+        422,
+        `Invalid request.\n\nactions identifier is longer than ${ACTION_LIMITS.identifier} characters.`,
+      );
   }
-  if ((input.output?.annotations?.length ?? 0) > ANNOTATIONS_PER_REQUEST) throw new GitHubError(422, `Invalid request.\n\nOnly ${ANNOTATIONS_PER_REQUEST} annotations are allowed per request.`);
-  if (input.output && input.output.annotations && input.output.title === undefined) throw new GitHubError(422, 'Invalid request.\n\n"title" wasn\'t supplied.');
+  if ((input.output?.annotations?.length ?? 0) > ANNOTATIONS_PER_REQUEST)
+    throw new GitHubError(
+      422,
+      `Invalid request.\n\nOnly ${ANNOTATIONS_PER_REQUEST} annotations are allowed per request.`,
+    );
+  if (input.output && input.output.annotations && input.output.title === undefined)
+    throw new GitHubError(422, 'Invalid request.\n\n"title" wasn\'t supplied.');
 }
 
 function suiteFor(world: World, repo: Repo, app: string, sha: string): CheckSuite {
   const existing = repo.suites.find((s) => s.app === app && s.headSha === sha);
   if (existing) return existing;
   const headBranch = [...repo.git.branches.entries()].find(([, head]) => head === sha)?.[0] ?? null;
-  const suite: CheckSuite = { id: world.ids.take(), app, headSha: sha, headBranch, status: 'queued', conclusion: null, createdAt: world.now(), updatedAt: world.now() };
+  const suite: CheckSuite = {
+    id: world.ids.take(),
+    app,
+    headSha: sha,
+    headBranch,
+    status: 'queued',
+    conclusion: null,
+    createdAt: world.now(),
+    updatedAt: world.now(),
+  };
   repo.suites.push(suite);
   return suite;
 }
@@ -54,7 +81,15 @@ export function suitePayload(world: World, repo: Repo, suite: CheckSuite): Recor
   return checkSuiteJson(world.urls, repo, suite, world.app(suite.app), runs.length, repo.git.get(suite.headSha));
 }
 
-const SUITE_CONCLUSION_ORDER = ['action_required', 'cancelled', 'timed_out', 'failure', 'neutral', 'skipped', 'success'];
+const SUITE_CONCLUSION_ORDER = [
+  'action_required',
+  'cancelled',
+  'timed_out',
+  'failure',
+  'neutral',
+  'skipped',
+  'success',
+];
 
 /** Recomputes a suite from its runs; sends `check_suite.completed` when the last run completes. */
 function refreshSuite(world: World, repo: Repo, suite: CheckSuite, actor: string, out: Sent): void {
@@ -71,7 +106,10 @@ function refreshSuite(world: World, repo: Repo, suite: CheckSuite, actor: string
   const conclusions = runs.map((r) => r.conclusion ?? 'neutral');
   const worst = SUITE_CONCLUSION_ORDER.find((c) => conclusions.includes(c)) ?? 'neutral';
   suite.conclusion = worst === 'skipped' ? 'success' : worst;
-  if (!wasDone) out.push(world.emit(repo, 'check_suite', { action: 'completed', check_suite: suitePayload(world, repo, suite) }, actor));
+  if (!wasDone)
+    out.push(
+      world.emit(repo, 'check_suite', { action: 'completed', check_suite: suitePayload(world, repo, suite) }, actor),
+    );
 }
 
 function applyInput(world: World, run: CheckRun, input: CheckRunInput): void {
@@ -84,10 +122,13 @@ function applyInput(world: World, run: CheckRun, input: CheckRunInput): void {
     run.conclusion = input.conclusion;
     run.status = 'completed';
   }
-  if (run.status === 'completed' && run.conclusion === null) throw new GitHubError(422, 'Invalid request.\n\n"conclusion" wasn\'t supplied.');
+  if (run.status === 'completed' && run.conclusion === null)
+    throw new GitHubError(422, 'Invalid request.\n\n"conclusion" wasn\'t supplied.');
   // GitHub shows an action_required run only with the page where the action is.
-  if (run.conclusion === 'action_required' && !run.detailsUrl) throw new GitHubError(422, 'Invalid request.\n\n"details_url" is required when "conclusion" is "action_required".');
-  if (run.status === 'completed' && run.completedAt === null) run.completedAt = input.completed_at ? Date.parse(input.completed_at) : world.now();
+  if (run.conclusion === 'action_required' && !run.detailsUrl)
+    throw new GitHubError(422, 'Invalid request.\n\n"details_url" is required when "conclusion" is "action_required".');
+  if (run.status === 'completed' && run.completedAt === null)
+    run.completedAt = input.completed_at ? Date.parse(input.completed_at) : world.now();
   if (input.output) {
     if (input.output.title !== undefined) run.output.title = input.output.title;
     if (input.output.summary !== undefined) run.output.summary = input.output.summary;
@@ -98,9 +139,17 @@ function applyInput(world: World, run: CheckRun, input: CheckRunInput): void {
   if (input.actions !== undefined) run.actions = input.actions;
 }
 
-export function createCheckRun(world: World, repo: Repo, app: string, input: CheckRunInput, actor: string, out: Sent): CheckRun {
+export function createCheckRun(
+  world: World,
+  repo: Repo,
+  app: string,
+  input: CheckRunInput,
+  actor: string,
+  out: Sent,
+): CheckRun {
   checkLimits(input);
-  if (!input.name || !input.head_sha) throw new GitHubError(422, 'Invalid request.\n\n"name" and "head_sha" are required.');
+  if (!input.name || !input.head_sha)
+    throw new GitHubError(422, 'Invalid request.\n\n"name" and "head_sha" are required.');
   const sha = repo.git.resolve(input.head_sha);
   if (sha === null || sha !== input.head_sha) throw new GitHubError(422, `No commit found for SHA: ${input.head_sha}`);
   const suite = suiteFor(world, repo, app, sha);
@@ -123,13 +172,21 @@ export function createCheckRun(world: World, repo: Repo, app: string, input: Che
   applyInput(world, run, input);
   repo.runs.push(run);
   out.push(world.emit(repo, 'check_run', { action: 'created', check_run: runPayload(world, repo, run) }, actor));
-  if (run.status === 'completed') out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
+  if (run.status === 'completed')
+    out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
   refreshSuite(world, repo, suite, actor, out);
   settleAutoMerges(world, repo, out);
   return run;
 }
 
-export function updateCheckRun(world: World, repo: Repo, run: CheckRun, input: CheckRunInput, actor: string, out: Sent): CheckRun {
+export function updateCheckRun(
+  world: World,
+  repo: Repo,
+  run: CheckRun,
+  input: CheckRunInput,
+  actor: string,
+  out: Sent,
+): CheckRun {
   checkLimits(input);
   const wasCompleted = run.status === 'completed';
   if (wasCompleted && input.status !== undefined && input.status !== 'completed') {
@@ -138,7 +195,8 @@ export function updateCheckRun(world: World, repo: Repo, run: CheckRun, input: C
     run.completedAt = null;
   }
   applyInput(world, run, input);
-  if (run.status === 'completed' && (!wasCompleted || input.conclusion !== undefined)) out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
+  if (run.status === 'completed' && (!wasCompleted || input.conclusion !== undefined))
+    out.push(world.emit(repo, 'check_run', { action: 'completed', check_run: runPayload(world, repo, run) }, actor));
   const suite = repo.suites.find((s) => s.id === run.suiteId);
   if (suite) refreshSuite(world, repo, suite, actor, out);
   settleAutoMerges(world, repo, out);
@@ -158,7 +216,14 @@ export function latestRuns(repo: Repo, sha: string): CheckRun[] {
   return [...latest.values()];
 }
 
-export function setStatus(world: World, repo: Repo, sha: string, input: { state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null }, actor: string, out: Sent): CommitStatus {
+export function setStatus(
+  world: World,
+  repo: Repo,
+  sha: string,
+  input: { state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null },
+  actor: string,
+  out: Sent,
+): CommitStatus {
   if (!repo.git.commits.has(sha)) throw new GitHubError(422, `No commit found for SHA: ${sha}`);
   const now = world.now();
   const status: CommitStatus = {
@@ -174,8 +239,18 @@ export function setStatus(world: World, repo: Repo, sha: string, input: { state:
   };
   repo.statuses.push(status);
   const commit = repo.git.get(sha);
-  const branches = [...repo.git.branches.entries()].filter(([, head]) => head === sha).map(([name]) => ({ name, commit: { sha, url: `${world.urls.api}/repos/${repo.fullName}/commits/${sha}` }, protected: false }));
-  const person = { name: commit.author, email: `${commit.author}@users.noreply.github.com`, date: new Date(commit.timestamp).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  const branches = [...repo.git.branches.entries()]
+    .filter(([, head]) => head === sha)
+    .map(([name]) => ({
+      name,
+      commit: { sha, url: `${world.urls.api}/repos/${repo.fullName}/commits/${sha}` },
+      protected: false,
+    }));
+  const person = {
+    name: commit.author,
+    email: `${commit.author}@users.noreply.github.com`,
+    date: new Date(commit.timestamp).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
   out.push(
     world.emit(
       repo,
@@ -201,7 +276,12 @@ export function setStatus(world: World, repo: Repo, sha: string, input: { state:
   return status;
 }
 
-function statusCommitJson(world: World, repo: Repo, sha: string, person: { name: string; email: string; date: string }): Record<string, unknown> {
+function statusCommitJson(
+  world: World,
+  repo: Repo,
+  sha: string,
+  person: { name: string; email: string; date: string },
+): Record<string, unknown> {
   const commit = repo.git.get(sha);
   const api = `${world.urls.api}/repos/${repo.fullName}`;
   return {
@@ -221,19 +301,57 @@ function statusCommitJson(world: World, repo: Repo, sha: string, person: { name:
     comments_url: `${api}/commits/${sha}/comments`,
     author: null,
     committer: null,
-    parents: commit.parents.map((p) => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${world.urls.html}/${repo.fullName}/commit/${p}` })),
+    parents: commit.parents.map((p) => ({
+      sha: p,
+      url: `${api}/commits/${p}`,
+      html_url: `${world.urls.html}/${repo.fullName}/commit/${p}`,
+    })),
   };
 }
 
 /** A person clicks a check-run button: `check_run.requested_action` to the run's app. */
-export function clickButton(world: World, repo: Repo, run: CheckRun, identifier: string, user: string, out: Sent): void {
-  if (!run.actions.some((a) => a.identifier === identifier)) throw new GitHubError(422, `check run ${run.name} has no button ${identifier}`);
-  out.push(world.emit(repo, 'check_run', { action: 'requested_action', check_run: runPayload(world, repo, run), requested_action: { identifier } }, user));
+export function clickButton(
+  world: World,
+  repo: Repo,
+  run: CheckRun,
+  identifier: string,
+  user: string,
+  out: Sent,
+): void {
+  if (!run.actions.some((a) => a.identifier === identifier))
+    throw new GitHubError(422, `check run ${run.name} has no button ${identifier}`);
+  out.push(
+    world.emit(
+      repo,
+      'check_run',
+      { action: 'requested_action', check_run: runPayload(world, repo, run), requested_action: { identifier } },
+      user,
+    ),
+  );
 }
 
-export function dispatch(world: World, repo: Repo, eventType: string, clientPayload: Record<string, unknown>, actor: string, out: Sent): void {
-  if (eventType.length === 0 || eventType.length > 100) throw new GitHubError(422, 'Invalid request.\n\nevent_type must be between 1 and 100 characters.');
-  if (Object.keys(clientPayload).length > 10) throw new GitHubError(422, 'Invalid request.\n\nNo more than 10 properties are allowed; client_payload has too many.');
+export function dispatch(
+  world: World,
+  repo: Repo,
+  eventType: string,
+  clientPayload: Record<string, unknown>,
+  actor: string,
+  out: Sent,
+): void {
+  if (eventType.length === 0 || eventType.length > 100)
+    throw new GitHubError(422, 'Invalid request.\n\nevent_type must be between 1 and 100 characters.');
+  if (Object.keys(clientPayload).length > 10)
+    throw new GitHubError(
+      422,
+      'Invalid request.\n\nNo more than 10 properties are allowed; client_payload has too many.',
+    );
   repo.dispatches.push({ event_type: eventType, client_payload: clientPayload });
-  out.push(world.emit(repo, 'repository_dispatch', { action: eventType, branch: repo.defaultBranch, client_payload: clientPayload }, actor));
+  out.push(
+    world.emit(
+      repo,
+      'repository_dispatch',
+      { action: eventType, branch: repo.defaultBranch, client_payload: clientPayload },
+      actor,
+    ),
+  );
 }

@@ -56,7 +56,8 @@ const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').r
 function resolveRef(doc: JsonObject, node: Json): Json {
   if (!isObject(node) || typeof node.$ref !== 'string') return node;
   let current: Json = doc;
-  for (const part of node.$ref.replace(/^#\//, '').split('/')) current = isObject(current) ? current[part.replace(/~1/g, '/').replace(/~0/g, '~')] : null;
+  for (const part of node.$ref.replace(/^#\//, '').split('/'))
+    current = isObject(current) ? current[part.replace(/~1/g, '/').replace(/~0/g, '~')] : null;
   return current;
 }
 
@@ -72,7 +73,8 @@ function queryObject(query: URLSearchParams): Record<string, string> {
 
 function ajvProblems(validate: ValidateFunction, where: string): string[] {
   return (validate.errors ?? []).slice(0, 8).map((error) => {
-    const extra = error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
+    const extra =
+      error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
     return `${where}${error.instancePath || ''} ${error.message ?? 'is invalid'}${extra}`;
   });
 }
@@ -111,13 +113,19 @@ export class RestContract {
           const param = resolveRef(doc, p);
           if (!isObject(param) || typeof param.name !== 'string' || !isObject(param.schema)) return;
           if (param.in === 'path' && typeof param.schema.type === 'string') paramTypes[param.name] = param.schema.type;
-          const at = isObject(p) && typeof p.$ref === 'string' ? `${SUBSET_ID}${p.$ref}` : `${opPointer}/parameters/${index}`;
-          if (param.in === 'query') query.push({ name: param.name, required: param.required === true, schema: `${at}/schema` });
+          const at =
+            isObject(p) && typeof p.$ref === 'string' ? `${SUBSET_ID}${p.$ref}` : `${opPointer}/parameters/${index}`;
+          if (param.in === 'query')
+            query.push({ name: param.name, required: param.required === true, schema: `${at}/schema` });
         });
         const responses: Record<string, string | null> = {};
         for (const [code, response] of Object.entries(isObject(op.responses) ? op.responses : {})) {
-          const json = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
-          responses[code] = isObject(json) && json.schema !== undefined ? `${opPointer}/responses/${code}/content/application~1json/schema` : null;
+          const json =
+            isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+          responses[code] =
+            isObject(json) && json.schema !== undefined
+              ? `${opPointer}/responses/${code}/content/application~1json/schema`
+              : null;
         }
         const source = route
           .split('/')
@@ -129,7 +137,8 @@ export class RestContract {
           })
           .join('/');
         const requestBody = resolveRef(doc, op.requestBody ?? null);
-        const hasJsonBody = isObject(requestBody) && isObject(requestBody.content) && isObject(requestBody.content['application/json']);
+        const hasJsonBody =
+          isObject(requestBody) && isObject(requestBody.content) && isObject(requestBody.content['application/json']);
         const pointer = `${opPointer}/requestBody/content/application~1json/schema`;
         this.operations.push({
           method: method.toUpperCase(),
@@ -185,16 +194,24 @@ export class RestContract {
     for (const [name, type] of Object.entries(operation.paramTypes)) {
       const value = matched.params[name];
       if (value === undefined || value === '') problems.push(`path parameter ${name} is missing`);
-      else if (type === 'integer' && !/^\d+$/.test(value)) problems.push(`path parameter ${name} must be an integer, got "${value}"`);
+      else if (type === 'integer' && !/^\d+$/.test(value))
+        problems.push(`path parameter ${name} must be an integer, got "${value}"`);
     }
     const known = new Set(operation.query.map((q) => q.name));
-    for (const name of new Set(query.keys())) if (!known.has(name)) problems.push(`query parameter ${name} is not one of ${operation.operationId}'s (${[...known].join(', ') || 'none'})`);
+    for (const name of new Set(query.keys()))
+      if (!known.has(name))
+        problems.push(
+          `query parameter ${name} is not one of ${operation.operationId}'s (${[...known].join(', ') || 'none'})`,
+        );
     const validateQuery = this.compiled(this.queryAjv, `query ${operation.method} ${operation.route}`, () => ({
       type: 'object',
       properties: Object.fromEntries(operation.query.map((q) => [q.name, { $ref: q.schema }])),
       required: operation.query.filter((q) => q.required).map((q) => q.name),
     }));
-    if (!validateQuery(queryObject(query))) problems.push(...ajvProblems(validateQuery, 'query').map((p) => p.replace(/^query\/([^ ]+)/, 'query parameter $1')));
+    if (!validateQuery(queryObject(query)))
+      problems.push(
+        ...ajvProblems(validateQuery, 'query').map((p) => p.replace(/^query\/([^ ]+)/, 'query parameter $1')),
+      );
     if (operation.bodySchema !== null && body !== undefined) {
       const pointer = operation.bodySchema;
       const validate = this.compiled(this.ajv, pointer, () => ({ $ref: pointer }));
@@ -211,15 +228,23 @@ export class RestContract {
   checkResponse(operation: Operation, status: number, body: unknown): string[] {
     const code = String(status);
     const documented = Object.hasOwn(operation.responses, code);
-    if (!documented && status < 400) return [`GitHub does not answer ${status} to ${operation.operationId} (it documents ${Object.keys(operation.responses).join(', ')})`];
+    if (!documented && status < 400)
+      return [
+        `GitHub does not answer ${status} to ${operation.operationId} (it documents ${Object.keys(operation.responses).join(', ')})`,
+      ];
     // an error GitHub documents without a body still comes with GitHub's generic error body
     const pointer = (documented ? operation.responses[code] : null) ?? (status >= 400 ? GENERIC_ERROR : null);
-    if (pointer === null) return body === undefined ? [] : [`GitHub answers ${status} to ${operation.operationId} with no body, the emulator sent one`];
-    if (body === undefined) return [`GitHub answers ${status} to ${operation.operationId} with a JSON body, the emulator sent none`];
+    if (pointer === null)
+      return body === undefined
+        ? []
+        : [`GitHub answers ${status} to ${operation.operationId} with no body, the emulator sent one`];
+    if (body === undefined)
+      return [`GitHub answers ${status} to ${operation.operationId} with a JSON body, the emulator sent none`];
     const validate = this.compiled(this.ajv, pointer, () => ({ $ref: pointer }));
     if (validate(body)) return [];
     return (validate.errors ?? []).slice(0, 8).map((error) => {
-      const extra = error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
+      const extra =
+        error.params && 'allowedValues' in error.params ? `: ${JSON.stringify(error.params.allowedValues)}` : '';
       return `at ${error.instancePath === '' ? '"" (the body)' : error.instancePath}: ${error.message ?? 'is invalid'}${extra}`;
     });
   }

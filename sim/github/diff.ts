@@ -93,7 +93,9 @@ function hunks(ops: Op[]): string {
     const slice = ops.slice(from, to + 1);
     const oldCount = slice.filter((op) => op.kind !== '+').length;
     const newCount = slice.filter((op) => op.kind !== '-').length;
-    out.push(`@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`,
+    );
     out.push(...slice.map((op) => `${op.kind}${op.line}`));
   }
   return out.join('\n');
@@ -106,7 +108,17 @@ export function diffFile(filename: string, before: string | undefined, after: st
   const ops = editScript(splitLines(before ?? ''), splitLines(after ?? ''));
   const additions = ops.filter((op) => op.kind === '+').length;
   const deletions = ops.filter((op) => op.kind === '-').length;
-  return { filename, status, additions, deletions, changes: additions + deletions, binary, patch: hunks(ops), before, after };
+  return {
+    filename,
+    status,
+    additions,
+    deletions,
+    changes: additions + deletions,
+    binary,
+    patch: hunks(ops),
+    before,
+    after,
+  };
 }
 
 /** Git's default rename threshold (`-M50%`): an added file this similar to a removed one is that file, renamed. */
@@ -129,7 +141,10 @@ function similarity(before: string, after: string): number {
  * added file at least half alike are one file renamed (`status: renamed`, `previous_filename`),
  * its patch against the old content; the most similar pairs first.
  */
-export function diffTrees(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): FileDiff[] {
+export function diffTrees(
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): FileDiff[] {
   const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   const changed = paths.filter((path) => before[path] !== after[path]);
   const removed = changed.filter((path) => after[path] === undefined);
@@ -151,7 +166,13 @@ export function diffTrees(before: Readonly<Record<string, string>>, after: Reado
       const rename = renamedTo.get(path);
       if (!rename) return diffFile(path, before[path], after[path]);
       const diff = diffFile(path, before[rename.from], after[path]);
-      return { ...diff, status: 'renamed' as const, previous_filename: rename.from, similarity: rename.score, ...(diff.patch === '' ? { patch: undefined } : {}) };
+      return {
+        ...diff,
+        status: 'renamed' as const,
+        previous_filename: rename.from,
+        similarity: rename.score,
+        ...(diff.patch === '' ? { patch: undefined } : {}),
+      };
     });
 }
 
@@ -165,7 +186,11 @@ export function renderUnifiedDiff(files: FileDiff[]): string {
     if (file.status === 'added') header.push('new file mode 100644');
     if (file.status === 'removed') header.push('deleted file mode 100644');
     if (file.previous_filename !== undefined) {
-      header.push(`similarity index ${file.similarity ?? 100}%`, `rename from ${file.previous_filename}`, `rename to ${file.filename}`);
+      header.push(
+        `similarity index ${file.similarity ?? 100}%`,
+        `rename from ${file.previous_filename}`,
+        `rename to ${file.filename}`,
+      );
       // A file renamed and not changed has no hunks: git prints no ---/+++ lines for it.
       if (file.patch === undefined && !file.binary) return header.join('\n');
     }

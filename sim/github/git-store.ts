@@ -34,7 +34,9 @@ export class GitError extends Error {
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
 export function hashTree(tree: Readonly<Record<string, string>>): string {
-  const entries = Object.keys(tree).sort().map((path) => `${path}\0${sha1(tree[path])}`);
+  const entries = Object.keys(tree)
+    .sort()
+    .map((path) => `${path}\0${sha1(tree[path])}`);
   return sha1(`tree\n${entries.join('\n')}`);
 }
 
@@ -43,9 +45,17 @@ export class GitStore {
   readonly branches = new Map<string, string>();
 
   /** Records a commit (idempotent: the same content gives the same sha). */
-  addCommit(tree: Record<string, string>, parents: string[], message: string, author: string, timestamp: number): Commit {
+  addCommit(
+    tree: Record<string, string>,
+    parents: string[],
+    message: string,
+    author: string,
+    timestamp: number,
+  ): Commit {
     const treeSha = hashTree(tree);
-    const sha = sha1(`commit\ntree ${treeSha}\n${parents.map((p) => `parent ${p}\n`).join('')}author ${author}\n\n${message}`);
+    const sha = sha1(
+      `commit\ntree ${treeSha}\n${parents.map((p) => `parent ${p}\n`).join('')}author ${author}\n\n${message}`,
+    );
     const existing = this.commits.get(sha);
     if (existing) return existing;
     const commit: Commit = { sha, treeSha, tree: { ...tree }, parents, message, author, timestamp };
@@ -81,7 +91,8 @@ export class GitStore {
     const tree: Record<string, string> = { ...parent.tree };
     for (const [to, from] of Object.entries(change.renamed ?? {})) {
       const content = parent.tree[from];
-      if (content === undefined) throw new GitError(`cannot rename ${from} to ${to}: ${from} is not a file on ${branch}`);
+      if (content === undefined)
+        throw new GitError(`cannot rename ${from} to ${to}: ${from} is not a file on ${branch}`);
       delete tree[from];
       tree[to] = content;
     }
@@ -131,7 +142,11 @@ export class GitStore {
   }
 
   /** File-level three-way merge: the merged tree, and the paths both sides changed differently (sorted). */
-  mergeFiles(baseSha: string, oursSha: string, theirsSha: string): { tree: Record<string, string>; conflicts: string[] } {
+  mergeFiles(
+    baseSha: string,
+    oursSha: string,
+    theirsSha: string,
+  ): { tree: Record<string, string>; conflicts: string[] } {
     const base = this.get(baseSha).tree;
     const ours = this.get(oursSha).tree;
     const theirs = this.get(theirsSha).tree;

@@ -1,13 +1,36 @@
 // The GitHub emulator's programmatic face: start it, seed repositories, act as people and as
 // CI, inject faults, hold and redeliver webhooks, and observe writes, reads and violations.
 import { AppAuth } from './auth.ts';
-import { clickButton as clickRunButton, createCheckRun, latestRuns, setStatus as setCommitStatus, updateCheckRun } from './check-acts.ts';
+import {
+  clickButton as clickRunButton,
+  createCheckRun,
+  latestRuns,
+  setStatus as setCommitStatus,
+  updateCheckRun,
+} from './check-acts.ts';
 import { RestContract } from './contract.ts';
 import type { Change } from './git-store.ts';
-import { addComment, addLabels, editIssue as editIssueBody, lockIssue as lockIssueAct, openIssue as openIssueAct, removeLabel as removeIssueLabel, setIssueState, type Sent } from './issue-acts.ts';
+import {
+  addComment,
+  addLabels,
+  editIssue as editIssueBody,
+  lockIssue as lockIssueAct,
+  openIssue as openIssueAct,
+  removeLabel as removeIssueLabel,
+  setIssueState,
+  type Sent,
+} from './issue-acts.ts';
 import type { Annotation, BranchRules, CheckAction, Permission, Repo } from './model.ts';
 import { botLogin } from './payloads.ts';
-import { convertToDraft, markReady, openPull, pushChange, retargetPull, setPullState, submitReview } from './pull-acts.ts';
+import {
+  convertToDraft,
+  markReady,
+  openPull,
+  pushChange,
+  retargetPull,
+  setPullState,
+  submitReview,
+} from './pull-acts.ts';
 import { appRoutes } from './rest/app-routes.ts';
 import { checkRoutes } from './rest/check-routes.ts';
 import { issueRoutes } from './rest/issue-routes.ts';
@@ -15,7 +38,13 @@ import { gitRoutes } from './rest/git-routes.ts';
 import { pullRoutes } from './rest/pull-routes.ts';
 import { repoRoutes } from './rest/repo-routes.ts';
 import { EmulatorServer, type Fault, type Recorder, type WriteRecord } from './server.ts';
-import { WebhookSender, type Delivery, type DeliveryFault, type HookAttempt, type SentRecord } from './webhook-sender.ts';
+import {
+  WebhookSender,
+  type Delivery,
+  type DeliveryFault,
+  type HookAttempt,
+  type SentRecord,
+} from './webhook-sender.ts';
 import { CI_APP_SLUG, GitHubError, World } from './world.ts';
 
 export type { Fault, WriteRecord } from './server.ts';
@@ -108,7 +137,13 @@ export class GitHubEmulator {
     const port = await server.listen();
     const url = `http://127.0.0.1:${port}`;
     world.urls.api = url;
-    world.registerApp({ id: opts.appId, slug: opts.appSlug, name: opts.appSlug.charAt(0).toUpperCase() + opts.appSlug.slice(1), owner: 'arbiter-dev', createdAt: opts.now() });
+    world.registerApp({
+      id: opts.appId,
+      slug: opts.appSlug,
+      name: opts.appSlug.charAt(0).toUpperCase() + opts.appSlug.slice(1),
+      owner: 'arbiter-dev',
+      createdAt: opts.now(),
+    });
     world.registerApp({ id: CI_APP_ID, slug: CI_APP_SLUG, name: 'CI', owner: 'ci-dev', createdAt: opts.now() });
     return new GitHubEmulator(url, world, sender, server, recorder);
   }
@@ -124,7 +159,8 @@ export class GitHubEmulator {
     // The default Change author and candidate author can write, so scenarios written before the
     // trust rules keep their meaning; listed users override them, and any other login has read.
     const users = { ...DEFAULT_USERS, ...(input.users ?? {}) };
-    for (const [login, user] of Object.entries(users)) repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
+    for (const [login, user] of Object.entries(users))
+      repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
     repo.rules = { ...(input.rules ?? {}) };
   }
 
@@ -145,7 +181,20 @@ export class GitHubEmulator {
     return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), { body }, user, out));
   }
 
-  openPullRequest(repo: string, input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[]; fork?: boolean }): Promise<number> {
+  openPullRequest(
+    repo: string,
+    input: {
+      number?: number;
+      head: string;
+      base?: string;
+      title: string;
+      body: string;
+      user: string;
+      draft?: boolean;
+      labels?: string[];
+      fork?: boolean;
+    },
+  ): Promise<number> {
     return this.act(repo, (r, out) => openPull(this.world, r, input, out).number);
   }
 
@@ -177,11 +226,15 @@ export class GitHubEmulator {
   }
 
   setDraft(repo: string, number: number, draft: boolean, user: string): Promise<void> {
-    return this.act(repo, (r, out) => (draft ? convertToDraft(this.world, r, number, user, out) : markReady(this.world, r, number, user, out)));
+    return this.act(repo, (r, out) =>
+      draft ? convertToDraft(this.world, r, number, user, out) : markReady(this.world, r, number, user, out),
+    );
   }
 
   closeIssue(repo: string, number: number, user: string): Promise<void> {
-    return this.act(repo, (r, out) => setIssueState(this.world, r, this.world.issue(r, number), 'closed', user, out, 'not_planned'));
+    return this.act(repo, (r, out) =>
+      setIssueState(this.world, r, this.world.issue(r, number), 'closed', user, out, 'not_planned'),
+    );
   }
 
   lockIssue(repo: string, number: number, user: string): Promise<void> {
@@ -192,7 +245,13 @@ export class GitHubEmulator {
     return this.act(repo, (r, out) => addComment(this.world, r, this.world.issue(r, issue), user, body, out).id);
   }
 
-  review(repo: string, pr: number, user: string, state: 'approved' | 'changes_requested' | 'commented', body?: string): Promise<void> {
+  review(
+    repo: string,
+    pr: number,
+    user: string,
+    state: 'approved' | 'changes_requested' | 'commented',
+    body?: string,
+  ): Promise<void> {
     const upper = { approved: 'APPROVED', changes_requested: 'CHANGES_REQUESTED', commented: 'COMMENTED' } as const;
     return this.act(repo, (r, out) => {
       submitReview(this.world, r, pr, user, upper[state], body ?? '', out);
@@ -211,21 +270,54 @@ export class GitHubEmulator {
   // ---- scripted CI (app slug 'ci') -------------------------------------------------------
 
   startCheck(repo: string, sha: string, name: string): Promise<number> {
-    return this.act(repo, (r, out) => createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, status: 'in_progress' }, botLogin(CI_APP_SLUG), out).id);
+    return this.act(
+      repo,
+      (r, out) =>
+        createCheckRun(
+          this.world,
+          r,
+          CI_APP_SLUG,
+          { name, head_sha: sha, status: 'in_progress' },
+          botLogin(CI_APP_SLUG),
+          out,
+        ).id,
+    );
   }
 
-  completeCheck(repo: string, sha: string, name: string, conclusion: string, output?: { title?: string; summary?: string }): Promise<void> {
+  completeCheck(
+    repo: string,
+    sha: string,
+    name: string,
+    conclusion: string,
+    output?: { title?: string; summary?: string },
+  ): Promise<void> {
     return this.act(repo, (r, out) => {
       const existing = latestRuns(r, sha).find((x) => x.app === CI_APP_SLUG && x.name === name);
-      const body = { conclusion, output: output ? { title: output.title ?? name, summary: output.summary ?? '' } : undefined };
+      const body = {
+        conclusion,
+        output: output ? { title: output.title ?? name, summary: output.summary ?? '' } : undefined,
+      };
       if (existing) updateCheckRun(this.world, r, existing, body, botLogin(CI_APP_SLUG), out);
       else createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, ...body }, botLogin(CI_APP_SLUG), out);
     });
   }
 
-  setStatus(repo: string, sha: string, context: string, state: 'pending' | 'success' | 'failure' | 'error', description?: string): Promise<void> {
+  setStatus(
+    repo: string,
+    sha: string,
+    context: string,
+    state: 'pending' | 'success' | 'failure' | 'error',
+    description?: string,
+  ): Promise<void> {
     return this.act(repo, (r, out) => {
-      setCommitStatus(this.world, r, sha, { state, context, description: description ?? null }, botLogin(CI_APP_SLUG), out);
+      setCommitStatus(
+        this.world,
+        r,
+        sha,
+        { state, context, description: description ?? null },
+        botLogin(CI_APP_SLUG),
+        out,
+      );
     });
   }
 
@@ -297,13 +389,29 @@ export class GitHubEmulator {
   }
 
   /** The latest check run of that name on a PR's head, with its full output (for tests). */
-  checkRunDetail(repo: string, pr: number, name: string): { status: string; conclusion: string | null; title: string | null; summary: string | null; text: string | null; annotations: { path: string; start_line: number; message: string }[] } | null {
+  checkRunDetail(
+    repo: string,
+    pr: number,
+    name: string,
+  ): {
+    status: string;
+    conclusion: string | null;
+    title: string | null;
+    summary: string | null;
+    text: string | null;
+    annotations: { path: string; start_line: number; message: string }[];
+  } | null {
     const r = this.world.repo(repo);
     const pull = r.pulls.get(pr);
     if (!pull) return null;
     const run = latestRuns(r, pull.headSha).find((x) => x.name === name);
     if (!run) return null;
-    return { status: run.status, conclusion: run.conclusion, ...run.output, annotations: run.annotations.map((a) => ({ path: a.path, start_line: a.start_line, message: a.message })) };
+    return {
+      status: run.status,
+      conclusion: run.conclusion,
+      ...run.output,
+      annotations: run.annotations.map((a) => ({ path: a.path, start_line: a.start_line, message: a.message })),
+    };
   }
 
   /** Check runs Arbiter asked to run again, in order (the runner answers them as the CI app). */
@@ -311,18 +419,27 @@ export class GitHubEmulator {
     return this.world.repo(repo).rerequests.map((r) => ({ ...r }));
   }
 
-  state(repo: string): { prs: Record<number, PullSnapshot>; issues: Record<number, IssueSnapshot>; dispatches: { event_type: string; client_payload: unknown }[] } {
+  state(repo: string): {
+    prs: Record<number, PullSnapshot>;
+    issues: Record<number, IssueSnapshot>;
+    dispatches: { event_type: string; client_payload: unknown }[];
+  } {
     const r = this.world.repo(repo);
-    const commentsOf = (ids: number[]): { user: string; body: string }[] => ids.flatMap((id) => {
-      const c = r.comments.get(id);
-      return c ? [{ user: c.user, body: c.body }] : [];
-    });
+    const commentsOf = (ids: number[]): { user: string; body: string }[] =>
+      ids.flatMap((id) => {
+        const c = r.comments.get(id);
+        return c ? [{ user: c.user, body: c.body }] : [];
+      });
     const prs: Record<number, PullSnapshot> = {};
     const issues: Record<number, IssueSnapshot> = {};
     for (const issue of r.issues.values()) {
       const pull = r.pulls.get(issue.number);
       if (!pull) {
-        issues[issue.number] = { state: issue.state, labels: [...issue.labels], comments: commentsOf(issue.commentIds) };
+        issues[issue.number] = {
+          state: issue.state,
+          labels: [...issue.labels],
+          comments: commentsOf(issue.commentIds),
+        };
         continue;
       }
       const checks: PullSnapshot['checks'] = {};
@@ -340,9 +457,20 @@ export class GitHubEmulator {
       }
       const reactions = [
         ...issue.reactions.map((x) => ({ user: x.user, content: x.content })),
-        ...issue.commentIds.flatMap((id) => (r.comments.get(id)?.reactions ?? []).map((x) => ({ user: x.user, content: x.content, comment: id }))),
+        ...issue.commentIds.flatMap((id) =>
+          (r.comments.get(id)?.reactions ?? []).map((x) => ({ user: x.user, content: x.content, comment: id })),
+        ),
       ];
-      prs[issue.number] = { state: issue.state, merged: pull.merged, draft: pull.draft, labels: [...issue.labels], reviewers: [...pull.requestedReviewers], checks, comments: commentsOf(issue.commentIds), reactions };
+      prs[issue.number] = {
+        state: issue.state,
+        merged: pull.merged,
+        draft: pull.draft,
+        labels: [...issue.labels],
+        reviewers: [...pull.requestedReviewers],
+        checks,
+        comments: commentsOf(issue.commentIds),
+        reactions,
+      };
     }
     return { prs, issues, dispatches: r.dispatches.map((d) => ({ ...d })) };
   }
@@ -356,14 +484,20 @@ export class GitHubEmulator {
   pullsOpenedByApp(repo: string): { number: number; head: string; headSha: string }[] {
     const r = this.world.repo(repo);
     const bot = this.world.appBot();
-    return [...r.pulls.values()].filter((p) => r.issues.get(p.number)?.user === bot).map((p) => ({ number: p.number, head: p.head, headSha: p.headSha })).sort((a, b) => a.number - b.number);
+    return [...r.pulls.values()]
+      .filter((p) => r.issues.get(p.number)?.user === bot)
+      .map((p) => ({ number: p.number, head: p.head, headSha: p.headSha }))
+      .sort((a, b) => a.number - b.number);
   }
 
   /** Issues (not pull requests) the app's bot opened, oldest first: the dashboard. */
   issuesOpenedByApp(repo: string): { number: number; title: string; body: string; state: string }[] {
     const r = this.world.repo(repo);
     const bot = this.world.appBot();
-    return [...r.issues.values()].filter((i) => i.user === bot && !r.pulls.has(i.number)).sort((a, b) => a.number - b.number).map((i) => ({ number: i.number, title: i.title, body: i.body, state: i.state }));
+    return [...r.issues.values()]
+      .filter((i) => i.user === bot && !r.pulls.has(i.number))
+      .sort((a, b) => a.number - b.number)
+      .map((i) => ({ number: i.number, title: i.title, body: i.body, state: i.state }));
   }
 
   /** The head sha of a pull request. */

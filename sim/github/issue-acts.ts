@@ -20,7 +20,11 @@ function takeNumber(repo: Repo, wanted: number | undefined): number {
   return number;
 }
 
-export function createIssueRecord(world: World, repo: Repo, input: { number?: number; title: string; body: string; user: string }): Issue {
+export function createIssueRecord(
+  world: World,
+  repo: Repo,
+  input: { number?: number; title: string; body: string; user: string },
+): Issue {
   const number = takeNumber(repo, input.number);
   const now = world.now();
   const issue: Issue = {
@@ -43,13 +47,25 @@ export function createIssueRecord(world: World, repo: Repo, input: { number?: nu
   return issue;
 }
 
-export function openIssue(world: World, repo: Repo, input: { number?: number; title: string; body: string; user: string }, out: Sent): Issue {
+export function openIssue(
+  world: World,
+  repo: Repo,
+  input: { number?: number; title: string; body: string; user: string },
+  out: Sent,
+): Issue {
   const issue = createIssueRecord(world, repo, input);
   out.push(world.emit(repo, 'issues', { action: 'opened', issue: issuePayload(world, repo, issue) }, input.user));
   return issue;
 }
 
-export function editIssue(world: World, repo: Repo, issue: Issue, edit: { title?: string; body?: string }, user: string, out: Sent): void {
+export function editIssue(
+  world: World,
+  repo: Repo,
+  issue: Issue,
+  edit: { title?: string; body?: string },
+  user: string,
+  out: Sent,
+): void {
   const changes: Record<string, { from: string }> = {};
   if (edit.title !== undefined && edit.title !== issue.title) {
     changes.title = { from: issue.title };
@@ -62,12 +78,29 @@ export function editIssue(world: World, repo: Repo, issue: Issue, edit: { title?
   if (Object.keys(changes).length === 0) return;
   issue.updatedAt = world.now();
   const pull = repo.pulls.get(issue.number);
-  if (pull) out.push(world.emit(repo, 'pull_request', { action: 'edited', number: issue.number, changes, pull_request: world.pullJson(repo, issue.number) }, user));
-  else out.push(world.emit(repo, 'issues', { action: 'edited', changes, issue: issuePayload(world, repo, issue) }, user));
+  if (pull)
+    out.push(
+      world.emit(
+        repo,
+        'pull_request',
+        { action: 'edited', number: issue.number, changes, pull_request: world.pullJson(repo, issue.number) },
+        user,
+      ),
+    );
+  else
+    out.push(world.emit(repo, 'issues', { action: 'edited', changes, issue: issuePayload(world, repo, issue) }, user));
 }
 
 /** Closes or reopens an issue (not a PR: see pull-acts). */
-export function setIssueState(world: World, repo: Repo, issue: Issue, state: 'open' | 'closed', user: string, out: Sent, reason?: 'completed' | 'not_planned'): void {
+export function setIssueState(
+  world: World,
+  repo: Repo,
+  issue: Issue,
+  state: 'open' | 'closed',
+  user: string,
+  out: Sent,
+  reason?: 'completed' | 'not_planned',
+): void {
   if (issue.state === state) return;
   const now = world.now();
   issue.state = state;
@@ -75,12 +108,20 @@ export function setIssueState(world: World, repo: Repo, issue: Issue, state: 'op
   issue.closedAt = state === 'closed' ? now : null;
   issue.closedBy = state === 'closed' ? user : null;
   issue.stateReason = state === 'closed' ? (reason ?? 'completed') : 'reopened';
-  out.push(world.emit(repo, 'issues', { action: state === 'closed' ? 'closed' : 'reopened', issue: issuePayload(world, repo, issue) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'issues',
+      { action: state === 'closed' ? 'closed' : 'reopened', issue: issuePayload(world, repo, issue) },
+      user,
+    ),
+  );
 }
 
 export function addComment(world: World, repo: Repo, issue: Issue, user: string, body: string, out: Sent): Comment {
   // As on GitHub, an app cannot comment on a locked conversation (people with write access can).
-  if (issue.locked && isAppLogin(world, user)) throw new GitHubError(403, 'Unable to create comment because issue is locked.');
+  if (issue.locked && isAppLogin(world, user))
+    throw new GitHubError(403, 'Unable to create comment because issue is locked.');
   const now = world.now();
   const comment: Comment = {
     id: world.ids.take(),
@@ -95,7 +136,14 @@ export function addComment(world: World, repo: Repo, issue: Issue, user: string,
   repo.comments.set(comment.id, comment);
   issue.commentIds.push(comment.id);
   issue.updatedAt = now;
-  out.push(world.emit(repo, 'issue_comment', { action: 'created', issue: issuePayload(world, repo, issue), comment: commentPayload(world, repo, comment) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'issue_comment',
+      { action: 'created', issue: issuePayload(world, repo, issue), comment: commentPayload(world, repo, comment) },
+      user,
+    ),
+  );
   return comment;
 }
 
@@ -108,7 +156,19 @@ export function editComment(world: World, repo: Repo, comment: Comment, body: st
   comment.body = body;
   comment.updatedAt = world.now();
   const issue = world.issue(repo, comment.issueNumber);
-  out.push(world.emit(repo, 'issue_comment', { action: 'edited', changes: { body: { from } }, issue: issuePayload(world, repo, issue), comment: commentPayload(world, repo, comment) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'issue_comment',
+      {
+        action: 'edited',
+        changes: { body: { from } },
+        issue: issuePayload(world, repo, issue),
+        comment: commentPayload(world, repo, comment),
+      },
+      user,
+    ),
+  );
 }
 
 export function addLabels(world: World, repo: Repo, issue: Issue, names: string[], user: string, out: Sent): void {
@@ -117,8 +177,17 @@ export function addLabels(world: World, repo: Repo, issue: Issue, names: string[
     issue.labels.push(name);
     issue.updatedAt = world.now();
     const label = labelJson(world.urls, repo, name);
-    if (repo.pulls.has(issue.number)) out.push(world.emit(repo, 'pull_request', { action: 'labeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) }, user));
-    else out.push(world.emit(repo, 'issues', { action: 'labeled', label, issue: issuePayload(world, repo, issue) }, user));
+    if (repo.pulls.has(issue.number))
+      out.push(
+        world.emit(
+          repo,
+          'pull_request',
+          { action: 'labeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) },
+          user,
+        ),
+      );
+    else
+      out.push(world.emit(repo, 'issues', { action: 'labeled', label, issue: issuePayload(world, repo, issue) }, user));
   }
 }
 
@@ -127,12 +196,26 @@ export function removeLabel(world: World, repo: Repo, issue: Issue, name: string
   issue.labels = issue.labels.filter((l) => l !== name);
   issue.updatedAt = world.now();
   const label = labelJson(world.urls, repo, name);
-  if (repo.pulls.has(issue.number)) out.push(world.emit(repo, 'pull_request', { action: 'unlabeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) }, user));
-  else out.push(world.emit(repo, 'issues', { action: 'unlabeled', label, issue: issuePayload(world, repo, issue) }, user));
+  if (repo.pulls.has(issue.number))
+    out.push(
+      world.emit(
+        repo,
+        'pull_request',
+        { action: 'unlabeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) },
+        user,
+      ),
+    );
+  else
+    out.push(world.emit(repo, 'issues', { action: 'unlabeled', label, issue: issuePayload(world, repo, issue) }, user));
 }
 
 /** Adds a reaction; the same user and content twice gives back the first one (GitHub answers 200 then). */
-export function addReaction(world: World, list: Reaction[], user: string, content: string): { reaction: Reaction; created: boolean } {
+export function addReaction(
+  world: World,
+  list: Reaction[],
+  user: string,
+  content: string,
+): { reaction: Reaction; created: boolean } {
   const existing = list.find((r) => r.user === user && r.content === content);
   if (existing) return { reaction: existing, created: false };
   const reaction: Reaction = { id: world.ids.take(), user, content, createdAt: world.now() };

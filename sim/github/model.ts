@@ -155,7 +155,10 @@ export interface BranchRules {
 }
 
 /** The rules that protect one branch: the default branch's, another listed branch's, else none. */
-export function rulesFor(repo: { defaultBranch: string; rules: BranchRules }, branch: string): Omit<BranchRules, 'branches'> {
+export function rulesFor(
+  repo: { defaultBranch: string; rules: BranchRules },
+  branch: string,
+): Omit<BranchRules, 'branches'> {
   if (branch === repo.defaultBranch) return repo.rules;
   return repo.rules.branches?.[branch] ?? {};
 }

@@ -1,6 +1,17 @@
 // GitHub's JSON shapes for the emulator's state: users, repositories, issues, pull requests,
 // comments, reviews, check suites and runs, statuses. Shared by REST answers and webhooks.
-import type { AppInfo, CheckRun, CheckSuite, Comment, CommitStatus, Issue, Pull, Reaction, Repo, Review } from './model.ts';
+import type {
+  AppInfo,
+  CheckRun,
+  CheckSuite,
+  Comment,
+  CommitStatus,
+  Issue,
+  Pull,
+  Reaction,
+  Repo,
+  Review,
+} from './model.ts';
 import { personId } from './model.ts';
 import type { Commit } from './git-store.ts';
 
@@ -14,7 +25,8 @@ export type JsonObject = Record<string, unknown>;
 export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** GitHub-style opaque node id: base64 of a type prefix and the database id. */
-export const nodeId = (prefix: string, id: number): string => Buffer.from(`0:${prefix}${id}`).toString('base64').replace(/=+$/, '');
+export const nodeId = (prefix: string, id: number): string =>
+  Buffer.from(`0:${prefix}${id}`).toString('base64').replace(/=+$/, '');
 
 export const botLogin = (slug: string): string => `${slug}[bot]`;
 
@@ -55,8 +67,24 @@ export function appJson(urls: Urls, app: AppInfo): JsonObject {
     html_url: `${urls.html}/apps/${app.slug}`,
     created_at: iso(app.createdAt),
     updated_at: iso(app.createdAt),
-    permissions: { checks: 'write', contents: 'write', issues: 'write', metadata: 'read', pull_requests: 'write', statuses: 'read' },
-    events: ['check_run', 'check_suite', 'issue_comment', 'issues', 'pull_request', 'pull_request_review', 'push', 'status'],
+    permissions: {
+      checks: 'write',
+      contents: 'write',
+      issues: 'write',
+      metadata: 'read',
+      pull_requests: 'write',
+      statuses: 'read',
+    },
+    events: [
+      'check_run',
+      'check_suite',
+      'issue_comment',
+      'issues',
+      'pull_request',
+      'pull_request_review',
+      'push',
+      'status',
+    ],
   };
 }
 
@@ -241,7 +269,15 @@ function forkJson(base: JsonObject, urls: Urls, owner: string, name: string): Js
   const rewrite = (value: unknown): unknown =>
     typeof value === 'string' ? value.split(`/${String(base.full_name)}`).join(`/${fullName}`) : value;
   const fork: JsonObject = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, rewrite(v)]));
-  return { ...fork, id: Number(base.id) + 1_000_000, node_id: `${String(base.node_id)}_fork`, full_name: fullName, owner: userJson(urls, owner), fork: true, private: false };
+  return {
+    ...fork,
+    id: Number(base.id) + 1_000_000,
+    node_id: `${String(base.node_id)}_fork`,
+    full_name: fullName,
+    owner: userJson(urls, owner),
+    fork: true,
+    private: false,
+  };
 }
 
 export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats: PullStats): JsonObject {
@@ -282,9 +318,27 @@ export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats
     comments_url: `${urls.api}/repos/${repo.fullName}/issues/${pull.number}/comments`,
     statuses_url: `${urls.api}/repos/${repo.fullName}/statuses/${pull.headSha}`,
     head: pull.fork
-      ? { label: `${issue.user}:${pull.head}`, ref: pull.head, sha: pull.headSha, user: userJson(urls, issue.user), repo: forkJson(repository, urls, issue.user, repo.name) }
-      : { label: `${repo.owner}:${pull.head}`, ref: pull.head, sha: pull.headSha, user: userJson(urls, repo.owner), repo: repository },
-    base: { label: `${repo.owner}:${pull.base}`, ref: pull.base, sha: baseSha, user: userJson(urls, repo.owner), repo: repository },
+      ? {
+          label: `${issue.user}:${pull.head}`,
+          ref: pull.head,
+          sha: pull.headSha,
+          user: userJson(urls, issue.user),
+          repo: forkJson(repository, urls, issue.user, repo.name),
+        }
+      : {
+          label: `${repo.owner}:${pull.head}`,
+          ref: pull.head,
+          sha: pull.headSha,
+          user: userJson(urls, repo.owner),
+          repo: repository,
+        },
+    base: {
+      label: `${repo.owner}:${pull.base}`,
+      ref: pull.base,
+      sha: baseSha,
+      user: userJson(urls, repo.owner),
+      repo: repository,
+    },
     _links: {
       self: link(api),
       html: link(html),
@@ -297,7 +351,12 @@ export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats
     },
     author_association: authorAssociation(repo, issue.user),
     auto_merge: pull.autoMerge
-      ? { enabled_by: userJson(urls, pull.autoMerge.enabledBy), merge_method: pull.autoMerge.method.toLowerCase(), commit_title: issue.title, commit_message: '' }
+      ? {
+          enabled_by: userJson(urls, pull.autoMerge.enabledBy),
+          merge_method: pull.autoMerge.method.toLowerCase(),
+          commit_title: issue.title,
+          commit_message: '',
+        }
       : null,
     active_lock_reason: null,
     merged: pull.merged,
@@ -335,7 +394,13 @@ export function commentJson(urls: Urls, repo: Repo, comment: Comment, app: AppIn
 }
 
 export function reactionJson(urls: Urls, reaction: Reaction): JsonObject {
-  return { id: reaction.id, node_id: nodeId('REA_', reaction.id), user: userJson(urls, reaction.user), content: reaction.content, created_at: iso(reaction.createdAt) };
+  return {
+    id: reaction.id,
+    node_id: nodeId('REA_', reaction.id),
+    user: userJson(urls, reaction.user),
+    content: reaction.content,
+    created_at: iso(reaction.createdAt),
+  };
 }
 
 export function reviewJson(urls: Urls, repo: Repo, review: Review): JsonObject {
@@ -351,7 +416,10 @@ export function reviewJson(urls: Urls, repo: Repo, review: Review): JsonObject {
     html_url: `${html}#pullrequestreview-${review.id}`,
     pull_request_url: `${urls.api}/repos/${repo.fullName}/pulls/${review.pullNumber}`,
     author_association: authorAssociation(repo, review.user),
-    _links: { html: { href: `${html}#pullrequestreview-${review.id}` }, pull_request: { href: `${urls.api}/repos/${repo.fullName}/pulls/${review.pullNumber}` } },
+    _links: {
+      html: { href: `${html}#pullrequestreview-${review.id}` },
+      pull_request: { href: `${urls.api}/repos/${repo.fullName}/pulls/${review.pullNumber}` },
+    },
   };
 }
 
@@ -370,7 +438,14 @@ export function checkPullRequestsJson(urls: Urls, repo: Repo, sha: string): Json
 
 export function headCommitJson(commit: Commit): JsonObject {
   const person = { name: commit.author, email: `${commit.author}@users.noreply.github.com` };
-  return { id: commit.sha, tree_id: commit.treeSha, message: commit.message, timestamp: iso(commit.timestamp), author: person, committer: person };
+  return {
+    id: commit.sha,
+    tree_id: commit.treeSha,
+    message: commit.message,
+    timestamp: iso(commit.timestamp),
+    author: person,
+    committer: person,
+  };
 }
 
 /** The fields a check suite shows both on its own and inside each of its check runs. */
@@ -392,7 +467,14 @@ function suiteCoreJson(urls: Urls, repo: Repo, suite: CheckSuite, app: AppInfo, 
   };
 }
 
-export function checkSuiteJson(urls: Urls, repo: Repo, suite: CheckSuite, app: AppInfo, runCount: number, headCommit: Commit): JsonObject {
+export function checkSuiteJson(
+  urls: Urls,
+  repo: Repo,
+  suite: CheckSuite,
+  app: AppInfo,
+  runCount: number,
+  headCommit: Commit,
+): JsonObject {
   return {
     ...suiteCoreJson(urls, repo, suite, app, headCommit.parents[0] ?? null),
     rerequestable: true,

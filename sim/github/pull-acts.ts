@@ -8,7 +8,12 @@ import { createIssueRecord, setIssueState, type Sent } from './issue-acts.ts';
 import { GitHubError, type World } from './world.ts';
 import { readyToMerge, settleAutoMerges } from './auto-merge.ts';
 
-function commitEntry(world: World, repo: Repo, commit: Commit, parentTree: Readonly<Record<string, string>>): Record<string, unknown> {
+function commitEntry(
+  world: World,
+  repo: Repo,
+  commit: Commit,
+  parentTree: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const added = Object.keys(commit.tree).filter((p) => !(p in parentTree));
   const removed = Object.keys(parentTree).filter((p) => !(p in commit.tree));
   const modified = Object.keys(commit.tree).filter((p) => p in parentTree && parentTree[p] !== commit.tree[p]);
@@ -29,11 +34,24 @@ function commitEntry(world: World, repo: Repo, commit: Commit, parentTree: Reado
 }
 
 /** Sends `push` for a branch that moved from `before` to `after`. */
-export function emitPush(world: World, repo: Repo, branch: string, before: string | null, after: string, user: string, out: Sent): void {
+export function emitPush(
+  world: World,
+  repo: Repo,
+  branch: string,
+  before: string | null,
+  after: string,
+  user: string,
+  out: Sent,
+): void {
   const commit = repo.git.get(after);
   const fresh: Commit[] = [];
   const known = before ? repo.git.ancestors(before) : new Set<string>();
-  for (let sha: string | undefined = after; sha && !known.has(sha) && fresh.length < 20; sha = repo.git.get(sha).parents[0]) fresh.unshift(repo.git.get(sha));
+  for (
+    let sha: string | undefined = after;
+    sha && !known.has(sha) && fresh.length < 20;
+    sha = repo.git.get(sha).parents[0]
+  )
+    fresh.unshift(repo.git.get(sha));
   const entries = fresh.map((c) => commitEntry(world, repo, c, c.parents[0] ? repo.git.get(c.parents[0]).tree : {}));
   const pusher = { name: user, email: `${user}@users.noreply.github.com` };
   out.push(
@@ -50,7 +68,9 @@ export function emitPush(world: World, repo: Repo, branch: string, before: strin
         base_ref: null,
         compare: `${world.urls.html}/${repo.fullName}/compare/${(before ?? after).slice(0, 12)}...${after.slice(0, 12)}`,
         commits: entries,
-        head_commit: entries[entries.length - 1] ?? commitEntry(world, repo, commit, commit.parents[0] ? repo.git.get(commit.parents[0]).tree : {}),
+        head_commit:
+          entries[entries.length - 1] ??
+          commitEntry(world, repo, commit, commit.parents[0] ? repo.git.get(commit.parents[0]).tree : {}),
         pusher,
       },
       user,
@@ -67,7 +87,15 @@ export function pushChange(world: World, repo: Repo, branch: string, change: Cha
   return commit.sha;
 }
 
-export function synchronizePulls(world: World, repo: Repo, branch: string, before: string, after: string, user: string, out: Sent): void {
+export function synchronizePulls(
+  world: World,
+  repo: Repo,
+  branch: string,
+  before: string,
+  after: string,
+  user: string,
+  out: Sent,
+): void {
   for (const pull of repo.pulls.values()) {
     const issue = repo.issues.get(pull.number);
     if (pull.head !== branch || !issue || issue.state !== 'open') continue;
@@ -75,14 +103,31 @@ export function synchronizePulls(world: World, repo: Repo, branch: string, befor
     pull.autoMerge = null;
     pull.queued = false;
     issue.updatedAt = world.now();
-    out.push(world.emit(repo, 'pull_request', { action: 'synchronize', number: pull.number, before, after, pull_request: world.pullJson(repo, pull.number) }, user));
+    out.push(
+      world.emit(
+        repo,
+        'pull_request',
+        { action: 'synchronize', number: pull.number, before, after, pull_request: world.pullJson(repo, pull.number) },
+        user,
+      ),
+    );
   }
 }
 
 export function openPull(
   world: World,
   repo: Repo,
-  input: { number?: number; head: string; base?: string; title: string; body: string; user: string; draft?: boolean; labels?: string[]; fork?: boolean },
+  input: {
+    number?: number;
+    head: string;
+    base?: string;
+    title: string;
+    body: string;
+    user: string;
+    draft?: boolean;
+    labels?: string[];
+    fork?: boolean;
+  },
   out: Sent,
 ): Pull {
   const headSha = repo.git.branches.get(input.head);
@@ -108,11 +153,25 @@ export function openPull(
     fork: input.fork ?? false,
   };
   repo.pulls.set(pull.number, pull);
-  out.push(world.emit(repo, 'pull_request', { action: 'opened', number: pull.number, pull_request: world.pullJson(repo, pull.number) }, input.user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'opened', number: pull.number, pull_request: world.pullJson(repo, pull.number) },
+      input.user,
+    ),
+  );
   return pull;
 }
 
-export function setPullState(world: World, repo: Repo, number: number, state: 'open' | 'closed', user: string, out: Sent): void {
+export function setPullState(
+  world: World,
+  repo: Repo,
+  number: number,
+  state: 'open' | 'closed',
+  user: string,
+  out: Sent,
+): void {
   const { issue, pull } = world.pull(repo, number);
   if (issue.state === state) return;
   if (pull.merged) throw new GitHubError(422, 'Cannot change the state of a merged pull request');
@@ -125,56 +184,145 @@ export function setPullState(world: World, repo: Repo, number: number, state: 'o
     pull.autoMerge = null;
     pull.queued = false;
   }
-  out.push(world.emit(repo, 'pull_request', { action: state === 'closed' ? 'closed' : 'reopened', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: state === 'closed' ? 'closed' : 'reopened', number, pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
 }
 
 export function markReady(world: World, repo: Repo, number: number, user: string, out: Sent): void {
   const { pull } = world.pull(repo, number);
   if (!pull.draft) return;
   pull.draft = false;
-  out.push(world.emit(repo, 'pull_request', { action: 'ready_for_review', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'ready_for_review', number, pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
 }
 
-export function requestReviewers(world: World, repo: Repo, number: number, reviewers: string[], user: string, out: Sent): void {
+export function requestReviewers(
+  world: World,
+  repo: Repo,
+  number: number,
+  reviewers: string[],
+  user: string,
+  out: Sent,
+): void {
   const { issue, pull } = world.pull(repo, number);
   for (const login of reviewers) {
     if (login === issue.user) throw new GitHubError(422, 'Review cannot be requested from pull request author.');
     if (pull.requestedReviewers.includes(login)) continue;
     pull.requestedReviewers.push(login);
-    out.push(world.emit(repo, 'pull_request', { action: 'review_requested', number, requested_reviewer: userJson(world.urls, login), pull_request: world.pullJson(repo, number) }, user));
+    out.push(
+      world.emit(
+        repo,
+        'pull_request',
+        {
+          action: 'review_requested',
+          number,
+          requested_reviewer: userJson(world.urls, login),
+          pull_request: world.pullJson(repo, number),
+        },
+        user,
+      ),
+    );
   }
 }
 
-export function submitReview(world: World, repo: Repo, number: number, user: string, state: Review['state'], body: string, out: Sent): Review {
+export function submitReview(
+  world: World,
+  repo: Repo,
+  number: number,
+  user: string,
+  state: Review['state'],
+  body: string,
+  out: Sent,
+): Review {
   const { pull } = world.pull(repo, number);
-  const review: Review = { id: world.ids.take(), pullNumber: number, user, state, body, commitId: pull.headSha, submittedAt: world.now() };
+  const review: Review = {
+    id: world.ids.take(),
+    pullNumber: number,
+    user,
+    state,
+    body,
+    commitId: pull.headSha,
+    submittedAt: world.now(),
+  };
   repo.reviews.push(review);
   pull.requestedReviewers = pull.requestedReviewers.filter((r) => r !== user);
   // reviews carry the simple pull request shape, without merge state and counts
-  const pullRequest = Object.fromEntries(Object.entries(world.pullJson(repo, number)).filter(([key]) => !FULL_PULL_ONLY.has(key)));
-  out.push(world.emit(repo, 'pull_request_review', { action: 'submitted', review: reviewJson(world.urls, repo, review), pull_request: pullRequest }, user));
+  const pullRequest = Object.fromEntries(
+    Object.entries(world.pullJson(repo, number)).filter(([key]) => !FULL_PULL_ONLY.has(key)),
+  );
+  out.push(
+    world.emit(
+      repo,
+      'pull_request_review',
+      { action: 'submitted', review: reviewJson(world.urls, repo, review), pull_request: pullRequest },
+      user,
+    ),
+  );
   settleAutoMerges(world, repo, out);
   return review;
 }
 
-const FULL_PULL_ONLY = new Set(['merged', 'mergeable', 'rebaseable', 'mergeable_state', 'merged_by', 'comments', 'review_comments', 'maintainer_can_modify', 'commits', 'additions', 'deletions', 'changed_files']);
+const FULL_PULL_ONLY = new Set([
+  'merged',
+  'mergeable',
+  'rebaseable',
+  'mergeable_state',
+  'merged_by',
+  'comments',
+  'review_comments',
+  'maintainer_can_modify',
+  'commits',
+  'additions',
+  'deletions',
+  'changed_files',
+]);
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
 /** Merges like GitHub: 409 when `sha` is not the head, 405 when draft, closed or conflicting. */
-export function mergePull(world: World, repo: Repo, number: number, input: { sha?: string; method?: MergeMethod; title?: string }, user: string, out: Sent): string {
+export function mergePull(
+  world: World,
+  repo: Repo,
+  number: number,
+  input: { sha?: string; method?: MergeMethod; title?: string },
+  user: string,
+  out: Sent,
+): string {
   const { issue, pull } = world.pull(repo, number);
   if (pull.merged || issue.state !== 'open') throw new GitHubError(405, 'Pull Request is not mergeable');
-  if (input.sha !== undefined && input.sha !== pull.headSha) throw new GitHubError(409, 'Head branch was modified. Review and try the merge again.');
+  if (input.sha !== undefined && input.sha !== pull.headSha)
+    throw new GitHubError(409, 'Head branch was modified. Review and try the merge again.');
   if (pull.draft) throw new GitHubError(405, 'Pull Request is still a draft');
   const baseSha = world.resolveSha(repo, pull.base);
   const mergeBase = repo.git.mergeBase(baseSha, pull.headSha);
   const tree = mergeBase === null ? null : repo.git.mergeTrees(mergeBase, baseSha, pull.headSha);
   if (tree === null) throw new GitHubError(405, 'Pull Request is not mergeable');
   const method = input.method ?? 'merge';
-  const title = input.title ?? (method === 'merge' ? `Merge pull request #${number} from ${repo.owner}/${pull.head}` : `${issue.title} (#${number})`);
+  const title =
+    input.title ??
+    (method === 'merge'
+      ? `Merge pull request #${number} from ${repo.owner}/${pull.head}`
+      : `${issue.title} (#${number})`);
   const parents = method === 'merge' ? [baseSha, pull.headSha] : [baseSha];
-  const commit = repo.git.addCommit(tree, parents, method === 'merge' ? `${title}\n\n${issue.title}` : title, user, world.now());
+  const commit = repo.git.addCommit(
+    tree,
+    parents,
+    method === 'merge' ? `${title}\n\n${issue.title}` : title,
+    user,
+    world.now(),
+  );
   repo.git.branches.set(pull.base, commit.sha);
   const now = world.now();
   pull.merged = true;
@@ -187,7 +335,9 @@ export function mergePull(world: World, repo: Repo, number: number, input: { sha
   issue.closedAt = now;
   issue.closedBy = user;
   issue.updatedAt = now;
-  out.push(world.emit(repo, 'pull_request', { action: 'closed', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(repo, 'pull_request', { action: 'closed', number, pull_request: world.pullJson(repo, number) }, user),
+  );
   emitPush(world, repo, pull.base, baseSha, commit.sha, user, out);
   if (pull.base === repo.defaultBranch) {
     for (const ref of referencedIssues(issue.body)) {
@@ -198,28 +348,52 @@ export function mergePull(world: World, repo: Repo, number: number, input: { sha
   return commit.sha;
 }
 
-export function enableAutoMerge(world: World, repo: Repo, number: number, input: { expectedHeadOid?: string; method: 'MERGE' | 'SQUASH' | 'REBASE' }, user: string, out: Sent): void {
+export function enableAutoMerge(
+  world: World,
+  repo: Repo,
+  number: number,
+  input: { expectedHeadOid?: string; method: 'MERGE' | 'SQUASH' | 'REBASE' },
+  user: string,
+  out: Sent,
+): void {
   const { issue, pull } = world.pull(repo, number);
   if (issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
-  if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
+  if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha)
+    throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
   // GitHub refuses auto-merge on a pull request that could merge right now
   if (readyToMerge(world, repo, pull)) throw new GitHubError(422, 'Pull request is in clean status');
   pull.autoMerge = { method: input.method, enabledBy: user };
-  out.push(world.emit(repo, 'pull_request', { action: 'auto_merge_enabled', number, reason: '', pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'auto_merge_enabled', number, reason: '', pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
   settleAutoMerges(world, repo, out);
 }
 
-export function enqueuePull(world: World, repo: Repo, number: number, expectedHeadOid: string | undefined, user: string, out: Sent): void {
+export function enqueuePull(
+  world: World,
+  repo: Repo,
+  number: number,
+  expectedHeadOid: string | undefined,
+  user: string,
+  out: Sent,
+): void {
   const { issue, pull } = world.pull(repo, number);
   if (issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
-  if (expectedHeadOid !== undefined && expectedHeadOid !== pull.headSha) throw new GitHubError(422, 'Head sha did not match expected head oid');
+  if (expectedHeadOid !== undefined && expectedHeadOid !== pull.headSha)
+    throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
   pull.queued = true;
-  out.push(world.emit(repo, 'pull_request', { action: 'enqueued', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(repo, 'pull_request', { action: 'enqueued', number, pull_request: world.pullJson(repo, number) }, user),
+  );
   settleAutoMerges(world, repo, out);
 }
-
 
 /** A person changes a pull request's base branch: `edited` with `changes.base`, as GitHub sends it. */
 export function retargetPull(world: World, repo: Repo, number: number, base: string, user: string, out: Sent): void {
@@ -228,7 +402,14 @@ export function retargetPull(world: World, repo: Repo, number: number, base: str
   if (pull.base === base) return;
   const from = { ref: { from: pull.base }, sha: { from: world.resolveSha(repo, pull.base) } };
   pull.base = base;
-  out.push(world.emit(repo, 'pull_request', { action: 'edited', number, changes: { base: from }, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'edited', number, changes: { base: from }, pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
 }
 
 /** A person converts a pull request back to a draft. */
@@ -237,5 +418,12 @@ export function convertToDraft(world: World, repo: Repo, number: number, user: s
   if (pull.draft) return;
   pull.draft = true;
   pull.autoMerge = null;
-  out.push(world.emit(repo, 'pull_request', { action: 'converted_to_draft', number, pull_request: world.pullJson(repo, number) }, user));
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'converted_to_draft', number, pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
 }

@@ -71,7 +71,13 @@ function errorBody(status: number, message: string, errors?: unknown[]): Record<
   return { message, documentation_url: DOCS, status: String(status), ...(errors ? { errors } : {}) };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, text?: string): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  text?: string,
+): void {
   const payload = text ?? (body === undefined ? '' : JSON.stringify(body));
   res.writeHead(status, {
     'content-type': text !== undefined ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
@@ -105,7 +111,9 @@ export class EmulatorServer {
   listen(): Promise<number> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        this.world.violations.push(`emulator crashed on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+        this.world.violations.push(
+          `emulator crashed on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`,
+        );
         if (!res.headersSent) send(res, 500, errorBody(500, 'Server Error'));
       });
     });
@@ -126,8 +134,24 @@ export class EmulatorServer {
     return new Promise((resolve) => server.close(() => resolve()));
   }
 
-  private record(method: string, route: string, path: string, operation: string | null, status: number, summary: string): void {
-    const write: WriteRecord = { seq: this.recorder.writes.length + 1, at: (this.world.now() - this.recorder.scenarioStart) / 1000, method, route, path, operation, status, summary };
+  private record(
+    method: string,
+    route: string,
+    path: string,
+    operation: string | null,
+    status: number,
+    summary: string,
+  ): void {
+    const write: WriteRecord = {
+      seq: this.recorder.writes.length + 1,
+      at: (this.world.now() - this.recorder.scenarioStart) / 1000,
+      method,
+      route,
+      path,
+      operation,
+      status,
+      summary,
+    };
     this.recorder.writes.push(write);
     for (const listener of this.recorder.listeners) listener(write);
   }
@@ -140,15 +164,26 @@ export class EmulatorServer {
   }
 
   private sendFault(res: ServerResponse, fault: Fault, rest: RestAnswer | null): void {
-    const body = fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator');
+    const body =
+      fault.body ?? errorBody(fault.status, fault.status >= 500 ? 'Server Error' : 'Fault injected by the emulator');
     if (rest) this.answer(res, rest, fault.status, body, fault.headers ?? {});
     else send(res, fault.status, body, fault.headers ?? {});
   }
 
   /** Sends a REST answer once it is checked against GitHub's schema for the operation and status. */
-  private answer(res: ServerResponse, rest: RestAnswer, status: number, body: unknown, headers: Record<string, string> = {}, text?: string): void {
+  private answer(
+    res: ServerResponse,
+    rest: RestAnswer,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+    text?: string,
+  ): void {
     const problems = text === undefined ? this.contract.checkResponse(rest.operation, status, body) : [];
-    if (problems.length > 0) this.world.violations.push(`${rest.label} (${rest.operation.operationId}): the emulator's ${status} answer breaks GitHub's response schema: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      this.world.violations.push(
+        `${rest.label} (${rest.operation.operationId}): the emulator's ${status} answer breaks GitHub's response schema: ${problems.join('; ')}`,
+      );
     send(res, status, body, headers, text);
   }
 
@@ -156,7 +191,9 @@ export class EmulatorServer {
    * A write while a rate limit is in force, or one that meets a rate-limit fault (which starts
    * one): refused with the seconds left, as GitHub does, instead of a fixed number of times.
    */
-  private rateLimited(takeFault: () => (Fault & { remaining: number }) | null): { fault: Fault; retryAfter: number } | null {
+  private rateLimited(
+    takeFault: () => (Fault & { remaining: number }) | null,
+  ): { fault: Fault; retryAfter: number } | null {
     const now = this.world.now();
     const block = this.recorder.block;
     if (block && now < block.until) return { fault: block.fault, retryAfter: Math.ceil((block.until - now) / 1000) };
@@ -171,8 +208,14 @@ export class EmulatorServer {
     return { fault, retryAfter: seconds };
   }
 
-  private sendRateLimit(res: ServerResponse, limited: { fault: Fault; retryAfter: number }, rest: RestAnswer | null): void {
-    const headers: Record<string, string> = Object.fromEntries(Object.entries(limited.fault.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'retry-after'));
+  private sendRateLimit(
+    res: ServerResponse,
+    limited: { fault: Fault; retryAfter: number },
+    rest: RestAnswer | null,
+  ): void {
+    const headers: Record<string, string> = Object.fromEntries(
+      Object.entries(limited.fault.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'retry-after'),
+    );
     headers['retry-after'] = String(limited.retryAfter);
     const body = limited.fault.body ?? errorBody(limited.fault.status, SECONDARY_LIMIT);
     if (rest) this.answer(res, rest, limited.fault.status, body, headers);
@@ -185,7 +228,8 @@ export class EmulatorServer {
     const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
     const raw = await readBody(req);
     const credential = this.auth.identify(req.headers.authorization);
-    if (path === '/graphql' || path === '/api/graphql') return this.handleGraphql(method, raw, credential.kind, res, path);
+    if (path === '/graphql' || path === '/api/graphql')
+      return this.handleGraphql(method, raw, credential.kind, res, path);
 
     const matched = this.contract.match(method, path);
     const label = `${method} ${path}`;
@@ -197,7 +241,12 @@ export class EmulatorServer {
     const rest: RestAnswer = { label, operation: matched.operation };
     const needsJwt = JWT_ROUTES.has(routeKey);
     if (needsJwt ? credential.kind !== 'jwt' : credential.kind !== 'installation') {
-      const message = credential.kind === 'none' ? credential.reason : needsJwt ? 'A JSON web token could not be decoded' : 'Bad credentials';
+      const message =
+        credential.kind === 'none'
+          ? credential.reason
+          : needsJwt
+            ? 'A JSON web token could not be decoded'
+            : 'Bad credentials';
       return this.answer(res, rest, 401, errorBody(401, message));
     }
     let body: unknown = undefined;
@@ -213,7 +262,9 @@ export class EmulatorServer {
     const counted = !needsJwt;
     const isWrite = method !== 'GET' && method !== 'HEAD';
     if (problems.length > 0) {
-      this.world.violations.push(`${label} (${matched.operation.route}) breaks GitHub's OpenAPI contract: ${problems.join('; ')}`);
+      this.world.violations.push(
+        `${label} (${matched.operation.route}) breaks GitHub's OpenAPI contract: ${problems.join('; ')}`,
+      );
       if (counted && isWrite) this.record(method, matched.operation.route, path, null, 422, `refused: ${problems[0]}`);
       return this.answer(res, rest, 422, errorBody(422, `Invalid request.\n\n${problems.join('\n')}`));
     }
@@ -222,27 +273,68 @@ export class EmulatorServer {
     if (counted && !isWrite) this.recorder.reads += 1;
     const limited = counted && isWrite ? this.rateLimited(() => this.takeFault(routeKey)) : null;
     if (limited) {
-      this.record(method, matched.operation.route, path, null, limited.fault.status, `rate limited ${limited.fault.status} before ${routeKey} (retry-after ${limited.retryAfter}; not applied)`);
+      this.record(
+        method,
+        matched.operation.route,
+        path,
+        null,
+        limited.fault.status,
+        `rate limited ${limited.fault.status} before ${routeKey} (retry-after ${limited.retryAfter}; not applied)`,
+      );
       return this.sendRateLimit(res, limited, rest);
     }
     const fault = counted ? this.takeFault(routeKey) : null;
     if (fault && (fault.when ?? 'before') === 'before') {
-      if (isWrite) this.record(method, matched.operation.route, path, null, fault.status, `fault ${fault.status} before ${routeKey} (not applied)`);
+      if (isWrite)
+        this.record(
+          method,
+          matched.operation.route,
+          path,
+          null,
+          fault.status,
+          `fault ${fault.status} before ${routeKey} (not applied)`,
+        );
       return this.sendFault(res, fault, rest);
     }
     const out: Sent = [];
     const actor = this.world.appBot();
     let result;
     try {
-      result = handler({ world: this.world, method, path, params: matched.params, query: url.searchParams, body, headers: req.headers, actor, app: this.world.appSlug, out });
+      result = handler({
+        world: this.world,
+        method,
+        path,
+        params: matched.params,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        actor,
+        app: this.world.appSlug,
+        out,
+      });
     } catch (error) {
       if (!(error instanceof GitHubError)) throw error;
-      if (counted && isWrite) this.record(method, matched.operation.route, path, null, error.status, `${routeKey} refused ${error.status}: ${error.message.split('\n')[0]}`);
+      if (counted && isWrite)
+        this.record(
+          method,
+          matched.operation.route,
+          path,
+          null,
+          error.status,
+          `${routeKey} refused ${error.status}: ${error.message.split('\n')[0]}`,
+        );
       return this.answer(res, rest, error.status, errorBody(error.status, error.message, error.errors));
     }
     if (counted && isWrite) {
       const summary = result.summary ?? routeKey;
-      this.record(method, matched.operation.route, path, null, fault ? fault.status : result.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
+      this.record(
+        method,
+        matched.operation.route,
+        path,
+        null,
+        fault ? fault.status : result.status,
+        fault ? `${summary} (applied; fault ${fault.status} after)` : summary,
+      );
     }
     if (fault) return this.sendFault(res, fault, rest);
     this.answer(res, rest, result.status, result.json, result.headers ?? {}, result.text);
@@ -250,7 +342,12 @@ export class EmulatorServer {
 
   private handleGraphql(method: string, raw: string, credential: string, res: ServerResponse, path: string): void {
     if (method !== 'POST') return send(res, 404, errorBody(404, 'Not Found'));
-    if (credential !== 'installation') return send(res, 401, { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' });
+    if (credential !== 'installation')
+      return send(res, 401, {
+        message: 'This endpoint requires you to be authenticated.',
+        documentation_url:
+          'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+      });
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -258,32 +355,70 @@ export class EmulatorServer {
       this.world.violations.push(`POST ${path}: the body is not JSON`);
       return send(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
     }
-    const query = typeof body === 'object' && body !== null && 'query' in body && typeof body.query === 'string' ? body.query : '';
-    const opName = typeof body === 'object' && body !== null && 'operationName' in body && typeof body.operationName === 'string' ? body.operationName : null;
+    const query =
+      typeof body === 'object' && body !== null && 'query' in body && typeof body.query === 'string' ? body.query : '';
+    const opName =
+      typeof body === 'object' && body !== null && 'operationName' in body && typeof body.operationName === 'string'
+        ? body.operationName
+        : null;
     const names = mutationNames(query, opName);
     if (names.length === 0) this.recorder.reads += 1;
-    const limited = names.length > 0 ? this.rateLimited(() => names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null) : null;
+    const limited =
+      names.length > 0
+        ? this.rateLimited(
+            () => names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null,
+          )
+        : null;
     if (limited) {
-      for (const name of names) this.record('POST', '/graphql', path, name, limited.fault.status, `rate limited ${limited.fault.status} before ${name} (retry-after ${limited.retryAfter}; not applied)`);
+      for (const name of names)
+        this.record(
+          'POST',
+          '/graphql',
+          path,
+          name,
+          limited.fault.status,
+          `rate limited ${limited.fault.status} before ${name} (retry-after ${limited.retryAfter}; not applied)`,
+        );
       return this.sendRateLimit(res, limited, null);
     }
     const fault = names.map((name) => this.takeFault(`POST /graphql ${name}`)).find((f) => f !== null) ?? null;
     if (fault && (fault.when ?? 'before') === 'before') {
-      for (const name of names) this.record('POST', '/graphql', path, name, fault.status, `fault ${fault.status} before ${name} (not applied)`);
+      for (const name of names)
+        this.record('POST', '/graphql', path, name, fault.status, `fault ${fault.status} before ${name} (not applied)`);
       return this.sendFault(res, fault, null);
     }
     const out: Sent = [];
     const outcome = runGraphql(this.world, body, this.world.appBot(), out);
     const operation = `POST ${path}${names.length ? ` (${names.join(', ')})` : ''}`;
-    if (outcome.refused !== null) this.world.violations.push(`${operation}: GitHub's GraphQL schema refuses the document: ${outcome.refused}`);
-    if (outcome.breaches.length > 0) this.world.violations.push(`POST ${path} (${operationTitle(query, opName)}): the emulator's ${outcome.status} answer breaks GitHub's GraphQL schema: ${outcome.breaches.slice(0, 8).join('; ')}`);
-    const errors = typeof outcome.json === 'object' && outcome.json !== null && 'errors' in outcome.json && Array.isArray(outcome.json.errors) ? outcome.json.errors : [];
+    if (outcome.refused !== null)
+      this.world.violations.push(`${operation}: GitHub's GraphQL schema refuses the document: ${outcome.refused}`);
+    if (outcome.breaches.length > 0)
+      this.world.violations.push(
+        `POST ${path} (${operationTitle(query, opName)}): the emulator's ${outcome.status} answer breaks GitHub's GraphQL schema: ${outcome.breaches.slice(0, 8).join('; ')}`,
+      );
+    const errors =
+      typeof outcome.json === 'object' &&
+      outcome.json !== null &&
+      'errors' in outcome.json &&
+      Array.isArray(outcome.json.errors)
+        ? outcome.json.errors
+        : [];
     names.forEach((name, i) => {
       const failed = outcome.summaries[i] === undefined;
       const firstError: unknown = errors[0];
-      const reason = typeof firstError === 'object' && firstError !== null && 'message' in firstError ? String(firstError.message) : 'refused';
+      const reason =
+        typeof firstError === 'object' && firstError !== null && 'message' in firstError
+          ? String(firstError.message)
+          : 'refused';
       const summary = failed ? `${name} failed: ${reason}` : outcome.summaries[i];
-      this.record('POST', '/graphql', path, name, fault ? fault.status : outcome.status, fault ? `${summary} (applied; fault ${fault.status} after)` : summary);
+      this.record(
+        'POST',
+        '/graphql',
+        path,
+        name,
+        fault ? fault.status : outcome.status,
+        fault ? `${summary} (applied; fault ${fault.status} after)` : summary,
+      );
     });
     if (fault) return this.sendFault(res, fault, null);
     send(res, outcome.status, outcome.json);

@@ -9,7 +9,8 @@ const require = createRequire(import.meta.url);
 let loaded: { ajv: Ajv; definitions: Record<string, unknown> } | null = null;
 const validators = new Map<string, ValidateFunction | null>();
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function load(): { ajv: Ajv; definitions: Record<string, unknown> } {
   if (loaded) return loaded;
@@ -34,7 +35,8 @@ function relink(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema') continue;
-    out[key] = key === '$ref' && typeof value === 'string' ? value.replace(/^#\/definitions\//, 'webhook:') : relink(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string' ? value.replace(/^#\/definitions\//, 'webhook:') : relink(value);
   }
   return out;
 }
@@ -62,6 +64,9 @@ export function validateWebhook(event: string, payload: unknown): string | null 
   if (validate(payload)) return null;
   return (validate.errors ?? [])
     .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+    )
     .join('; ');
 }

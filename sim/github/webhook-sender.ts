@@ -53,7 +53,8 @@ export function attemptStatus(code: number): string {
   return code === 0 ? 'failed to connect' : `Invalid HTTP Response: ${code}`;
 }
 
-export const signBody = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export const signBody = (secret: string, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export class WebhookSender {
   readonly sent: SentRecord[] = [];
@@ -213,7 +214,12 @@ const idOf = (v: unknown): number | undefined => (isRecord(v) && typeof v.id ===
 function payloadOf(body: string): Payload {
   const parsed: unknown = JSON.parse(body);
   const raw = isRecord(parsed) ? parsed : {};
-  return { action: typeof raw.action === 'string' ? raw.action : undefined, installation: idOf(raw.installation), repository: idOf(raw.repository), raw };
+  return {
+    action: typeof raw.action === 'string' ? raw.action : undefined,
+    installation: idOf(raw.installation),
+    repository: idOf(raw.repository),
+    raw,
+  };
 }
 
 /** The pull request and issue numbers a webhook is about (its PR, issue, or a check's PRs). */

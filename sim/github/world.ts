@@ -4,7 +4,16 @@ import { GitError } from './git-store.ts';
 import { diffTrees, type FileDiff } from './diff.ts';
 import type { AppInfo, Issue, Permission, Pull, Repo } from './model.ts';
 import { IdSource, newRepo } from './model.ts';
-import { botLogin, nodeId, pullJson, repoJson, userJson, type JsonObject, type PullStats, type Urls } from './payloads.ts';
+import {
+  botLogin,
+  nodeId,
+  pullJson,
+  repoJson,
+  userJson,
+  type JsonObject,
+  type PullStats,
+  type Urls,
+} from './payloads.ts';
 import { validateWebhook } from './webhook-schemas.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
@@ -169,11 +178,15 @@ export class World {
       ...body,
       repository: repoJson(this.urls, repo, this.lastPush(repo)),
       sender: this.senderJson(sender),
-      installation: { id: this.installationId, node_id: nodeId('MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u', this.installationId) },
+      installation: {
+        id: this.installationId,
+        node_id: nodeId('MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u', this.installationId),
+      },
     };
     const problem = validateWebhook(event, payload);
     const action = typeof body.action === 'string' ? `.${body.action}` : '';
-    if (problem !== null) this.violations.push(`webhook ${event}${action} does not match GitHub's published schema: ${problem}`);
+    if (problem !== null)
+      this.violations.push(`webhook ${event}${action} does not match GitHub's published schema: ${problem}`);
     return this.webhooks.dispatch(event, payload);
   }
 }

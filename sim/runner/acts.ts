@@ -93,7 +93,13 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     const sha = await ctx.emulator.push(
       ctx.scenario.repo,
       c.branch,
-      { files: p.files, deleted: p.deleted, renamed: p.renamed, message: p.message ?? `Update ${c.branch}`, author: user },
+      {
+        files: p.files,
+        deleted: p.deleted,
+        renamed: p.renamed,
+        message: p.message ?? `Update ${c.branch}`,
+        author: user,
+      },
       user,
     );
     ctx.heads.set(`push:${index}`, sha);
@@ -190,7 +196,9 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       labels: c.labels,
       fork: c.fork,
     });
-    ctx.say(`${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted, c.renamed)}: ${firstLine(c.body)}`);
+    ctx.say(
+      `${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted, c.renamed)}: ${firstLine(c.body)}`,
+    );
     await startChecks(ctx, headSha(ctx, `open:${c.number}`), c.number, c.checks);
   },
   async start(ctx, act) {
@@ -214,22 +222,47 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     if (!agent) throw new ScenarioRunError(`#${act.agent} is not a scripted agent`);
     const { repo, change, defaultBranch } = ctx.scenario;
     const title = agent.title ?? `Agent ${agent.branch}`;
-    const sha = ctx.emulator.commit(repo, agent.branch, { files: agent.files, deleted: agent.deleted, message: title, author: agent.author, from: defaultBranch });
+    const sha = ctx.emulator.commit(repo, agent.branch, {
+      files: agent.files,
+      deleted: agent.deleted,
+      message: title,
+      author: agent.author,
+      from: defaultBranch,
+    });
     ctx.heads.set(`agent:${agent.number}`, sha);
-    if (agent.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: agent.model } });
+    if (agent.model)
+      ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: agent.model } });
     const body = `Candidate-for: #${change.number}\nArbiter-slot: ${act.slot}\n\nApproach: ${act.approach}`;
-    await ctx.emulator.openPullRequest(repo, { number: agent.number, head: agent.branch, base: defaultBranch, title, body, user: agent.author, draft: true });
-    ctx.say(`${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`);
+    await ctx.emulator.openPullRequest(repo, {
+      number: agent.number,
+      head: agent.branch,
+      base: defaultBranch,
+      title,
+      body,
+      user: agent.author,
+      draft: true,
+    });
+    ctx.say(
+      `${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`,
+    );
     await startChecks(ctx, sha, agent.number, agent.checks);
   },
   async 'agent-push'(ctx, act) {
     const agent = ctx.agents.agent(act.agent);
     const refine = agent?.refine;
     if (!agent || !refine) throw new ScenarioRunError(`#${act.agent} has no scripted refinement`);
-    const sha = await ctx.emulator.push(ctx.scenario.repo, agent.branch, { files: refine.files, deleted: refine.deleted, message: `Refine ${agent.branch}`, author: agent.author }, agent.author);
+    const sha = await ctx.emulator.push(
+      ctx.scenario.repo,
+      agent.branch,
+      { files: refine.files, deleted: refine.deleted, message: `Refine ${agent.branch}`, author: agent.author },
+      agent.author,
+    );
     ctx.heads.set(`refine:${agent.number}`, sha);
-    if (refine.model) ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: refine.model } });
-    ctx.say(`${agent.author} (agent) pushed its refinement to #${agent.number} (${countFiles(refine.files, refine.deleted)}, head ${sha.slice(0, 7)})`);
+    if (refine.model)
+      ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: refine.model } });
+    ctx.say(
+      `${agent.author} (agent) pushed its refinement to #${agent.number} (${countFiles(refine.files, refine.deleted)}, head ${sha.slice(0, 7)})`,
+    );
     await startChecks(ctx, sha, agent.number, refine.checks);
   },
   async rerun(ctx, act) {

@@ -38,7 +38,8 @@ export class AgentScripts {
 
   /** Remembers the scripted checks of a head as it starts them. */
   noteChecks(sha: string, pr: number, checks: CheckSpec[]): void {
-    for (const check of checks) if (check.kind === 'check') this.specs.set(`${sha}\0${check.name}`, { pr, check, runs: 1 });
+    for (const check of checks)
+      if (check.kind === 'check') this.specs.set(`${sha}\0${check.name}`, { pr, check, runs: 1 });
   }
 
   /** Acts for everything Arbiter asked since the last call, `now` being the current scenario time. */
@@ -57,7 +58,10 @@ export class AgentScripts {
       const check: CheckSpec = { ...spec.check, readings: undefined, output: outputOf(spec.check, spec.runs) };
       spec.runs++;
       out.push({ at: now, act: { kind: 'rerun', candidate: spec.pr, sha: r.headSha, name: r.name } });
-      out.push({ at: now + spec.check.rerunAfter, act: { kind: 'check', candidate: spec.pr, head: `sha:${r.headSha}`, check } });
+      out.push({
+        at: now + spec.check.rerunAfter,
+        act: { kind: 'check', candidate: spec.pr, head: `sha:${r.headSha}`, check },
+      });
     }
     this.seenRerequests = rerequests.length;
     return out;
@@ -71,8 +75,15 @@ export class AgentScripts {
     const at = now + agent.delay;
     const head: HeadKey = `agent:${agent.number}`;
     return [
-      { at, act: { kind: 'agent-open', agent: agent.number, slot: agent.slot ?? p.data.slot, approach: p.data.approach } },
-      ...agent.checks.flatMap((check) => (check.never || check.at === undefined ? [] : [{ at: at + check.at, act: { kind: 'check' as const, candidate: agent.number, head, check } }])),
+      {
+        at,
+        act: { kind: 'agent-open', agent: agent.number, slot: agent.slot ?? p.data.slot, approach: p.data.approach },
+      },
+      ...agent.checks.flatMap((check) =>
+        check.never || check.at === undefined
+          ? []
+          : [{ at: at + check.at, act: { kind: 'check' as const, candidate: agent.number, head, check } }],
+      ),
     ];
   }
 
@@ -85,7 +96,11 @@ export class AgentScripts {
     const head: HeadKey = `refine:${p.data.pr}`;
     return [
       { at, act: { kind: 'agent-push', agent: p.data.pr } },
-      ...refine.checks.flatMap((check) => (check.never || check.at === undefined ? [] : [{ at: at + check.at, act: { kind: 'check' as const, candidate: p.data.pr, head, check } }])),
+      ...refine.checks.flatMap((check) =>
+        check.never || check.at === undefined
+          ? []
+          : [{ at: at + check.at, act: { kind: 'check' as const, candidate: p.data.pr, head, check } }],
+      ),
     ];
   }
 }

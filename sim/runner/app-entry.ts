@@ -23,12 +23,16 @@ async function start(): Promise<void> {
   const env = readEnv();
   // Where the virtual clock starts (ms since the epoch) until the runner sets it.
   const startMs = Number(process.env['ARBITER_SIM_START_MS'] ?? 0);
-  if (!Number.isSafeInteger(startMs) || startMs < 0) throw new Error(`ARBITER_SIM_START_MS must be ms since the epoch, not ${process.env['ARBITER_SIM_START_MS']}`);
+  if (!Number.isSafeInteger(startMs) || startMs < 0)
+    throw new Error(`ARBITER_SIM_START_MS must be ms since the epoch, not ${process.env['ARBITER_SIM_START_MS']}`);
   const clock = new ManualClock(startMs);
   // Against the emulator there is no rate limit to respect, and the throttle's spacing of writes
   // (a second apart) only slows every scenario down; faults that answer 403 with retry-after are
   // still honoured by the executor's own waits.
-  const SimOctokit = ArbiterOctokit.defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...Object(o['throttle']), enabled: false } }));
+  const SimOctokit = ArbiterOctokit.defaults((o: Record<string, unknown>) => ({
+    ...o,
+    throttle: { ...Object(o['throttle']), enabled: false },
+  }));
   const running = await startArbiter(env, {
     clock,
     Octokit: SimOctokit,
@@ -47,6 +51,8 @@ async function start(): Promise<void> {
 }
 
 start().catch((err: unknown) => {
-  process.stderr.write(`arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `arbiter: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

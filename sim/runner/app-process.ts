@@ -197,13 +197,20 @@ export class AppProcess {
         const again = await fetch(`${this.baseUrl}${path}`, init).catch(() => null);
         if (again) return again;
       }
-      throw new ScenarioRunError(`could not reach Arbiter at ${path}: ${e instanceof Error ? e.message : String(e)}`, this.stderrTail());
+      throw new ScenarioRunError(
+        `could not reach Arbiter at ${path}: ${e instanceof Error ? e.message : String(e)}`,
+        this.stderrTail(),
+      );
     }
   }
 
   async setClock(nowMs: number): Promise<void> {
     const res = await this.post('/arbiter/sim/clock', { now: nowMs });
-    if (res.status !== 200) throw new ScenarioRunError(`POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`, this.stderrTail());
+    if (res.status !== 200)
+      throw new ScenarioRunError(
+        `POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`,
+        this.stderrTail(),
+      );
     // The app's clock never goes backwards: one that started ahead of the scenario would
     // silently run every timeout on the wrong time, so say so.
     const answer = z.object({ now: z.number() }).safeParse(JSON.parse(res.text || 'null'));
@@ -217,7 +224,8 @@ export class AppProcess {
   async idle(): Promise<IdleReport> {
     const res = await this.call('/arbiter/sim/idle');
     const parsed = Idle.safeParse(await res.json().catch(() => null));
-    if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
+    if (res.status !== 200 || !parsed.success)
+      throw new ScenarioRunError(`GET /arbiter/sim/idle answered ${res.status} without { idle }`, this.stderrTail());
     return parsed.data;
   }
 
@@ -225,7 +233,11 @@ export class AppProcess {
   async receipts(): Promise<{ id: number; recorded: unknown }[]> {
     const res = await this.call('/arbiter/sim/receipts');
     const parsed = Receipts.safeParse(await res.json().catch(() => null));
-    if (res.status !== 200 || !parsed.success) throw new ScenarioRunError(`GET /arbiter/sim/receipts answered ${res.status} without { receipts }`, this.stderrTail());
+    if (res.status !== 200 || !parsed.success)
+      throw new ScenarioRunError(
+        `GET /arbiter/sim/receipts answered ${res.status} without { receipts }`,
+        this.stderrTail(),
+      );
     return parsed.data.receipts;
   }
 

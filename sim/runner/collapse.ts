@@ -53,7 +53,10 @@ export function collapseRepeats(print: (line: string) => void): CollapsingLog {
     flush,
     finish() {
       flush();
-      if (hidden > 0) print(`       (${hidden} more in_progress update${hidden === 1 ? '' : 's'} of a run already in progress not shown)`);
+      if (hidden > 0)
+        print(
+          `       (${hidden} more in_progress update${hidden === 1 ? '' : 's'} of a run already in progress not shown)`,
+        );
       hidden = 0;
     },
   };

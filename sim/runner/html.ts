@@ -30,7 +30,10 @@ h2 { border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
 
 function comments(list: { user: string; body: string }[]): string {
   return list
-    .map((c) => `<div class="comment"><div class="who">${escape(c.user)} commented</div><div class="markdown-body">${markdownToHtml(c.body)}</div></div>`)
+    .map(
+      (c) =>
+        `<div class="comment"><div class="who">${escape(c.user)} commented</div><div class="markdown-body">${markdownToHtml(c.body)}</div></div>`,
+    )
     .join('\n');
 }
 
@@ -72,7 +75,8 @@ function issueSection(num: string, issue: IssueState): string {
 }
 
 export function renderTranscriptHtml(t: Transcript, title: string): string {
-  const byNumber = <T,>(o: Record<string, T>): [string, T][] => Object.entries(o).sort((a, b) => Number(a[0]) - Number(b[0]));
+  const byNumber = <T>(o: Record<string, T>): [string, T][] =>
+    Object.entries(o).sort((a, b) => Number(a[0]) - Number(b[0]));
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',

@@ -8,7 +8,12 @@ import { ScenarioInvalidError } from './errors.ts';
 export function parseScenarioText(text: string): { ok: true; scenario: Scenario } | { ok: false; errors: string[] } {
   const doc = parseDocument(text);
   if (doc.errors.length) {
-    return { ok: false, errors: doc.errors.map((e) => `${e.linePos ? `${e.linePos[0].line}:${e.linePos[0].col}` : '(yaml)'}: ${e.message.split('\n')[0]}`) };
+    return {
+      ok: false,
+      errors: doc.errors.map(
+        (e) => `${e.linePos ? `${e.linePos[0].line}:${e.linePos[0].col}` : '(yaml)'}: ${e.message.split('\n')[0]}`,
+      ),
+    };
   }
   return parseScenario(doc.toJS());
 }

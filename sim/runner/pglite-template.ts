@@ -15,13 +15,24 @@ const READY = 'arbiter-template-ready';
 /** Changes whenever the migrations, the queue setup or the PGlite / pg-boss versions change. */
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of ['src/store/migrations.ts', 'src/store/db.ts', 'src/jobs/queue.ts', 'src/jobs/delivery-job.ts', 'src/jobs/sweep-job.ts', 'package-lock.json']) {
+  for (const file of [
+    'src/store/migrations.ts',
+    'src/store/db.ts',
+    'src/jobs/queue.ts',
+    'src/jobs/delivery-job.ts',
+    'src/jobs/sweep-job.ts',
+    'package-lock.json',
+  ]) {
     hash.update(await readFile(join(REPO_ROOT, file)).catch(() => Buffer.from(file)));
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 let building: Promise<string | null> | null = null;
 

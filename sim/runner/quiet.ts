@@ -23,9 +23,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function failIfBroken(q: QuietInput): void {
   const fatal = q.fatal();
   if (fatal) throw fatal;
-  if (q.app.crashed && !q.restarting()) throw new ScenarioRunError(`${q.where()}: ${q.app.crashed}`, q.app.stderrTail());
+  if (q.app.crashed && !q.restarting())
+    throw new ScenarioRunError(`${q.where()}: ${q.app.crashed}`, q.app.stderrTail());
   if (q.emulator.violations.length)
-    throw new ScenarioRunError(`${q.where()}: the emulator recorded contract violations:\n${q.emulator.violations.map((v) => `  - ${v}`).join('\n')}`);
+    throw new ScenarioRunError(
+      `${q.where()}: the emulator recorded contract violations:\n${q.emulator.violations.map((v) => `  - ${v}`).join('\n')}`,
+    );
 }
 
 export async function waitUntilQuiet(q: QuietInput): Promise<void> {
@@ -64,11 +67,16 @@ export async function waitUntilQuiet(q: QuietInput): Promise<void> {
     if (quietPolls >= QUIET_POLLS) return;
     if (Date.now() > deadline) {
       const pending = [
-        last ? `app ${last.idle ? 'idle' : 'busy'} (queued ${last.queued ?? '?'}, active ${last.active ?? '?'}, inflight ${last.inflight ?? '?'})` : 'app not answering /arbiter/sim/idle',
+        last
+          ? `app ${last.idle ? 'idle' : 'busy'} (queued ${last.queued ?? '?'}, active ${last.active ?? '?'}, inflight ${last.inflight ?? '?'})`
+          : 'app not answering /arbiter/sim/idle',
         `${q.pump.outstanding()} webhook(s) waiting for delivery`,
         `${q.emulator.inflightWebhooks()} webhook(s) in flight from the emulator`,
       ];
-      throw new ScenarioRunError(`${q.where()}: still not quiet after ${q.timeoutMs / 1000} s: ${pending.join('; ')}`, q.app.stderrTail());
+      throw new ScenarioRunError(
+        `${q.where()}: still not quiet after ${q.timeoutMs / 1000} s: ${pending.join('; ')}`,
+        q.app.stderrTail(),
+      );
     }
     await sleep(POLL_MS);
   }

@@ -185,7 +185,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
     gh.onWrite((w) => {
       if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/pulls' && w.status < 300) noticeCombined();
-      say(`Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`);
+      say(
+        `Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`,
+      );
       if (w.status >= 400) return; // not applied (or a lost response): not "the nth applied write"
       for (const f of afterFaults) {
         if (writeKey(w) !== f.after && `${w.method} ${w.route}` !== f.after) continue;
@@ -233,7 +235,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     booting.catch(() => {});
 
     // Time 0: the repository and the Change.
-    const files = { ...scenario.files, ...(scenario.config !== undefined ? { '.github/arbiter.yml': scenario.config } : {}) };
+    const files = {
+      ...scenario.files,
+      ...(scenario.config !== undefined ? { '.github/arbiter.yml': scenario.config } : {}),
+    };
     gh.createRepo({
       owner: scenario.repo.split('/')[0],
       name: scenario.repo.split('/')[1],
@@ -290,7 +295,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         const limit = agenda?.nextAt() ?? null;
         if (limit !== null && at >= limit) return;
         seconds = at;
-        say(`The clock runs on to t=${seconds}: Arbiter deferred work until then (a rate limit's wait, the dashboard's next minute)`);
+        say(
+          `The clock runs on to t=${seconds}: Arbiter deferred work until then (a rate limit's wait, the dashboard's next minute)`,
+        );
         await proc.setClock(now());
       }
     };
@@ -331,7 +338,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       dispatches: state.dispatches,
       restarts,
     });
-    if (!parsed.ok) throw new ScenarioRunError(`the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`);
+    if (!parsed.ok)
+      throw new ScenarioRunError(
+        `the emulator's final state does not have the transcript shape:\n${parsed.errors.join('\n')}`,
+      );
     const transcript = { ...parsed.transcript, receipts };
     printer.finish();
     if (opts.json) log(JSON.stringify(transcript, null, 2));
@@ -350,4 +360,3 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     await rm(dataDir, { recursive: true, force: true }).catch(() => {});
   }
 }
-

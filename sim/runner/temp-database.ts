@@ -24,12 +24,15 @@ export async function createTempDatabase(serverUrl: string): Promise<TempDatabas
   try {
     await onServer(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   } catch (e) {
-    throw new ScenarioRunError(`could not create a database for the run on ${new URL(serverUrl).host}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ScenarioRunError(
+      `could not create a database for the run on ${new URL(serverUrl).host}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

@@ -50,15 +50,19 @@ export function buildTimeline(s: Scenario): Step[] {
     add(c.baseAt, { kind: 'branch', candidate: c.number });
     add(c.openAt, { kind: 'open', candidate: c.number });
     for (const check of c.checks) {
-      if (check.startAt !== undefined) add(check.startAt, { kind: 'start', candidate: c.number, head: `open:${c.number}`, check });
-      if (!check.never && check.at !== undefined) add(check.at, { kind: 'check', candidate: c.number, head: `open:${c.number}`, check });
+      if (check.startAt !== undefined)
+        add(check.startAt, { kind: 'start', candidate: c.number, head: `open:${c.number}`, check });
+      if (!check.never && check.at !== undefined)
+        add(check.at, { kind: 'check', candidate: c.number, head: `open:${c.number}`, check });
     }
   }
   s.events.forEach((e, index) => {
     add(e.at, { kind: 'event', index });
     for (const check of e.push?.checks ?? []) {
-      if (check.startAt !== undefined) add(check.startAt, { kind: 'start', candidate: e.push!.on, head: `push:${index}`, check });
-      if (!check.never && check.at !== undefined) add(check.at, { kind: 'check', candidate: e.push!.on, head: `push:${index}`, check });
+      if (check.startAt !== undefined)
+        add(check.startAt, { kind: 'start', candidate: e.push!.on, head: `push:${index}`, check });
+      if (!check.never && check.at !== undefined)
+        add(check.at, { kind: 'check', candidate: e.push!.on, head: `push:${index}`, check });
     }
   });
   for (const r of s.faults.restart) if ('at' in r) add(r.at, { kind: 'restart' });
@@ -73,7 +77,6 @@ export function buildTimeline(s: Scenario): Step[] {
   }
   return steps.map((st) => ({ at: st.at, acts: st.acts.filter((a) => a.kind !== 'tick') }));
 }
-
 
 /**
  * The timeline as it unfolds: the scenario's steps plus acts scheduled while it runs (agents that
@@ -114,4 +117,3 @@ export class Agenda {
     return { at, acts: taken.map((e) => e.act).filter((a) => a.kind !== 'tick') };
   }
 }
-

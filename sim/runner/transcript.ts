@@ -86,7 +86,11 @@ const ACCEPTANCE = 'Arbiter / acceptance';
 const HIDDEN = /<!--[\s\S]*?-->/g;
 
 function excerpt(body: string, lines = 4): string[] {
-  const kept = body.replace(HIDDEN, '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const kept = body
+    .replace(HIDDEN, '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   const shown = kept.slice(0, lines).map((l) => (l.length > 110 ? `${l.slice(0, 107)}...` : l));
   if (kept.length > lines) shown.push(`... (${kept.length - lines} more lines)`);
   return shown;
@@ -110,21 +114,30 @@ export function renderFinalState(t: Transcript, change: number): string[] {
   const out: string[] = ['', 'Final state'];
   for (const [num, pr] of Object.entries(t.prs).sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : pr.draft ? 'open (draft)' : 'open';
-    out.push(`  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`);
-    for (const [name, c] of Object.entries(pr.checks).filter(([n]) => n.startsWith('Arbiter /')).sort()) {
+    out.push(
+      `  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`,
+    );
+    for (const [name, c] of Object.entries(pr.checks)
+      .filter(([n]) => n.startsWith('Arbiter /'))
+      .sort()) {
       const result = c.status === 'completed' ? (c.conclusion ?? 'completed') : c.status;
       const buttons = c.actions?.length ? `   buttons: ${c.actions.map((a) => a.label).join(', ')}` : '';
       out.push(`      ${name}: ${result}${c.title ? ` - ${c.title}` : ''}${buttons}`);
     }
-    for (const cm of pr.comments) out.push(...excerpt(cm.body, 2).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
+    for (const cm of pr.comments)
+      out.push(...excerpt(cm.body, 2).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
   }
   const issue = t.issues[String(change)];
   if (issue) {
-    out.push(`  Change #${change}  ${issue.state}   labels: ${issue.labels.length ? issue.labels.join(', ') : '-'}   ${issue.comments.length} comment(s)`);
-    for (const cm of issue.comments) out.push(...excerpt(cm.body).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
+    out.push(
+      `  Change #${change}  ${issue.state}   labels: ${issue.labels.length ? issue.labels.join(', ') : '-'}   ${issue.comments.length} comment(s)`,
+    );
+    for (const cm of issue.comments)
+      out.push(...excerpt(cm.body).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
   }
   if (t.dispatches.length) out.push(`  Dispatches: ${t.dispatches.map((d) => d.event_type).join(', ')}`);
-  if (t.restarts.length) out.push(`  Restarts: ${t.restarts.map((r) => `t=${r.at} after write ${r.afterSeq}`).join(', ')}`);
+  if (t.restarts.length)
+    out.push(`  Restarts: ${t.restarts.map((r) => `t=${r.at} after write ${r.afterSeq}`).join(', ')}`);
   return out;
 }
 
@@ -137,7 +150,9 @@ export function verdictLine(t: Transcript): string {
       const why = [selectionTitle(p), p.checks[ACCEPTANCE]?.title].filter((x): x is string => Boolean(x));
       return `Winner: #${n} shipped (merged)${why.length ? ` - ${why.join('; ')}` : ''}`;
     });
-    const losers = prs.filter(([, p]) => !p.merged && p.labels.includes('arbiter:lost')).map(([n, p]) => `#${n} (${lossReason(p)})`);
+    const losers = prs
+      .filter(([, p]) => !p.merged && p.labels.includes('arbiter:lost'))
+      .map(([n, p]) => `#${n} (${lossReason(p)})`);
     return `${winners.join('. ')}.${losers.length ? ` Closed ${losers.join(', ')}.` : ''}`;
   }
   const waiting = prs.filter(([, p]) => p.state === 'open' && p.labels.includes(AWAITING));
@@ -145,7 +160,8 @@ export function verdictLine(t: Transcript): string {
     return `A person must decide: ${waiting.map(([n, p]) => `#${n} awaits approval${selectionTitle(p) ? ` (${selectionTitle(p)})` : ''}`).join('; ')}`;
   }
   const repairs = t.dispatches.filter((d) => d.event_type === 'arbiter.repair');
-  if (repairs.length) return `No winner yet: a repair was requested (${repairs.length} dispatch${repairs.length > 1 ? 'es' : ''})`;
+  if (repairs.length)
+    return `No winner yet: a repair was requested (${repairs.length} dispatch${repairs.length > 1 ? 'es' : ''})`;
   const open = prs.filter(([, p]) => p.state === 'open');
   const reasons = open.map(([n, p]) => `#${n}${selectionTitle(p) ? `: ${selectionTitle(p)}` : ''}`);
   return `No winner: a person must decide${reasons.length ? ` (${reasons.join('; ')})` : ''}`;

@@ -22,7 +22,8 @@ export type CitationFailure =
   | 'restates-criterion'
   | 'removed-line-still-present';
 
-export type CitationCheck = { ok: true; line: number; side: 'head' | 'removed' } | { ok: false; reason: CitationFailure };
+export type CitationCheck =
+  { ok: true; line: number; side: 'head' | 'removed' } | { ok: false; reason: CitationFailure };
 
 /** Arbiter's wording for a failed citation, for check runs. */
 export const CITATION_FAILURE_WORDING: Record<CitationFailure, string> = {
@@ -119,7 +120,8 @@ const normalise = (path: string, lines: { line: number; text: string }[]): NormT
   return { text: parts.join(''), lineAt, comment, lineStart, lineEnd, prose: isProsePath(path) };
 };
 
-const textLines = (text: string): { line: number; text: string }[] => text.split('\n').map((t, i) => ({ line: i + 1, text: t }));
+const textLines = (text: string): { line: number; text: string }[] =>
+  text.split('\n').map((t, i) => ({ line: i + 1, text: t }));
 
 interface Prepared {
   files: Map<string, NormText>;
@@ -155,7 +157,8 @@ const stripDiffMarkers = (quote: string): string => {
 
 const bare = (path: string): string => path.trim().replace(/^\.\//, '').replace(/^\/+/, '');
 
-const lookup = <T>(map: Map<string, T>, path: string): T | undefined => map.get(bare(path)) ?? map.get(bare(path).replace(/^[ab]\//, ''));
+const lookup = <T>(map: Map<string, T>, path: string): T | undefined =>
+  map.get(bare(path)) ?? map.get(bare(path).replace(/^[ab]\//, ''));
 
 const WORD_CHAR = /[A-Za-z0-9_$]/;
 
@@ -181,10 +184,14 @@ const aboutTheWork = (hay: NormText, at: number, length: number): boolean => {
   return true;
 };
 
-const isWholeLine = (hay: NormText, at: number, length: number): boolean => hay.lineStart[at] === 1 && hay.lineEnd[at + length - 1] === 1;
+const isWholeLine = (hay: NormText, at: number, length: number): boolean =>
+  hay.lineStart[at] === 1 && hay.lineEnd[at + length - 1] === 1;
 
 /** Every place of the head side of the material: sent files, and the patch's new side of files not sent. */
-const headSources = (p: Prepared): NormText[] => [...p.files.values(), ...[...p.newSide].filter(([path]) => !p.files.has(path)).map(([, t]) => t)];
+const headSources = (p: Prepared): NormText[] => [
+  ...p.files.values(),
+  ...[...p.newSide].filter(([path]) => !p.files.has(path)).map(([, t]) => t),
+];
 
 /** How often a quote occurs in `sources`: anywhere, and as a whole line. */
 const countIn = (sources: NormText[], quote: string): { any: number; wholeLines: number } => {
@@ -204,8 +211,18 @@ const countIn = (sources: NormText[], quote: string): { any: number; wholeLines:
  * once as a line (unless it is a lone keyword or literal such as `undefined` or `continue;`),
  * or a quote that is not trivial and occurs at most MAX_OCCURRENCES times.
  */
-const specific = (quote: string, count: { any: number; wholeLines: number }, wholeLine: boolean): CitationFailure | null => {
-  if (wholeLine && count.wholeLines === 1 && quote.replace(/\s+/g, '').length >= WHOLE_LINE_CHARS && !isLoneKeywordOrLiteral(quote)) return null;
+const specific = (
+  quote: string,
+  count: { any: number; wholeLines: number },
+  wholeLine: boolean,
+): CitationFailure | null => {
+  if (
+    wholeLine &&
+    count.wholeLines === 1 &&
+    quote.replace(/\s+/g, '').length >= WHOLE_LINE_CHARS &&
+    !isLoneKeywordOrLiteral(quote)
+  )
+    return null;
   if (isTrivialQuote(quote)) return 'trivial';
   return count.any > MAX_OCCURRENCES ? 'not-specific' : null;
 };
@@ -236,11 +253,16 @@ export function verifyCitation(
   const hay = [file, inPatch].find((h) => occurrences(h, quote).length > 0);
   if (hay) {
     const hits = occurrences(hay, quote);
-    const unspecific = specific(quote, countIn(headSources(p), quote), hits.some((at) => isWholeLine(hay, at, quote.length)));
+    const unspecific = specific(
+      quote,
+      countIn(headSources(p), quote),
+      hits.some((at) => isWholeLine(hay, at, quote.length)),
+    );
     if (unspecific) return { ok: false, reason: unspecific };
     const work = opts.allowProse ? hits : hits.filter((at) => !aboutTheWork(hay, at, quote.length));
     if (work.length === 0) return { ok: false, reason: hay.prose ? 'prose-file' : 'in-comment' };
-    if (!opts.allowProse && opts.criterion && restatesCriterion(quote, opts.criterion)) return { ok: false, reason: 'restates-criterion' };
+    if (!opts.allowProse && opts.criterion && restatesCriterion(quote, opts.criterion))
+      return { ok: false, reason: 'restates-criterion' };
     return { ok: true, line: hay.lineAt[work[0]], side: 'head' };
   }
 
@@ -248,7 +270,11 @@ export function verifyCitation(
     const hits = occurrences(inRemoved, quote);
     if (hits.length > 0) {
       if (countIn(headSources(p), quote).any > 0) return { ok: false, reason: 'removed-line-still-present' };
-      const unspecific = specific(quote, countIn([...p.removed.values()], quote), hits.some((at) => isWholeLine(inRemoved, at, quote.length)));
+      const unspecific = specific(
+        quote,
+        countIn([...p.removed.values()], quote),
+        hits.some((at) => isWholeLine(inRemoved, at, quote.length)),
+      );
       if (unspecific) return { ok: false, reason: unspecific };
       return { ok: true, line: inRemoved.lineAt[hits[0]], side: 'removed' };
     }

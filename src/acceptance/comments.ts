@@ -29,16 +29,51 @@ const BY_EXTENSION: Record<string, Syntax> = {};
 const register = (syntax: Syntax, exts: string[]): void => {
   for (const e of exts) BY_EXTENSION[e] = syntax;
 };
-register(C_LIKE, ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'java', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'go', 'rs']);
+register(C_LIKE, [
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'ts',
+  'mts',
+  'cts',
+  'tsx',
+  'java',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'hpp',
+  'cs',
+  'go',
+  'rs',
+]);
 register(C_LIKE, ['swift', 'kt', 'kts', 'scala', 'dart', 'php', 'groovy', 'gradle', 'json', 'jsonc', 'json5', 'proto']);
 register(CSS, ['css']);
 register(SCSS, ['scss', 'less', 'sass']);
 register(PYTHON, ['py', 'pyi']);
-register(HASH, ['rb', 'sh', 'bash', 'zsh', 'fish', 'yml', 'yaml', 'toml', 'r', 'pl', 'ps1', 'conf', 'cfg', 'ini', 'env']);
+register(HASH, [
+  'rb',
+  'sh',
+  'bash',
+  'zsh',
+  'fish',
+  'yml',
+  'yaml',
+  'toml',
+  'r',
+  'pl',
+  'ps1',
+  'conf',
+  'cfg',
+  'ini',
+  'env',
+]);
 register(SQL, ['sql', 'lua', 'hs']);
 register(MARKUP, ['html', 'htm', 'xhtml', 'xml', 'svg', 'vue', 'svelte', 'astro']);
 
-const HASH_NAMES = /^(makefile|dockerfile|gemfile|rakefile|\.gitignore|\.dockerignore|\.npmignore|\.editorconfig|\.env(\..+)?)$/i;
+const HASH_NAMES =
+  /^(makefile|dockerfile|gemfile|rakefile|\.gitignore|\.dockerignore|\.npmignore|\.editorconfig|\.env(\..+)?)$/i;
 
 const syntaxOf = (path: string): Syntax | null => {
   const base = posix.basename(path);
@@ -48,7 +83,8 @@ const syntaxOf = (path: string): Syntax | null => {
 };
 
 const PROSE_EXT = /\.(md|markdown|mdx|txt|text|rst|adoc|asciidoc|org|textile|rtf)$/i;
-const PROSE_NAME = /^(readme|changelog|changes|history|news|notes|authors|contributors|contributing|license|licence|copying|todo)(\.[^/]*)?$/i;
+const PROSE_NAME =
+  /^(readme|changelog|changes|history|news|notes|authors|contributors|contributing|license|licence|copying|todo)(\.[^/]*)?$/i;
 const DOCS_DIR = /(^|\/)(docs|documentation)\//i;
 
 /** A file of prose about the work: `*.md`, `*.txt`…, README/CHANGELOG/NOTES…, anything under docs/. */

@@ -116,7 +116,8 @@ export function selectSecondRead(input: {
 }
 
 const cleanName = (p: string): string => p.replace(/[\u0000-\u001f]/g, '?');
-const section = (title: string, body: string): string => `===== ${cleanName(title)} =====\n${body}${body.endsWith('\n') ? '' : '\n'}`;
+const section = (title: string, body: string): string =>
+  `===== ${cleanName(title)} =====\n${body}${body.endsWith('\n') ? '' : '\n'}`;
 
 /** A list of names within `room` bytes; names that do not fit are counted instead. */
 const listSection = (title: string, names: string[], room: number): string => {
@@ -163,7 +164,10 @@ export function buildAcceptanceContext(input: {
   const wanted = candidates.reduce((n, [path, text]) => n + bytes(text) + fileOverhead(path), 0);
   const patchBytes = bytes(patch.patch);
   const patchBudget = Math.max(0, budget - fileOverhead(''));
-  const patchRoom = candidates.length === 0 ? patchBudget : Math.min(patchBytes, Math.max(patchBudget - wanted, Math.floor(patchBudget / 2)));
+  const patchRoom =
+    candidates.length === 0
+      ? patchBudget
+      : Math.min(patchBytes, Math.max(patchBudget - wanted, Math.floor(patchBudget / 2)));
 
   const parts: string[] = [];
   let used = 0;
@@ -184,7 +188,9 @@ export function buildAcceptanceContext(input: {
     }
     const cut = cutAndRedact(text, room);
     const fileTruncated = cut.truncated || file.isTruncated;
-    const title = fileTruncated ? `FILE ${path} (truncated: ${file.byteSize} bytes in full)` : `FILE ${path} (${file.byteSize} bytes)`;
+    const title = fileTruncated
+      ? `FILE ${path} (truncated: ${file.byteSize} bytes in full)`
+      : `FILE ${path} (${file.byteSize} bytes)`;
     const body = cut.text + (fileTruncated ? CUT_MARK : '');
     const part = section(title, body);
     parts.push(part);
@@ -194,7 +200,11 @@ export function buildAcceptanceContext(input: {
   }
   // The lists share what is left; each gets at least LIST_RESERVE bytes (kept aside above).
   if (binary.length > 0) {
-    const part = listSection('BINARY FILES (named, not sent)', binary, Math.max(LIST_RESERVE, (config.maxBytes - used) / 2));
+    const part = listSection(
+      'BINARY FILES (named, not sent)',
+      binary,
+      Math.max(LIST_RESERVE, (config.maxBytes - used) / 2),
+    );
     parts.push(part);
     used += bytes(part) + 1;
   }

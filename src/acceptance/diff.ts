@@ -37,7 +37,8 @@ const pathsFromGitLine = (rest: string): { oldPath: string; path: string } => {
   if (Number.isInteger(half)) {
     const a = bare.slice(0, half);
     const b = bare.slice(half + 1);
-    if (a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2)) return { oldPath: a.slice(2), path: b.slice(2) };
+    if (a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2))
+      return { oldPath: a.slice(2), path: b.slice(2) };
   }
   const m = /^"?a\/(.+?)"? "?b\/(.+?)"?$/.exec(bare);
   return m ? { oldPath: m[1], path: m[2] } : { oldPath: bare, path: bare };
@@ -56,7 +57,16 @@ export function parseUnifiedDiff(text: string, opts: { keepLines?: boolean } = {
   let inHunk = false;
 
   const start = (oldPath: string, path: string): DiffFile => {
-    const f: DiffFile = { path, oldPath, status: 'modified', additions: 0, deletions: 0, binary: false, newSide: [], removed: [] };
+    const f: DiffFile = {
+      path,
+      oldPath,
+      status: 'modified',
+      additions: 0,
+      deletions: 0,
+      binary: false,
+      newSide: [],
+      removed: [],
+    };
     files.push(f);
     inHunk = false;
     return f;

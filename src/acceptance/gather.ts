@@ -23,7 +23,13 @@ export async function gatherHeadFiles(
   const out = new Map(read1.files);
   if (out.size >= config.maxFiles) return out;
 
-  const second = selectSecondRead({ first: read1.files, tree: read1.tree, patch, config, maxLookups: MAX_LOOKUPS_PER_QUERY });
+  const second = selectSecondRead({
+    first: read1.files,
+    tree: read1.tree,
+    patch,
+    config,
+    maxLookups: MAX_LOOKUPS_PER_QUERY,
+  });
   if (second.paths.length === 0) return out;
   const read2 = await read({ sha: input.sha, paths: second.paths });
   for (const p of second.globMatches) {

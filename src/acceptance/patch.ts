@@ -55,7 +55,12 @@ export interface PatchTarget {
   headSha: string;
 }
 
-const call = async (octokit: RestClient, step: PatchFetchError['step'], route: string, params: Record<string, unknown>): Promise<unknown> => {
+const call = async (
+  octokit: RestClient,
+  step: PatchFetchError['step'],
+  route: string,
+  params: Record<string, unknown>,
+): Promise<unknown> => {
   try {
     return (await octokit.request(route, params)).data;
   } catch (err) {
@@ -74,7 +79,8 @@ const fetchDiff = async (octokit: RestClient, t: PatchTarget): Promise<string | 
       mediaType: { format: 'diff' },
     });
     const diff = z.string().safeParse(res.data);
-    if (!diff.success) throw new PatchFetchError('diff', null, 'GitHub answered the diff with something other than text');
+    if (!diff.success)
+      throw new PatchFetchError('diff', null, 'GitHub answered the diff with something other than text');
     return diff.data;
   } catch (err) {
     if (err instanceof PatchFetchError) throw err;
@@ -128,7 +134,8 @@ const assembleFromFiles = async (
       page,
     });
     const parsed = FilesPage.safeParse(data);
-    if (!parsed.success) throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
+    if (!parsed.success)
+      throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
     for (const f of parsed.data) {
       // A file renamed and not changed has no patch either, and is not binary.
       const pureRename = f.status === 'renamed' && f.additions + f.deletions === 0;
@@ -166,7 +173,11 @@ const assembleFromFiles = async (
  * The candidate's patch row: the merge base (compare base...head), the diff, and the changed
  * files. The caller stores it once per head sha. Errors are `PatchFetchError`.
  */
-export async function fetchPatch(octokit: RestClient, t: PatchTarget, opts: { maxBytes?: number } = {}): Promise<PatchRow> {
+export async function fetchPatch(
+  octokit: RestClient,
+  t: PatchTarget,
+  opts: { maxBytes?: number } = {},
+): Promise<PatchRow> {
   const maxBytes = opts.maxBytes ?? PATCH_MAX_BYTES;
   const compare = Compare.safeParse(
     await call(octokit, 'merge-base', 'GET /repos/{owner}/{repo}/compare/{basehead}', {
@@ -175,8 +186,14 @@ export async function fetchPatch(octokit: RestClient, t: PatchTarget, opts: { ma
       basehead: `${t.baseRef}...${t.headSha}`,
     }),
   );
-  if (!compare.success) throw new PatchFetchError('merge-base', null, 'GitHub answered the comparison without a merge base');
-  const base = { repo: `${t.owner}/${t.repo}`, pr: t.pr, headSha: t.headSha, mergeBase: compare.data.merge_base_commit.sha };
+  if (!compare.success)
+    throw new PatchFetchError('merge-base', null, 'GitHub answered the comparison without a merge base');
+  const base = {
+    repo: `${t.owner}/${t.repo}`,
+    pr: t.pr,
+    headSha: t.headSha,
+    mergeBase: compare.data.merge_base_commit.sha,
+  };
 
   const diff = await fetchDiff(octokit, t);
   if (diff !== null && Buffer.byteLength(diff) <= maxBytes) {

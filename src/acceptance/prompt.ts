@@ -11,7 +11,7 @@ export const ACCEPTANCE_SYSTEM = [
   'Judge every criterion listed as `ACn: <text>` against the request, using only the material provided: the patch first, then the full text of relevant files of the head commit.',
   'For each criterion answer exactly one status:',
   '- `met`: the material shows the criterion is satisfied. You MUST give `path` (a file path from the material) and `quote` (an exact excerpt, copied verbatim from that file or from the added or context lines of the patch for that path, long enough to be specific: a full line or statement, not a lone brace or keyword). A criterion already satisfied before this change is met by quoting the head file. A criterion that asks for a removal is met by quoting a removed patch line that no head file still contains.',
-  '- Quote the code that does the work. A comment, a README, notes or docs that say a criterion is met are text about the work, not the work: they verify only a criterion about documentation. A quote that repeats the criterion\'s own words verifies nothing.',
+  "- Quote the code that does the work. A comment, a README, notes or docs that say a criterion is met are text about the work, not the work: they verify only a criterion about documentation. A quote that repeats the criterion's own words verifies nothing.",
   '- Set `removal` to true only when the criterion asks for something to go away (remove, drop, no longer); a feature that deletes things ("a card can be deleted") is not a removal.',
   '- `not_met`: the material shows the criterion is not satisfied.',
   '- `unclear`: the material is not enough to tell (for example a file was truncated or not sent).',
@@ -22,7 +22,16 @@ export const ACCEPTANCE_SYSTEM = [
 ].join('\n');
 
 /** Keywords Anthropic's structured outputs do not enforce; kept as prose in the description. */
-const UNSUPPORTED_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format', 'minimum', 'maximum', 'minItems', 'maxItems'];
+const UNSUPPORTED_KEYWORDS = [
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+];
 
 /** A plain JSON Schema object the API accepts: no `$schema`, no defaults, closed objects. */
 const toApiSchema = (node: unknown): unknown => {
@@ -39,14 +48,19 @@ const toApiSchema = (node: unknown): unknown => {
     out[k] = toApiSchema(v);
   }
   if (out['type'] === 'object') out['additionalProperties'] = false;
-  if (notes.length > 0) out['description'] = [typeof out['description'] === 'string' ? out['description'] : '', `(${notes.join(', ')})`].filter(Boolean).join(' ');
+  if (notes.length > 0)
+    out['description'] = [typeof out['description'] === 'string' ? out['description'] : '', `(${notes.join(', ')})`]
+      .filter(Boolean)
+      .join(' ');
   return out;
 };
 
 const SchemaObject = z.record(z.string(), z.unknown());
 
 /** The JSON Schema of AcceptanceOutput, as sent in `output_config`. */
-export const ACCEPTANCE_SCHEMA: Record<string, unknown> = SchemaObject.parse(toApiSchema(z.toJSONSchema(AcceptanceOutput)));
+export const ACCEPTANCE_SCHEMA: Record<string, unknown> = SchemaObject.parse(
+  toApiSchema(z.toJSONSchema(AcceptanceOutput)),
+);
 
 const oneLine = (s: string, max: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();

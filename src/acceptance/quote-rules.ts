@@ -32,7 +32,8 @@ const WORDS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const wordsOf = (quote: string): string[] => quote.match(WORDS) ?? [];
 
 /** A word that carries meaning: not a keyword, literal or tag name, at least 3 characters. */
-const isContentWord = (w: string): boolean => w.replace(/^\$+|\$+$/g, '').length >= 3 && !STOP_WORDS.has(w.toLowerCase());
+const isContentWord = (w: string): boolean =>
+  w.replace(/^\$+|\$+$/g, '').length >= 3 && !STOP_WORDS.has(w.toLowerCase());
 
 /** Fewer non-whitespace characters than this and a quote is trivial unless it is a unique whole line. */
 export const MIN_QUOTE_CHARS = 6;
@@ -57,8 +58,55 @@ export function isLoneKeywordOrLiteral(quote: string): boolean {
 }
 
 /** Words a self-describing candidate uses about its own work ("AC1 is met", "criterion done"). */
-const META_WORDS = new Set(['met', 'meets', 'criterion', 'criteria', 'acceptance', 'implemented', 'implements', 'satisfied', 'satisfies', 'done', 'todo', 'requirement', 'feature']);
-const PROSE_STOP = new Set(['the', 'and', 'for', 'you', 'your', 'with', 'that', 'this', 'are', 'can', 'not', 'its', 'has', 'have', 'was', 'from', 'into', 'when', 'what', 'which', 'each', 'every', 'all', 'any', 'but', 'also', 'now', 'will', 'should', 'must', 'able', 'one']);
+const META_WORDS = new Set([
+  'met',
+  'meets',
+  'criterion',
+  'criteria',
+  'acceptance',
+  'implemented',
+  'implements',
+  'satisfied',
+  'satisfies',
+  'done',
+  'todo',
+  'requirement',
+  'feature',
+]);
+const PROSE_STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'you',
+  'your',
+  'with',
+  'that',
+  'this',
+  'are',
+  'can',
+  'not',
+  'its',
+  'has',
+  'have',
+  'was',
+  'from',
+  'into',
+  'when',
+  'what',
+  'which',
+  'each',
+  'every',
+  'all',
+  'any',
+  'but',
+  'also',
+  'now',
+  'will',
+  'should',
+  'must',
+  'able',
+  'one',
+]);
 
 /** Lower-case word stems: camelCase and snake_case split, a plural `s` and `ing`/`ed`/`es` endings dropped. */
 const stems = (text: string): string[] =>
@@ -90,7 +138,8 @@ export function restatesCriterion(quote: string, criterion: string): boolean {
 }
 
 // "Drop files onto the board" and "Delete button…" name features, not removals.
-const REMOVAL_VERB = '(?:remove|delete(?! (?:button|key|icon|link|action|menu))|drop(?!.*\\b(?:onto|into|on to)\\b)|eliminate|strip(?: out)?|get rid of|deprecate)';
+const REMOVAL_VERB =
+  '(?:remove|delete(?! (?:button|key|icon|link|action|menu))|drop(?!.*\\b(?:onto|into|on to)\\b)|eliminate|strip(?: out)?|get rid of|deprecate)';
 const REMOVAL_PATTERNS = [
   // An instruction: "Remove the banner", "Drop support for Node 16".
   new RegExp(`^\\s*(?:please\\s+)?${REMOVAL_VERB}\\b`, 'i'),
@@ -107,7 +156,8 @@ const REMOVAL_PATTERNS = [
  */
 export const asksForRemoval = (criterionText: string): boolean => REMOVAL_PATTERNS.some((p) => p.test(criterionText));
 
-const DOCUMENTATION = /\b(readme|docs?|documentation|documented|documents?|changelog|change log|release notes|jsdoc|docstrings?|code comments?|contributing|license|licence|manual|man page|usage notes)\b/i;
+const DOCUMENTATION =
+  /\b(readme|docs?|documentation|documented|documents?|changelog|change log|release notes|jsdoc|docstrings?|code comments?|contributing|license|licence|manual|man page|usage notes)\b/i;
 
 /** The criterion is about documentation (it names README, docs, a changelog…): prose and comments may verify it. */
 export const isDocumentationCriterion = (criterionText: string): boolean => DOCUMENTATION.test(criterionText);

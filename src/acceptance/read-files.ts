@@ -41,7 +41,10 @@ const TreeSchema: z.ZodType<TreeNode> = z.lazy(() =>
       z.object({
         path: z.string().nullable().optional(),
         type: z.string(),
-        object: z.union([TreeSchema, z.object({})]).nullable().optional(),
+        object: z
+          .union([TreeSchema, z.object({})])
+          .nullable()
+          .optional(),
       }),
     ),
   }),
@@ -102,7 +105,8 @@ export async function readHead(
     throw new ReadFilesError(`GitHub failed to read ${paths.length} files at ${input.sha.slice(0, 12)}`);
   }
   const parsed = Response.safeParse(data);
-  if (!parsed.success || parsed.data.repository === null) throw new ReadFilesError('GitHub answered the file read without the repository');
+  if (!parsed.success || parsed.data.repository === null)
+    throw new ReadFilesError('GitHub answered the file read without the repository');
   const repo = parsed.data.repository;
   paths.forEach((p, i) => {
     const blob = Blob.safeParse(repo[`f${i}`]);

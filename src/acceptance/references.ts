@@ -18,7 +18,12 @@ const HTML_EXT = /\.(html?|xhtml)$/i;
 const SCRIPT_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte|astro)$/i;
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.mjs', '/index.ts', '/index.tsx', '/index.js', '/index.mjs'];
 // TypeScript ESM imports name the emitted `.js` file; the source is `.ts`/`.tsx`.
-const JS_TO_TS: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
+const JS_TO_TS: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+  '.jsx': ['.tsx'],
+};
 
 const isExternal = (ref: string): boolean => /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(ref);
 
@@ -35,7 +40,11 @@ const candidatesFor = (fromPath: string, rawRef: string, html: boolean): string[
   if (ref === '' || isExternal(ref)) return [];
   const dir = posix.dirname(fromPath);
   // In HTML a root-absolute reference is relative to the served folder, usually the page's own.
-  const bases = ref.startsWith('/') ? (html ? [joinInRepo(dir, `.${ref}`), joinInRepo('.', `.${ref}`)] : []) : [joinInRepo(dir, ref)];
+  const bases = ref.startsWith('/')
+    ? html
+      ? [joinInRepo(dir, `.${ref}`), joinInRepo('.', `.${ref}`)]
+      : []
+    : [joinInRepo(dir, ref)];
   const out: string[] = [];
   for (const base of bases) {
     if (base === null) continue;
@@ -61,7 +70,9 @@ export function findReferences(path: string, text: string): string[][] {
   if (!html && !SCRIPT_EXT.test(path)) return [];
   const scanned = text.length > SCAN_BYTES ? text.slice(0, SCAN_BYTES) : text;
   const found: { at: number; ref: string; html: boolean }[] = [];
-  const patterns = html ? [...HTML_REFS.map((p) => ({ p, html: true })), ...JS_REFS.map((p) => ({ p, html: false }))] : JS_REFS.map((p) => ({ p, html: false }));
+  const patterns = html
+    ? [...HTML_REFS.map((p) => ({ p, html: true })), ...JS_REFS.map((p) => ({ p, html: false }))]
+    : JS_REFS.map((p) => ({ p, html: false }));
   for (const { p, html: isHtmlRef } of patterns) {
     for (const m of scanned.matchAll(new RegExp(p.source, p.flags))) {
       if (m.index !== undefined && m[1] !== undefined) found.push({ at: m.index, ref: m[1], html: isHtmlRef });

@@ -71,7 +71,10 @@ const evidenceCell = (r: CriterionResult, head: HeadLocation | null): string => 
     const where = `${r.citation.path}${r.citation.line !== null ? `:${r.citation.line}` : ''}`;
     const side = r.citation.side === 'removed' ? 'removed line ' : '';
     const place = codeSpan(bound(where, 120));
-    const linked = head !== null && r.citation.side === 'head' && r.citation.line !== null ? `[${place}](${blobUrl(head, r.citation.path, r.citation.line)})` : place;
+    const linked =
+      head !== null && r.citation.side === 'head' && r.citation.line !== null
+        ? `[${place}](${blobUrl(head, r.citation.path, r.citation.line)})`
+        : place;
     return `${side}${linked} ${codeSpan(bound(r.citation.quote, QUOTE_CHARS))}${modelWords(r)}`;
   }
   return `${bound(r.reason, REASON_CHARS)}${modelWords(r)}`;
@@ -80,7 +83,13 @@ const evidenceCell = (r: CriterionResult, head: HeadLocation | null): string => 
 const row = (c: Criterion, r: CriterionResult, head: HeadLocation | null): string =>
   `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${STATUS_LABEL[r.status]} | ${cell(evidenceCell(r, head))} |`;
 
-const missingResult = (id: string): CriterionResult => ({ id, status: 'gap', citation: null, reason: 'no result recorded', source: 'none' });
+const missingResult = (id: string): CriterionResult => ({
+  id,
+  status: 'gap',
+  citation: null,
+  reason: 'no result recorded',
+  source: 'none',
+});
 
 /** Lines of a section, added while they fit in `room` characters. */
 const fitLines = (lines: string[], room: number, more: (n: number) => string): string[] => {
@@ -105,13 +114,20 @@ export function renderAcceptanceCheck(
 ): RenderedAcceptance {
   if (opts.inProgress) {
     const what = plural(criteria.length, 'criterion', 'criteria');
-    return { conclusion: 'neutral', title: `judging ${what}`, summary: `Arbiter is judging ${what} against this head.`, text: '', annotations: [] };
+    return {
+      conclusion: 'neutral',
+      title: `judging ${what}`,
+      summary: `Arbiter is judging ${what} against this head.`,
+      text: '',
+      annotations: [],
+    };
   }
   if (evidence === null || evidence.status === 'none' || criteria.length === 0) {
     return {
       conclusion: 'neutral',
       title: 'no acceptance criteria',
-      summary: 'The Change lists no acceptance criteria (list items under a heading or bold line named "Acceptance criteria").',
+      summary:
+        'The Change lists no acceptance criteria (list items under a heading or bold line named "Acceptance criteria").',
       text: '',
       annotations: [],
     };
@@ -122,24 +138,38 @@ export function renderAcceptanceCheck(
   const count = (s: CriterionStatus): number => pairs.filter(([, r]) => r.status === s).length;
   const met = count('met');
   const allMet = met === criteria.length && evidence.status === 'pass';
-  const extras = [count('gap') > 0 ? plural(count('gap'), 'gap', 'gaps') : '', count('uncheckable') > 0 ? `${count('uncheckable')} for a person` : '']
+  const extras = [
+    count('gap') > 0 ? plural(count('gap'), 'gap', 'gaps') : '',
+    count('uncheckable') > 0 ? `${count('uncheckable')} for a person` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const title = `${met} of ${plural(criteria.length, 'criterion', 'criteria')} met${extras ? ` (${extras})` : ''}`;
 
   const notes: string[] = [];
-  if (evidence.truncated) notes.push('> The patch or a file was cut to fit the limits: criteria may be unclear for lack of material.');
+  if (evidence.truncated)
+    notes.push('> The patch or a file was cut to fit the limits: criteria may be unclear for lack of material.');
   const header = ['| ID | Criterion | Result | Evidence |', '| --- | --- | --- | --- |'];
   const rows = fitLines(
     pairs.map(([c, r]) => row(c, r, opts.head ?? null)),
     SUMMARY_BUDGET - 4_000,
     (n) => `| … | ${plural(n, 'more criterion', 'more criteria')} not shown | | |`,
   );
-  const person = pairs.filter(([, r]) => r.status === 'uncheckable').map(([c]) => `- ${c.id}: ${bound(c.text, CRITERION_CHARS)}`);
-  const gaps = pairs.filter(([, r]) => r.status === 'gap').map(([c, r]) => `- ${c.id}: ${bound(r.reason, REASON_CHARS)}`);
+  const person = pairs
+    .filter(([, r]) => r.status === 'uncheckable')
+    .map(([c]) => `- ${c.id}: ${bound(c.text, CRITERION_CHARS)}`);
+  const gaps = pairs
+    .filter(([, r]) => r.status === 'gap')
+    .map(([c, r]) => `- ${c.id}: ${bound(r.reason, REASON_CHARS)}`);
   const tail: string[] = [];
-  if (person.length > 0) tail.push('', '**For a person to check** (never counted as met):', ...fitLines(person, 1_800, (n) => `- … and ${n} more`));
-  if (gaps.length > 0) tail.push('', '**Gaps** (could not be judged):', ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
+  if (person.length > 0)
+    tail.push(
+      '',
+      '**For a person to check** (never counted as met):',
+      ...fitLines(person, 1_800, (n) => `- … and ${n} more`),
+    );
+  if (gaps.length > 0)
+    tail.push('', '**Gaps** (could not be judged):', ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
   const summary = [...notes, ...(notes.length > 0 ? [''] : []), ...header, ...rows, ...tail].join('\n');
 
   const calls = `Model calls: ${evidence.modelCalls.small} small, ${evidence.modelCalls.large} large.`;

@@ -47,7 +47,13 @@ export const judgeByCheck = (c: Criterion & { check: string }, checks: ObservedC
   const byOutcome: Record<typeof outcome, CriterionResult> = {
     pass: { id: c.id, status: 'met', citation: null, reason: `check ${c.check} passed`, source: 'check' },
     fail: { id: c.id, status: 'not_met', citation: null, reason: `check ${c.check} failed`, source: 'check' },
-    pending: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} has not concluded yet`, source: 'check' },
+    pending: {
+      id: c.id,
+      status: 'gap',
+      citation: null,
+      reason: `check ${c.check} has not concluded yet`,
+      source: 'check',
+    },
     missing: { id: c.id, status: 'gap', citation: null, reason: `check ${c.check} did not report`, source: 'check' },
   };
   return byOutcome[outcome];
@@ -66,7 +72,11 @@ export function pendingCriterionChecks(criteria: Criterion[], checks: ObservedCh
  * Judges the `(check: NAME)` criteria of stored evidence again from the head's checks now (no
  * model call); null when nothing changed. Model-judged results are kept as they are.
  */
-export function rejudgeByChecks(evidence: AcceptanceEvidence, criteria: Criterion[], checks: ObservedCheck[]): AcceptanceEvidence | null {
+export function rejudgeByChecks(
+  evidence: AcceptanceEvidence,
+  criteria: Criterion[],
+  checks: ObservedCheck[],
+): AcceptanceEvidence | null {
   if (evidence.status === 'none') return null;
   let changed = false;
   const results = evidence.results.map((r) => {
@@ -98,7 +108,14 @@ const readAnswer = (
     const modelWords = sanitiseModelReason(a.reason);
     const said = modelWords === '' ? {} : { modelReason: modelWords };
     if (a.status !== 'met') {
-      byId.set(a.id, { id: a.id, status: a.status, citation: null, reason: STATUS_WORDING[a.status], source: tier, ...said });
+      byId.set(a.id, {
+        id: a.id,
+        status: a.status,
+        citation: null,
+        reason: STATUS_WORDING[a.status],
+        source: tier,
+        ...said,
+      });
       continue;
     }
     // A removed line counts only when the model calls it a removal AND the criterion asks for one.
@@ -113,16 +130,35 @@ const readAnswer = (
         ? {
             id: a.id,
             status: 'met',
-            citation: { path: (a.path ?? '').trim(), quote: (a.quote ?? '').trim(), line: check.line, side: check.side },
+            citation: {
+              path: (a.path ?? '').trim(),
+              quote: (a.quote ?? '').trim(),
+              line: check.line,
+              side: check.side,
+            },
             reason: STATUS_WORDING.met,
             source: tier,
             ...said,
           }
-        : { id: a.id, status: 'unclear', citation: null, reason: `citation rejected: ${CITATION_FAILURE_WORDING[check.reason]}`, source: tier, ...said },
+        : {
+            id: a.id,
+            status: 'unclear',
+            citation: null,
+            reason: `citation rejected: ${CITATION_FAILURE_WORDING[check.reason]}`,
+            source: tier,
+            ...said,
+          },
     );
   }
   for (const c of wanted) {
-    if (!byId.has(c.id)) byId.set(c.id, { id: c.id, status: 'unclear', citation: null, reason: 'the model gave no answer for it', source: tier });
+    if (!byId.has(c.id))
+      byId.set(c.id, {
+        id: c.id,
+        status: 'unclear',
+        citation: null,
+        reason: 'the model gave no answer for it',
+        source: tier,
+      });
   }
   return byId;
 };
@@ -172,14 +208,26 @@ export async function runAcceptance(input: AcceptanceInput): Promise<AcceptanceE
       const base =
         small.kind === 'answer'
           ? small.answer
-          : new Map(modelCriteria.map((c) => [c.id, { id: c.id, status: 'unclear', citation: null, reason: GAP_WORDING['invalid-output'], source: 'small' } as CriterionResult]));
+          : new Map(
+              modelCriteria.map((c) => [
+                c.id,
+                {
+                  id: c.id,
+                  status: 'unclear',
+                  citation: null,
+                  reason: GAP_WORDING['invalid-output'],
+                  source: 'small',
+                } as CriterionResult,
+              ]),
+            );
       const unclear = modelCriteria.filter((c) => base.get(c.id)?.status === 'unclear');
       if (unclear.length > 0 && !input.signal?.aborted) {
         const large = await call('large');
-        if (large.kind === 'answer') for (const c of unclear) {
-          const r = large.answer.get(c.id);
-          if (r) base.set(c.id, r);
-        }
+        if (large.kind === 'answer')
+          for (const c of unclear) {
+            const r = large.answer.get(c.id);
+            if (r) base.set(c.id, r);
+          }
       }
       for (const [id, r] of base) results.set(id, r);
     } else {
@@ -187,11 +235,28 @@ export async function runAcceptance(input: AcceptanceInput): Promise<AcceptanceE
       if (large !== null && large.kind === 'answer') for (const [id, r] of large.answer) results.set(id, r);
       else
         for (const c of modelCriteria)
-          results.set(c.id, { id: c.id, status: 'gap', citation: null, reason: GAP_WORDING[small.gap], gap: small.gap, source: 'none' });
+          results.set(c.id, {
+            id: c.id,
+            status: 'gap',
+            citation: null,
+            reason: GAP_WORDING[small.gap],
+            gap: small.gap,
+            source: 'none',
+          });
     }
   }
 
-  const ordered = criteria.map((c) => results.get(c.id) ?? { id: c.id, status: 'gap' as const, citation: null, reason: GAP_WORDING['model-error'], gap: 'model-error' as const, source: 'none' as const });
+  const ordered = criteria.map(
+    (c) =>
+      results.get(c.id) ?? {
+        id: c.id,
+        status: 'gap' as const,
+        citation: null,
+        reason: GAP_WORDING['model-error'],
+        gap: 'model-error' as const,
+        source: 'none' as const,
+      },
+  );
   return {
     status: ordered.every((r) => r.status === 'met') ? 'pass' : 'fail',
     results: ordered,

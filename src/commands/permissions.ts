@@ -16,8 +16,7 @@ export interface Asker {
 /** Roles that may change state: the trust rules' table (write, maintain, admin). */
 const CAN_WRITE: Record<Permission, boolean> = WRITES;
 
-const describeRole = (permission: Permission): string =>
-  permission === 'none' ? 'no access' : `${permission} access`;
+const describeRole = (permission: Permission): string => (permission === 'none' ? 'no access' : `${permission} access`);
 
 export type VerbRule = Pick<VerbModule, 'name' | 'permission' | 'authorNeedsAdmin'>;
 
@@ -45,4 +44,5 @@ export function mayRun(verb: string | VerbRule, asker: Asker): MayRun {
 }
 
 /** GitHub App and bot accounts end in `[bot]`; the flag from the payload is trusted too. */
-export const looksLikeBot = (user: string, flagged: boolean): boolean => isBotAccount({ login: user, type: flagged ? 'Bot' : null });
+export const looksLikeBot = (user: string, flagged: boolean): boolean =>
+  isBotAccount({ login: user, type: flagged ? 'Bot' : null });

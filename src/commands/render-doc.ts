@@ -29,7 +29,10 @@ function section(v: VerbModule): string {
 }
 
 export function renderCommandsDoc(verbs: readonly VerbModule[] = VERBS): string {
-  const buttons = SELECTION_BUTTONS.map((b) => `| **${b.label}** | ${b.description} | \`${DEFAULT_PREFIX} ${verbForButton(b.identifier) ?? b.identifier}\` |`);
+  const buttons = SELECTION_BUTTONS.map(
+    (b) =>
+      `| **${b.label}** | ${b.description} | \`${DEFAULT_PREFIX} ${verbForButton(b.identifier) ?? b.identifier}\` |`,
+  );
   return [
     '<!-- Generated from src/commands/registry.ts by `npx tsx scripts/gen-commands-doc.ts`; test/commands/doc.test.ts keeps it up to date. -->',
     '# Commands',
@@ -41,7 +44,9 @@ export function renderCommandsDoc(verbs: readonly VerbModule[] = VERBS): string 
     '',
     '| command | what it does | who |',
     '| --- | --- | --- |',
-    ...verbs.map((v) => `| \`${DEFAULT_PREFIX} ${v.help.usage}\` | ${v.help.description.replace(/\|/g, '\\|')} | ${v.help.who} |`),
+    ...verbs.map(
+      (v) => `| \`${DEFAULT_PREFIX} ${v.help.usage}\` | ${v.help.description.replace(/\|/g, '\\|')} | ${v.help.who} |`,
+    ),
     '',
     ...verbs.flatMap((v) => [section(v), '']),
     '## Buttons',

@@ -23,8 +23,7 @@ interface Refusal {
 /** The longest command line quoted back; a 1 MB line is not echoed. */
 const MAX_QUOTE = 200;
 
-const quote = (line: string): string =>
-  `> ${line.length > MAX_QUOTE ? `${line.slice(0, MAX_QUOTE)}…` : line}`;
+const quote = (line: string): string => `> ${line.length > MAX_QUOTE ? `${line.slice(0, MAX_QUOTE)}…` : line}`;
 
 type CandidateLookup = () => Promise<CandidateInfo | null>;
 
@@ -47,7 +46,12 @@ const notChange = (t: CommandTarget, verb: string): Refusal => ({
   message: `#${t.issueNumber} is not a Change Arbiter tracks, so \`${verb}\` does not apply here; use it on the Change issue.`,
 });
 
-type WhereCheck = (t: CommandTarget, verb: string, candidate: CandidateLookup, services: CommandServices) => Promise<Refusal | null>;
+type WhereCheck = (
+  t: CommandTarget,
+  verb: string,
+  candidate: CandidateLookup,
+  services: CommandServices,
+) => Promise<Refusal | null>;
 
 /** Where each kind of verb applies; the table is the rule. */
 const WHERE: Record<VerbWhere, WhereCheck> = {
@@ -94,7 +98,13 @@ async function execute(
   if (!allowed.ok) return refuse(t, services, verb.name, line, allowed.reason);
 
   if (verb.pattern && !verb.pattern.test(args.trim())) {
-    return refuse(t, services, verb.name, line, `\`${verb.name}\` was not understood. ${usageOf(verb, services.prefix)}`);
+    return refuse(
+      t,
+      services,
+      verb.name,
+      line,
+      `\`${verb.name}\` was not understood. ${usageOf(verb, services.prefix)}`,
+    );
   }
   const misplaced = await WHERE[verb.where](t, verb.name, candidate, services);
   if (misplaced) return refuse(t, services, verb.name, line, `${misplaced.message} (\`${misplaced.code}\`)`);

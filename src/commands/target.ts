@@ -36,7 +36,6 @@ const ButtonPayload = z.object({
 const issuesOf = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
-
 /** A newly created comment as a command target; edits and deletions are not commands. */
 export function commentTarget(payload: unknown): TargetResult<{ target: CommandTarget }> {
   const parsed = CommentPayload.safeParse(payload);
@@ -69,7 +68,8 @@ export function buttonTarget(
   if (!parsed.success) return { ok: false, reason: `not a check-run action: ${issuesOf(parsed.error)}` };
   const p = parsed.data;
   if (p.action !== 'requested_action') return { ok: false, reason: `check_run ${p.action}, not requested_action` };
-  if (p.check_run.name !== checkName) return { ok: false, reason: `check run "${p.check_run.name}" is not ${checkName}` };
+  if (p.check_run.name !== checkName)
+    return { ok: false, reason: `check run "${p.check_run.name}" is not ${checkName}` };
   // GitHub lists no pull request for a head in a fork; the caller must resolve it by head sha.
   const pr = p.check_run.pull_requests[0];
   if (!pr) return { ok: false, reason: 'the check run lists no pull request' };

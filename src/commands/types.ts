@@ -4,21 +4,30 @@ import type { Permission } from '../core/trust.ts';
 
 export type { Permission };
 export interface CommandTarget {
-  owner: string; repo: string; installationId: number;
-  issueNumber: number;          // the PR or issue the comment / button is on
+  owner: string;
+  repo: string;
+  installationId: number;
+  issueNumber: number; // the PR or issue the comment / button is on
   isPullRequest: boolean;
-  user: string;                 // who commented / clicked
+  user: string; // who commented / clicked
   userIsBot: boolean;
-  commentId: number | null;     // null for a button click
+  commentId: number | null; // null for a button click
   commentBody: string | null;
   source: 'comment' | 'button';
 }
-export interface CandidateInfo { pr: number; change: number; author: string; state: string }
-export type VerbResult = { ok: true; message: string } | { ok: false; code: string /* e.g. selection_pending, not_a_candidate, failed_required_check */; message: string };
+export interface CandidateInfo {
+  pr: number;
+  change: number;
+  author: string;
+  state: string;
+}
+export type VerbResult =
+  | { ok: true; message: string }
+  | { ok: false; code: string /* e.g. selection_pending, not_a_candidate, failed_required_check */; message: string };
 export interface CommandServices {
-  prefix: string;                                          // from config commands.prefix, default '/arbiter'
-  permission(user: string): Promise<Permission>;           // collaborator permission (role) on the repo
-  candidate(issueNumber: number): Promise<CandidateInfo | null>;   // null when the PR is not a candidate
+  prefix: string; // from config commands.prefix, default '/arbiter'
+  permission(user: string): Promise<Permission>; // collaborator permission (role) on the repo
+  candidate(issueNumber: number): Promise<CandidateInfo | null>; // null when the PR is not a candidate
   isChange(issueNumber: number): Promise<boolean>;
   /** A Change, or an issue (not a PR) that becomes one now: explore is used before any candidate exists. */
   changeIssue(issueNumber: number): Promise<boolean>;
@@ -29,10 +38,10 @@ export interface CommandServices {
   reject(t: CommandTarget, reason: string): Promise<VerbResult>;
   cancel(t: CommandTarget): Promise<VerbResult>;
   explore(t: CommandTarget, n: number | null): Promise<VerbResult>;
-  admit(t: CommandTarget): Promise<VerbResult>;            // vouch for a linked PR whose author has no write access
-  track(t: CommandTarget): Promise<VerbResult>;            // adopt an issue opened without write access as a Change
-  reply(t: CommandTarget, body: string): Promise<void>;    // a comment on t.issueNumber (idempotent per comment/button event: the implementation handles that)
-  react(t: CommandTarget, content: '+1' | 'eyes' | 'confused'): Promise<void>;  // on the comment (no-op for buttons)
+  admit(t: CommandTarget): Promise<VerbResult>; // vouch for a linked PR whose author has no write access
+  track(t: CommandTarget): Promise<VerbResult>; // adopt an issue opened without write access as a Change
+  reply(t: CommandTarget, body: string): Promise<void>; // a comment on t.issueNumber (idempotent per comment/button event: the implementation handles that)
+  react(t: CommandTarget, content: '+1' | 'eyes' | 'confused'): Promise<void>; // on the comment (no-op for buttons)
 }
 
 // --- additive: the shape of one verb module (Prow's plugin registration, as data) ---

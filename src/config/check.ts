@@ -47,7 +47,11 @@ const ExistingRuns = z.object({
       name: z.string(),
       status: z.string(),
       conclusion: z.string().nullable(),
-      output: z.object({ title: z.string().nullable(), summary: z.string().nullable() }).partial().nullable().optional(),
+      output: z
+        .object({ title: z.string().nullable(), summary: z.string().nullable() })
+        .partial()
+        .nullable()
+        .optional(),
       app: z.object({ slug: z.string().optional() }).nullable().optional(),
     }),
   ),
@@ -56,7 +60,8 @@ type ExistingRun = z.infer<typeof ExistingRuns>['check_runs'][number];
 
 const findExistingRun = async (gh: ConfigPort, appSlug: string, { owner, repo, sha }: ConfigCheckInput) => {
   const parsed = ExistingRuns.safeParse(await gh.listCheckRunsNamed({ owner, repo, sha, name: CONFIG_CHECK_NAME }));
-  if (!parsed.success) throw new ConfigGitHubError(`unexpected check-run list for ${sha}: ${parsed.error.message}`, null);
+  if (!parsed.success)
+    throw new ConfigGitHubError(`unexpected check-run list for ${sha}: ${parsed.error.message}`, null);
   // Another app may use the same name; only our own run is ours to update.
   return parsed.data.check_runs.find((run) => run.name === CONFIG_CHECK_NAME && (run.app?.slug ?? appSlug) === appSlug);
 };
@@ -84,7 +89,11 @@ const isBranchHead = async (gh: ConfigPort, input: ConfigCheckInput): Promise<bo
  * run (updated in place when it exists). On the default branch the result is also recorded, so
  * `getRepoConfig` stops every workflow while the configuration is invalid.
  */
-export const checkConfigOnCommit = async (deps: ConfigDeps, gh: ConfigPort, input: ConfigCheckInput): Promise<{ ok: boolean }> => {
+export const checkConfigOnCommit = async (
+  deps: ConfigDeps,
+  gh: ConfigPort,
+  input: ConfigCheckInput,
+): Promise<{ ok: boolean }> => {
   const { owner, repo, sha } = input;
   const result = await loadRepoConfig(gh, { owner, repo, ref: sha });
   const output = renderConfigCheck(result);
@@ -111,7 +120,10 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, gh: ConfigPort, inpu
       const detail = result.ok ? `valid at ${sha}` : `invalid at ${sha}:\n${formatConfigErrors(result.errors)}`;
       await deps.store.setConfigValid(`${owner}/${repo}`, result.ok, detail);
     } else {
-      deps.log.info({ owner, repo, sha }, 'config checked on a commit the default branch has moved past: its verdict is left to the newer commit');
+      deps.log.info(
+        { owner, repo, sha },
+        'config checked on a commit the default branch has moved past: its verdict is left to the newer commit',
+      );
     }
   }
   if (!result.ok) deps.log.info({ owner, repo, sha, errors: result.errors.length }, 'invalid .github/arbiter.yml');
@@ -119,14 +131,22 @@ export const checkConfigOnCommit = async (deps: ConfigDeps, gh: ConfigPort, inpu
 };
 
 /** The cached config when it was loaded less than the TTL ago and still parses; else null. */
-const freshCachedConfig = (deps: ConfigDeps, key: string, cached: unknown, loadedAt: string | null): ArbiterConfig | null => {
+const freshCachedConfig = (
+  deps: ConfigDeps,
+  key: string,
+  cached: unknown,
+  loadedAt: string | null,
+): ArbiterConfig | null => {
   if (cached === null || loadedAt === null) return null;
   const age = deps.clock.now().getTime() - Date.parse(loadedAt);
   // A load stamped in the future (another replica's clock) is not trusted either.
   if (!(age >= 0 && age < CONFIG_CACHE_TTL_MS)) return null;
   const parsed = ConfigSchema.safeParse(cached);
   if (parsed.success) return parsed.data;
-  deps.log.warn({ repo: key, issues: parsed.error.issues.length }, 'cached configuration no longer parses: reading it again');
+  deps.log.warn(
+    { repo: key, issues: parsed.error.issues.length },
+    'cached configuration no longer parses: reading it again',
+  );
   return null;
 };
 
@@ -155,6 +175,10 @@ export const getRepoConfig = async (
   deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
   // A push since this load began may have fixed it: then the mark is not recorded (the push's own
   // config check decides), and this event is left alone like any other while the config is unsure.
-  await deps.store.markConfigInvalid(key, `invalid on the default branch:\n${formatConfigErrors(result.errors)}`, state.generation);
+  await deps.store.markConfigInvalid(
+    key,
+    `invalid on the default branch:\n${formatConfigErrors(result.errors)}`,
+    state.generation,
+  );
   return null;
 };

@@ -22,8 +22,7 @@ export const formatConfigError = (error: ConfigError): string => {
   return `${subject}${where}: ${error.message}${origin}`;
 };
 
-export const formatConfigErrors = (errors: readonly ConfigError[]): string =>
-  errors.map(formatConfigError).join('\n');
+export const formatConfigErrors = (errors: readonly ConfigError[]): string => errors.map(formatConfigError).join('\n');
 
 /** A GitHub request for the configuration or its check run failed (not a problem of the file itself). */
 export class ConfigGitHubError extends Error {

@@ -36,7 +36,11 @@ const editDistance = (a: string, b: string): number => {
     row[0] = i;
     for (let j = 1; j <= b.length; j += 1) {
       const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+      row[j] = Math.min(
+        row[j] + 1,
+        row[j - 1] + 1,
+        previous + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1),
+      );
       previous = current;
     }
   }
@@ -75,7 +79,11 @@ export const knownKeysAt = (path: readonly PropertyKey[]): string[] => {
 
 const bound = (n: number | bigint): string => String(n);
 
-const rangeMessage = (kind: 'least' | 'most', issue: IssueOf<'too_small'> | IssueOf<'too_big'>, limit: number | bigint): string => {
+const rangeMessage = (
+  kind: 'least' | 'most',
+  issue: IssueOf<'too_small'> | IssueOf<'too_big'>,
+  limit: number | bigint,
+): string => {
   const inclusive = issue.inclusive !== false;
   const got = describeValue(issue.input);
   const origin = issue.origin;

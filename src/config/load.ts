@@ -30,17 +30,22 @@ const PluginFile = z.object({
 });
 type PluginFile = z.infer<typeof PluginFile>;
 
-const fileName = (file: { owner: string; repo: string; path: string }): string => `${file.owner}/${file.repo}:${file.path}`;
+const fileName = (file: { owner: string; repo: string; path: string }): string =>
+  `${file.owner}/${file.repo}:${file.path}`;
 
 /** The raw text of the repository's own file, or null when it does not exist. */
 const readConfigText = async (gh: ConfigPort, target: RepoRef): Promise<string | null> => {
   const text = await gh.readConfigText(target);
-  if (text === 'not a file') throw new ConfigGitHubError(`${CONFIG_PATH} in ${target.owner}/${target.repo} is not a file`, null);
+  if (text === 'not a file')
+    throw new ConfigGitHubError(`${CONFIG_PATH} in ${target.owner}/${target.repo} is not a file`, null);
   return text;
 };
 
 /** Probot's config plugin: the repository file, the organisation `.github` fallback, `_extends` bases. */
-const readConfigLayers = async (gh: ConfigPort, target: RepoRef): Promise<{ ok: true; files: PluginFile[] } | { ok: false; message: string }> => {
+const readConfigLayers = async (
+  gh: ConfigPort,
+  target: RepoRef,
+): Promise<{ ok: true; files: PluginFile[] } | { ok: false; message: string }> => {
   const layers = await gh.readConfigLayers(target);
   if (!layers.ok) return layers;
   const parsed = z.array(PluginFile).safeParse(layers.files);
@@ -64,7 +69,9 @@ const usesExtends = (text: string): boolean => {
 
 const fromText = (text: string, files: string[], base?: { value: unknown; source: string }): LoadConfigResult => {
   const result = parseConfigText(text, base === undefined ? {} : { base: base.value, baseSource: base.source });
-  return result.ok ? { ok: true, config: result.config, source: 'file', files } : { ok: false, errors: result.errors, text };
+  return result.ok
+    ? { ok: true, config: result.config, source: 'file', files }
+    : { ok: false, errors: result.errors, text };
 };
 
 /** The configuration at a ref. GitHub failing is a GitHubError (from the port). */
@@ -89,7 +96,10 @@ export const loadRepoConfig = async (gh: ConfigPort, target: RepoRef): Promise<L
       return { ok: false, errors: [{ path: EXTENDS_KEY, line: extendsLine(text), message }], text };
     }
     const base = mergeConfigLayers(bases.map((file) => file.config).reverse());
-    return fromText(text, [fileName(own), ...bases.map(fileName)], { value: base, source: bases.map(fileName).join(', ') });
+    return fromText(text, [fileName(own), ...bases.map(fileName)], {
+      value: base,
+      source: bases.map(fileName).join(', '),
+    });
   }
 
   // No file in the repository: the organisation's `.github` repository may hold one.

@@ -21,7 +21,8 @@ export const EXTENDS_KEY = '_extends';
 
 const renderPath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>(
-    (out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : out === '' ? String(segment) : `${out}.${String(segment)}`),
+    (out, segment) =>
+      typeof segment === 'number' ? `${out}[${segment}]` : out === '' ? String(segment) : `${out}.${String(segment)}`,
     '',
   );
 
@@ -71,14 +72,21 @@ export const parseConfigText = (text: string, opts: ParseConfigOptions = {}): Pa
   }
   if (written === null || written === undefined) written = {};
   if (!isPlainObject(written)) {
-    return { ok: false, errors: [{ path: '', line: 1, message: `expected a mapping of settings, got ${describeValue(written)}` }] };
+    return {
+      ok: false,
+      errors: [{ path: '', line: 1, message: `expected a mapping of settings, got ${describeValue(written)}` }],
+    };
   }
 
   const errors: ConfigError[] = [];
   const { [EXTENDS_KEY]: extendsValue, ...own } = written;
   if (extendsValue !== undefined && typeof extendsValue !== 'string') {
     const { line } = locatePath(doc, lines, [EXTENDS_KEY]);
-    errors.push({ path: EXTENDS_KEY, line, message: `expected a string such as "my-org/.github", got ${describeValue(extendsValue)}` });
+    errors.push({
+      path: EXTENDS_KEY,
+      line,
+      message: `expected a string such as "my-org/.github", got ${describeValue(extendsValue)}`,
+    });
   }
 
   const baseSource = opts.baseSource ?? 'the _extends base';
@@ -87,10 +95,17 @@ export const parseConfigText = (text: string, opts: ParseConfigOptions = {}): Pa
     const { [EXTENDS_KEY]: _ignored, ...rest } = opts.base;
     base = rest;
   } else if (opts.base !== undefined && opts.base !== null) {
-    errors.push({ path: '', line: null, file: baseSource, message: `expected a mapping of settings, got ${describeValue(opts.base)}` });
+    errors.push({
+      path: '',
+      line: null,
+      file: baseSource,
+      message: `expected a mapping of settings, got ${describeValue(opts.base)}`,
+    });
   }
 
-  const parsed = ConfigSchema.safeParse(mergeConfigLayers([dropEmptySections(base), dropEmptySections(own)]), { reportInput: true });
+  const parsed = ConfigSchema.safeParse(mergeConfigLayers([dropEmptySections(base), dropEmptySections(own)]), {
+    reportInput: true,
+  });
   if (parsed.success && errors.length === 0) return { ok: true, config: parsed.data };
 
   // Name the line in this file, or the base file when the offending value came from there.

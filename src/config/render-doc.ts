@@ -48,7 +48,8 @@ export interface ConfigKeyDoc {
 
 const readSchema = (): JsonNode => {
   const parsed = JsonNodeSchema.safeParse(z.toJSONSchema(ConfigSchema, { io: 'input' }));
-  if (!parsed.success) throw new Error(`the config schema has an unexpected JSON Schema shape: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`the config schema has an unexpected JSON Schema shape: ${parsed.error.message}`);
   return parsed.data;
 };
 
@@ -80,7 +81,8 @@ const describeNumber = (node: JsonNode, word: string): string => {
 };
 
 const TYPE_WORDS: Record<string, (node: JsonNode) => string> = {
-  string: (node) => (node.pattern ? `string matching \`${node.pattern}\`` : node.minLength ? 'non-empty string' : 'string'),
+  string: (node) =>
+    node.pattern ? `string matching \`${node.pattern}\`` : node.minLength ? 'non-empty string' : 'string',
   integer: (node) => describeNumber(node, 'whole number'),
   number: (node) => describeNumber(node, 'number'),
   boolean: () => '`true` or `false`',
@@ -111,7 +113,11 @@ const yamlBlock = (value: unknown): string => `\`\`\`yaml\n${stringify(value).tr
 const fieldTable = (items: JsonNode): string => {
   const required = new Set(items.required ?? []);
   const rows = Object.entries(items.properties ?? {}).map(([key, field]) => {
-    const need = required.has(key) ? 'required' : field.default !== undefined ? `default ${code(field.default)}` : 'optional';
+    const need = required.has(key)
+      ? 'required'
+      : field.default !== undefined
+        ? `default ${code(field.default)}`
+        : 'optional';
     return `| \`${key}\` | ${typeOf(field)} | ${need} | ${field.description ?? ''} |`;
   });
   return ['| field | type | | description |', '| --- | --- | --- | --- |', ...rows].join('\n');
@@ -121,7 +127,8 @@ const renderKey = ({ path, node, isSection }: ConfigKeyDoc): string => {
   const heading = `${'#'.repeat(Math.min(path.length + 2, 6))} \`${path.join('.')}\``;
   if (isSection) return `${heading}\n\n${node.description ?? ''}`;
   // A default list of mappings reads better as YAML than as one line of JSON.
-  const blockDefault = Array.isArray(node.default) && node.default.some((item) => typeof item === 'object' && item !== null);
+  const blockDefault =
+    Array.isArray(node.default) && node.default.some((item) => typeof item === 'object' && item !== null);
   const defaultLine = blockDefault ? '- Default:' : `- Default: ${code(node.default)}`;
   const lines = [heading, '', node.description ?? '', '', `- Type: ${typeOf(node)}`, defaultLine];
   if (blockDefault) lines.push('', yamlBlock(nest(path, node.default)));
@@ -139,7 +146,8 @@ export const completeExample = (keys: readonly ConfigKeyDoc[] = listConfigKeys()
     let target = root;
     for (const key of path.slice(0, -1)) {
       const next = target[key];
-      const child: Record<string, unknown> = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {};
+      const child: Record<string, unknown> =
+        typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {};
       target[key] = child;
       target = child;
     }

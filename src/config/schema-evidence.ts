@@ -7,9 +7,22 @@ export const RubricCriterion = z.strictObject({
   id: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'lower-case id of at most 40 characters')
-    .meta({ description: 'Lower-case id (letters, digits, `-`, `_`; at most 40 characters), unique in the rubric.', examples: ['tests'] }),
-  description: z.string().min(1).meta({ description: 'What the judge scores, in one sentence.', examples: ['How well the evidence shows the change is tested'] }),
-  weight: z.number().positive().default(1).meta({ description: 'Weight of this criterion in the total score.', examples: [1] }),
+    .meta({
+      description: 'Lower-case id (letters, digits, `-`, `_`; at most 40 characters), unique in the rubric.',
+      examples: ['tests'],
+    }),
+  description: z
+    .string()
+    .min(1)
+    .meta({
+      description: 'What the judge scores, in one sentence.',
+      examples: ['How well the evidence shows the change is tested'],
+    }),
+  weight: z
+    .number()
+    .positive()
+    .default(1)
+    .meta({ description: 'Weight of this criterion in the total score.', examples: [1] }),
 });
 
 export const GateSection = z
@@ -19,50 +32,80 @@ export const GateSection = z
         "Required check names or globs (check runs and commit statuses) on a candidate's head. Empty: the branch's required checks; with none, every check suite on the head must complete. A required name fails when any check run or status of that name failed (the latest report of each app counts; a pass elsewhere never hides a failure), and a failed required check makes a candidate unpromotable. `name@app` pins the app that must report it (`test@github-actions`): only that app's check runs count for it. A required check that has not appeared yet is waited for until `selection.siblingTimeout`. Arbiter's own checks never count.",
       examples: [['test@github-actions', 'ci/*']],
     }),
-    allowNoChecks: z.boolean().default(false).meta({
-      description:
-        'When false, a head on which no check at all has reported is not promotable ("no checks reported yet") and is waited for until `selection.siblingTimeout`, since CI may register late. true: a head with no checks may ship.',
-      examples: [true],
-    }),
-    score: z.string().nullable().default(null).meta({
-      description:
-        'A scoring check: the first number after `score:` or `score=` in its output title, else in its summary, ranks candidates that are otherwise equal (higher is better). null: no score.',
-      examples: ['bench'],
-    }),
+    allowNoChecks: z
+      .boolean()
+      .default(false)
+      .meta({
+        description:
+          'When false, a head on which no check at all has reported is not promotable ("no checks reported yet") and is waited for until `selection.siblingTimeout`, since CI may register late. true: a head with no checks may ship.',
+        examples: [true],
+      }),
+    score: z
+      .string()
+      .nullable()
+      .default(null)
+      .meta({
+        description:
+          'A scoring check: the first number after `score:` or `score=` in its output title, else in its summary, ranks candidates that are otherwise equal (higher is better). null: no score.',
+        examples: ['bench'],
+      }),
   })
   .prefault({})
   .meta({ description: "Which checks on a candidate's head are its gate evidence." });
 
 export const AcceptanceSection = z
   .strictObject({
-    required: z.boolean().default(true).meta({
-      description:
-        'When false, a Change with no acceptance criteria may ship without a person. When true, such a Change goes to the human gate.',
-      examples: [false],
-    }),
+    required: z
+      .boolean()
+      .default(true)
+      .meta({
+        description:
+          'When false, a Change with no acceptance criteria may ship without a person. When true, such a Change goes to the human gate.',
+        examples: [false],
+      }),
     alwaysInclude: globs.default([]).meta({
       description:
         "Files always sent to the model with the candidate's changed files (entry points), together with the files they reference. Globs.",
       examples: [['public/index.html', 'src/app.ts']],
     }),
-    maxFiles: z.number().int().min(1).max(200).default(24).meta({
-      description: 'At most this many files are sent to the model (1 to 200).',
-      examples: [12],
-    }),
-    maxBytes: z.number().int().min(1024).max(1_000_000).default(61_440).meta({
-      description: 'At most this many bytes of patch and file text in total (1024 to 1000000); a cut file or patch is marked truncated.',
-      examples: [40_960],
-    }),
+    maxFiles: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(24)
+      .meta({
+        description: 'At most this many files are sent to the model (1 to 200).',
+        examples: [12],
+      }),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(1_000_000)
+      .default(61_440)
+      .meta({
+        description:
+          'At most this many bytes of patch and file text in total (1024 to 1000000); a cut file or patch is marked truncated.',
+        examples: [40_960],
+      }),
     models: z
       .strictObject({
-        small: z.string().default('claude-haiku-5-5').meta({
-          description: 'The small model: one call judges every criterion.',
-          examples: ['claude-haiku-5-5'],
-        }),
-        large: z.string().default('claude-sonnet-5-5').meta({
-          description: "The large model: called only when the small model's answer is invalid or leaves criteria unclear.",
-          examples: ['claude-sonnet-5-5'],
-        }),
+        small: z
+          .string()
+          .default('claude-haiku-5-5')
+          .meta({
+            description: 'The small model: one call judges every criterion.',
+            examples: ['claude-haiku-5-5'],
+          }),
+        large: z
+          .string()
+          .default('claude-sonnet-5-5')
+          .meta({
+            description:
+              "The large model: called only when the small model's answer is invalid or leaves criteria unclear.",
+            examples: ['claude-sonnet-5-5'],
+          }),
       })
       .prefault({})
       .meta({ description: 'Model ids of the acceptance check.' }),
@@ -70,20 +113,38 @@ export const AcceptanceSection = z
       description: 'Seconds before a model call is abandoned; its criteria become gaps.',
       examples: [60],
     }),
-    maxOutputTokens: z.number().int().min(256).max(32_000).default(4096).meta({
-      description: 'Output token limit of each acceptance call (256 to 32000); an answer cut by it is a gap, never a guess.',
-      examples: [8192],
-    }),
+    maxOutputTokens: z
+      .number()
+      .int()
+      .min(256)
+      .max(32_000)
+      .default(4096)
+      .meta({
+        description:
+          'Output token limit of each acceptance call (256 to 32000); an answer cut by it is a gap, never a guess.',
+        examples: [8192],
+      }),
     budget: z
       .strictObject({
-        perChange: z.number().int().nonnegative().default(40).meta({
-          description: 'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps, and a sibling left with gaps that could rank first once judged sends the Change to a person rather than losing. Allow about one call per candidate, plus re-runs.',
-          examples: [20],
-        }),
-        dailyPerInstallation: z.number().int().nonnegative().default(1000).meta({
-          description: 'At most this many model calls per installation per day.',
-          examples: [500],
-        }),
+        perChange: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(40)
+          .meta({
+            description:
+              'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps, and a sibling left with gaps that could rank first once judged sends the Change to a person rather than losing. Allow about one call per candidate, plus re-runs.',
+            examples: [20],
+          }),
+        dailyPerInstallation: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(1000)
+          .meta({
+            description: 'At most this many model calls per installation per day.',
+            examples: [500],
+          }),
       })
       .prefault({})
       .meta({ description: 'Cost control of acceptance model calls.' }),
@@ -96,12 +157,18 @@ export const AcceptanceSection = z
 
 export const JudgeSection = z
   .strictObject({
-    mode: z.enum(['verdict', 'rubric']).default('verdict').meta({
-      description:
-        '`verdict`: the judge names the preferred tied candidate and the evidence ids it relies on. `rubric`: the model scores every tied candidate on each rubric criterion (0 to 4) and the weighted total decides. Either way the judge is asked twice, with the tied candidates in opposite orders: a verdict counts only when both answers prefer the same candidate, rubric scores are averaged; answers that disagree go to a person (`comparison: inconsistent`). Both calls count against the budget.',
-      examples: ['rubric'],
-    }),
-    model: z.string().default('claude-sonnet-5-5').meta({ description: 'Model id of the judge.', examples: ['claude-sonnet-5-5'] }),
+    mode: z
+      .enum(['verdict', 'rubric'])
+      .default('verdict')
+      .meta({
+        description:
+          '`verdict`: the judge names the preferred tied candidate and the evidence ids it relies on. `rubric`: the model scores every tied candidate on each rubric criterion (0 to 4) and the weighted total decides. Either way the judge is asked twice, with the tied candidates in opposite orders: a verdict counts only when both answers prefer the same candidate, rubric scores are averaged; answers that disagree go to a person (`comparison: inconsistent`). Both calls count against the budget.',
+        examples: ['rubric'],
+      }),
+    model: z
+      .string()
+      .default('claude-sonnet-5-5')
+      .meta({ description: 'Model id of the judge.', examples: ['claude-sonnet-5-5'] }),
     timeoutSeconds: seconds.default(120).meta({
       description: 'Seconds before the judge call is abandoned; the tie then goes to a person.',
       examples: [60],
@@ -123,4 +190,7 @@ export const JudgeSection = z
       }),
   })
   .prefault({})
-  .meta({ description: 'The tie-break judge: runs only when ranking ends in a tie at the top, and reads only the evidence, never the code.' });
+  .meta({
+    description:
+      'The tie-break judge: runs only when ranking ends in a tie at the top, and reads only the evidence, never the code.',
+  });

@@ -4,11 +4,20 @@ import { z } from 'zod';
 import { globs } from './schema-primitives.ts';
 
 /** The gatekeeper's own files: a change to any of them is high risk by default. */
-export const GATEKEEPER_PATHS = ['.github/arbiter.yml', '**/CODEOWNERS', '.github/workflows/**', '.github/actions/**'] as const;
+export const GATEKEEPER_PATHS = [
+  '.github/arbiter.yml',
+  '**/CODEOWNERS',
+  '.github/workflows/**',
+  '.github/actions/**',
+] as const;
 
 export const RiskRule = z.strictObject({
-  risk: z.enum(['low', 'medium', 'high']).meta({ description: 'The risk this rule gives when it matches.', examples: ['high'] }),
-  paths: globs.optional().meta({ description: 'Matches when any changed path matches one of these globs.', examples: [['infra/**']] }),
+  risk: z
+    .enum(['low', 'medium', 'high'])
+    .meta({ description: 'The risk this rule gives when it matches.', examples: ['high'] }),
+  paths: globs
+    .optional()
+    .meta({ description: 'Matches when any changed path matches one of these globs.', examples: [['infra/**']] }),
   minChangedLines: z
     .number()
     .int()
@@ -30,14 +39,20 @@ export type RiskRule = z.infer<typeof RiskRule>;
 
 export const PolicySection = z
   .strictObject({
-    mergeMethod: z.enum(['merge', 'squash', 'rebase']).default('squash').meta({
-      description: 'How the winner is merged.',
-      examples: ['rebase'],
-    }),
+    mergeMethod: z
+      .enum(['merge', 'squash', 'rebase'])
+      .default('squash')
+      .meta({
+        description: 'How the winner is merged.',
+        examples: ['rebase'],
+      }),
     autoShip: z
       .array(z.enum(['low', 'medium', 'high']))
       .default(['low', 'medium'])
-      .meta({ description: 'Risks that may ship without a person; a winner of any other risk goes to the human gate.', examples: [['low']] }),
+      .meta({
+        description: 'Risks that may ship without a person; a winner of any other risk goes to the human gate.',
+        examples: [['low']],
+      }),
     rules: z
       .array(RiskRule)
       .default([
@@ -56,10 +71,13 @@ export const PolicySection = z
           ],
         ],
       }),
-    reviewers: z.array(z.string()).default([]).meta({
-      description: 'GitHub logins asked for review at the human gate. Empty: the CODEOWNERS of the changed files.',
-      examples: [['octocat']],
-    }),
+    reviewers: z
+      .array(z.string())
+      .default([])
+      .meta({
+        description: 'GitHub logins asked for review at the human gate. Empty: the CODEOWNERS of the changed files.',
+        examples: [['octocat']],
+      }),
   })
   .prefault({})
   .meta({ description: 'The risk policy under which the winner ships.' });

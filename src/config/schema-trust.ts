@@ -4,16 +4,24 @@ import { z } from 'zod';
 
 export const TrustSection = z
   .strictObject({
-    agents: z.array(z.string().min(1)).default([]).meta({
-      description:
-        "Exact logins of the team's coding agents, trusted like a user with write access: their linked pull requests are candidates and their issues Changes. Everyone else needs write, maintain or admin permission on the repository (or a maintainer's `/arbiter admit` or `/arbiter track`).",
-      examples: [['copilot-swe-agent[bot]', 'my-agents[bot]']],
-    }),
-    changeLabel: z.string().min(1).nullable().default('arbiter:change').meta({
-      description:
-        'An issue opened by an account without write access becomes a Change when a trusted account adds this label (as `/arbiter track` does). null: only `/arbiter track` adopts an issue.',
-      examples: ['arbiter:change'],
-    }),
+    agents: z
+      .array(z.string().min(1))
+      .default([])
+      .meta({
+        description:
+          "Exact logins of the team's coding agents, trusted like a user with write access: their linked pull requests are candidates and their issues Changes. Everyone else needs write, maintain or admin permission on the repository (or a maintainer's `/arbiter admit` or `/arbiter track`).",
+        examples: [['copilot-swe-agent[bot]', 'my-agents[bot]']],
+      }),
+    changeLabel: z
+      .string()
+      .min(1)
+      .nullable()
+      .default('arbiter:change')
+      .meta({
+        description:
+          'An issue opened by an account without write access becomes a Change when a trusted account adds this label (as `/arbiter track` does). null: only `/arbiter track` adopts an issue.',
+        examples: ['arbiter:change'],
+      }),
   })
   .prefault({})
   .meta({

@@ -26,24 +26,33 @@ export const ConfigSchema = z.strictObject({
   selection: z
     .strictObject({
       siblingTimeout: seconds.default(7200).meta({
-        description: 'Seconds after which a sibling whose checks never finish is settled as unpromotable ("timed out"), so the round can be decided.',
+        description:
+          'Seconds after which a sibling whose checks never finish is settled as unpromotable ("timed out"), so the round can be decided.',
         examples: [3600],
       }),
-      label: z.string().nullable().default(null).meta({
-        description: 'A pull request that is not a draft is still recorded as a candidate when it carries this label, added by a trusted account (a label added by anyone else does not count). null: drafts only.',
-        examples: ['arbiter:candidate'],
-      }),
+      label: z
+        .string()
+        .nullable()
+        .default(null)
+        .meta({
+          description:
+            'A pull request that is not a draft is still recorded as a candidate when it carries this label, added by a trusted account (a label added by anyone else does not count). null: drafts only.',
+          examples: ['arbiter:candidate'],
+        }),
     })
     .prefault({})
     .meta({ description: 'How candidates are recorded and when a round is decided.' }),
   policy: PolicySection,
   repair: z
     .strictObject({
-      enabled: z.boolean().default(true).meta({
-        description:
-          'Whether Arbiter asks for one repair attempt (a `repository_dispatch` of type `arbiter.repair` and a comment on the Change) before handing the Change to a person. At most one per Change.',
-        examples: [false],
-      }),
+      enabled: z
+        .boolean()
+        .default(true)
+        .meta({
+          description:
+            'Whether Arbiter asks for one repair attempt (a `repository_dispatch` of type `arbiter.repair` and a comment on the Change) before handing the Change to a person. At most one per Change.',
+          examples: [false],
+        }),
       timeout: seconds.default(3600).meta({
         description: 'Seconds to wait for the repair to arrive before the Change goes to a person.',
         examples: [1800],
@@ -53,22 +62,31 @@ export const ConfigSchema = z.strictObject({
     .meta({ description: 'One more attempt, asked for before a person decides.' }),
   combine: z
     .strictObject({
-      enabled: z.boolean().default(true).meta({
-        description:
-          'Whether Arbiter builds one combined candidate when no promotable candidate meets every criterion but the best one and another together meet more: a branch at the base head, both heads merged into it by the API, and a draft pull request opened from it as a sibling. At most one per Change; it comes before a repair.',
-        examples: [false],
-      }),
+      enabled: z
+        .boolean()
+        .default(true)
+        .meta({
+          description:
+            'Whether Arbiter builds one combined candidate when no promotable candidate meets every criterion but the best one and another together meet more: a branch at the base head, both heads merged into it by the API, and a draft pull request opened from it as a sibling. At most one per Change; it comes before a repair.',
+          examples: [false],
+        }),
       branchPrefix: z
         .string()
-        .regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._/-]+$/, 'letters, digits, `.`, `_`, `-` and `/` only, not starting with `/` and without `..`')
+        .regex(
+          /^(?!\/)(?!.*\.\.)[A-Za-z0-9._/-]+$/,
+          'letters, digits, `.`, `_`, `-` and `/` only, not starting with `/` and without `..`',
+        )
         .default('arbiter/combined/')
         .meta({
-          description: 'The combined candidate\'s branch is this prefix followed by the Change number.',
+          description: "The combined candidate's branch is this prefix followed by the Change number.",
           examples: ['bots/combined-'],
         }),
     })
     .prefault({})
-    .meta({ description: 'The combined candidate: when two siblings each do part of the job, Arbiter builds the one that does both.' }),
+    .meta({
+      description:
+        'The combined candidate: when two siblings each do part of the job, Arbiter builds the one that does both.',
+    }),
   portfolio: PortfolioSection,
   trust: TrustSection,
   commands: z

@@ -32,9 +32,20 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
   z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),
   z.object({ kind: z.literal('auto-merge'), ...keyed, pr, sha: z.string(), method: MergeMethod, queue: z.boolean() }),
-  z.object({ kind: z.literal('request-review'), ...keyed, pr, reviewers: z.array(z.string()), teams: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('request-review'),
+    ...keyed,
+    pr,
+    reviewers: z.array(z.string()),
+    teams: z.array(z.string()),
+  }),
   z.object({ kind: z.literal('check-run'), ...keyed, pr, headSha: z.string(), ...CheckRunContent.shape }),
-  z.object({ kind: z.literal('dispatch'), ...keyed, eventType: z.string(), payload: z.record(z.string(), z.unknown()) }),
+  z.object({
+    kind: z.literal('dispatch'),
+    ...keyed,
+    eventType: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+  }),
   z.object({ kind: z.literal('receipt'), ...keyed, receipt: Receipt }),
   /** `observed`: records what already happened on GitHub (a merge, a closure), kept in shadow mode. */
   z.object({

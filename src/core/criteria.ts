@@ -123,7 +123,8 @@ export function parseCriteria(body: string): Criterion[] {
     }
     if (fence !== null) {
       const close = FENCE.exec(line);
-      if (close && close[1][0] === fence[0] && close[1].length >= fence.length && line.trim() === close[1]) fence = null;
+      if (close && close[1][0] === fence[0] && close[1].length >= fence.length && line.trim() === close[1])
+        fence = null;
       continue;
     }
     const open = FENCE.exec(line);

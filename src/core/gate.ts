@@ -7,8 +7,14 @@ const PASS = new Set(['success', 'neutral', 'skipped']);
 const FAIL = new Set(['failure', 'cancelled', 'timed_out', 'action_required', 'stale', 'startup_failure', 'error']);
 
 /** Maps a check run (status + conclusion) or a commit status state onto pass / fail / pending. */
-export function checkOutcome(kind: 'check' | 'status', statusOrState: string, conclusion: string | null): ObservedCheck['outcome'] {
-  const value = (kind === 'check' ? (statusOrState.toLowerCase() === 'completed' ? conclusion ?? '' : '') : statusOrState).toLowerCase();
+export function checkOutcome(
+  kind: 'check' | 'status',
+  statusOrState: string,
+  conclusion: string | null,
+): ObservedCheck['outcome'] {
+  const value = (
+    kind === 'check' ? (statusOrState.toLowerCase() === 'completed' ? (conclusion ?? '') : '') : statusOrState
+  ).toLowerCase();
   if (PASS.has(value)) return 'pass';
   if (FAIL.has(value)) return 'fail';
   return 'pending';
@@ -49,10 +55,13 @@ export function readScore(check: Pick<ObservedCheck, 'title' | 'summary'> | unde
 export function parseRequired(entry: string): { pattern: string; app: string | null } {
   const at = entry.lastIndexOf('@');
   const app = at > 0 ? entry.slice(at + 1) : '';
-  return /^[a-z0-9][a-z0-9-]*$/i.test(app) ? { pattern: entry.slice(0, at), app: app.toLowerCase() } : { pattern: entry, app: null };
+  return /^[a-z0-9][a-z0-9-]*$/i.test(app)
+    ? { pattern: entry.slice(0, at), app: app.toLowerCase() }
+    : { pattern: entry, app: null };
 }
 
-const sourceOf = (c: ObservedCheck): string => (c.kind === 'check' ? `check:${c.app ?? ''}:${c.suite ?? ''}` : 'status:');
+const sourceOf = (c: ObservedCheck): string =>
+  c.kind === 'check' ? `check:${c.app ?? ''}:${c.suite ?? ''}` : 'status:';
 
 /**
  * Every name's reports, one per source (a commit status context, or one check suite of one app):
@@ -81,7 +90,9 @@ function requiredFromPatterns(entries: string[], byName: Map<string, ObservedChe
     // A pinned entry counts only that app's check runs as a pass: another app's pass (or a
     // status) is no evidence; but any failure of the name still fails it.
     const reportsOf = (name: string): ObservedCheck[] =>
-      (byName.get(name) ?? []).filter((c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app) || c.outcome === 'fail');
+      (byName.get(name) ?? []).filter(
+        (c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app) || c.outcome === 'fail',
+      );
     const isGlob = picomatch.scan(pattern).isGlob;
     const names = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : [pattern];
     const matches = names.filter((name) => reportsOf(name).length > 0);
@@ -106,7 +117,9 @@ function describe(required: RequiredCheck[], settled: boolean, source: GateEvide
   const failed = required.filter((c) => c.outcome === 'fail').map((c) => `\`${c.name}\``);
   if (failed.length > 0) return `required check ${failed.join(', ')} failed`;
   if (!settled) {
-    const waiting = required.filter((c) => c.outcome === 'pending' || c.outcome === 'missing').map((c) => `\`${c.name}\``);
+    const waiting = required
+      .filter((c) => c.outcome === 'pending' || c.outcome === 'missing')
+      .map((c) => `\`${c.name}\``);
     return waiting.length > 0 ? `waiting on ${waiting.join(', ')}` : NO_CHECKS;
   }
   if (required.length === 0) return source === 'all-suites' ? 'no checks reported' : 'no required checks';
@@ -149,7 +162,17 @@ export function computeGate(input: GateInput): GateEvidence {
       : !failed && !settled && allPassed
         ? `waiting on the scoring check \`${input.scoreCheck}\``
         : describe(required, settled, source);
-  return { required, source, settled, promotable, reason, passingChecks, score, timedOut: false, ...(blockers.length > 0 ? { blockers } : {}) };
+  return {
+    required,
+    source,
+    settled,
+    promotable,
+    reason,
+    passingChecks,
+    score,
+    timedOut: false,
+    ...(blockers.length > 0 ? { blockers } : {}),
+  };
 }
 
 /** The sweep's verdict on a sibling whose checks never finished. */

@@ -23,7 +23,13 @@ export function assessRisk(
     const why: string[] = [];
     if (rule.paths) {
       const hits = candidate.changedPaths.filter((p) => picomatch.isMatch(p, rule.paths!, { dot: true }));
-      if (hits.length > 0) why.push(`changes ${hits.slice(0, 3).map((p) => `\`${p}\``).join(', ')}${hits.length > 3 ? ` and ${hits.length - 3} more` : ''}`);
+      if (hits.length > 0)
+        why.push(
+          `changes ${hits
+            .slice(0, 3)
+            .map((p) => `\`${p}\``)
+            .join(', ')}${hits.length > 3 ? ` and ${hits.length - 3} more` : ''}`,
+        );
     }
     if (rule.minChangedLines !== undefined && candidate.changedLines > rule.minChangedLines) {
       why.push(`${candidate.changedLines} changed lines (over ${rule.minChangedLines})`);

@@ -53,7 +53,8 @@ export function readingsByPr(readings: Reading[]): Map<number, number[]> {
   return out;
 }
 
-export const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length);
+export const mean = (values: number[]): number | null =>
+  values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
 
 const fixed = (v: number): string => v.toFixed(2);
 
@@ -69,7 +70,13 @@ export function describeReadings(values: number[]): string {
  * (a candidate without readings keeps its gate score), and keeps the best `keep`, with every
  * candidate tied with the last one kept: a cut never separates equal evidence.
  */
-function best(input: PolicyInput, byPr: Map<number, number[]>, prs: number[], depth: number, keep: number): RankedCandidate[] {
+function best(
+  input: PolicyInput,
+  byPr: Map<number, number[]>,
+  prs: number[],
+  depth: number,
+  keep: number,
+): RankedCandidate[] {
   const evidence = input.evidence
     .filter((e) => prs.includes(e.pr))
     .map((e) => {
@@ -90,7 +97,12 @@ function chosen(input: PolicyInput, byPr: Map<number, number[]>, prs: number[], 
 
 /** `top-k`: one reading each; the best k go deep. */
 function topK(input: PolicyInput): PolicyStep {
-  return chosen(input, readingsByPr(input.readings), input.evidence.map((e) => e.pr), 1);
+  return chosen(
+    input,
+    readingsByPr(input.readings),
+    input.evidence.map((e) => e.pr),
+    1,
+  );
 }
 
 /**
@@ -109,7 +121,9 @@ function successiveHalving(input: PolicyInput): PolicyStep {
       return n > 0 && n < depth;
     });
     if (missing.length > 0) return { kind: 'rerun', prs: missing.sort((a, b) => a - b) };
-    survivors = best(input, byPr, survivors, depth, Math.max(input.k, Math.ceil(survivors.length / 2))).map((c) => c.pr);
+    survivors = best(input, byPr, survivors, depth, Math.max(input.k, Math.ceil(survivors.length / 2))).map(
+      (c) => c.pr,
+    );
   }
   return chosen(input, byPr, survivors, depth);
 }
@@ -121,7 +135,13 @@ export const POLICIES: Record<PortfolioPolicy, (input: PolicyInput) => PolicySte
 };
 
 /** The readings a policy's choice rests on, per candidate: as many as the survivors were measured. */
-export function readingsUsed(step: Extract<PolicyStep, { kind: 'chosen' }>, readings: Reading[], policy: PortfolioPolicy): Map<number, number[]> {
+export function readingsUsed(
+  step: Extract<PolicyStep, { kind: 'chosen' }>,
+  readings: Reading[],
+  policy: PortfolioPolicy,
+): Map<number, number[]> {
   const byPr = readingsByPr(readings);
-  return new Map(step.ranking.map((c) => [c.pr, policy === 'top-k' ? (byPr.get(c.pr) ?? []).slice(0, 1) : (byPr.get(c.pr) ?? [])]));
+  return new Map(
+    step.ranking.map((c) => [c.pr, policy === 'top-k' ? (byPr.get(c.pr) ?? []).slice(0, 1) : (byPr.get(c.pr) ?? [])]),
+  );
 }

@@ -20,7 +20,11 @@ const KEYS: { key: RankKey; better: (a: RankedCandidate, b: RankedCandidate) => 
   { key: 'promotable', better: (a, b) => Number(a.promotable) - Number(b.promotable) },
   { key: 'met', better: (a, b) => a.met - b.met },
   { key: 'gaps', better: (a, b) => b.gaps - a.gaps },
-  { key: 'score', better: (a, b) => (a.score ?? -Infinity) === (b.score ?? -Infinity) ? 0 : (a.score ?? -Infinity) > (b.score ?? -Infinity) ? 1 : -1 },
+  {
+    key: 'score',
+    better: (a, b) =>
+      (a.score ?? -Infinity) === (b.score ?? -Infinity) ? 0 : (a.score ?? -Infinity) > (b.score ?? -Infinity) ? 1 : -1,
+  },
   { key: 'passing', better: (a, b) => a.passing - b.passing },
 ];
 

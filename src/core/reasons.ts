@@ -25,7 +25,12 @@ function statusOf(e: CandidateEvidence | undefined, id: string): CriterionStatus
 }
 
 /** Criteria `winner` meets and `loser` has as `status` (any but met when null): the first named with its words. */
-function alsoMeets(criteria: Criterion[], winner: CandidateEvidence, loser: CandidateEvidence, status: CriterionStatus | null): string | null {
+function alsoMeets(
+  criteria: Criterion[],
+  winner: CandidateEvidence,
+  loser: CandidateEvidence,
+  status: CriterionStatus | null,
+): string | null {
   const ids = criteria.filter((c) => {
     const here = statusOf(loser, c.id);
     return statusOf(winner, c.id) === 'met' && (status === null ? here !== 'met' : here === status);
@@ -52,8 +57,10 @@ export function loserReason(input: {
   const head = input.head ?? `Lost to #${winner.pr}`;
   const key = decidingKey(winner, loser);
   if (key === null) {
-    const cited = judge && judge.winner === winner.pr && judge.evidence.length > 0 ? ` (${judge.evidence.join(', ')})` : '';
-    if (judge?.source === 'deterministic') return `${head}: same evidence; the judge scored you level and #${winner.pr} ranks first by evidence.`;
+    const cited =
+      judge && judge.winner === winner.pr && judge.evidence.length > 0 ? ` (${judge.evidence.join(', ')})` : '';
+    if (judge?.source === 'deterministic')
+      return `${head}: same evidence; the judge scored you level and #${winner.pr} ranks first by evidence.`;
     return `${head}: same evidence; the judge preferred #${winner.pr}${cited}.`;
   }
   if (key === 'promotable') {
@@ -65,7 +72,9 @@ export function loserReason(input: {
     return `${head}: not promotable here (${loserEvidence.gate.reason}).`;
   }
   const named = (status: CriterionStatus | null): string | null =>
-    input.winnerEvidence && input.criteria ? alsoMeets(input.criteria, input.winnerEvidence, loserEvidence, status) : null;
+    input.winnerEvidence && input.criteria
+      ? alsoMeets(input.criteria, input.winnerEvidence, loserEvidence, status)
+      : null;
   if (key === 'met') {
     const counts = `met ${winner.met} of ${criteriaCount} criteria, this met ${loser.met} of ${criteriaCount}`;
     const missed = named(null);
@@ -74,9 +83,12 @@ export function loserReason(input: {
   if (key === 'gaps') {
     const gaps = named('gap');
     const fewer = `${plural(loser.gaps - winner.gaps, 'gap')} fewer`;
-    return gaps ? `${head}: same criteria met, ${fewer}: here ${gaps} could not be judged.` : `${head}: same criteria met, ${fewer}.`;
+    return gaps
+      ? `${head}: same criteria met, ${fewer}: here ${gaps} could not be judged.`
+      : `${head}: same criteria met, ${fewer}.`;
   }
-  if (key === 'score') return `${head}: same criteria met, score ${winner.score ?? 'none'} against ${loser.score ?? 'none'}.`;
+  if (key === 'score')
+    return `${head}: same criteria met, score ${winner.score ?? 'none'} against ${loser.score ?? 'none'}.`;
   return `${head}: same criteria met, more passing checks (${winner.passing} against ${loser.passing}).`;
 }
 
@@ -105,7 +117,8 @@ export function judgeNoWinnerWords(judge: JudgeOutcome): string {
 
 /** One sentence on how the judge broke (or did not break) a tie at the top. */
 export function judgeSentence(judge: JudgeOutcome): string {
-  if (judge.winner === null) return `The candidates at the top were level on every piece of evidence, and ${judgeNoWinnerWords(judge)}.`;
+  if (judge.winner === null)
+    return `The candidates at the top were level on every piece of evidence, and ${judgeNoWinnerWords(judge)}.`;
   const cited = judge.evidence.length > 0 ? `, citing ${judge.evidence.map((e) => `\`${e}\``).join(', ')}` : '';
   const why = judge.explanation ? ` Its reason: “${judge.explanation}”` : '';
   if (judge.source === 'deterministic') {
@@ -118,7 +131,8 @@ export function judgeSentence(judge: JudgeOutcome): string {
 /** How many criteria of one candidate are not met, by why: "1 not met, 1 cannot be checked from the code". */
 export function missingCounts(e: CandidateEvidence | undefined, criteria: Criterion[]): string {
   const results = e?.acceptance?.results ?? [];
-  const count = (s: CriterionStatus): number => criteria.filter((c) => results.some((r) => r.id === c.id && r.status === s)).length;
+  const count = (s: CriterionStatus): number =>
+    criteria.filter((c) => results.some((r) => r.id === c.id && r.status === s)).length;
   const parts: string[] = [];
   if (count('not_met') > 0) parts.push(`${count('not_met')} not met`);
   if (count('unclear') > 0) parts.push(`${count('unclear')} unclear`);

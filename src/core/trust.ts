@@ -20,8 +20,7 @@ export interface TrustPolicy {
 }
 
 export type Trust =
-  | { trusted: true; why: 'app' | 'agent' | 'permission' }
-  | { trusted: false; reason: string; lookupFailed: boolean };
+  { trusted: true; why: 'app' | 'agent' | 'permission' } | { trusted: false; reason: string; lookupFailed: boolean };
 
 /** Roles that may merge, so roles Arbiter acts for; the table is the rule. */
 export const WRITES: Record<Permission, boolean> = {
@@ -34,7 +33,8 @@ export const WRITES: Record<Permission, boolean> = {
 };
 
 /** The one bot test: GitHub's account type says so, or the login is an app's (`name[bot]`). */
-export const isBotAccount = (account: { login: string; type?: string | null }): boolean => account.type === 'Bot' || /\[bot\]$/i.test(account.login);
+export const isBotAccount = (account: { login: string; type?: string | null }): boolean =>
+  account.type === 'Bot' || /\[bot\]$/i.test(account.login);
 
 const sameLogin = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
@@ -51,11 +51,21 @@ export function trustedWithoutLookup(account: Account, policy: TrustPolicy): Tru
 export function trustOf(account: Account, lookup: PermissionLookup | null, policy: TrustPolicy): Trust {
   const known = trustedWithoutLookup(account, policy);
   if (known) return known;
-  if (account.login === '') return { trusted: false, reason: 'the account is unknown (a deleted user)', lookupFailed: false };
+  if (account.login === '')
+    return { trusted: false, reason: 'the account is unknown (a deleted user)', lookupFailed: false };
   if (!lookup) return { trusted: false, reason: `@${account.login}'s permission was not read`, lookupFailed: true };
-  if (!lookup.ok) return { trusted: false, reason: `@${account.login}'s permission could not be read (${lookup.reason})`, lookupFailed: true };
+  if (!lookup.ok)
+    return {
+      trusted: false,
+      reason: `@${account.login}'s permission could not be read (${lookup.reason})`,
+      lookupFailed: true,
+    };
   if (WRITES[lookup.permission]) return { trusted: true, why: 'permission' };
-  return { trusted: false, reason: `@${account.login} has no write access here (${describeRole(lookup.permission)})`, lookupFailed: false };
+  return {
+    trusted: false,
+    reason: `@${account.login} has no write access here (${describeRole(lookup.permission)})`,
+    lookupFailed: false,
+  };
 }
 
 export type Standing = { counts: true; via: string } | { counts: false; reason: string; lookupFailed: boolean };
@@ -78,10 +88,14 @@ export function candidateStanding(author: Trust, admittedBy: string | null): Sta
  * A person's act (approving review, promote, a button, a rejection): only a human with write
  * access or more. A bot's act never counts, whatever its permission; a failed lookup is a no.
  */
-export function personActCounts(account: Account, lookup: PermissionLookup | null): { counts: boolean; reason: string } {
+export function personActCounts(
+  account: Account,
+  lookup: PermissionLookup | null,
+): { counts: boolean; reason: string } {
   if (account.isBot) return { counts: false, reason: `@${account.login} is a bot; only a person's act counts` };
   if (!lookup || !lookup.ok) return { counts: false, reason: `@${account.login}'s permission could not be read` };
-  if (!WRITES[lookup.permission]) return { counts: false, reason: `@${account.login} has ${describeRole(lookup.permission)}; it takes write access` };
+  if (!WRITES[lookup.permission])
+    return { counts: false, reason: `@${account.login} has ${describeRole(lookup.permission)}; it takes write access` };
   return { counts: true, reason: '' };
 }
 
@@ -91,7 +105,13 @@ export function editChangesCriteria(editor: Trust): boolean {
 }
 
 /** Title and summary of the one neutral `Arbiter / selection` check of a linked PR that is not a candidate. */
-export function notCandidateCheck(input: { login: string; reason: string; lookupFailed: boolean; prefix: string; change: number }): {
+export function notCandidateCheck(input: {
+  login: string;
+  reason: string;
+  lookupFailed: boolean;
+  prefix: string;
+  change: number;
+}): {
   title: string;
   summary: string;
 } {
@@ -109,7 +129,10 @@ export function notCandidateCheck(input: { login: string; reason: string; lookup
 }
 
 /** The check of a linked PR whose Change Arbiter does not track (an untrusted account's issue). */
-export function untrackedChangeCheck(input: { change: number; reason: string; prefix: string }): { title: string; summary: string } {
+export function untrackedChangeCheck(input: { change: number; reason: string; prefix: string }): {
+  title: string;
+  summary: string;
+} {
   return {
     title: `Not a candidate: #${input.change} is not a Change Arbiter tracks`,
     summary: `#${input.change} was opened by an account Arbiter does not act for (${input.reason}). A maintainer can adopt it with \`${input.prefix} track\` on the issue; this pull request is recorded on its next event after that.`,

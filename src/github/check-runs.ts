@@ -17,7 +17,11 @@ export interface CheckRunClient {
   ownChecksSeen: Map<string, Set<string>>;
 }
 
-const CheckRun = z.object({ id: z.number(), name: z.string(), app: z.object({ slug: z.string() }).nullable().optional() });
+const CheckRun = z.object({
+  id: z.number(),
+  name: z.string(),
+  app: z.object({ slug: z.string() }).nullable().optional(),
+});
 
 /**
  * Arbiter's own check run of that name on a sha, if one exists. A head the gateway (one job's)
@@ -27,7 +31,13 @@ export async function findCheckRun(gh: CheckRunClient, sha: string, name: CheckR
   const seen = gh.ownChecksSeen.get(sha);
   if (seen && !seen.has(name)) return null;
   const { data } = await callGitHub('list check runs', () =>
-    gh.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: gh.owner, repo: gh.repo, ref: sha, check_name: name, per_page: 100 }),
+    gh.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+      owner: gh.owner,
+      repo: gh.repo,
+      ref: sha,
+      check_name: name,
+      per_page: 100,
+    }),
   );
   const parsed = z.object({ check_runs: z.array(CheckRun) }).safeParse(data);
   if (!parsed.success) return null;
@@ -36,7 +46,12 @@ export async function findCheckRun(gh: CheckRunClient, sha: string, name: CheckR
 }
 
 export async function writeCheckRun(gh: CheckRunClient, input: CheckRunWrite): Promise<number> {
-  const output = { title: input.title.slice(0, 250), summary: input.summary.slice(0, 65_000), text: input.text?.slice(0, 65_000), annotations: input.annotations?.slice(0, 50) };
+  const output = {
+    title: input.title.slice(0, 250),
+    summary: input.summary.slice(0, 65_000),
+    text: input.text?.slice(0, 65_000),
+    annotations: input.annotations?.slice(0, 50),
+  };
   const body = {
     owner: gh.owner,
     repo: gh.repo,
@@ -53,11 +68,18 @@ export async function writeCheckRun(gh: CheckRunClient, input: CheckRunWrite): P
     // From now on a run of this name may exist on the head (an answer lost on the way back):
     // a later look asks GitHub.
     gh.ownChecksSeen.get(input.sha)?.add(input.name);
-    const { data } = await callGitHub('create check run', () => gh.octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...body, head_sha: input.sha }));
+    const { data } = await callGitHub('create check run', () =>
+      gh.octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...body, head_sha: input.sha }),
+    );
     id = z.object({ id: z.number() }).parse(data).id;
   } else {
     const checkRunId = id;
-    await callGitHub('update check run', () => gh.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...body, check_run_id: checkRunId }));
+    await callGitHub('update check run', () =>
+      gh.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+        ...body,
+        check_run_id: checkRunId,
+      }),
+    );
   }
   // GitHub takes at most 50 annotations a request: send the rest in further updates.
   const rest = input.annotations?.slice(50) ?? [];

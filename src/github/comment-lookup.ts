@@ -9,7 +9,8 @@ export interface OwnComment {
   body: string;
 }
 
-export type CommentWrite = { kind: 'create'; text: string } | { kind: 'edit'; id: number; text: string } | { kind: 'keep'; id: number };
+export type CommentWrite =
+  { kind: 'create'; text: string } | { kind: 'edit'; id: number; text: string } | { kind: 'keep'; id: number };
 
 /** The text a marked comment is written with: the body, led by its marker unless it carries it. */
 export function commentText(marker: string, body: string): string {
@@ -30,7 +31,12 @@ export const ISSUES_PER_QUERY = 100;
 const PAGE = 100;
 
 export function commentsQuery(issues: number[]): string {
-  const fields = issues.map((n) => `i${n}: issueOrPullRequest(number: ${n}) { ... on Issue { comments(last: ${PAGE}) { ...ArbiterCommentPage } } ... on PullRequest { comments(last: ${PAGE}) { ...ArbiterCommentPage } } }`).join('\n    ');
+  const fields = issues
+    .map(
+      (n) =>
+        `i${n}: issueOrPullRequest(number: ${n}) { ... on Issue { comments(last: ${PAGE}) { ...ArbiterCommentPage } } ... on PullRequest { comments(last: ${PAGE}) { ...ArbiterCommentPage } } }`,
+    )
+    .join('\n    ');
   // fullDatabaseId, not databaseId: comment ids have outgrown GraphQL's 32-bit Int on github.com.
   return `query ArbiterComments($owner: String!, $name: String!) {
   repository(owner: $owner, name: $name) {
@@ -55,7 +61,9 @@ const CommentPage = z.object({
   ),
 });
 
-const Answer = z.object({ repository: z.record(z.string(), z.object({ comments: CommentPage.optional() }).nullable()).nullable() });
+const Answer = z.object({
+  repository: z.record(z.string(), z.object({ comments: CommentPage.optional() }).nullable()).nullable(),
+});
 
 /**
  * Arbiter's comments per issue from an answer to `commentsQuery`. An issue is left out when its
@@ -73,7 +81,12 @@ export function readCommentsAnswer(data: unknown, appSlug: string): Map<number, 
     if (number === undefined || !page) continue;
     const nodes = page.nodes.flatMap((c) => (c ? [c] : []));
     if (page.pageInfo.hasPreviousPage || page.totalCount > nodes.length) continue;
-    const ours = nodes.filter((c) => c.author?.__typename === 'Bot' && (c.author.login === appSlug || c.author.login === `${appSlug}[bot]`) && c.fullDatabaseId !== null);
+    const ours = nodes.filter(
+      (c) =>
+        c.author?.__typename === 'Bot' &&
+        (c.author.login === appSlug || c.author.login === `${appSlug}[bot]`) &&
+        c.fullDatabaseId !== null,
+    );
     found.set(
       Number(number),
       ours.map((c) => ({ id: Number(c.fullDatabaseId), body: c.body })),

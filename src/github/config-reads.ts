@@ -74,7 +74,12 @@ export function configReads(octokit: Octokit): ConfigPort {
     },
     async readConfigLayers({ owner, repo, ref }) {
       try {
-        return { ok: true, files: (await octokit.config.get({ owner, repo, path: CONFIG_FILE, ...(ref === undefined ? {} : { branch: ref }) })).files };
+        return {
+          ok: true,
+          files: (
+            await octokit.config.get({ owner, repo, path: CONFIG_FILE, ...(ref === undefined ? {} : { branch: ref }) })
+          ).files,
+        };
       } catch (error) {
         if (statusOf(error) !== null) throw wrapGitHubError(`read the configuration of ${owner}/${repo}`, error);
         // The plugin throws plain errors for content problems: bad YAML, a bad `_extends`, a loop.
@@ -84,30 +89,46 @@ export function configReads(octokit: Octokit): ConfigPort {
     },
     async listCheckRunsNamed({ owner, repo, sha, name }) {
       const response = await callGitHub(`list ${name} runs on ${sha}`, () =>
-        octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner, repo, ref: sha, check_name: name }),
+        octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+          owner,
+          repo,
+          ref: sha,
+          check_name: name,
+        }),
       );
       return response.data;
     },
     async createConfigRun({ owner, repo, sha }, body) {
       await callGitHub(`create ${body.name} on ${sha}`, () =>
-        octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, head_sha: sha, ...body } ),
+        octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, head_sha: sha, ...body }),
       );
     },
     async updateConfigRun({ owner, repo, id }, body) {
       await callGitHub(`update ${body.name}`, () =>
-        octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: id, ...body } ),
+        octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+          owner,
+          repo,
+          check_run_id: id,
+          ...body,
+        }),
       );
     },
     async defaultBranch({ owner, repo }) {
-      const response = await callGitHub(`read ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}', { owner, repo }));
+      const response = await callGitHub(`read ${owner}/${repo}`, () =>
+        octokit.request('GET /repos/{owner}/{repo}', { owner, repo }),
+      );
       const parsed = RepoInfo.safeParse(response.data);
-      if (!parsed.success) throw wrapGitHubError(`read ${owner}/${repo}`, new Error('answered without a default branch'));
+      if (!parsed.success)
+        throw wrapGitHubError(`read ${owner}/${repo}`, new Error('answered without a default branch'));
       return parsed.data.default_branch;
     },
     async branchHead({ owner, repo, branch }) {
-      const response = await callGitHub(`read branch ${branch} of ${owner}/${repo}`, () => octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }));
+      const response = await callGitHub(`read branch ${branch} of ${owner}/${repo}`, () =>
+        octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo, branch }),
+      );
       const parsed = BranchHead.safeParse(response.data);
-      if (!parsed.success) throw wrapGitHubError(`read branch ${branch} of ${owner}/${repo}`, new Error('answered without a head commit'));
+      if (!parsed.success)
+        throw wrapGitHubError(`read branch ${branch} of ${owner}/${repo}`, new Error('answered without a head commit'));
       return parsed.data.commit.sha;
     },
   };

@@ -47,7 +47,8 @@ export function headersOf(error: unknown): Headers {
   const headers = propertyOf(propertyOf(error, 'response'), 'headers');
   const found: Headers = {};
   if (typeof headers !== 'object' || headers === null) return found;
-  for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' || typeof value === 'number') found[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (typeof value === 'string' || typeof value === 'number') found[name] = value;
   return found;
 }
 
@@ -73,7 +74,8 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
     const nowSeconds = (Number.isFinite(date) ? date : Date.now()) / 1000;
     return Math.max(1, Math.ceil(reset - nowSeconds));
   }
-  if (status === 429 || /secondary rate limit|abuse|rate limit exceeded/i.test(message)) return DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+  if (status === 429 || /secondary rate limit|abuse|rate limit exceeded/i.test(message))
+    return DEFAULT_RATE_LIMIT_WAIT_SECONDS;
   return null;
 }
 

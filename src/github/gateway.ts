@@ -18,7 +18,20 @@ import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
 import { PortfolioGitHub } from './portfolio-calls.ts';
 import * as pulls from './pull-calls.ts';
-import type { BranchRules, BranchWrites, CheckRunWrite, GitHubPort, OwnIssues, PortfolioCalls, HeadReadInput, IssueSnapshot, MergeResult, PatchTarget, Permission, PullSnapshot } from './port.ts';
+import type {
+  BranchRules,
+  BranchWrites,
+  CheckRunWrite,
+  GitHubPort,
+  OwnIssues,
+  PortfolioCalls,
+  HeadReadInput,
+  IssueSnapshot,
+  MergeResult,
+  PatchTarget,
+  Permission,
+  PullSnapshot,
+} from './port.ts';
 
 export type { AppHooksPort, BranchRules, GitHubPort, MergeResult, Permission, PullSnapshot } from './port.ts';
 /** The app-level port (its webhook's deliveries), implemented beside this one. */
@@ -81,25 +94,37 @@ export class GitHubGateway implements GitHubPort {
 
   /** The patch: its requests fail as GitHubError; an answer of the wrong shape is a PatchFetchError. */
   fetchPatch(target: PatchTarget, opts: { maxBytes?: number } = {}): Promise<PatchRow> {
-    const rest: RestClient = { request: (route, params) => this.call(`fetch patch (${route})`, () => this.octokit.request(route, params)) };
+    const rest: RestClient = {
+      request: (route, params) => this.call(`fetch patch (${route})`, () => this.octokit.request(route, params)),
+    };
     return fetchPatch(rest, { owner: this.owner, repo: this.repo, ...target }, opts);
   }
 
   readHead(input: HeadReadInput): Promise<HeadRead> {
-    return readHead((q, v) => this.call('read head files', () => this.octokit.graphql(q, v)), { owner: this.owner, repo: this.repo, ...input });
+    return readHead((q, v) => this.call('read head files', () => this.octokit.graphql(q, v)), {
+      owner: this.owner,
+      repo: this.repo,
+      ...input,
+    });
   }
 
   // ---- reads
 
   async readGroup(prs: number[]): Promise<Map<number, PullState>> {
-    const states = await this.call('read group', () => readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug));
+    const states = await this.call('read group', () =>
+      readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug),
+    );
     for (const s of states.values()) if (s.ownChecksComplete) this.ownChecksSeen.set(s.headSha, new Set(s.ownChecks));
     return states;
   }
 
   async getIssue(number: number): Promise<IssueSnapshot | null> {
     try {
-      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: this.owner, repo: this.repo, issue_number: number });
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: number,
+      });
       const parsed = Issue.safeParse(data);
       return parsed.success ? parsed.data : null;
     } catch (error) {
@@ -112,7 +137,12 @@ export class GitHubGateway implements GitHubPort {
   async branchRules(branch: string): Promise<BranchRules> {
     const rules = await this.call('get branch rules', async () => {
       try {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', { owner: this.owner, repo: this.repo, branch, per_page: 100 });
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', {
+          owner: this.owner,
+          repo: this.repo,
+          branch,
+          per_page: 100,
+        });
         return data as unknown[];
       } catch (error) {
         if (propertyOf(error, 'status') === 404) return [];
@@ -125,16 +155,35 @@ export class GitHubGateway implements GitHubPort {
     const list = parsed.success ? parsed.data : [];
     const checks = list
       .filter((r) => r.type === 'required_status_checks')
-      .flatMap((r) => z.array(z.object({ context: z.string() })).catch([]).parse(r.parameters?.required_status_checks ?? []).map((c) => c.context));
+      .flatMap((r) =>
+        z
+          .array(z.object({ context: z.string() }))
+          .catch([])
+          .parse(r.parameters?.required_status_checks ?? [])
+          .map((c) => c.context),
+      );
     const reviews = list
       .filter((r) => r.type === 'pull_request')
-      .map((r) => z.number().catch(0).parse(r.parameters?.required_approving_review_count ?? 0));
-    return { required: checks.length > 0 ? checks : null, requiredReviews: Math.max(0, ...reviews), mergeQueue: list.some((r) => r.type === 'merge_queue') };
+      .map((r) =>
+        z
+          .number()
+          .catch(0)
+          .parse(r.parameters?.required_approving_review_count ?? 0),
+      );
+    return {
+      required: checks.length > 0 ? checks : null,
+      requiredReviews: Math.max(0, ...reviews),
+      mergeQueue: list.some((r) => r.type === 'merge_queue'),
+    };
   }
 
   async permission(user: string): Promise<Permission> {
     try {
-      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { owner: this.owner, repo: this.repo, username: user });
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', {
+        owner: this.owner,
+        repo: this.repo,
+        username: user,
+      });
       const parsed = z.object({ permission: z.string(), role_name: z.string().optional() }).safeParse(data);
       if (!parsed.success) return 'none';
       const role = (parsed.data.role_name ?? parsed.data.permission).toLowerCase();
@@ -157,8 +206,11 @@ export class GitHubGateway implements GitHubPort {
         return { ok: true, permission: await this.permission(user) };
       } catch (error) {
         const wrapped = wrapGitHubError('get permission', error);
-        if (!wrapped.transient || attempt >= attempts) return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
-        await new Promise((resolve) => setTimeout(resolve, Math.min((wrapped.retryAfter ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)));
+        if (!wrapped.transient || attempt >= attempts)
+          return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min((wrapped.retryAfter ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)),
+        );
       }
     }
   }
@@ -166,7 +218,12 @@ export class GitHubGateway implements GitHubPort {
   /** Text of a file on a ref, or null when it does not exist. */
   async readFile(path: string, ref?: string): Promise<string | null> {
     try {
-      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner: this.owner, repo: this.repo, path, ref });
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/contents/{path}', {
+        owner: this.owner,
+        repo: this.repo,
+        path,
+        ref,
+      });
       const parsed = z.object({ content: z.string(), encoding: z.string() }).safeParse(data);
       if (!parsed.success) return null;
       return Buffer.from(parsed.data.content, parsed.data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
@@ -182,7 +239,13 @@ export class GitHubGateway implements GitHubPort {
     return this.call('list pull request files', async () => {
       const all: string[] = [];
       for (let page = 1; page <= 30; page++) {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner: this.owner, repo: this.repo, pull_number: pr, per_page: 100, page });
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+          owner: this.owner,
+          repo: this.repo,
+          pull_number: pr,
+          per_page: 100,
+          page,
+        });
         const parsed = z.array(z.object({ filename: z.string() })).safeParse(data);
         if (!parsed.success) break;
         all.push(...parsed.data.map((f) => f.filename));
@@ -200,7 +263,12 @@ export class GitHubGateway implements GitHubPort {
   // ---- writes
 
   /** Creates the comment carrying `marker`, or updates it in place (`comment-calls.ts`). */
-  upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
+  upsertComment(
+    issue: number,
+    marker: string,
+    body: string,
+    ours?: OwnComment[],
+  ): Promise<{ id: number; created: boolean }> {
     return comments.upsertComment(this.calls, issue, marker, body, ours);
   }
 
@@ -213,12 +281,24 @@ export class GitHubGateway implements GitHubPort {
   }
 
   async addLabels(issue: number, labels: string[]): Promise<void> {
-    await this.call('add labels', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { owner: this.owner, repo: this.repo, issue_number: issue, labels }));
+    await this.call('add labels', () =>
+      this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: issue,
+        labels,
+      }),
+    );
   }
 
   async removeLabel(issue: number, label: string): Promise<void> {
     try {
-      await this.octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { owner: this.owner, repo: this.repo, issue_number: issue, name: label });
+      await this.octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: issue,
+        name: label,
+      });
     } catch (error) {
       const wrapped = wrapGitHubError('remove label', error);
       if (wrapped.status !== 404) throw wrapped;
@@ -243,11 +323,25 @@ export class GitHubGateway implements GitHubPort {
   }
 
   async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.call('repository dispatch', () => this.octokit.request('POST /repos/{owner}/{repo}/dispatches', { owner: this.owner, repo: this.repo, event_type: eventType, client_payload: payload }));
+    await this.call('repository dispatch', () =>
+      this.octokit.request('POST /repos/{owner}/{repo}/dispatches', {
+        owner: this.owner,
+        repo: this.repo,
+        event_type: eventType,
+        client_payload: payload,
+      }),
+    );
   }
 
   async react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void> {
-    await this.call('react', () => this.octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { owner: this.owner, repo: this.repo, comment_id: commentId, content }));
+    await this.call('react', () =>
+      this.octokit.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
+        owner: this.owner,
+        repo: this.repo,
+        comment_id: commentId,
+        content,
+      }),
+    );
   }
 
   /** Arbiter's own check run of that name on a sha, if one exists (`check-runs.ts`). */

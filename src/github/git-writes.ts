@@ -13,9 +13,7 @@ interface RepoOctokit {
   repo: string;
 }
 
-export type MergeAnswer =
-  | { ok: true; sha: string | null }
-  | { ok: false; status: number; message: string };
+export type MergeAnswer = { ok: true; sha: string | null } | { ok: false; status: number; message: string };
 
 export interface OpenedPull {
   number: number;
@@ -124,7 +122,12 @@ export async function mergeIntoBranch(
 }
 
 /** The newest pull request (any state) whose head is `branch` of this repository, or null. */
-export async function findPullFrom(gh: RepoOctokit, branch: string, base: string, author: string): Promise<OpenedPull | null> {
+export async function findPullFrom(
+  gh: RepoOctokit,
+  branch: string,
+  base: string,
+  author: string,
+): Promise<OpenedPull | null> {
   try {
     const { data } = await gh.octokit.request('GET /repos/{owner}/{repo}/pulls', {
       owner: gh.owner,

@@ -32,9 +32,17 @@ const Context = z.union([
     conclusion: z.string().nullable(),
     title: z.string().nullable().optional(),
     summary: z.string().nullable().optional(),
-    checkSuite: z.object({ id: z.string().optional(), app: z.object({ slug: z.string() }).nullable() }).nullable().optional(),
+    checkSuite: z
+      .object({ id: z.string().optional(), app: z.object({ slug: z.string() }).nullable() })
+      .nullable()
+      .optional(),
   }),
-  z.object({ __typename: z.literal('StatusContext'), context: z.string(), state: z.string(), description: z.string().nullable().optional() }),
+  z.object({
+    __typename: z.literal('StatusContext'),
+    context: z.string(),
+    state: z.string(),
+    description: z.string().nullable().optional(),
+  }),
 ]);
 
 const Contexts = z.object({
@@ -58,7 +66,9 @@ const Pull = z.object({
   commits: z.object({
     nodes: z.array(
       z
-        .object({ commit: z.object({ oid: z.string(), statusCheckRollup: z.object({ contexts: Contexts }).nullable() }) })
+        .object({
+          commit: z.object({ oid: z.string(), statusCheckRollup: z.object({ contexts: Contexts }).nullable() }),
+        })
         .nullable(),
     ),
   }),
@@ -91,7 +101,9 @@ const MORE_CONTEXTS = `query ArbiterMoreChecks($owner: String!, $name: String!, 
 }`;
 
 const MoreResponse = z.object({
-  repository: z.object({ object: z.object({ statusCheckRollup: z.object({ contexts: Contexts }).nullable() }).nullable() }),
+  repository: z.object({
+    object: z.object({ statusCheckRollup: z.object({ contexts: Contexts }).nullable() }).nullable(),
+  }),
 });
 
 export type GraphqlFn = (query: string, variables: Record<string, unknown>) => Promise<unknown>;
@@ -100,17 +112,38 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
   if (node.__typename === 'CheckRun') {
     const status = node.status.toLowerCase();
     const conclusion = node.conclusion ? node.conclusion.toLowerCase() : null;
-    return { name: node.name, kind: 'check', raw: conclusion ?? status, outcome: checkOutcome('check', status, conclusion), title: node.title ?? null, summary: node.summary ?? null, app: node.checkSuite?.app?.slug ?? null, suite: node.checkSuite?.id ?? null };
+    return {
+      name: node.name,
+      kind: 'check',
+      raw: conclusion ?? status,
+      outcome: checkOutcome('check', status, conclusion),
+      title: node.title ?? null,
+      summary: node.summary ?? null,
+      app: node.checkSuite?.app?.slug ?? null,
+      suite: node.checkSuite?.id ?? null,
+    };
   }
   const state = node.state.toLowerCase();
-  return { name: node.context, kind: 'status', raw: state, outcome: checkOutcome('status', state, null), title: node.description ?? null, summary: null, app: null };
+  return {
+    name: node.context,
+    kind: 'status',
+    raw: state,
+    outcome: checkOutcome('status', state, null),
+    title: node.description ?? null,
+    summary: null,
+    app: null,
+  };
 }
 
 /** GraphQL names a bot without the `[bot]` suffix REST and webhooks use (`agent-a[bot]`): trust lists use the REST form. */
-const authorLogin = (a: z.infer<typeof Pull>['author']): string => (a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login);
+const authorLogin = (a: z.infer<typeof Pull>['author']): string =>
+  a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login;
 
 const GroupAnswer = z.object({ repository: z.record(z.string(), Pull.nullable()) });
-const PartialAnswer = z.object({ name: z.literal('GraphqlResponseError'), data: z.object({ repository: z.record(z.string(), z.unknown()).nullable() }) });
+const PartialAnswer = z.object({
+  name: z.literal('GraphqlResponseError'),
+  data: z.object({ repository: z.record(z.string(), z.unknown()).nullable() }),
+});
 
 /**
  * The group query's answer. GitHub answers some aliases and errors on others (a PR deleted, a
@@ -118,7 +151,12 @@ const PartialAnswer = z.object({ name: z.literal('GraphqlResponseError'), data: 
  * in shape are kept; every other PR is read again alone, and one that fails alone too is left
  * out (as a PR GitHub answers null for).
  */
-async function groupAnswer(graphql: GraphqlFn, owner: string, name: string, prs: number[]): Promise<Record<string, z.infer<typeof Pull> | null>> {
+async function groupAnswer(
+  graphql: GraphqlFn,
+  owner: string,
+  name: string,
+  prs: number[],
+): Promise<Record<string, z.infer<typeof Pull> | null>> {
   let raw: unknown;
   try {
     raw = await graphql(groupQuery(prs), { owner, name });
@@ -148,7 +186,13 @@ async function groupAnswer(graphql: GraphqlFn, owner: string, name: string, prs:
   return answered;
 }
 
-export async function readGroupState(graphql: GraphqlFn, owner: string, name: string, prs: number[], appSlug: string): Promise<Map<number, PullState>> {
+export async function readGroupState(
+  graphql: GraphqlFn,
+  owner: string,
+  name: string,
+  prs: number[],
+  appSlug: string,
+): Promise<Map<number, PullState>> {
   const result = new Map<number, PullState>();
   if (prs.length === 0) return result;
   const answer = await groupAnswer(graphql, owner, name, prs);
@@ -158,7 +202,9 @@ export async function readGroupState(graphql: GraphqlFn, owner: string, name: st
     const nodes = [...(commit?.statusCheckRollup?.contexts.nodes ?? [])];
     let page = commit?.statusCheckRollup?.contexts.pageInfo;
     while (commit && page?.hasNextPage && page.endCursor) {
-      const more = MoreResponse.safeParse(await graphql(MORE_CONTEXTS, { owner, name, oid: commit.oid, after: page.endCursor }));
+      const more = MoreResponse.safeParse(
+        await graphql(MORE_CONTEXTS, { owner, name, oid: commit.oid, after: page.endCursor }),
+      );
       const contexts = more.success ? more.data.repository.object?.statusCheckRollup?.contexts : undefined;
       if (!contexts) break;
       nodes.push(...contexts.nodes);

@@ -17,7 +17,14 @@ const Issue = z.object({
   user: z.object({ login: z.string() }).nullable(),
 });
 
-const snapshotOf = (i: z.infer<typeof Issue>): IssueSnapshot => ({ number: i.number, title: i.title, body: i.body ?? null, state: i.state, user: i.user, ...(i.pull_request ? { pull_request: i.pull_request } : {}) });
+const snapshotOf = (i: z.infer<typeof Issue>): IssueSnapshot => ({
+  number: i.number,
+  title: i.title,
+  body: i.body ?? null,
+  state: i.state,
+  user: i.user,
+  ...(i.pull_request ? { pull_request: i.pull_request } : {}),
+});
 
 export function ownIssues(input: { octokit: Octokit; owner: string; repo: string }, botLogin: string): OwnIssues {
   const { octokit, owner, repo } = input;
@@ -26,24 +33,43 @@ export function ownIssues(input: { octokit: Octokit; owner: string; repo: string
       const found: IssueSnapshot[] = [];
       for (let page = 1; page <= MAX_PAGES; page++) {
         const { data } = await callGitHub('list own issues', () =>
-          octokit.request('GET /repos/{owner}/{repo}/issues', { owner, repo, creator: botLogin, state: 'all', sort: 'created', direction: 'asc', per_page: 100, page }),
+          octokit.request('GET /repos/{owner}/{repo}/issues', {
+            owner,
+            repo,
+            creator: botLogin,
+            state: 'all',
+            sort: 'created',
+            direction: 'asc',
+            per_page: 100,
+            page,
+          }),
         );
         const list = z.array(z.unknown()).catch([]).parse(data);
         for (const raw of list) {
           const parsed = Issue.safeParse(raw);
           // GitHub lists pull requests as issues too; and only what the bot itself opened counts.
-          if (parsed.success && !parsed.data.pull_request && parsed.data.user?.login === botLogin) found.push(snapshotOf(parsed.data));
+          if (parsed.success && !parsed.data.pull_request && parsed.data.user?.login === botLogin)
+            found.push(snapshotOf(parsed.data));
         }
         if (list.length < 100) break;
       }
       return found;
     },
     async open(title, body) {
-      const { data } = await callGitHub('open issue', () => octokit.request('POST /repos/{owner}/{repo}/issues', { owner, repo, title, body }));
+      const { data } = await callGitHub('open issue', () =>
+        octokit.request('POST /repos/{owner}/{repo}/issues', { owner, repo, title, body }),
+      );
       return snapshotOf(Issue.parse(data));
     },
     async editBody(number, body) {
-      await callGitHub('edit issue', () => octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { owner, repo, issue_number: number, body }));
+      await callGitHub('edit issue', () =>
+        octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+          owner,
+          repo,
+          issue_number: number,
+          body,
+        }),
+      );
     },
   };
 }

@@ -27,7 +27,11 @@ export interface BranchRules {
 /** What a merge (or enabling auto-merge) answered; recorded as the action's result and parsed where read back. */
 export const MergeResult = z.union([
   z.object({ ok: z.literal(true), sha: z.string().nullable(), queued: z.boolean().optional() }),
-  z.object({ ok: z.literal(false), status: z.union([z.literal(405), z.literal(409), z.literal(422)]), message: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    status: z.union([z.literal(405), z.literal(409), z.literal(422)]),
+    message: z.string(),
+  }),
 ]);
 export type MergeResult = z.infer<typeof MergeResult>;
 
@@ -100,7 +104,12 @@ export interface GitHubPort extends ConfigPort {
   findCheckRun(sha: string, name: CheckRunName): Promise<number | null>;
 
   // ---- writes
-  upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }>;
+  upsertComment(
+    issue: number,
+    marker: string,
+    body: string,
+    ours?: OwnComment[],
+  ): Promise<{ id: number; created: boolean }>;
   closePull(pr: number): Promise<void>;
   addLabels(issue: number, labels: string[]): Promise<void>;
   removeLabel(issue: number, label: string): Promise<void>;

@@ -13,7 +13,10 @@ const Run = z.object({
   name: z.string(),
   status: z.string(),
   conclusion: z.string().nullable().optional(),
-  output: z.object({ title: z.string().nullable().optional(), summary: z.string().nullable().optional() }).nullable().optional(),
+  output: z
+    .object({ title: z.string().nullable().optional(), summary: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
   app: z.object({ slug: z.string() }).nullable().optional(),
 });
 const Runs = z.object({ check_runs: z.array(Run) });
@@ -46,16 +49,31 @@ export class PortfolioGitHub {
 
   /** The default branch and its head commit: what the dispatched agents branch from. */
   async defaultBranchHead(): Promise<{ branch: string; sha: string }> {
-    const repo = await this.call('get repository', () => this.octokit.request('GET /repos/{owner}/{repo}', { owner: this.owner, repo: this.repo }));
+    const repo = await this.call('get repository', () =>
+      this.octokit.request('GET /repos/{owner}/{repo}', { owner: this.owner, repo: this.repo }),
+    );
     const branch = Repo.parse(repo.data).default_branch;
-    const head = await this.call('get branch', () => this.octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', { owner: this.owner, repo: this.repo, branch }));
+    const head = await this.call('get branch', () =>
+      this.octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', {
+        owner: this.owner,
+        repo: this.repo,
+        branch,
+      }),
+    );
     return { branch, sha: Branch.parse(head.data).commit.sha };
   }
 
   /** Every run of check `name` on `sha` (re-runs included), oldest first. */
   async scoringRuns(sha: string, name: string): Promise<ScoringRun[]> {
     const { data } = await this.call('list scoring runs', () =>
-      this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner: this.owner, repo: this.repo, ref: sha, check_name: name, filter: 'all', per_page: 100 }),
+      this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+        owner: this.owner,
+        repo: this.repo,
+        ref: sha,
+        check_name: name,
+        filter: 'all',
+        per_page: 100,
+      }),
     );
     const parsed = Runs.safeParse(data);
     if (!parsed.success) return [];
@@ -65,7 +83,10 @@ export class PortfolioGitHub {
       .map((r) => ({
         id: r.id,
         completed: r.status === 'completed',
-        score: r.status === 'completed' ? readScore({ title: r.output?.title ?? null, summary: r.output?.summary ?? null }) : null,
+        score:
+          r.status === 'completed'
+            ? readScore({ title: r.output?.title ?? null, summary: r.output?.summary ?? null })
+            : null,
         appSlug: r.app?.slug ?? null,
       }));
   }
@@ -77,11 +98,21 @@ export class PortfolioGitHub {
    */
   async rerun(run: ScoringRun): Promise<void> {
     if (run.appSlug === ACTIONS_APP) {
-      await this.call('re-run job', () => this.octokit.request('POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun', { owner: this.owner, repo: this.repo, job_id: run.id }));
+      await this.call('re-run job', () =>
+        this.octokit.request('POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun', {
+          owner: this.owner,
+          repo: this.repo,
+          job_id: run.id,
+        }),
+      );
       return;
     }
     await this.call('rerequest check run', () =>
-      this.octokit.request('POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest', { owner: this.owner, repo: this.repo, check_run_id: run.id }),
+      this.octokit.request('POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest', {
+        owner: this.owner,
+        repo: this.repo,
+        check_run_id: run.id,
+      }),
     );
   }
 }

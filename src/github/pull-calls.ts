@@ -14,11 +14,24 @@ interface RepoOctokit {
 }
 
 export async function closePull(gh: RepoOctokit, pr: number): Promise<void> {
-  await callGitHub('close pull request', () => gh.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: gh.owner, repo: gh.repo, pull_number: pr, state: 'closed' }));
+  await callGitHub('close pull request', () =>
+    gh.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: pr,
+      state: 'closed',
+    }),
+  );
 }
 
 export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapshot> {
-  const { data } = await callGitHub('get pull request', () => gh.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: gh.owner, repo: gh.repo, pull_number: pr }));
+  const { data } = await callGitHub('get pull request', () =>
+    gh.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: pr,
+    }),
+  );
   const parsed = z
     .object({
       state: z.string(),
@@ -45,26 +58,53 @@ export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapsh
 
 export async function markReady(gh: RepoOctokit, nodeId: string): Promise<void> {
   await callGitHub('mark ready for review', () =>
-    gh.octokit.graphql(`mutation ArbiterReady($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`, { id: nodeId }),
+    gh.octokit.graphql(
+      `mutation ArbiterReady($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }`,
+      { id: nodeId },
+    ),
   );
 }
 
 /** Merge with GitHub's compare-and-swap: it fails with 409 when the head moved. */
-export async function merge(gh: RepoOctokit, pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult> {
+export async function merge(
+  gh: RepoOctokit,
+  pr: number,
+  sha: string,
+  method: 'merge' | 'squash' | 'rebase',
+): Promise<MergeResult> {
   try {
-    const { data } = await gh.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { owner: gh.owner, repo: gh.repo, pull_number: pr, sha, merge_method: method });
-    return { ok: true, sha: z.object({ sha: z.string().nullable().optional() }).catch({ sha: null }).parse(data).sha ?? null };
+    const { data } = await gh.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: pr,
+      sha,
+      merge_method: method,
+    });
+    return {
+      ok: true,
+      sha: z.object({ sha: z.string().nullable().optional() }).catch({ sha: null }).parse(data).sha ?? null,
+    };
   } catch (error) {
     const wrapped = wrapGitHubError('merge', error);
-    if (wrapped.status === 405 || wrapped.status === 409 || wrapped.status === 422) return { ok: false, status: wrapped.status, message: wrapped.message };
+    if (wrapped.status === 405 || wrapped.status === 409 || wrapped.status === 422)
+      return { ok: false, status: wrapped.status, message: wrapped.message };
     throw wrapped;
   }
 }
 
-export async function enableAutoMerge(gh: RepoOctokit, nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
+export async function enableAutoMerge(
+  gh: RepoOctokit,
+  nodeId: string,
+  sha: string,
+  method: 'merge' | 'squash' | 'rebase',
+  queue: boolean,
+): Promise<void> {
   if (queue) {
     await callGitHub('enqueue', () =>
-      gh.octokit.graphql(`mutation ArbiterEnqueue($id: ID!, $oid: GitObjectID) { enqueuePullRequest(input: { pullRequestId: $id, expectedHeadOid: $oid }) { clientMutationId } }`, { id: nodeId, oid: sha }),
+      gh.octokit.graphql(
+        `mutation ArbiterEnqueue($id: ID!, $oid: GitObjectID) { enqueuePullRequest(input: { pullRequestId: $id, expectedHeadOid: $oid }) { clientMutationId } }`,
+        { id: nodeId, oid: sha },
+      ),
     );
     return;
   }
@@ -77,8 +117,19 @@ export async function enableAutoMerge(gh: RepoOctokit, nodeId: string, sha: stri
   );
 }
 
-export async function requestReviewers(gh: RepoOctokit, pr: number, reviewers: string[], teams: string[]): Promise<void> {
+export async function requestReviewers(
+  gh: RepoOctokit,
+  pr: number,
+  reviewers: string[],
+  teams: string[],
+): Promise<void> {
   await callGitHub('request reviewers', () =>
-    gh.octokit.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { owner: gh.owner, repo: gh.repo, pull_number: pr, reviewers, team_reviewers: teams }),
+    gh.octokit.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: pr,
+      reviewers,
+      team_reviewers: teams,
+    }),
   );
 }

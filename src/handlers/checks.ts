@@ -9,8 +9,18 @@ import { verifyAndSelect } from '../workflows/flow.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
-  check_run: z.object({ name: z.string(), head_sha: z.string(), pull_requests: OnPulls, check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(), app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
-  check_suite: z.object({ head_sha: z.string(), pull_requests: OnPulls, app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
+  check_run: z
+    .object({
+      name: z.string(),
+      head_sha: z.string(),
+      pull_requests: OnPulls,
+      check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
+      app: z.object({ slug: z.string() }).nullable().optional(),
+    })
+    .optional(),
+  check_suite: z
+    .object({ head_sha: z.string(), pull_requests: OnPulls, app: z.object({ slug: z.string() }).nullable().optional() })
+    .optional(),
   sha: z.string().optional(),
   context: z.string().optional(),
 });

@@ -26,7 +26,10 @@ export type Handler = (ctx: RepoContext, payload: Record<string, unknown>) => Pr
 const HANDLERS: Record<string, Handler> = {
   pull_request: onPullRequest,
   pull_request_review: onReview,
-  check_run: async (ctx, payload) => ((payload as { action?: string }).action === 'requested_action' ? onRequestedAction(ctx, payload) : onCheckEvent(ctx, payload)),
+  check_run: async (ctx, payload) =>
+    (payload as { action?: string }).action === 'requested_action'
+      ? onRequestedAction(ctx, payload)
+      : onCheckEvent(ctx, payload),
   check_suite: onCheckEvent,
   status: onCheckEvent,
   issue_comment: onIssueComment,
@@ -42,7 +45,10 @@ const Envelope = z.object({
 export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<void> {
   const envelope = Envelope.safeParse(delivery.payload);
   if (!envelope.success) {
-    deps.log.debug({ delivery: delivery.id, event: delivery.name }, 'delivery without installation or repository: ignored');
+    deps.log.debug(
+      { delivery: delivery.id, event: delivery.name },
+      'delivery without installation or repository: ignored',
+    );
     return;
   }
   const { installation, repository } = envelope.data;
@@ -60,7 +66,14 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
     return;
   }
-  const ctx = await repoContext(scoped, { owner, repo, installationId: installation.id, config, token: deliveryToken(delivery.id), gh });
+  const ctx = await repoContext(scoped, {
+    owner,
+    repo,
+    installationId: installation.id,
+    config,
+    token: deliveryToken(delivery.id),
+    gh,
+  });
   await handler(ctx, delivery.payload);
   // The dashboard's own edits (an `issues` event Arbiter caused) ask for nothing more.
   if (!(delivery.name === 'issues' && isSender(delivery.payload, gh.botLogin))) await requestDashboard(ctx);
@@ -74,15 +87,30 @@ const isSender = (payload: unknown, login: string): boolean => {
 
 const PullWithHead = z.object({
   action: z.string(),
-  pull_request: z.object({ number: z.number(), head: z.object({ sha: z.string(), ref: z.string() }), state: z.string() }),
+  pull_request: z.object({
+    number: z.number(),
+    head: z.object({ sha: z.string(), ref: z.string() }),
+    state: z.string(),
+  }),
 });
 
 /** A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head. */
 async function checkConfigOfPull(deps: Deps, gh: GitHubPort, payload: unknown): Promise<void> {
   const parsed = PullWithHead.safeParse(payload);
-  if (!parsed.success || !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) || parsed.data.pull_request.state !== 'open') return;
+  if (
+    !parsed.success ||
+    !['opened', 'synchronize', 'reopened'].includes(parsed.data.action) ||
+    parsed.data.pull_request.state !== 'open'
+  )
+    return;
   const files = await gh.pullFileNames(parsed.data.pull_request.number);
   if (!files.includes(CONFIG_PATH)) return;
   const pr = parsed.data.pull_request;
-  await checkConfigOnCommit(deps, gh, { owner: gh.owner, repo: gh.repo, sha: pr.head.sha, ref: pr.head.ref, pullRequest: true });
+  await checkConfigOnCommit(deps, gh, {
+    owner: gh.owner,
+    repo: gh.repo,
+    sha: pr.head.sha,
+    ref: pr.head.ref,
+    pullRequest: true,
+  });
 }

@@ -35,10 +35,15 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   if ((action === 'closed' || action === 'reopened') && sender && sender.login !== ctx.gh.botLogin) {
     const who = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
     if (!who.trusted) {
-      ctx.log.info({ issue: issue.number, sender: sender.login, reason: who.reason }, `Change ${action} by an untrusted sender: its rounds go on`);
+      ctx.log.info(
+        { issue: issue.number, sender: sender.login, reason: who.reason },
+        `Change ${action} by an untrusted sender: its rounds go on`,
+      );
       return;
     }
-    return action === 'closed' ? closeChangeByPerson(ctx, issue.number, sender.login) : reopenChangeByPerson(ctx, issue.number);
+    return action === 'closed'
+      ? closeChangeByPerson(ctx, issue.number, sender.login)
+      : reopenChangeByPerson(ctx, issue.number);
   }
   // Only a body edit re-parses, and only the body that edit wrote (never the live body, which a
   // later untrusted edit may hold): criteria come only from bodies trusted accounts wrote.
@@ -51,7 +56,13 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
     const editor = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
     if (!editChangesCriteria(editor)) return replyUntrustedEdit(ctx, number, editor.trusted ? '' : editor.reason);
   }
-  const written = { number, title: issue.title ?? before.title, body: issue.body, state: issue.state ?? 'open', user: null };
+  const written = {
+    number,
+    title: issue.title ?? before.title,
+    body: issue.body,
+    state: issue.state ?? 'open',
+    user: null,
+  };
   const after = await refreshChange(ctx, number, written);
   if (!after || JSON.stringify(after.criteria) === JSON.stringify(before.criteria)) return;
   const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
@@ -66,11 +77,19 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
 }
 
 /** The adoption label, added by a trusted account, makes the issue a Change. */
-async function onLabeled(ctx: RepoContext, number: number, name: string | null, sender: { login: string; type?: string } | null): Promise<void> {
+async function onLabeled(
+  ctx: RepoContext,
+  number: number,
+  name: string | null,
+  sender: { login: string; type?: string } | null,
+): Promise<void> {
   if (name === null || name !== ctx.config.trust.changeLabel || !sender || sender.login === ctx.gh.botLogin) return;
   const who = await trustOfLogin(ctx, sender.login, isBotAccount(sender));
   if (!who.trusted) {
-    ctx.log.info({ issue: number, sender: sender.login, reason: who.reason }, 'adoption label from an untrusted sender: ignored');
+    ctx.log.info(
+      { issue: number, sender: sender.login, reason: who.reason },
+      'adoption label from an untrusted sender: ignored',
+    );
     return;
   }
   await recordAdoption(ctx, number, sender.login, 'label');

@@ -24,7 +24,15 @@ const Payload = z.object({
   pull_request: z.object({ number: z.number().int(), body: z.string().nullable() }),
 });
 
-const RECORD_ACTIONS = new Set(['opened', 'reopened', 'edited', 'synchronize', 'ready_for_review', 'converted_to_draft', 'labeled']);
+const RECORD_ACTIONS = new Set([
+  'opened',
+  'reopened',
+  'edited',
+  'synchronize',
+  'ready_for_review',
+  'converted_to_draft',
+  'labeled',
+]);
 
 export async function onPullRequest(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
@@ -33,7 +41,8 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   const own = sender.login === ctx.gh.botLogin;
   if (action === 'labeled' && label?.name === ctx.config.selection.label && !own) {
     // The selection label accepts a PR only when a trusted account added it: record who did.
-    if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted) await recordSelectionLabel(ctx, pr.number, sender.login);
+    if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted)
+      await recordSelectionLabel(ctx, pr.number, sender.login);
   }
   if (action !== 'closed' && !RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
@@ -51,18 +60,25 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     return;
   }
   if (live.state !== 'OPEN') return; // closed since: its `closed` webhook says by whom
-  const recorded = await recordCandidate(ctx, {
-    number: live.number,
-    draft: live.isDraft,
-    state: 'open',
-    body: live.body,
-    base: live.baseRef,
-    headSha: live.headSha,
-    author: live.author,
-    labels: live.labels,
-  }, { revive: action === 'reopened' ? 'reopened' : undefined });
+  const recorded = await recordCandidate(
+    ctx,
+    {
+      number: live.number,
+      draft: live.isDraft,
+      state: 'open',
+      body: live.body,
+      base: live.baseRef,
+      headSha: live.headSha,
+      author: live.author,
+      labels: live.labels,
+    },
+    { revive: action === 'reopened' ? 'reopened' : undefined },
+  );
   // The group it left (if any) first, as recording found it; then the candidate itself.
-  await runSteps(ctx, [...recorded.next, ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number, state: live }] : [])]);
+  await runSteps(ctx, [
+    ...recorded.next,
+    ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pr.number, state: live }] : []),
+  ]);
 }
 
 async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: string): Promise<void> {
@@ -74,13 +90,29 @@ async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: str
   if (!change) return;
   if (live.merged) {
     const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-    await afterMerged(ctx, { change, base: candidate.base, pr: number, sha: live.headSha, by: own ? null : by, round: round.number, scope: 'merged' });
+    await afterMerged(ctx, {
+      change,
+      base: candidate.base,
+      pr: number,
+      sha: live.headSha,
+      by: own ? null : by,
+      round: round.number,
+      scope: 'merged',
+    });
     return;
   }
   if (own || !OPEN_STATES.has(candidate.state)) return;
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
-  await writeCheck(ctx, { pr: number, headSha: candidate.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Withdrawn: closed by @${by}`, summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.` });
+  await writeCheck(ctx, {
+    pr: number,
+    headSha: candidate.headSha,
+    name: 'Arbiter / selection',
+    status: 'completed',
+    conclusion: 'neutral',
+    title: `Withdrawn: closed by @${by}`,
+    summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.`,
+  });
   await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectAndFollow(ctx, candidate.change, candidate.base);

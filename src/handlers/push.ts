@@ -14,8 +14,20 @@ const Push = z.object({
   ref: z.string(),
   after: z.string(),
   deleted: z.boolean().optional(),
-  repository: z.object({ name: z.string(), owner: z.object({ login: z.string().optional(), name: z.string().nullable().optional() }), default_branch: z.string() }),
-  commits: z.array(z.object({ added: z.array(z.string()).default([]), modified: z.array(z.string()).default([]), removed: z.array(z.string()).default([]) })).default([]),
+  repository: z.object({
+    name: z.string(),
+    owner: z.object({ login: z.string().optional(), name: z.string().nullable().optional() }),
+    default_branch: z.string(),
+  }),
+  commits: z
+    .array(
+      z.object({
+        added: z.array(z.string()).default([]),
+        modified: z.array(z.string()).default([]),
+        removed: z.array(z.string()).default([]),
+      }),
+    )
+    .default([]),
 });
 
 export async function onPush(deps: PushDeps, gh: ConfigPort, payload: unknown): Promise<void> {
@@ -29,5 +41,11 @@ export async function onPush(deps: PushDeps, gh: ConfigPort, payload: unknown): 
   await deps.store.dropCachedConfig(`${owner}/${repo}`);
   const touched = p.commits.some((c) => [...c.added, ...c.modified, ...c.removed].includes(CONFIG_PATH));
   if (!touched && (await deps.store.isConfigValid(`${owner}/${repo}`))) return;
-  await checkConfigOnCommit(deps, gh, { owner, repo, sha: p.after, ref: p.ref, defaultBranch: p.repository.default_branch });
+  await checkConfigOnCommit(deps, gh, {
+    owner,
+    repo,
+    sha: p.after,
+    ref: p.ref,
+    defaultBranch: p.repository.default_branch,
+  });
 }

@@ -10,11 +10,14 @@ import { lookupPermission } from '../workflows/trust.ts';
 
 const Payload = z.object({
   action: z.literal('submitted'),
-  review: z.object({ state: z.string(), body: z.string().nullable(), user: z.object({ login: z.string(), type: z.string().optional() }).nullable() }),
+  review: z.object({
+    state: z.string(),
+    body: z.string().nullable(),
+    user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
+  }),
   pull_request: z.object({ number: z.number().int(), labels: z.array(z.object({ name: z.string() })).default([]) }),
   sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
 });
-
 
 export async function onReview(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);
@@ -22,7 +25,8 @@ export async function onReview(ctx: RepoContext, payload: Record<string, unknown
   const { review, pull_request: pr } = parsed.data;
   const user = review.user!.login;
   const sender = parsed.data.sender ?? review.user!;
-  const notAPerson = isBotAccount(review.user!) || isBotAccount(sender) || sender.login.toLowerCase() !== user.toLowerCase();
+  const notAPerson =
+    isBotAccount(review.user!) || isBotAccount(sender) || sender.login.toLowerCase() !== user.toLowerCase();
   if (notAPerson) {
     ctx.log.info({ pr: pr.number, user, sender: sender.login }, "a bot's review never counts: ignored");
     return;

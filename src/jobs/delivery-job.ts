@@ -42,7 +42,11 @@ export const deliveryJobKey = (id: string, rerun?: number): string => (rerun ? `
  * acknowledged, and one whose job failed for good runs again (a new job). One result per
  * delivery, in order.
  */
-export async function commitDeliveries(store: StoreWithDb, queue: Queue, ds: IncomingDelivery[]): Promise<IntakeResult[]> {
+export async function commitDeliveries(
+  store: StoreWithDb,
+  queue: Queue,
+  ds: IncomingDelivery[],
+): Promise<IntakeResult[]> {
   if (ds.length === 0) return [];
   await queue.prepare(DELIVERY_QUEUE);
   const recorded = await store.db.transaction(async (tx) => {
@@ -105,10 +109,16 @@ export async function submitWithin(
 ): Promise<IntakeResult> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new IntakeUnavailable(`the database did not answer within ${deadlineMs} ms`)), deadlineMs);
+    timer = setTimeout(
+      () => reject(new IntakeUnavailable(`the database did not answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
   });
   const committed = intake.submit(d).catch((err: unknown) => {
-    if (storeUnavailable(err)) throw new IntakeUnavailable(`the database does not answer: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    if (storeUnavailable(err))
+      throw new IntakeUnavailable(`the database does not answer: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     throw err;
   });
   committed.catch(() => undefined); // answered 503 already when it fails after the deadline
@@ -123,7 +133,8 @@ export async function submitWithin(
 export async function requeuePendingDeliveries(store: Store, queue: Queue, limit = 10_000): Promise<number> {
   const pending = await store.listPendingDeliveries(limit);
   let added = 0;
-  for (const p of pending) if (await queue.sendOnce(DELIVERY_QUEUE, { id: p.id }, deliveryJobKey(p.id, p.rerun))) added++;
+  for (const p of pending)
+    if (await queue.sendOnce(DELIVERY_QUEUE, { id: p.id }, deliveryJobKey(p.id, p.rerun))) added++;
   return added;
 }
 
@@ -172,7 +183,11 @@ export interface DeliveryJobOptions {
  * its installation waits out a rate limit, or when GitHub answers it with one, the delivery is
  * deferred to the end of the wait (a new job; the claims it made carry over, same token).
  */
-export function deliveryJob(deps: Deps, handle: HandleDelivery, jo: DeliveryJobOptions = {}): { handler: JobHandler; options: WorkOptions } {
+export function deliveryJob(
+  deps: Deps,
+  handle: HandleDelivery,
+  jo: DeliveryJobOptions = {},
+): { handler: JobHandler; options: WorkOptions } {
   const blocks = jo.blocks ?? new InstallationBlocks();
   const handler: JobHandler = async (job) => {
     const data = JobData.safeParse(job.data);
@@ -215,7 +230,10 @@ export function deliveryJob(deps: Deps, handle: HandleDelivery, jo: DeliveryJobO
       const limit = rateLimitOf(error);
       if (!limit || !jo.defer || installationId === null) throw error;
       const until = blocks.block(installationId, deps.clock.now(), limit.retryAfter ?? 0);
-      log.warn({ status: limit.status, operation: limit.operation, until: until.toISOString() }, 'GitHub rate limit: delivery deferred');
+      log.warn(
+        { status: limit.status, operation: limit.operation, until: until.toISOString() },
+        'GitHub rate limit: delivery deferred',
+      );
       await jo.defer(d.id, until);
       return;
     }
@@ -229,7 +247,13 @@ export function deliveryJob(deps: Deps, handle: HandleDelivery, jo: DeliveryJobO
       const where = whereOf(d?.payload);
       await deps.store.failDelivery(data.data.id, reason, {
         repo: where.repo ?? '',
-        data: { delivery: data.data.id, event: d?.event ?? null, pr: where.pr ?? null, attempts: job.retryCount + 1, reason },
+        data: {
+          delivery: data.data.id,
+          event: d?.event ?? null,
+          pr: where.pr ?? null,
+          attempts: job.retryCount + 1,
+          reason,
+        },
         at: deps.clock.now().toISOString(),
       });
     },

@@ -28,7 +28,10 @@ export function createGroupCommit<I, O>(
   opts: { maxGroup: number; inFlight?: number },
 ): GroupCommit<I, O> {
   const inFlight = opts.inFlight ?? 1;
-  for (const [name, v] of [['maxGroup', opts.maxGroup], ['inFlight', inFlight]] as const) {
+  for (const [name, v] of [
+    ['maxGroup', opts.maxGroup],
+    ['inFlight', inFlight],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, not ${v}`);
   }
   const waiting: { item: I; resolve: (o: O) => void; reject: (err: unknown) => void }[] = [];
@@ -52,7 +55,8 @@ export function createGroupCommit<I, O>(
         stats.largest = Math.max(stats.largest, group.length);
         try {
           const out = await commit(group.map((g) => g.item));
-          if (out.length !== group.length) throw new Error(`a group commit answered ${out.length} outcomes for ${group.length} items`);
+          if (out.length !== group.length)
+            throw new Error(`a group commit answered ${out.length} outcomes for ${group.length} items`);
           group.forEach((g, i) => g.resolve(out[i] as O));
         } catch (err) {
           if (group.length === 1) group[0]!.reject(err);

@@ -99,7 +99,6 @@ export interface QueueOptions {
   manualClock?: boolean;
 }
 
-
 /** How long after a job ended it counts as over (see `jobState`). */
 export const JOB_OVER_GRACE_MS = 10 * 60 * 1000;
 

@@ -5,7 +5,17 @@ import PgBoss from 'pg-boss';
 import { z } from 'zod';
 import type { JobOptions } from '../deps.ts';
 import type { Db } from '../store/db.ts';
-import { DUE_AT, JOB_OVER_GRACE_MS, jobIdFor, type JobContext, type JobHandler, type Queue, type QueueOptions, type QueuePolicy, type WorkOptions } from './queue-types.ts';
+import {
+  DUE_AT,
+  JOB_OVER_GRACE_MS,
+  jobIdFor,
+  type JobContext,
+  type JobHandler,
+  type Queue,
+  type QueueOptions,
+  type QueuePolicy,
+  type WorkOptions,
+} from './queue-types.ts';
 
 export * from './queue-types.ts';
 
@@ -26,8 +36,22 @@ interface Timing {
 
 const TIMING: Record<'live' | 'fast', Timing> = {
   // Live: a model call may take minutes, so a job is presumed dead only after 15 minutes.
-  live: { retryLimit: 6, retryDelay: 5, retryBackoff: true, expireInSeconds: 900, pollingIntervalSeconds: 2, maintenanceIntervalSeconds: 60 },
-  fast: { retryLimit: 4, retryDelay: 1, retryBackoff: false, expireInSeconds: 60, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 5 },
+  live: {
+    retryLimit: 6,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 900,
+    pollingIntervalSeconds: 2,
+    maintenanceIntervalSeconds: 60,
+  },
+  fast: {
+    retryLimit: 4,
+    retryDelay: 1,
+    retryBackoff: false,
+    expireInSeconds: 60,
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 5,
+  },
 };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -61,7 +85,8 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   // PGlite runs every statement on this thread. Workers whose statements follow one another
   // through promise callbacks alone would keep the event loop from reading webhooks for as long
   // as there are jobs: each pg-boss statement and each job first lets pending I/O run.
-  const yieldToIo = db.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
+  const yieldToIo =
+    db.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
 
   // pg-boss completes a finished job without awaiting it; `stop` waits for such statements, so
   // none reaches a store its caller closes right after.
@@ -104,8 +129,19 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
    */
   const ensure = async (name: string, policy?: QueuePolicy): Promise<void> => {
     if (known.has(name) && (policy === undefined || known.get(name) === policy)) return;
-    const options = { name, policy: policy ?? 'standard', retryLimit: timing.retryLimit, retryDelay: timing.retryDelay, retryBackoff: timing.retryBackoff, expireInSeconds: timing.expireInSeconds };
-    const existing = z.object({ policy: z.string().nullish() }).nullable().catch(null).parse(await boss.getQueue(name));
+    const options = {
+      name,
+      policy: policy ?? 'standard',
+      retryLimit: timing.retryLimit,
+      retryDelay: timing.retryDelay,
+      retryBackoff: timing.retryBackoff,
+      expireInSeconds: timing.expireInSeconds,
+    };
+    const existing = z
+      .object({ policy: z.string().nullish() })
+      .nullable()
+      .catch(null)
+      .parse(await boss.getQueue(name));
     if (!existing) {
       try {
         await boss.createQueue(name, options);
@@ -114,7 +150,11 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
         if (!(await boss.getQueue(name))) throw err;
       }
     }
-    const now = z.object({ policy: z.string().nullish() }).nullable().catch(null).parse(existing ?? (await boss.getQueue(name)));
+    const now = z
+      .object({ policy: z.string().nullish() })
+      .nullable()
+      .catch(null)
+      .parse(existing ?? (await boss.getQueue(name)));
     if (policy !== undefined && (now?.policy ?? 'standard') !== policy) await boss.updateQueue(name, options);
     known.set(name, policy ?? known.get(name));
   };
@@ -135,10 +175,13 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   const wakeForRetry = (name: string): void => {
     if (timing.retryBackoff) return;
     for (const extraMs of [100, 1000]) {
-      const timer = setTimeout(() => {
-        retryTimers.delete(timer);
-        notify(name);
-      }, timing.retryDelay * 1000 + extraMs);
+      const timer = setTimeout(
+        () => {
+          retryTimers.delete(timer);
+          notify(name);
+        },
+        timing.retryDelay * 1000 + extraMs,
+      );
       timer.unref();
       retryTimers.add(timer);
     }
@@ -169,7 +212,9 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       if (!known.has(name)) throw new Error(`queue ${name} is not prepared`);
       if (jobs.length === 0) return;
       // In id order, so transactions inserting the same jobs at once wait on each other in the same order.
-      const rows = jobs.map((j) => ({ id: jobIdFor(name, j.key), name, data: j.data })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const rows = jobs
+        .map((j) => ({ id: jobIdFor(name, j.key), name, data: j.data }))
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       await boss.insert(rows, { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } });
     },
     wake: notify,
@@ -222,13 +267,21 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
     async sendAt(name, data, dueAt, now) {
       await ensure(name);
       const wait = Math.max(1, Math.ceil((dueAt.getTime() - now.getTime()) / 1000));
-      return boss.send(name, { ...data, [DUE_AT]: dueAt.toISOString() }, { startAfter: opts.manualClock ? HELD_SECONDS : wait });
+      return boss.send(
+        name,
+        { ...data, [DUE_AT]: dueAt.toISOString() },
+        { startAfter: opts.manualClock ? HELD_SECONDS : wait },
+      );
     },
     async sendOnceAt(name, data, key, dueAt, now) {
       await ensure(name);
       const wait = Math.max(0, Math.ceil((dueAt.getTime() - now.getTime()) / 1000));
       const startAfter = wait === 0 ? 0 : opts.manualClock ? HELD_SECONDS : wait;
-      const id = await boss.send(name, { ...data, [DUE_AT]: dueAt.toISOString() }, { id: jobIdFor(name, key), ...(startAfter > 0 ? { startAfter } : {}) });
+      const id = await boss.send(
+        name,
+        { ...data, [DUE_AT]: dueAt.toISOString() },
+        { id: jobIdFor(name, key), ...(startAfter > 0 ? { startAfter } : {}) },
+      );
       if (id && startAfter === 0) notify(name);
       return id;
     },
@@ -246,7 +299,10 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
         `SELECT min((data->>'${DUE_AT}')::timestamptz) AS due FROM ${schema}.job
          WHERE state = 'created' AND start_after > now() AND data ? '${DUE_AT}'`,
       );
-      const due = z.object({ due: z.coerce.date().nullable() }).catch({ due: null }).parse(res.rows[0] ?? {}).due;
+      const due = z
+        .object({ due: z.coerce.date().nullable() })
+        .catch({ due: null })
+        .parse(res.rows[0] ?? {}).due;
       return due;
     },
     async counts() {
@@ -267,7 +323,8 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       for (const timer of retryTimers) clearTimeout(timer);
       retryTimers.clear();
       await boss.stop({ graceful: so.graceful ?? true, timeout: so.timeoutMs ?? 20_000, close: false, wait: true });
-      for (let turns = 0; turns < 2 || (inFlight > 0 && turns < 500); turns++) await new Promise<void>((resolve) => setTimeout(resolve, turns < 2 ? 0 : 10));
+      for (let turns = 0; turns < 2 || (inFlight > 0 && turns < 500); turns++)
+        await new Promise<void>((resolve) => setTimeout(resolve, turns < 2 ? 0 : 10));
     },
     async maintain() {
       await boss.maintain();
@@ -294,7 +351,9 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       const reason = errorReason(err);
       ctx.log.warn({ err, attempt: j.retryCount + 1, final: ctx.final }, 'job failed');
       if (ctx.final && wo.onFinalFailure) {
-        await wo.onFinalFailure(ctx, reason).catch((e: unknown) => ctx.log.error({ err: e }, 'recording the final failure failed'));
+        await wo
+          .onFinalFailure(ctx, reason)
+          .catch((e: unknown) => ctx.log.error({ err: e }, 'recording the final failure failed'));
       }
       throw err;
     }

@@ -20,7 +20,8 @@ export class RetryLater extends Error {
 }
 
 export function retryLaterOf(error: unknown): RetryLater | null {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof RetryLater) return e;
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof RetryLater) return e;
   return null;
 }
 

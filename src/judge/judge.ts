@@ -26,11 +26,7 @@ const JUDGE_MAX_TOKENS = 2048;
 
 /** The judge's reason made safe for a comment: redacted, one paragraph, no HTML comments (hidden markers), bounded. */
 export function safeExplanation(reason: string): string {
-  const text = redactSecrets(reason)
-    .text.replace(/\s+/g, ' ')
-    .replace(/<!--/g, '<!- -')
-    .replace(/-->/g, '- ->')
-    .trim();
+  const text = redactSecrets(reason).text.replace(/\s+/g, ' ').replace(/<!--/g, '<!- -').replace(/-->/g, '- ->').trim();
   return boundChars(text, MAX_EXPLANATION_CHARS);
 }
 
@@ -67,7 +63,13 @@ const orders = (ctx: ModeContext): [Order, Order] => [
 ];
 
 /** Sends one judge call in one order; null on a gap (the reason is logged by the client, never kept). */
-async function ask(ctx: ModeContext, order: Order, mode: 'verdict' | 'rubric', system: string, schema: Record<string, unknown>): Promise<unknown> {
+async function ask(
+  ctx: ModeContext,
+  order: Order,
+  mode: 'verdict' | 'rubric',
+  system: string,
+  schema: Record<string, unknown>,
+): Promise<unknown> {
   const { input } = ctx;
   const { prs: tiedPrs, snapshot } = order;
   const result = await input.llm.complete({
@@ -124,7 +126,14 @@ async function judgeVerdict(ctx: ModeContext): Promise<JudgeOutcome> {
   const evidence = [...new Set([...first.evidence, ...second.evidence])];
   const explanation = safeExplanation(a.reason);
   if (a.verdict === 'prefer_candidate') {
-    return outcome({ comparison: 'judged', winner: a.candidate, reason: 'judge-preferred', source: 'llm-judge', evidence, explanation });
+    return outcome({
+      comparison: 'judged',
+      winner: a.candidate,
+      reason: 'judge-preferred',
+      source: 'llm-judge',
+      evidence,
+      explanation,
+    });
   }
   return outcome({ comparison: 'judged', reason: a.verdict, source: 'llm-judge', evidence, explanation });
 }
@@ -170,7 +179,12 @@ const MODES: Record<ArbiterConfig['judge']['mode'], (ctx: ModeContext) => Promis
 export async function judgeTie(input: JudgeTieInput): Promise<JudgeOutcome> {
   const tiedPrs = [...new Set(input.tied.map((c) => c.pr))].sort((a, b) => a - b);
   if (tiedPrs.length < 2) {
-    return outcome({ comparison: 'not-compared', winner: tiedPrs[0] ?? null, reason: 'no-tie', source: 'deterministic' });
+    return outcome({
+      comparison: 'not-compared',
+      winner: tiedPrs[0] ?? null,
+      reason: 'no-tie',
+      source: 'deterministic',
+    });
   }
   const snapshot = buildEvidenceSnapshot(input.tied, input.criteria, { scoreCheck: input.scoreCheck });
   const swapped = buildEvidenceSnapshot(input.tied, input.criteria, { scoreCheck: input.scoreCheck, reverse: true });

@@ -43,7 +43,10 @@ export function verdictSchema(tied: number[]): Record<string, unknown> {
     additionalProperties: false,
     required: ['verdict', 'candidate', 'evidence', 'reason'],
     properties: {
-      verdict: { type: 'string', enum: ['prefer_candidate', 'reject_candidate', 'needs_more_evidence', 'escalate_to_human'] },
+      verdict: {
+        type: 'string',
+        enum: ['prefer_candidate', 'reject_candidate', 'needs_more_evidence', 'escalate_to_human'],
+      },
       candidate: { anyOf: [{ type: 'integer', enum: tied }, { type: 'null' }] },
       evidence: { type: 'array', items: { type: 'string' } },
       reason: { type: 'string' },

@@ -32,7 +32,12 @@ const MAX_CRITERION_CHARS = 160;
 const oneLine = (s: string): string => s.replace(/[\r\n\t]+/g, ' ').trim();
 const clip = (s: string, n: number): string => boundChars(oneLine(s), n);
 
-const OUTCOME_WORDS: Record<string, string> = { pass: 'passed', fail: 'failed', pending: 'pending', missing: 'not reported' };
+const OUTCOME_WORDS: Record<string, string> = {
+  pass: 'passed',
+  fail: 'failed',
+  pending: 'pending',
+  missing: 'not reported',
+};
 const STATUS_WORDS: Record<CriterionResult['status'], string> = {
   met: 'met',
   not_met: 'not met',
@@ -46,7 +51,8 @@ function acceptanceText(criterion: Criterion, result: CriterionResult | undefine
   if (result === undefined) return `${head}: no acceptance result`;
   const status = STATUS_WORDS[result.status];
   if (result.status === 'met' && result.citation !== null) {
-    const where = result.citation.line === null ? result.citation.path : `${result.citation.path}:${result.citation.line}`;
+    const where =
+      result.citation.line === null ? result.citation.path : `${result.citation.path}:${result.citation.line}`;
     const side = result.citation.side === 'removed' ? ' (removed line)' : '';
     return `${head}: ${status}; verified quote in ${clip(where, 120)}${side}: "${clip(result.citation.quote, MAX_QUOTE_CHARS)}"`;
   }
@@ -61,20 +67,32 @@ function candidateItems(c: CandidateEvidence, criteria: Criterion[], scoreCheck:
   for (const check of required) {
     const name = oneLine(check.name);
     const raw = check.raw === null ? '' : ` (${clip(check.raw, 40)})`;
-    items.push({ id: `ev:${c.pr}:${check.kind === 'status' ? 'status' : 'check'}:${name}`, pr: c.pr, text: `required ${check.kind === 'status' ? 'status' : 'check'} \`${name}\`: ${OUTCOME_WORDS[check.outcome] ?? check.outcome}${raw}` });
+    items.push({
+      id: `ev:${c.pr}:${check.kind === 'status' ? 'status' : 'check'}:${name}`,
+      pr: c.pr,
+      text: `required ${check.kind === 'status' ? 'status' : 'check'} \`${name}\`: ${OUTCOME_WORDS[check.outcome] ?? check.outcome}${raw}`,
+    });
   }
   for (const criterion of criteria) {
     const result = c.acceptance?.results.find((r) => r.id === criterion.id);
     items.push({ id: `ev:${c.pr}:acceptance:${criterion.id}`, pr: c.pr, text: acceptanceText(criterion, result) });
   }
   if (c.gate.score !== null) {
-    items.push({ id: `ev:${c.pr}:score:${scoreCheck}`, pr: c.pr, text: `score reported by \`${scoreCheck}\`: ${c.gate.score}` });
+    items.push({
+      id: `ev:${c.pr}:score:${scoreCheck}`,
+      pr: c.pr,
+      text: `score reported by \`${scoreCheck}\`: ${c.gate.score}`,
+    });
   }
   return items;
 }
 
 /** Builds the snapshot of the tied candidates. Candidates appear in PR order (or its reverse) whatever the input order. */
-export function buildEvidenceSnapshot(tied: CandidateEvidence[], criteria: Criterion[], opts: SnapshotOptions = {}): EvidenceSnapshot {
+export function buildEvidenceSnapshot(
+  tied: CandidateEvidence[],
+  criteria: Criterion[],
+  opts: SnapshotOptions = {},
+): EvidenceSnapshot {
   const scoreCheck = oneLine(opts.scoreCheck ?? 'score') || 'score';
   const maxBytes = opts.maxBytes ?? 32 * 1024;
   const sorted = [...tied].sort((a, b) => (opts.reverse ? b.pr - a.pr : a.pr - b.pr));

@@ -55,11 +55,15 @@ function retryDelayMs(err: APIError, attempt: number, baseMs: number, capMs: num
 }
 
 /** Builds the Messages API body. Exported for tests of the request shape. */
-export function buildMessageParams(req: CompletionRequest, maxMaterialBytes: number): Anthropic.MessageCreateParamsNonStreaming {
+export function buildMessageParams(
+  req: CompletionRequest,
+  maxMaterialBytes: number,
+): Anthropic.MessageCreateParamsNonStreaming {
   const prefix = redactSecrets(req.sharedPrefix).text;
   // Bound before framing, so a cut never drops the closing delimiter; a cut caller frame is framed again.
   const bounded = boundTextWithFlag(redactSecrets(req.material).text, maxMaterialBytes);
-  const framed = isFramed(bounded.text) && !bounded.truncated ? bounded.text : frameUntrusted(`${req.kind} material`, bounded.text);
+  const framed =
+    isFramed(bounded.text) && !bounded.truncated ? bounded.text : frameUntrusted(`${req.kind} material`, bounded.text);
   return {
     model: req.model,
     max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -107,7 +111,10 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): LlmCli
     let usage: { input: number; output: number } | undefined;
     const done = (gap: GapReason): CompletionResult => {
       countModelCall(req.tier, gap, usage);
-      log?.info({ kind: req.kind, tier: req.tier, candidate: req.candidate, candidates: req.candidates, gap }, 'model call gap');
+      log?.info(
+        { kind: req.kind, tier: req.tier, candidate: req.candidate, candidates: req.candidates, gap },
+        'model call gap',
+      );
       return { ok: false, gap };
     };
     if (req.signal?.aborted) return done('aborted');

@@ -39,7 +39,9 @@ export function checkCompletion(message: unknown, maxTextBytes: number = DEFAULT
   // Any tool call (client or server tool) means the model did not simply answer.
   if (m.content.some((b) => b.type.endsWith('tool_use'))) return gap('tool-use');
   const stopGap =
-    m.stop_reason !== null && Object.hasOwn(STOP_REASON_GAPS, m.stop_reason) ? STOP_REASON_GAPS[m.stop_reason] : 'model-error';
+    m.stop_reason !== null && Object.hasOwn(STOP_REASON_GAPS, m.stop_reason)
+      ? STOP_REASON_GAPS[m.stop_reason]
+      : 'model-error';
   if (stopGap !== null) return gap(stopGap);
   const texts = m.content.filter((b) => b.type === 'text').map((b) => b.text ?? '');
   const text = texts.join('');

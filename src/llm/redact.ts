@@ -62,7 +62,11 @@ export function redactSecrets(text: string): Redacted {
       count += 1;
       const groups = args[args.length - 1];
       const keep =
-        keepPrefix && typeof groups === 'object' && groups !== null && 'keep' in groups && typeof groups.keep === 'string'
+        keepPrefix &&
+        typeof groups === 'object' &&
+        groups !== null &&
+        'keep' in groups &&
+        typeof groups.keep === 'string'
           ? groups.keep
           : '';
       return `${keep}[REDACTED:${kind}]`;
@@ -77,7 +81,11 @@ export const FRAME_CLOSE = '<<<END-UNTRUSTED-DATA';
 /** Anything in the material that could be read as one of our delimiters. */
 const DELIMITER_LOOKALIKE = /<<<\s*(END[\s_-]*)?UNTRUSTED[\s_-]*DATA/gi;
 
-const cleanLabel = (label: string): string => label.replace(/[^A-Za-z0-9 ._/#:-]/g, ' ').slice(0, 80).trim();
+const cleanLabel = (label: string): string =>
+  label
+    .replace(/[^A-Za-z0-9 ._/#:-]/g, ' ')
+    .slice(0, 80)
+    .trim();
 
 /**
  * Fences material as untrusted data. Any delimiter look-alike inside the text is defused, so

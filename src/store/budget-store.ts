@@ -48,6 +48,5 @@ export function budgetStore(db: Db): Pick<Store, 'claimRepair' | 'getRepair' | '
         return true;
       });
     },
-
   };
 }

@@ -35,9 +35,17 @@ const CANDIDATE_COLUMNS = 'repo, pr, change, base, head_sha, author, state, reas
 
 export type ChangeStore = Pick<
   Store,
-  | 'upsertChange' | 'getChange' | 'setChangeState'
-  | 'upsertCandidate' | 'getCandidate' | 'listCandidates' | 'listCandidatesOfChange' | 'listCandidatesByHead'
-  | 'listCandidatesInState' | 'listVerifyingSince' | 'setCandidateState'
+  | 'upsertChange'
+  | 'getChange'
+  | 'setChangeState'
+  | 'upsertCandidate'
+  | 'getCandidate'
+  | 'listCandidates'
+  | 'listCandidatesOfChange'
+  | 'listCandidatesByHead'
+  | 'listCandidatesInState'
+  | 'listVerifyingSince'
+  | 'setCandidateState'
 >;
 
 export function changeStore(db: Db): ChangeStore {
@@ -79,7 +87,17 @@ export function changeStore(db: Db): ChangeStore {
                                ELSE EXCLUDED.head_seen_at END,
            head_sha = EXCLUDED.head_sha
          RETURNING ${CANDIDATE_COLUMNS}`,
-        [row.repo, row.pr, row.change, row.base, row.headSha, row.author, row.state, row.reason, row.headSeenAt ?? null],
+        [
+          row.repo,
+          row.pr,
+          row.change,
+          row.base,
+          row.headSha,
+          row.author,
+          row.state,
+          row.reason,
+          row.headSeenAt ?? null,
+        ],
       );
       return toCandidate(parseRow(CandidateRowSchema, r, 'candidate'));
     },
@@ -95,15 +113,23 @@ export function changeStore(db: Db): ChangeStore {
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
     async listCandidatesOfChange(repo, change) {
-      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND change = $2 ORDER BY pr`, [repo, change]);
+      const res = await db.query(
+        `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND change = $2 ORDER BY pr`,
+        [repo, change],
+      );
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
     async listCandidatesByHead(repo, headSha) {
-      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND head_sha = $2 ORDER BY pr`, [repo, headSha]);
+      const res = await db.query(
+        `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE repo = $1 AND head_sha = $2 ORDER BY pr`,
+        [repo, headSha],
+      );
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
     async listCandidatesInState(state) {
-      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE state = $1 ORDER BY repo, pr`, [state]);
+      const res = await db.query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE state = $1 ORDER BY repo, pr`, [
+        state,
+      ]);
       return parseRows(CandidateRowSchema, res.rows, 'candidate').map(toCandidate);
     },
     async listVerifyingSince(before) {

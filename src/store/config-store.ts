@@ -4,7 +4,12 @@ import type { Db } from './db.ts';
 import { parseRow, ValidRow, ConfigStateRow } from './rows.ts';
 import type { Store } from './types.ts';
 
-export function configStore(db: Db): Pick<Store, 'setConfigValid' | 'markConfigInvalid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig' | 'dropCachedConfig'> {
+export function configStore(
+  db: Db,
+): Pick<
+  Store,
+  'setConfigValid' | 'markConfigInvalid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig' | 'dropCachedConfig'
+> {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
   return {
@@ -56,6 +61,5 @@ export function configStore(db: Db): Pick<Store, 'setConfigValid' | 'markConfigI
         [repo],
       );
     },
-
   };
 }

@@ -14,7 +14,14 @@ const MAX_CHANGES = 500;
 const ChangeLine = z.object({ number: int, title: z.string(), state: ChangeState });
 const CandidateLine = z.object({ pr: int, change: int, base: z.string(), state: CandidateState, reason: z.string() });
 const RoundLine = z.object({ change: int, base: z.string(), number: int, decision: z.unknown() });
-const ReceiptLine = z.object({ kind: z.string(), repo: z.string(), change: int, round: int, at: iso, data: z.unknown() });
+const ReceiptLine = z.object({
+  kind: z.string(),
+  repo: z.string(),
+  change: int,
+  round: int,
+  at: iso,
+  data: z.unknown(),
+});
 
 export interface DashboardRows {
   /** Changes open or before a person, by number. */
@@ -48,13 +55,23 @@ export function dashboardStore(db: Db): DashboardStore {
     async readDashboard(repo, limit) {
       const changes = parseRows(
         ChangeLine,
-        (await db.query(`SELECT number, title, state FROM changes WHERE repo = $1 AND state IN ('open', 'human') ORDER BY number LIMIT ${MAX_CHANGES}`, [repo])).rows,
+        (
+          await db.query(
+            `SELECT number, title, state FROM changes WHERE repo = $1 AND state IN ('open', 'human') ORDER BY number LIMIT ${MAX_CHANGES}`,
+            [repo],
+          )
+        ).rows,
         'dashboard change',
       );
       const numbers = changes.map((c) => c.number);
       const candidates = parseRows(
         CandidateLine,
-        (await db.query('SELECT pr, change, base, state, reason FROM candidates WHERE repo = $1 AND change = ANY($2::int[]) ORDER BY pr', [repo, numbers])).rows,
+        (
+          await db.query(
+            'SELECT pr, change, base, state, reason FROM candidates WHERE repo = $1 AND change = ANY($2::int[]) ORDER BY pr',
+            [repo, numbers],
+          )
+        ).rows,
         'dashboard candidate',
       );
       const rounds = parseRows(
@@ -81,10 +98,10 @@ export function dashboardStore(db: Db): DashboardStore {
       );
       const decisions = receipts(
         (
-          await db.query(`SELECT kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND kind <> 'ACCEPTANCE' ORDER BY id DESC LIMIT $2`, [
-            repo,
-            limit,
-          ])
+          await db.query(
+            `SELECT kind, repo, change, round, at, data FROM receipts WHERE repo = $1 AND kind <> 'ACCEPTANCE' ORDER BY id DESC LIMIT $2`,
+            [repo, limit],
+          )
         ).rows,
         'dashboard decision',
       );

@@ -142,7 +142,12 @@ async function openPglite(dataDir: string): Promise<Db> {
  * all (the network path is gone), after 65 s on the client (query_timeout). The webhook intake
  * answers much sooner (INTAKE_DEADLINE_MS in src/jobs/delivery-job.ts).
  */
-export const POOL_TIMEOUTS = { connectionTimeoutMillis: 2_000, statement_timeout: 60_000, query_timeout: 65_000, keepAlive: true } as const;
+export const POOL_TIMEOUTS = {
+  connectionTimeoutMillis: 2_000,
+  statement_timeout: 60_000,
+  query_timeout: 65_000,
+  keepAlive: true,
+} as const;
 
 async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Db> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {

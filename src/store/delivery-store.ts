@@ -20,7 +20,18 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDeliveries' | 'getDelivery' | 'listPendingDeliveries' | 'markDeliveryDone' | 'failDelivery' | 'knownDeliveries'> {
+export function deliveryStore(
+  db: Db,
+): Pick<
+  Store,
+  | 'recordDelivery'
+  | 'recordDeliveries'
+  | 'getDelivery'
+  | 'listPendingDeliveries'
+  | 'markDeliveryDone'
+  | 'failDelivery'
+  | 'knownDeliveries'
+> {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   return {
     async recordDelivery(id, event, payload) {
@@ -37,11 +48,13 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
       if (unique.length === 0) return [];
       const params: unknown[] = [];
       // Rows in id order: concurrent groups that share ids lock them in the same order (no deadlock).
-      const values = [...unique].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((d) => {
-        params.push(d.id, d.event, json(d.payload));
-        const n = params.length;
-        return `($${n - 2}, $${n - 1}, $${n})`;
-      });
+      const values = [...unique]
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((d) => {
+          params.push(d.id, d.event, json(d.payload));
+          const n = params.length;
+          return `($${n - 2}, $${n - 1}, $${n})`;
+        });
       const inserted = await tx.query(
         `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
         params,
@@ -56,12 +69,20 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
           'UPDATE deliveries SET done_at = NULL, failed_at = NULL, error = NULL, reruns = reruns + 1 WHERE id = ANY($1::text[]) AND failed_at IS NOT NULL',
           [seen],
         );
-        const res = await tx.query('SELECT id, done_at IS NOT NULL AS done, reruns FROM deliveries WHERE id = ANY($1::text[])', [seen]);
+        const res = await tx.query(
+          'SELECT id, done_at IS NOT NULL AS done, reruns FROM deliveries WHERE id = ANY($1::text[])',
+          [seen],
+        );
         for (const r of parseRows(SeenRow, res.rows, 'delivery')) before.set(r.id, { done: r.done, reruns: r.reruns });
       }
       return unique.map((d) => {
         const b = before.get(d.id);
-        return { id: d.id, fresh: fresh.has(d.id), done: b?.done ?? false, ...(b && b.reruns > 0 ? { rerun: b.reruns } : {}) };
+        return {
+          id: d.id,
+          fresh: fresh.has(d.id),
+          done: b?.done ?? false,
+          ...(b && b.reruns > 0 ? { rerun: b.reruns } : {}),
+        };
       });
     },
     async getDelivery(id) {
@@ -71,8 +92,14 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
       return { id: d.id, event: d.event, payload: parseJsonText(d.payload), doneAt: d.done_at, error: d.error };
     },
     async listPendingDeliveries(limit) {
-      const res = await db.query('SELECT id, reruns FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1', [limit]);
-      return parseRows(PendingRow, res.rows, 'delivery').map((r) => ({ id: r.id, ...(r.reruns > 0 ? { rerun: r.reruns } : {}) }));
+      const res = await db.query(
+        'SELECT id, reruns FROM deliveries WHERE done_at IS NULL ORDER BY received_at, id LIMIT $1',
+        [limit],
+      );
+      return parseRows(PendingRow, res.rows, 'delivery').map((r) => ({
+        id: r.id,
+        ...(r.reruns > 0 ? { rerun: r.reruns } : {}),
+      }));
     },
     async knownDeliveries(ids) {
       if (ids.length === 0) return new Set();
@@ -84,14 +111,15 @@ export function deliveryStore(db: Db): Pick<Store, 'recordDelivery' | 'recordDel
     },
     async failDelivery(id, reason, event) {
       await db.transaction(async (tx) => {
-        await tx.query('UPDATE deliveries SET done_at = now(), failed_at = now(), error = $2 WHERE id = $1', [id, reason]);
-        await tx.query(`INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`, [
-          event.repo,
-          json(event.data),
-          event.at,
+        await tx.query('UPDATE deliveries SET done_at = now(), failed_at = now(), error = $2 WHERE id = $1', [
+          id,
+          reason,
         ]);
+        await tx.query(
+          `INSERT INTO events (repo, kind, data, at) VALUES ($1, 'delivery-failed', $2::jsonb, $3::timestamptz)`,
+          [event.repo, json(event.data), event.at],
+        );
       });
     },
-
   };
 }

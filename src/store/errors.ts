@@ -36,9 +36,21 @@ export function storeUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
     if (e instanceof StoreError && e.code === 'connect') return true;
     const code = pgCodeOf(e);
-    if (code && (/^(08|57P)/.test(code) || code === '57014' || code === '53300' || /^E(CONNREFUSED|CONNRESET|TIMEDOUT|HOSTUNREACH|PIPE)$/.test(code))) return true;
+    if (
+      code &&
+      (/^(08|57P)/.test(code) ||
+        code === '57014' ||
+        code === '53300' ||
+        /^E(CONNREFUSED|CONNRESET|TIMEDOUT|HOSTUNREACH|PIPE)$/.test(code))
+    )
+      return true;
     const message = e instanceof Error ? e.message : '';
-    if (/timeout exceeded when trying to connect|Connection terminated|Query read timeout|PGlite is closed|connect ECONNREFUSED/i.test(message)) return true;
+    if (
+      /timeout exceeded when trying to connect|Connection terminated|Query read timeout|PGlite is closed|connect ECONNREFUSED/i.test(
+        message,
+      )
+    )
+      return true;
     e = e instanceof Error ? e.cause : undefined;
   }
   return false;

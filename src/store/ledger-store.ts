@@ -3,14 +3,31 @@
 import type { Receipt } from '../core/receipt.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './errors.ts';
-import { ClaimRow, IdRow, KeyResultRow, parseRow, parseRows, ReceiptRowSchema, readReceiptRow, ResultRow } from './rows.ts';
+import {
+  ClaimRow,
+  IdRow,
+  KeyResultRow,
+  parseRow,
+  parseRows,
+  ReceiptRowSchema,
+  readReceiptRow,
+  ResultRow,
+} from './rows.ts';
 import type { Store } from './types.ts';
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 export type LedgerStore = Pick<
   Store,
-  'addReceipt' | 'listReceipts' | 'readReceipts' | 'addEvent' | 'getAppliedAction' | 'getAppliedActions' | 'claimAppliedAction' | 'recordAppliedAction' | 'pruneAppliedActions'
+  | 'addReceipt'
+  | 'listReceipts'
+  | 'readReceipts'
+  | 'addEvent'
+  | 'getAppliedAction'
+  | 'getAppliedActions'
+  | 'claimAppliedAction'
+  | 'recordAppliedAction'
+  | 'pruneAppliedActions'
 >;
 
 export function ledgerStore(db: Db): LedgerStore {
@@ -84,7 +101,10 @@ export function ledgerStore(db: Db): LedgerStore {
       );
     },
     async pruneAppliedActions(prefix, before) {
-      const res = await db.query("DELETE FROM applied_actions WHERE key LIKE $1 || '%' AND at < $2::timestamptz", [prefix, before]);
+      const res = await db.query("DELETE FROM applied_actions WHERE key LIKE $1 || '%' AND at < $2::timestamptz", [
+        prefix,
+        before,
+      ]);
       return res.rowCount ?? 0;
     },
   };

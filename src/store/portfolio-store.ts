@@ -69,7 +69,13 @@ export interface PortfolioStore {
   /** Explores in the wide round that started before `before` (ISO), across repositories (the sweep). */
   listWideSince(before: string): Promise<PortfolioRow[]>;
   /** Moves the phase on from `from`; true when this call did. */
-  setPortfolioPhase(repo: string, change: number, number: number, from: PortfolioPhase, to: PortfolioPhase): Promise<boolean>;
+  setPortfolioPhase(
+    repo: string,
+    change: number,
+    number: number,
+    from: PortfolioPhase,
+    to: PortfolioPhase,
+  ): Promise<boolean>;
   addSlots(rows: SlotRow[]): Promise<void>;
   listSlots(repo: string, change: number, portfolio: number): Promise<SlotRow[]>;
   getSlot(repo: string, change: number, slot: string): Promise<SlotRow | null>;
@@ -82,7 +88,13 @@ export interface PortfolioStore {
   addDeep(rows: DeepRow[]): Promise<void>;
   listDeep(repo: string, change: number, portfolio: number): Promise<DeepRow[]>;
   /** An awaited refine arrived or expired; the explore is done once none is awaited. True when this call settled it. */
-  settleDeep(repo: string, change: number, portfolio: number, pr: number, state: 'arrived' | 'expired'): Promise<boolean>;
+  settleDeep(
+    repo: string,
+    change: number,
+    portfolio: number,
+    pr: number,
+    state: 'arrived' | 'expired',
+  ): Promise<boolean>;
   listAwaitingDeepSince(before: string): Promise<DeepRow[]>;
   putReadings(rows: ReadingRow[]): Promise<void>;
   listReadings(repo: string, change: number, portfolio: number): Promise<ReadingRow[]>;
@@ -91,7 +103,10 @@ export interface PortfolioStore {
 }
 
 const iso = z.union([z.date(), z.string()]).transform((v) => (v instanceof Date ? v : new Date(v)).toISOString());
-const int = z.union([z.number(), z.string().regex(/^-?\d+$/)]).transform(Number).pipe(z.number().int());
+const int = z
+  .union([z.number(), z.string().regex(/^-?\d+$/)])
+  .transform(Number)
+  .pipe(z.number().int());
 
 const PortfolioDbRow = z.object({
   repo: z.string(),
@@ -127,7 +142,14 @@ const DeepDbRow = z.object({
   state: z.enum(['awaiting', 'arrived', 'expired']),
   dispatched_at: iso,
 });
-const ReadingDbRow = z.object({ repo: z.string(), change: int, portfolio: int, pr: int, run: int, value: z.union([z.number(), z.string()]).transform(Number) });
+const ReadingDbRow = z.object({
+  repo: z.string(),
+  change: int,
+  portfolio: int,
+  pr: int,
+  run: int,
+  value: z.union([z.number(), z.string()]).transform(Number),
+});
 const CountRow = z.object({ n: int });
 
 const toPortfolio = (r: z.output<typeof PortfolioDbRow>): PortfolioRow => ({
@@ -144,10 +166,29 @@ const toPortfolio = (r: z.output<typeof PortfolioDbRow>): PortfolioRow => ({
   token: r.token,
   startedAt: r.started_at,
 });
-const toSlot = (r: z.output<typeof SlotDbRow>): SlotRow => ({ repo: r.repo, change: r.change, slot: r.slot, portfolio: r.portfolio, approach: r.approach, state: r.state, pr: r.pr, reason: r.reason, dispatchedAt: r.dispatched_at });
-const toDeep = (r: z.output<typeof DeepDbRow>): DeepRow => ({ repo: r.repo, change: r.change, portfolio: r.portfolio, pr: r.pr, headSha: r.head_sha, state: r.state, dispatchedAt: r.dispatched_at });
+const toSlot = (r: z.output<typeof SlotDbRow>): SlotRow => ({
+  repo: r.repo,
+  change: r.change,
+  slot: r.slot,
+  portfolio: r.portfolio,
+  approach: r.approach,
+  state: r.state,
+  pr: r.pr,
+  reason: r.reason,
+  dispatchedAt: r.dispatched_at,
+});
+const toDeep = (r: z.output<typeof DeepDbRow>): DeepRow => ({
+  repo: r.repo,
+  change: r.change,
+  portfolio: r.portfolio,
+  pr: r.pr,
+  headSha: r.head_sha,
+  state: r.state,
+  dispatchedAt: r.dispatched_at,
+});
 
-const PORTFOLIO_COLUMNS = 'repo, change, number, base, base_sha, policy, k, phase, wide_round, requested_by, token, started_at';
+const PORTFOLIO_COLUMNS =
+  'repo, change, number, base, base_sha, policy, k, phase, wide_round, requested_by, token, started_at';
 const SLOT_COLUMNS = 'repo, change, slot, portfolio, approach, state, pr, reason, dispatched_at';
 const DEEP_COLUMNS = 'repo, change, portfolio, pr, head_sha, state, dispatched_at';
 
@@ -157,7 +198,12 @@ const RUNNING = `(p.phase = 'wide' OR (p.phase = 'deep' AND EXISTS (
 
 export function portfolioStore(db: Db): PortfolioStore {
   const latest = async (repo: string, change: number): Promise<PortfolioRow | null> => {
-    const r = (await db.query(`SELECT ${PORTFOLIO_COLUMNS} FROM portfolios WHERE repo = $1 AND change = $2 ORDER BY number DESC LIMIT 1`, [repo, change])).rows[0];
+    const r = (
+      await db.query(
+        `SELECT ${PORTFOLIO_COLUMNS} FROM portfolios WHERE repo = $1 AND change = $2 ORDER BY number DESC LIMIT 1`,
+        [repo, change],
+      )
+    ).rows[0];
     return r ? toPortfolio(parseRow(PortfolioDbRow, r, 'portfolio')) : null;
   };
   return {
@@ -167,59 +213,108 @@ export function portfolioStore(db: Db): PortfolioStore {
          SELECT $1, $2, $3, $4, $5, $6, $7, 'wide', $8, $9, $10, $11
          WHERE NOT EXISTS (SELECT 1 FROM portfolios p WHERE p.repo = $1 AND p.change = $2 AND ${RUNNING})
          ON CONFLICT DO NOTHING`,
-        [row.repo, row.change, row.number, row.base, row.baseSha, row.policy, row.k, row.wideRound, row.requestedBy, row.token, row.startedAt],
+        [
+          row.repo,
+          row.change,
+          row.number,
+          row.base,
+          row.baseSha,
+          row.policy,
+          row.k,
+          row.wideRound,
+          row.requestedBy,
+          row.token,
+          row.startedAt,
+        ],
       );
       const now = await latest(row.repo, row.change);
       if (!now) return { started: false, portfolio: row };
-      return { started: inserted.rowCount === 1 || (now.number === row.number && now.token === row.token), portfolio: now };
+      return {
+        started: inserted.rowCount === 1 || (now.number === row.number && now.token === row.token),
+        portfolio: now,
+      };
     },
     latestPortfolio: latest,
     async listWideSince(before) {
-      const res = await db.query(`SELECT ${PORTFOLIO_COLUMNS} FROM portfolios WHERE phase = 'wide' AND started_at < $1 ORDER BY started_at LIMIT 500`, [before]);
+      const res = await db.query(
+        `SELECT ${PORTFOLIO_COLUMNS} FROM portfolios WHERE phase = 'wide' AND started_at < $1 ORDER BY started_at LIMIT 500`,
+        [before],
+      );
       return parseRows(PortfolioDbRow, res.rows, 'portfolio').map(toPortfolio);
     },
     async setPortfolioPhase(repo, change, number, from, to) {
-      const res = await db.query('UPDATE portfolios SET phase = $5 WHERE repo = $1 AND change = $2 AND number = $3 AND phase = $4', [repo, change, number, from, to]);
+      const res = await db.query(
+        'UPDATE portfolios SET phase = $5 WHERE repo = $1 AND change = $2 AND number = $3 AND phase = $4',
+        [repo, change, number, from, to],
+      );
       return res.rowCount === 1;
     },
     async addSlots(rows) {
       for (const s of rows) {
-        await db.query(`INSERT INTO portfolio_slots (${SLOT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`, [
-          s.repo, s.change, s.slot, s.portfolio, s.approach, s.state, s.pr, s.reason, s.dispatchedAt,
-        ]);
+        await db.query(
+          `INSERT INTO portfolio_slots (${SLOT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+          [s.repo, s.change, s.slot, s.portfolio, s.approach, s.state, s.pr, s.reason, s.dispatchedAt],
+        );
       }
     },
     async listSlots(repo, change, portfolio) {
-      const res = await db.query(`SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY dispatched_at, slot`, [repo, change, portfolio]);
+      const res = await db.query(
+        `SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY dispatched_at, slot`,
+        [repo, change, portfolio],
+      );
       return parseRows(SlotDbRow, res.rows, 'portfolio slot').map(toSlot);
     },
     async getSlot(repo, change, slot) {
-      const r = (await db.query(`SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE repo = $1 AND change = $2 AND slot = $3`, [repo, change, slot])).rows[0];
+      const r = (
+        await db.query(`SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE repo = $1 AND change = $2 AND slot = $3`, [
+          repo,
+          change,
+          slot,
+        ])
+      ).rows[0];
       return r ? toSlot(parseRow(SlotDbRow, r, 'portfolio slot')) : null;
     },
     async fillSlot(repo, change, slot, pr) {
-      const res = await db.query(`UPDATE portfolio_slots SET state = 'open', pr = $4, reason = '' WHERE repo = $1 AND change = $2 AND slot = $3 AND state = 'composing'`, [repo, change, slot, pr]);
+      const res = await db.query(
+        `UPDATE portfolio_slots SET state = 'open', pr = $4, reason = '' WHERE repo = $1 AND change = $2 AND slot = $3 AND state = 'composing'`,
+        [repo, change, slot, pr],
+      );
       return res.rowCount === 1;
     },
     async dropSlot(repo, change, slot, reason) {
-      const res = await db.query(`UPDATE portfolio_slots SET state = 'dropped', reason = $4 WHERE repo = $1 AND change = $2 AND slot = $3 AND state = 'composing'`, [repo, change, slot, reason]);
+      const res = await db.query(
+        `UPDATE portfolio_slots SET state = 'dropped', reason = $4 WHERE repo = $1 AND change = $2 AND slot = $3 AND state = 'composing'`,
+        [repo, change, slot, reason],
+      );
       return res.rowCount === 1;
     },
     async listComposingSince(before) {
-      const res = await db.query(`SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE state = 'composing' AND dispatched_at < $1 ORDER BY dispatched_at LIMIT 500`, [before]);
+      const res = await db.query(
+        `SELECT ${SLOT_COLUMNS} FROM portfolio_slots WHERE state = 'composing' AND dispatched_at < $1 ORDER BY dispatched_at LIMIT 500`,
+        [before],
+      );
       return parseRows(SlotDbRow, res.rows, 'portfolio slot').map(toSlot);
     },
     async addDeep(rows) {
       for (const d of rows) {
-        await db.query(`INSERT INTO portfolio_deep (${DEEP_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, [d.repo, d.change, d.portfolio, d.pr, d.headSha, d.state, d.dispatchedAt]);
+        await db.query(
+          `INSERT INTO portfolio_deep (${DEEP_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [d.repo, d.change, d.portfolio, d.pr, d.headSha, d.state, d.dispatchedAt],
+        );
       }
     },
     async listDeep(repo, change, portfolio) {
-      const res = await db.query(`SELECT ${DEEP_COLUMNS} FROM portfolio_deep WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY pr`, [repo, change, portfolio]);
+      const res = await db.query(
+        `SELECT ${DEEP_COLUMNS} FROM portfolio_deep WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY pr`,
+        [repo, change, portfolio],
+      );
       return parseRows(DeepDbRow, res.rows, 'portfolio deep').map(toDeep);
     },
     async settleDeep(repo, change, portfolio, pr, state) {
-      const res = await db.query(`UPDATE portfolio_deep SET state = $5 WHERE repo = $1 AND change = $2 AND portfolio = $3 AND pr = $4 AND state = 'awaiting'`, [repo, change, portfolio, pr, state]);
+      const res = await db.query(
+        `UPDATE portfolio_deep SET state = $5 WHERE repo = $1 AND change = $2 AND portfolio = $3 AND pr = $4 AND state = 'awaiting'`,
+        [repo, change, portfolio, pr, state],
+      );
       await db.query(
         `UPDATE portfolios p SET phase = 'done' WHERE p.repo = $1 AND p.change = $2 AND p.number = $3 AND p.phase = 'deep' AND NOT ${RUNNING}`,
         [repo, change, portfolio],
@@ -227,16 +322,25 @@ export function portfolioStore(db: Db): PortfolioStore {
       return res.rowCount === 1;
     },
     async listAwaitingDeepSince(before) {
-      const res = await db.query(`SELECT ${DEEP_COLUMNS} FROM portfolio_deep WHERE state = 'awaiting' AND dispatched_at < $1 ORDER BY dispatched_at LIMIT 500`, [before]);
+      const res = await db.query(
+        `SELECT ${DEEP_COLUMNS} FROM portfolio_deep WHERE state = 'awaiting' AND dispatched_at < $1 ORDER BY dispatched_at LIMIT 500`,
+        [before],
+      );
       return parseRows(DeepDbRow, res.rows, 'portfolio deep').map(toDeep);
     },
     async putReadings(rows) {
       for (const r of rows) {
-        await db.query('INSERT INTO portfolio_readings (repo, change, portfolio, pr, run, value) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [r.repo, r.change, r.portfolio, r.pr, r.run, r.value]);
+        await db.query(
+          'INSERT INTO portfolio_readings (repo, change, portfolio, pr, run, value) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+          [r.repo, r.change, r.portfolio, r.pr, r.run, r.value],
+        );
       }
     },
     async listReadings(repo, change, portfolio) {
-      const res = await db.query('SELECT repo, change, portfolio, pr, run, value FROM portfolio_readings WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY pr, run', [repo, change, portfolio]);
+      const res = await db.query(
+        'SELECT repo, change, portfolio, pr, run, value FROM portfolio_readings WHERE repo = $1 AND change = $2 AND portfolio = $3 ORDER BY pr, run',
+        [repo, change, portfolio],
+      );
       return parseRows(ReadingDbRow, res.rows, 'portfolio reading');
     },
     async portfolioDispatches(repo, change) {

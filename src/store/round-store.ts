@@ -21,7 +21,16 @@ const toRound = (r: ReturnType<typeof RoundRowSchema.parse>): RoundRow => ({
 
 const ROUND_COLUMNS = 'id, repo, change, base, number, selection, decision, opened_at, decided_at';
 
-export type RoundStore = Pick<Store, 'currentRound' | 'openNextRound' | 'claimRound' | 'releaseRound' | 'recordDecision' | 'getRound' | 'listUnfinishedRounds'>;
+export type RoundStore = Pick<
+  Store,
+  | 'currentRound'
+  | 'openNextRound'
+  | 'claimRound'
+  | 'releaseRound'
+  | 'recordDecision'
+  | 'getRound'
+  | 'listUnfinishedRounds'
+>;
 
 export function roundStore(db: Db): RoundStore {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
@@ -69,7 +78,10 @@ export function roundStore(db: Db): RoundStore {
       return parseRow(SelectionRow, r, 'round').selection === claimant ? 'mine' : 'taken';
     },
     async releaseRound(roundId, claimant) {
-      const res = await db.query('UPDATE rounds SET selection = NULL WHERE id = $1 AND selection = $2 AND decision IS NULL', [roundId, claimant]);
+      const res = await db.query(
+        'UPDATE rounds SET selection = NULL WHERE id = $1 AND selection = $2 AND decision IS NULL',
+        [roundId, claimant],
+      );
       return res.rowCount === 1;
     },
     async recordDecision(roundId, decision, now, claimant) {
@@ -86,7 +98,9 @@ export function roundStore(db: Db): RoundStore {
       return r ? toRound(parseRow(RoundRowSchema, r, 'round')) : null;
     },
     async listUnfinishedRounds(limit) {
-      const columns = ROUND_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ');
+      const columns = ROUND_COLUMNS.split(', ')
+        .map((c) => `r.${c}`)
+        .join(', ');
       const res = await db.query(
         `SELECT ${columns} FROM rounds r JOIN changes c ON c.repo = r.repo AND c.number = r.change
          WHERE r.selection IS NOT NULL AND c.state <> 'cancelled'

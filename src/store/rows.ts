@@ -102,9 +102,14 @@ export function readReceiptRow(row: z.output<typeof ReceiptRowSchema>): StoredRe
 
 /** A receipt as recorded anywhere (a row, a file): parsed, or reported with the issues. */
 export function readReceiptValue(recorded: unknown): Omit<StoredReceipt, 'id'> {
-  const head = z.object({ kind: z.string().catch('unknown'), round: z.number().catch(0) }).catch({ kind: 'unknown', round: 0 }).parse(recorded);
+  const head = z
+    .object({ kind: z.string().catch('unknown'), round: z.number().catch(0) })
+    .catch({ kind: 'unknown', round: 0 })
+    .parse(recorded);
   const parsed = Receipt.safeParse(recorded);
-  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(receipt)'}: ${i.message}`);
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `${i.path.join('.') || '(receipt)'}: ${i.message}`);
   return { kind: head.kind, round: head.round, receipt: parsed.success ? parsed.data : null, issues, recorded };
 }
 
@@ -114,7 +119,12 @@ export const KeyResultRow = z.object({ key: z.string(), result: z.unknown() });
 export const ClaimRow = z.object({ result: z.unknown(), inserted: z.boolean() });
 export const RepairRow = z.object({ pr: int, at: iso });
 export const ValidRow = z.object({ valid: z.boolean() });
-export const ConfigStateRow = z.object({ valid: z.boolean(), config: z.unknown(), loaded_at: iso.nullable(), generation: int });
+export const ConfigStateRow = z.object({
+  valid: z.boolean(),
+  config: z.unknown(),
+  loaded_at: iso.nullable(),
+  generation: int,
+});
 export const IdRow = z.object({ id: int });
 export const BudgetRow = z.object({ scope: z.string(), calls: int });
 export const SelectionRow = z.object({ selection: z.string().nullable() });

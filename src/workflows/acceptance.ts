@@ -20,24 +20,51 @@ export function budgetTaker(ctx: RepoContext, change: number): () => Promise<boo
     );
 }
 
-export async function runCandidateAcceptance(ctx: RepoContext, candidate: CandidateRow, change: ChangeRow, state: PullState): Promise<AcceptanceEvidence> {
+export async function runCandidateAcceptance(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  change: ChangeRow,
+  state: PullState,
+): Promise<AcceptanceEvidence> {
   const { store } = ctx.deps;
   const { criteria } = change;
   const base = { pr: candidate.pr, headSha: candidate.headSha, name: 'Arbiter / acceptance' as const };
   const patch = await store.getPatch(ctx.key, candidate.pr, candidate.headSha);
   if (criteria.length === 0 || !patch) {
-    const evidence: AcceptanceEvidence = { status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } };
+    const evidence: AcceptanceEvidence = {
+      status: 'none',
+      results: [],
+      truncated: false,
+      modelCalls: { small: 0, large: 0 },
+    };
     const shown = renderAcceptanceCheck(evidence, criteria, {});
-    await writeCheck(ctx, { ...base, status: 'completed', conclusion: 'neutral', title: shown.title, summary: shown.summary, text: shown.text });
+    await writeCheck(ctx, {
+      ...base,
+      status: 'completed',
+      conclusion: 'neutral',
+      title: shown.title,
+      summary: shown.summary,
+      text: shown.text,
+    });
     return evidence;
   }
   const modelCriteria = criteria.filter((c) => c.check === null).length;
   if (modelCriteria > 0) {
-    await writeCheck(ctx, { ...base, status: 'in_progress', title: `Judging ${criteria.length} criteria`, summary: `The model is judging ${criteria.length} criteria against this head.` });
+    await writeCheck(ctx, {
+      ...base,
+      status: 'in_progress',
+      title: `Judging ${criteria.length} criteria`,
+      summary: `The model is judging ${criteria.length} criteria against this head.`,
+    });
   }
-  const headFiles = modelCriteria > 0
-    ? await gatherHeadFiles((input) => ctx.gh.readHead(input), { sha: candidate.headSha, patch, config: ctx.config.acceptance })
-    : new Map();
+  const headFiles =
+    modelCriteria > 0
+      ? await gatherHeadFiles((input) => ctx.gh.readHead(input), {
+          sha: candidate.headSha,
+          patch,
+          config: ctx.config.acceptance,
+        })
+      : new Map();
   const context = buildAcceptanceContext({ patch, headFiles, config: ctx.config.acceptance });
   const evidence = await runAcceptance({
     candidate: candidate.pr,
@@ -49,15 +76,32 @@ export async function runCandidateAcceptance(ctx: RepoContext, candidate: Candid
     llm: ctx.deps.llm,
     takeBudget: budgetTaker(ctx, change.number),
   });
-  const shown = renderAcceptanceCheck(evidence, criteria, { head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha } });
-  await writeCheck(ctx, { ...base, status: 'completed', conclusion: shown.conclusion, title: shown.title, summary: shown.summary, text: shown.text, annotations: shown.annotations });
+  const shown = renderAcceptanceCheck(evidence, criteria, {
+    head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha },
+  });
+  await writeCheck(ctx, {
+    ...base,
+    status: 'completed',
+    conclusion: shown.conclusion,
+    title: shown.title,
+    summary: shown.summary,
+    text: shown.text,
+    annotations: shown.annotations,
+  });
   await store.addReceipt({
     kind: 'ACCEPTANCE',
     repo: ctx.key,
     change: change.number,
     round: 0,
     at: nowIso(ctx),
-    data: { candidate: candidate.pr, headSha: candidate.headSha, status: evidence.status, results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })), modelCalls: evidence.modelCalls, truncated: evidence.truncated },
+    data: {
+      candidate: candidate.pr,
+      headSha: candidate.headSha,
+      status: evidence.status,
+      results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })),
+      modelCalls: evidence.modelCalls,
+      truncated: evidence.truncated,
+    },
   });
   return evidence;
 }
@@ -77,14 +121,31 @@ export async function refreshCheckCriteria(
 ): Promise<{ evidence: AcceptanceEvidence; pending: string[] }> {
   const fresh = rejudgeByChecks(evidence, change.criteria, state.checks);
   if (fresh !== null) {
-    const shown = renderAcceptanceCheck(fresh, change.criteria, { head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha } });
-    await writeCheck(ctx, { pr: candidate.pr, headSha: candidate.headSha, name: 'Arbiter / acceptance', status: 'completed', conclusion: shown.conclusion, title: shown.title, summary: shown.summary, text: shown.text, annotations: shown.annotations });
+    const shown = renderAcceptanceCheck(fresh, change.criteria, {
+      head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha },
+    });
+    await writeCheck(ctx, {
+      pr: candidate.pr,
+      headSha: candidate.headSha,
+      name: 'Arbiter / acceptance',
+      status: 'completed',
+      conclusion: shown.conclusion,
+      title: shown.title,
+      summary: shown.summary,
+      text: shown.text,
+      annotations: shown.annotations,
+    });
   }
   return { evidence: fresh ?? evidence, pending: awaitedCriterionChecks(ctx, candidate, change, state) };
 }
 
 /** The `(check: NAME)` checks still pending on the head, within `selection.siblingTimeout` of the head being seen. */
-export function awaitedCriterionChecks(ctx: RepoContext, candidate: CandidateRow, change: ChangeRow, state: PullState): string[] {
+export function awaitedCriterionChecks(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  change: ChangeRow,
+  state: PullState,
+): string[] {
   const waited = ctx.deps.clock.now().getTime() - Date.parse(candidate.headSeenAt);
   if (waited >= ctx.config.selection.siblingTimeout * 1000) return [];
   return pendingCriterionChecks(change.criteria, state.checks);

@@ -9,7 +9,11 @@ import { nowIso, type RepoContext } from './context.ts';
 
 export const RULES_WINDOW_SECONDS = 300;
 
-const StoredRules = z.object({ required: z.array(z.string()).nullable(), requiredReviews: z.number(), mergeQueue: z.boolean() });
+const StoredRules = z.object({
+  required: z.array(z.string()).nullable(),
+  requiredReviews: z.number(),
+  mergeQueue: z.boolean(),
+});
 
 export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<BranchRules> {
   const window = Math.floor(ctx.deps.clock.now().getTime() / (RULES_WINDOW_SECONDS * 1000));

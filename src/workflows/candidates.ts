@@ -65,12 +65,17 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     if (linked === null) return none();
     const label = ctx.config.selection.label;
     // The label accepts a non-draft PR only when a trusted account added it.
-    const accepted = pull.draft || (label !== null && pull.labels.includes(label) && (await selectionLabelBy(ctx, pull.number)) !== null);
+    const accepted =
+      pull.draft ||
+      (label !== null && pull.labels.includes(label) && (await selectionLabelBy(ctx, pull.number)) !== null);
     if (!accepted) return none();
     changeNumber = linked;
     // Only a trusted author's PR, or this head admitted for this Change by a trusted account (forks alike).
     const author = await trustOfLogin(ctx, pull.author);
-    const standing = candidateStanding(author, author.trusted ? null : await admittedBy(ctx, pull.number, pull.headSha, linked));
+    const standing = candidateStanding(
+      author,
+      author.trusted ? null : await admittedBy(ctx, pull.number, pull.headSha, linked),
+    );
     if (!standing.counts) {
       await showNotCandidate(ctx, pull, changeNumber, standing);
       return none();
@@ -81,7 +86,8 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   if (await answerLateSibling(ctx, change, pull, existing)) return none();
   if (await staysRejected(ctx, existing, pull.headSha)) return none();
   await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
-  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state)) return { candidate: existing, next: [] };
+  if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state))
+    return { candidate: existing, next: [] };
   const now = nowIso(ctx);
   const round = await store.currentRound(ctx.key, changeNumber, pull.base, now);
   const candidate = await store.upsertCandidate({
@@ -98,7 +104,8 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   // Check events that named this head before it was recorded: the evaluation that follows the
   // recording applies them, reading the head's checks again (the combined candidate's: its `opened`).
   const kept = await store.takeKeptCheckEvents(ctx.key, pull.headSha);
-  if (kept > 0) await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
+  if (kept > 0)
+    await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
   await notePortfolioCandidate(ctx, candidate, pull.body);
   const next = await leaveOldGroup(ctx, existing, candidate);
   // A cancelled Change compares nothing; a base that shipped answered its late siblings above.
@@ -108,7 +115,12 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);
     if (change.state === 'human') await store.setChangeState(ctx.key, changeNumber, 'open');
   }
-  await store.addEvent(ctx.key, existing ? 'candidate.new-head' : 'candidate.recorded', { pr: pull.number, change: changeNumber, headSha: pull.headSha }, now);
+  await store.addEvent(
+    ctx.key,
+    existing ? 'candidate.new-head' : 'candidate.recorded',
+    { pr: pull.number, change: changeNumber, headSha: pull.headSha },
+    now,
+  );
   await ensurePatch(ctx, candidate);
   await writeCheck(ctx, {
     pr: pull.number,

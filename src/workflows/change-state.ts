@@ -23,7 +23,9 @@ export async function closeChangeByPerson(ctx: RepoContext, number: number, user
   const result = await cancelChange(ctx, number, user, `@${user} closed #${number}, so the change is cancelled.`);
   const marker = `closed:${number}`;
   const body = `${markerFor(marker)}\n@${user} closed #${number}. ${result.message} Reopen #${number} to compare its candidates again.`;
-  await executePlan(ctx, [{ kind: 'comment', key: `${ctx.key}#${number}/closed/${ctx.token}`, issue: number, marker, body }]);
+  await executePlan(ctx, [
+    { kind: 'comment', key: `${ctx.key}#${number}/closed/${ctx.token}`, issue: number, marker, body },
+  ]);
 }
 
 /** The Change's issue was reopened by a trusted person: a cancelled Change is open again. */

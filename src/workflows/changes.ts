@@ -32,7 +32,11 @@ export async function refreshChange(ctx: RepoContext, number: number, read?: Iss
  * The stored Change, or the issue recorded as one when a trusted account opened or adopted it.
  * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why.
  */
-export async function trackedChange(ctx: RepoContext, number: number, pull: PullFacts | null): Promise<ChangeRow | null> {
+export async function trackedChange(
+  ctx: RepoContext,
+  number: number,
+  pull: PullFacts | null,
+): Promise<ChangeRow | null> {
   const stored = await ctx.deps.store.getChange(ctx.key, number);
   if (stored) return stored;
   const issue = await ctx.gh.getIssue(number);

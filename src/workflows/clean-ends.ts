@@ -15,15 +15,36 @@ export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reaso
   const acceptance = await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'acceptance');
   const summary = `${reason}: this candidate left the comparison before the check finished.`;
   const k = (name: string): string => `${ctx.key}#${c.change}/ends/${c.pr}@${c.headSha}/${name}`;
-  const base = { pr: c.pr, headSha: c.headSha, status: 'completed', conclusion: 'neutral', title: `Not finished: ${reason}`, summary } as const;
+  const base = {
+    pr: c.pr,
+    headSha: c.headSha,
+    status: 'completed',
+    conclusion: 'neutral',
+    title: `Not finished: ${reason}`,
+    summary,
+  } as const;
   await executePlan(ctx, [
     ...(gate.settled ? [] : [{ kind: 'check-run' as const, key: k('gate'), name: 'Arbiter / gate' as const, ...base }]),
-    ...(acceptance !== null ? [] : [{ kind: 'check-run' as const, key: k('acceptance'), name: 'Arbiter / acceptance' as const, ...base }]),
+    ...(acceptance !== null
+      ? []
+      : [{ kind: 'check-run' as const, key: k('acceptance'), name: 'Arbiter / acceptance' as const, ...base }]),
   ]);
 }
 
 /** A candidate that waited before a person moved on (new commits): the label's reason ended. */
-export async function dropStaleAwaiting(ctx: RepoContext, previous: CandidateRow | null, labels: string[], headSha: string): Promise<void> {
+export async function dropStaleAwaiting(
+  ctx: RepoContext,
+  previous: CandidateRow | null,
+  labels: string[],
+  headSha: string,
+): Promise<void> {
   if (!previous || previous.headSha === headSha || !labels.includes(LABEL_AWAITING)) return;
-  await executePlan(ctx, [{ kind: 'unlabel', key: `${ctx.key}#${previous.change}/ends/${previous.pr}@${headSha}/unlabel`, issue: previous.pr, label: LABEL_AWAITING }]);
+  await executePlan(ctx, [
+    {
+      kind: 'unlabel',
+      key: `${ctx.key}#${previous.change}/ends/${previous.pr}@${headSha}/unlabel`,
+      issue: previous.pr,
+      label: LABEL_AWAITING,
+    },
+  ]);
 }

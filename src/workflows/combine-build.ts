@@ -78,14 +78,17 @@ export async function buildCombined(ctx: RepoContext, action: CombineAction): Pr
       if (answer.status === 409) return { outcome: 'conflict', with: side.pr, baseSha, message: answer.message };
       return { outcome: 'refused', step: 'merge', status: answer.status, message: answer.message };
     }
-    const sha = answer.sha ?? (await withRetry(ctx, 'read combined branch', () => gh.branches.readBranchHead(action.branch)));
+    const sha =
+      answer.sha ?? (await withRetry(ctx, 'read combined branch', () => gh.branches.readBranchHead(action.branch)));
     const merge = { pr: side.pr, sha };
     await record(`merge/${side.pr}`, merge);
     merges.push(merge);
   }
 
   // 3. The draft PR, opened once: look for it first (a restart may follow its creation).
-  const found = await withRetry(ctx, 'find combined pull request', () => gh.branches.findPullFrom(action.branch, action.base));
+  const found = await withRetry(ctx, 'find combined pull request', () =>
+    gh.branches.findPullFrom(action.branch, action.base),
+  );
   if (found !== null) {
     if (found.state === 'open') return opened(found, baseSha, merges);
     const message = `the combined pull request #${found.number} from ${action.branch} is closed`;

@@ -25,7 +25,8 @@ import type { NextStep } from './steps.ts';
 export type Combined = { pr: number; sources: number[] } | null;
 
 /** `next`: what recording the combined candidate left to the driver. */
-export type CombineStep = { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined };
+export type CombineStep =
+  { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined };
 
 const recordKey = (ctx: RepoContext, change: number): string => `combined:${ctx.key}#${change}`;
 

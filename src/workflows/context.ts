@@ -31,13 +31,25 @@ export function repoUrlFrom(apiBaseUrl: unknown, key: string): string {
 }
 
 /** The GitHub port for one repository of an installation: the one place a gateway is built. */
-export async function gatewayFor(deps: Deps, installationId: number, owner: string, repo: string): Promise<GitHubGateway> {
+export async function gatewayFor(
+  deps: Deps,
+  installationId: number,
+  owner: string,
+  repo: string,
+): Promise<GitHubGateway> {
   return new GitHubGateway(await deps.octokitFor(installationId), owner, repo, deps.appSlug);
 }
 
 export async function repoContext(
   deps: Deps,
-  input: { owner: string; repo: string; installationId: number; config: ArbiterConfig; token: string; gh?: GitHubGateway },
+  input: {
+    owner: string;
+    repo: string;
+    installationId: number;
+    config: ArbiterConfig;
+    token: string;
+    gh?: GitHubGateway;
+  },
 ): Promise<RepoContext> {
   const gh = input.gh ?? (await gatewayFor(deps, input.installationId, input.owner, input.repo));
   const key = `${input.owner}/${input.repo}`;
@@ -71,7 +83,11 @@ const Holder = z.object({ token: z.string() });
  * Built on the store's insert-once applied-actions table.
  */
 export async function claim(ctx: RepoContext, key: string): Promise<'new' | 'mine' | 'taken'> {
-  const { result, inserted } = await ctx.deps.store.claimAppliedAction(`claim:${key}`, { token: ctx.token }, nowIso(ctx));
+  const { result, inserted } = await ctx.deps.store.claimAppliedAction(
+    `claim:${key}`,
+    { token: ctx.token },
+    nowIso(ctx),
+  );
   if (inserted) return 'new';
   const holder = Holder.safeParse(result);
   return holder.success && holder.data.token === ctx.token ? 'mine' : 'taken';

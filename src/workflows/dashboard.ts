@@ -3,7 +3,16 @@
 // most once a minute. One issue, Arbiter's own, found again by its number, then among the issues
 // Arbiter's bot opened by its hidden marker or title; opened only when none is found.
 import { z } from 'zod';
-import { DASHBOARD_DECISIONS, DASHBOARD_MARKER, DASHBOARD_TITLE, describeDecision, renderDashboard, type DashboardView, type OpenRound, type WaitingChange } from '../core/render/dashboard.ts';
+import {
+  DASHBOARD_DECISIONS,
+  DASHBOARD_MARKER,
+  DASHBOARD_TITLE,
+  describeDecision,
+  renderDashboard,
+  type DashboardView,
+  type OpenRound,
+  type WaitingChange,
+} from '../core/render/dashboard.ts';
 import { hasMarker } from '../core/render/markers.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
@@ -14,7 +23,11 @@ import { nowIso, type RepoContext } from './context.ts';
 export const DASHBOARD_QUEUE = 'dashboard';
 const MINUTE_MS = 60_000;
 
-export const DashboardJobData = z.object({ owner: z.string().min(1), repo: z.string().min(1), installationId: z.number().int() });
+export const DashboardJobData = z.object({
+  owner: z.string().min(1),
+  repo: z.string().min(1),
+  installationId: z.number().int(),
+});
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
 const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
@@ -27,14 +40,21 @@ const runKey = (ctx: RepoContext, minute: number): string => `${DASHBOARD_RUN_PR
  * opening only until the window ends.
  */
 const OPEN_WINDOW_MS = 10 * MINUTE_MS;
-const openKey = (ctx: RepoContext, now: number): string => `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}`;
+const openKey = (ctx: RepoContext, now: number): string =>
+  `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}`;
 const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
 async function scheduleRefresh(ctx: RepoContext, notBefore: number): Promise<void> {
   const minute = Math.floor(notBefore / MINUTE_MS) + 1;
   const data = { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId };
-  await ctx.deps.queue.sendOnceAt(DASHBOARD_QUEUE, data, `${ctx.key}@${minute}`, new Date(minute * MINUTE_MS), ctx.deps.clock.now());
+  await ctx.deps.queue.sendOnceAt(
+    DASHBOARD_QUEUE,
+    data,
+    `${ctx.key}@${minute}`,
+    new Date(minute * MINUTE_MS),
+    ctx.deps.clock.now(),
+  );
 }
 
 /** Asks for the dashboard to be brought up to date: from the first Change on, unless it is turned off. */
@@ -102,7 +122,8 @@ export async function refreshDashboard(ctx: RepoContext): Promise<RefreshResult>
 
 /** Arbiter's own dashboard issue: the one it recorded, else the oldest of its issues with the marker or the title. */
 async function findDashboard(ctx: RepoContext): Promise<IssueSnapshot | null> {
-  const ours = (i: IssueSnapshot | null): i is IssueSnapshot => i !== null && !i.pull_request && i.user?.login === ctx.gh.botLogin;
+  const ours = (i: IssueSnapshot | null): i is IssueSnapshot =>
+    i !== null && !i.pull_request && i.user?.login === ctx.gh.botLogin;
   const stored = Stored.safeParse(await ctx.deps.store.getAppliedAction(issueKey(ctx)));
   if (stored.success) {
     const issue = await ctx.gh.getIssue(stored.data.issue);
@@ -147,15 +168,27 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
       if (r.decision !== null && r.decision !== undefined) {
         if (!decided.success || decided.data.verdict.kind !== 'repair') continue;
         const target = decided.data.verdict.target;
-        rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn: [`a repair${target ? ` of #${target}` : ''} (one more attempt by the agent)`] });
+        rounds.push({
+          change: c.number,
+          title: c.title,
+          base: r.base,
+          round: r.number,
+          waitingOn: [`a repair${target ? ` of #${target}` : ''} (one more attempt by the agent)`],
+        });
         continue;
       }
-      const waitingOn = siblings.filter((s) => s.state === 'verifying').map((s) => `#${s.pr} (${s.reason || 'CI and acceptance running'})`);
+      const waitingOn = siblings
+        .filter((s) => s.state === 'verifying')
+        .map((s) => `#${s.pr} (${s.reason || 'CI and acceptance running'})`);
       rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn });
     }
   }
   // A person's gate that a selection put up is told by the selection's own line already.
-  const told = new Set(rows.decisions.filter((r) => r.kind === 'CANDIDATE_SELECTION' && r.data.verdict === 'human').map((r) => `${r.change}/${r.round}`));
+  const told = new Set(
+    rows.decisions
+      .filter((r) => r.kind === 'CANDIDATE_SELECTION' && r.data.verdict === 'human')
+      .map((r) => `${r.change}/${r.round}`),
+  );
   const decisions = rows.decisions
     .filter((r) => !(r.kind === 'HUMAN_GATE' && r.data.decision === undefined && told.has(`${r.change}/${r.round}`)))
     .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, shadow) }));

@@ -8,7 +8,8 @@ import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 
-export const criteriaHash = (change: ChangeRow): string => createHash('sha256').update(JSON.stringify(change.criteria)).digest('hex').slice(0, 12);
+export const criteriaHash = (change: ChangeRow): string =>
+  createHash('sha256').update(JSON.stringify(change.criteria)).digest('hex').slice(0, 12);
 
 export async function storedGate(ctx: RepoContext, c: CandidateRow): Promise<GateEvidence | null> {
   const parsed = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
@@ -16,7 +17,11 @@ export async function storedGate(ctx: RepoContext, c: CandidateRow): Promise<Gat
 }
 
 /** Acceptance evidence of this head for the Change's current criteria, or null. */
-export async function storedAcceptance(ctx: RepoContext, c: CandidateRow, change: ChangeRow): Promise<AcceptanceEvidence | null> {
+export async function storedAcceptance(
+  ctx: RepoContext,
+  c: CandidateRow,
+  change: ChangeRow,
+): Promise<AcceptanceEvidence | null> {
   const raw = await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'acceptance');
   const stamp = z.object({ criteriaHash: z.string() }).safeParse(raw);
   if (!stamp.success || stamp.data.criteriaHash !== criteriaHash(change)) return null;
@@ -25,9 +30,21 @@ export async function storedAcceptance(ctx: RepoContext, c: CandidateRow, change
 }
 
 /** Gate evidence from a fresh read of the head, keeping a timeout the sweep recorded and the head's blockers. */
-export function gateFrom(ctx: RepoContext, state: PullState, previous: GateEvidence | null, branchRequired: string[] | null, blockers?: string[]): GateEvidence {
+export function gateFrom(
+  ctx: RepoContext,
+  state: PullState,
+  previous: GateEvidence | null,
+  branchRequired: string[] | null,
+  blockers?: string[],
+): GateEvidence {
   const { required: configured, score: scoreCheck, allowNoChecks } = ctx.config.gate;
-  const gate = computeGate({ configured, branchRequired, observed: state.checks, scoreCheck, allowNoChecks, blockers: blockers ?? previous?.blockers ?? [] });
+  const gate = computeGate({
+    configured,
+    branchRequired,
+    observed: state.checks,
+    scoreCheck,
+    allowNoChecks,
+    blockers: blockers ?? previous?.blockers ?? [],
+  });
   return previous?.timedOut && !gate.settled ? timeOutGate(gate) : gate;
 }
-

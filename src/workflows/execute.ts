@@ -17,9 +17,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export { withRetry };
 
-
-
-const contentHash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+const contentHash = (value: unknown): string =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 const CheckId = z.object({ id: z.number() });
 const checkIdOf = (recorded: unknown): number | null => {
@@ -88,7 +87,8 @@ export interface ExecutionResult {
 
 const Granted = z.object({ granted: z.boolean() });
 /** Whether a plan's `claim-repair` action took the repair (false when it did not run, as in shadow mode). */
-export const repairGranted = (result: ExecutionResult, key: string): boolean => Granted.safeParse(result.results.get(key)).data?.granted === true;
+export const repairGranted = (result: ExecutionResult, key: string): boolean =>
+  Granted.safeParse(result.results.get(key)).data?.granted === true;
 
 /** Arbiter's comments per issue, as a plan's comment actions found them (an issue left out is listed alone). */
 type PlanComments = Map<number, OwnComment[]>;
@@ -97,7 +97,11 @@ type PlanComments = Map<number, OwnComment[]>;
  * Looks for the markers of every comment the plan still has to write with one read (not one per
  * comment), so a lost store never repeats a comment. If that read fails, each comment looks alone.
  */
-async function findPlanComments(ctx: RepoContext, actions: Action[], recorded: Map<string, unknown>): Promise<PlanComments> {
+async function findPlanComments(
+  ctx: RepoContext,
+  actions: Action[],
+  recorded: Map<string, unknown>,
+): Promise<PlanComments> {
   const issues = new Set<number>();
   for (const action of actions) if (action.kind === 'comment' && !recorded.has(action.key)) issues.add(action.issue);
   if (issues.size === 0) return new Map();
@@ -132,7 +136,11 @@ const NOT_MERGEABLE = new Set(['dirty', 'blocked']);
  * with that reason; otherwise (the base just moved, `mergeable` still being computed) the merge
  * is tried again after a wait on the app's clock, up to MERGE_RETRIES times.
  */
-async function mergeRefused(ctx: RepoContext, action: Extract<Action, { kind: 'merge' }>, result: Extract<MergeResult, { ok: false }>): Promise<MergeResult> {
+async function mergeRefused(
+  ctx: RepoContext,
+  action: Extract<Action, { kind: 'merge' }>,
+  result: Extract<MergeResult, { ok: false }>,
+): Promise<MergeResult> {
   const pull = await ctx.gh.pullState(action.pr);
   if (pull.merged && pull.headSha === action.sha) return { ok: true, sha: null };
   const state = pull.mergeableState ?? 'unknown';
@@ -142,10 +150,21 @@ async function mergeRefused(ctx: RepoContext, action: Extract<Action, { kind: 'm
   const tries = Array.from({ length: MERGE_RETRIES }, (_, i) => `merge-retry:${action.key}:${i + 1}`);
   const done = await ctx.deps.store.getAppliedActions(tries);
   const next = tries.find((k) => !done.has(k));
-  if (next === undefined) return { ok: false, status: 405, message: `${result.message} (still refused after ${MERGE_RETRIES} more tries)` };
-  await ctx.deps.store.recordAppliedAction(next, { message: result.message, mergeableState: pull.mergeableState }, nowIso(ctx));
-  ctx.log.info({ pr: action.pr, status: 405, mergeableState: pull.mergeableState, attempt: tries.indexOf(next) + 1 }, 'merge refused for now; tried again shortly');
-  throw new RetryLater(MERGE_RETRY_SECONDS, `merge of #${action.pr} refused (${result.message}); GitHub reports mergeable_state ${state}`);
+  if (next === undefined)
+    return { ok: false, status: 405, message: `${result.message} (still refused after ${MERGE_RETRIES} more tries)` };
+  await ctx.deps.store.recordAppliedAction(
+    next,
+    { message: result.message, mergeableState: pull.mergeableState },
+    nowIso(ctx),
+  );
+  ctx.log.info(
+    { pr: action.pr, status: 405, mergeableState: pull.mergeableState, attempt: tries.indexOf(next) + 1 },
+    'merge refused for now; tried again shortly',
+  );
+  throw new RetryLater(
+    MERGE_RETRY_SECONDS,
+    `merge of #${action.pr} refused (${result.message}); GitHub reports mergeable_state ${state}`,
+  );
 }
 
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
@@ -204,7 +223,8 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
           await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
         } catch (error) {
           // GitHub refuses auto-merge on a PR that can merge right now: merge it with the same sha.
-          if (error instanceof GitHubError && /clean status/i.test(error.message)) return gh.merge(action.pr, action.sha, action.method);
+          if (error instanceof GitHubError && /clean status/i.test(error.message))
+            return gh.merge(action.pr, action.sha, action.method);
           throw error;
         }
         return { ok: true, sha: null, queued: true };
@@ -221,7 +241,10 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
     case 'claim-repair': {
       // A retry of the run that took the repair still holds it (claimRepair inserts only once).
       const mine = await claimOnce(ctx, `repair:${ctx.key}#${action.change}`);
-      const granted = mine && ((await deps.store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) || (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
+      const granted =
+        mine &&
+        ((await deps.store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) ||
+          (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
       return { granted };
     }
     case 'set-state': {
@@ -257,7 +280,8 @@ export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<
       // been applied and recorded since the plan was read. Another run's claim is left to it.
       if (held !== 'new') result = await store.getAppliedAction(action.key);
       if (result === null && held !== 'taken') {
-        if (action.kind === 'comment' && comments === null) comments = await findPlanComments(ctx, actions.slice(index), known);
+        if (action.kind === 'comment' && comments === null)
+          comments = await findPlanComments(ctx, actions.slice(index), known);
         result = (await apply(ctx, action, held === 'mine', comments ?? new Map())) ?? { done: true };
         await store.recordAppliedAction(action.key, result, nowIso(ctx));
         applied.push(action.key);

@@ -22,7 +22,8 @@ export async function runSteps(ctx: RepoContext, steps: NextStep[]): Promise<voi
     }
     const step = todo.shift();
     if (step === undefined) return;
-    if (step.kind === 'select') todo.push(...(await selectionStep(ctx, step.change, step.base, { settled: step.settled, pulls: step.pulls })));
+    if (step.kind === 'select')
+      todo.push(...(await selectionStep(ctx, step.change, step.base, { settled: step.settled, pulls: step.pulls })));
     else todo.push(...(await verifyCandidate(ctx, step.pr, { recheck: step.recheck, state: step.state })).next);
   }
 }
@@ -32,4 +33,5 @@ export const verifyAndSelect = (ctx: RepoContext, pr: number, opts: { recheck?: 
   runSteps(ctx, [{ kind: 'verify', pr, ...opts }]);
 
 /** Runs a group's selection step and what it asks for (a 409's re-verify). */
-export const selectAndFollow = (ctx: RepoContext, change: number, base: string): Promise<void> => runSteps(ctx, [{ kind: 'select', change, base }]);
+export const selectAndFollow = (ctx: RepoContext, change: number, base: string): Promise<void> =>
+  runSteps(ctx, [{ kind: 'select', change, base }]);

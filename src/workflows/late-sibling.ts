@@ -10,7 +10,12 @@ import { executePlan } from './execute.ts';
 import { shippedOn } from './shipped.ts';
 
 /** True when the PR came after its Change ended: then it was answered here, and is not a sibling. */
-export async function answerLateSibling(ctx: RepoContext, change: ChangeRow, pull: PullFacts, existing: CandidateRow | null): Promise<boolean> {
+export async function answerLateSibling(
+  ctx: RepoContext,
+  change: ChangeRow,
+  pull: PullFacts,
+  existing: CandidateRow | null,
+): Promise<boolean> {
   // Shipping ends the group of its base only: a PR on another base is that group's sibling.
   const shipped = await shippedOn(ctx, change.number, pull.base);
   if (change.state !== 'cancelled' && !shipped) return false;
@@ -21,10 +26,36 @@ export async function answerLateSibling(ctx: RepoContext, change: ChangeRow, pul
   const summary = `${title}, so this pull request is not compared with anything. ${shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
   const k = (s: string): string => `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}`;
   const reason = `${title}.`;
-  await store.upsertCandidate({ repo: ctx.key, pr: pull.number, change: change.number, base: pull.base, headSha: pull.headSha, author: pull.author, state: 'stale', reason, headSeenAt: nowIso(ctx) });
+  await store.upsertCandidate({
+    repo: ctx.key,
+    pr: pull.number,
+    change: change.number,
+    base: pull.base,
+    headSha: pull.headSha,
+    author: pull.author,
+    state: 'stale',
+    reason,
+    headSeenAt: nowIso(ctx),
+  });
   const actions: Action[] = [
-    { kind: 'check-run', key: k('check'), pr: pull.number, headSha: pull.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title, summary },
-    { kind: 'comment', key: k('note'), issue: pull.number, marker: `late:${pull.number}`, body: `${markerFor(`late:${pull.number}`)}\n${summary}` },
+    {
+      kind: 'check-run',
+      key: k('check'),
+      pr: pull.number,
+      headSha: pull.headSha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'neutral',
+      title,
+      summary,
+    },
+    {
+      kind: 'comment',
+      key: k('note'),
+      issue: pull.number,
+      marker: `late:${pull.number}`,
+      body: `${markerFor(`late:${pull.number}`)}\n${summary}`,
+    },
     { kind: 'close', key: k('close'), pr: pull.number },
   ];
   await executePlan(ctx, actions);

@@ -30,25 +30,52 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const view = await readGroupView(ctx, candidate.change, candidate.base);
   if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
-  if (view.pending.length > 0) return refused('selection_pending', `Siblings are still pending: waiting on ${waitingList(view.pending)}.`);
+  if (view.pending.length > 0)
+    return refused('selection_pending', `Siblings are still pending: waiting on ${waitingList(view.pending)}.`);
   const evidence = view.evidence.get(pr);
   if (!evidence) return refused('selection_pending', `#${pr} has new commits that are not verified yet.`);
-  if (!evidence.gate.promotable) return refused('failed_required_check', `#${pr} cannot ship: ${evidence.gate.reason}.`);
+  if (!evidence.gate.promotable)
+    return refused('failed_required_check', `#${pr} cannot ship: ${evidence.gate.reason}.`);
   const sha = evidence.headSha;
   const k = (suffix: string): string => `${ctx.key}#${candidate.change}/promote/${pr}@${sha}/${suffix}`;
   const pull = view.pulls.get(pr);
   const actions: Action[] = [
-    { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo: ctx.key, change: candidate.change, round: view.round.number, at: nowIso(ctx), data: { candidates: [pr], winner: pr, decision: 'promoted by a person', by: user, source } } },
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo: ctx.key,
+        change: candidate.change,
+        round: view.round.number,
+        at: nowIso(ctx),
+        data: { candidates: [pr], winner: pr, decision: 'promoted by a person', by: user, source },
+      },
+    },
     { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
   ];
   if (pull?.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
   actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: ctx.config.policy.mergeMethod });
   const result = await executePlan(ctx, actions);
-  if (ctx.config.mode === 'shadow') return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
-  const next = await afterMergeAnswer(ctx, { change: view.change, round: view.round, base: candidate.base, pr, sha, result: result.merge, by: user, scope: `promote/${pr}@${sha}` });
+  if (ctx.config.mode === 'shadow')
+    return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
+  const next = await afterMergeAnswer(ctx, {
+    change: view.change,
+    round: view.round,
+    base: candidate.base,
+    pr,
+    sha,
+    result: result.merge,
+    by: user,
+    scope: `promote/${pr}@${sha}`,
+  });
   await runSteps(ctx, next);
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
-  if (result.merge && !result.merge.ok && result.merge.status === 409) return refused('head_moved', `The head of #${pr} moved; nothing was merged. The new head is verified in the next round.`);
+  if (result.merge && !result.merge.ok && result.merge.status === 409)
+    return refused(
+      'head_moved',
+      `The head of #${pr} moved; nothing was merged. The new head is verified in the next round.`,
+    );
   return refused('not_mergeable', `GitHub refused to merge #${pr}; a person must resolve it.`);
 }
 
@@ -150,7 +177,9 @@ async function rejectionPlan(
  */
 async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: RoundRow): Promise<void> {
   const { store } = ctx.deps;
-  const remaining = (await store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) => OPEN_STATES.has(c.state));
+  const remaining = (await store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) =>
+    OPEN_STATES.has(c.state),
+  );
   if (round.decision !== null && remaining.length > 0) {
     await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
     await store.setChangeState(ctx.key, candidate.change, 'open');
@@ -161,7 +190,15 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
   }
   const k = `${ctx.key}#${candidate.change}/reject/${candidate.pr}@${candidate.headSha}/none-left`;
   const text = `No candidate for #${candidate.change} on \`${candidate.base}\` remains open after #${candidate.pr} was rejected. A new candidate opens the next round; or cancel the change with \`${ctx.config.commands.prefix} cancel\`.`;
-  await executePlan(ctx, [{ kind: 'comment', key: k, issue: candidate.change, marker: `none-left:${candidate.change}:${candidate.base}`, body: `${markerFor(`none-left:${candidate.change}:${candidate.base}`)}\n${text}` }]);
+  await executePlan(ctx, [
+    {
+      kind: 'comment',
+      key: k,
+      issue: candidate.change,
+      marker: `none-left:${candidate.change}:${candidate.base}`,
+      body: `${markerFor(`none-left:${candidate.change}:${candidate.base}`)}\n${text}`,
+    },
+  ]);
   await store.setChangeState(ctx.key, candidate.change, 'human');
 }
 
@@ -170,33 +207,81 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
  * says what cancelled it (default: the person's `cancel` command). Keyed by the run, so a Change
  * reopened and cancelled again is cancelled again.
  */
-export async function cancelChange(ctx: RepoContext, change: number, user: string, how = `Cancelled by @${user}.`): Promise<VerbResult> {
+export async function cancelChange(
+  ctx: RepoContext,
+  change: number,
+  user: string,
+  how = `Cancelled by @${user}.`,
+): Promise<VerbResult> {
   const { store } = ctx.deps;
   // A rejected candidate kept open for its repair is closed too.
   const repair = await store.getRepair(ctx.key, change);
-  const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter((c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repair?.pr === c.pr));
+  const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter(
+    (c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repair?.pr === c.pr),
+  );
   const shadow = ctx.config.mode === 'shadow';
   const text = shadow ? `Shadow mode: ${how} Arbiter would close this candidate.` : how;
   const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${ctx.token}/${suffix}`;
   // The awaiting-approval label's reason ends with the Change: removed wherever GitHub shows it.
   const pulls = candidates.length > 0 ? await ctx.gh.readGroup(candidates.map((c) => c.pr)) : new Map();
   const awaiting = (pr: number): boolean => pulls.get(pr)?.labels.includes(LABEL_AWAITING) === true;
-  const actions: Action[] = [{ kind: 'receipt', key: k('receipt'), receipt: { kind: 'CANCEL', repo: ctx.key, change, round: 0, at: nowIso(ctx), data: { by: user, closed: candidates.map((c) => c.pr) } } }];
+  const actions: Action[] = [
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'CANCEL',
+        repo: ctx.key,
+        change,
+        round: 0,
+        at: nowIso(ctx),
+        data: { by: user, closed: candidates.map((c) => c.pr) },
+      },
+    },
+  ];
   for (const c of candidates) {
     actions.push(
-      { kind: 'check-run', key: k(`check/${c.pr}`), pr: c.pr, headSha: c.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: shadow ? 'Shadow: would cancel' : 'Change cancelled', summary: text },
-      { kind: 'comment', key: k(`note/${c.pr}`), issue: c.pr, marker: `cancel:${c.pr}`, body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.` },
-      ...(awaiting(c.pr) ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }] : []),
+      {
+        kind: 'check-run',
+        key: k(`check/${c.pr}`),
+        pr: c.pr,
+        headSha: c.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: shadow ? 'Shadow: would cancel' : 'Change cancelled',
+        summary: text,
+      },
+      {
+        kind: 'comment',
+        key: k(`note/${c.pr}`),
+        issue: c.pr,
+        marker: `cancel:${c.pr}`,
+        body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
+      },
+      ...(awaiting(c.pr)
+        ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }]
+        : []),
       { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
       { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
     );
   }
   await executePlan(ctx, actions);
   const list = candidates.map((c) => `#${c.pr}`).join(', ');
-  if (shadow) return { ok: true, message: `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.` };
+  if (shadow)
+    return {
+      ok: true,
+      message: `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.`,
+    };
   for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
   await store.setChangeState(ctx.key, change, 'cancelled');
-  return { ok: true, message: candidates.length > 0 ? `Cancelled #${change}: closed ${candidates.map((c) => `#${c.pr}`).join(', ')}.` : `Cancelled #${change}; it had no open candidates.` };
+  return {
+    ok: true,
+    message:
+      candidates.length > 0
+        ? `Cancelled #${change}: closed ${candidates.map((c) => `#${c.pr}`).join(', ')}.`
+        : `Cancelled #${change}; it had no open candidates.`,
+  };
 }
 
 export async function statusOf(ctx: RepoContext, pr: number): Promise<VerbResult> {
@@ -209,8 +294,22 @@ export async function statusOf(ctx: RepoContext, pr: number): Promise<VerbResult
     const met = results.filter((r) => r.status === 'met').length;
     return `| #${e.pr} | ${e.gate.promotable ? '✅' : e.gate.settled ? '❌' : '⏳'} ${e.gate.reason} | ${e.acceptance ? `${met} of ${view.change.criteria.length} met` : 'pending'} |`;
   });
-  const waiting = view.pending.length > 0 ? `Waiting on ${waitingList(view.pending)}.` : view.round.decision ? `Round ${view.round.number} is decided.` : 'Every sibling has settled.';
-  return { ok: true, message: [`Candidates for #${view.change.number}, round ${view.round.number}. ${waiting}`, '', '| candidate | gate | acceptance |', '| --- | --- | --- |', ...rows].join('\n') };
+  const waiting =
+    view.pending.length > 0
+      ? `Waiting on ${waitingList(view.pending)}.`
+      : view.round.decision
+        ? `Round ${view.round.number} is decided.`
+        : 'Every sibling has settled.';
+  return {
+    ok: true,
+    message: [
+      `Candidates for #${view.change.number}, round ${view.round.number}. ${waiting}`,
+      '',
+      '| candidate | gate | acceptance |',
+      '| --- | --- | --- |',
+      ...rows,
+    ].join('\n'),
+  };
 }
 
 export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult> {
@@ -218,11 +317,16 @@ export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult>
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const view = await readGroupView(ctx, candidate.change, candidate.base);
   if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
-  if (view.pending.length > 0) return refused('selection_pending', `Not every sibling has settled: waiting on ${waitingList(view.pending)}.`);
-  if (view.round.selection !== null) await ctx.deps.store.openNextRound(ctx.key, candidate.change, candidate.base, view.round.number, nowIso(ctx));
+  if (view.pending.length > 0)
+    return refused('selection_pending', `Not every sibling has settled: waiting on ${waitingList(view.pending)}.`);
+  if (view.round.selection !== null)
+    await ctx.deps.store.openNextRound(ctx.key, candidate.change, candidate.base, view.round.number, nowIso(ctx));
   await selectAndFollow(ctx, candidate.change, candidate.base);
   const round = await ctx.deps.store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  return { ok: true, message: `Ranked the candidates for #${candidate.change} (round ${round.number}); see the comparison on #${candidate.change}.` };
+  return {
+    ok: true,
+    message: `Ranked the candidates for #${candidate.change} (round ${round.number}); see the comparison on #${candidate.change}.`,
+  };
 }
 
 export async function recheckCandidate(ctx: RepoContext, pr: number): Promise<VerbResult> {
@@ -231,7 +335,8 @@ export async function recheckCandidate(ctx: RepoContext, pr: number): Promise<Ve
   const { store } = ctx.deps;
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', null);
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  if (round.selection !== null) await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
+  if (round.selection !== null)
+    await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
   await store.setCandidateState(ctx.key, pr, 'verifying', 'acceptance re-run on request');
   await verifyAndSelect(ctx, pr, { recheck: ctx.token });
   return { ok: true, message: `Re-ran the acceptance check on #${pr} (head ${candidate.headSha.slice(0, 7)}).` };

@@ -46,7 +46,12 @@ export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise
       if (!ctx || !expired(ctx, slot.dispatchedAt)) continue;
       const reason = `no pull request within ${ctx.config.portfolio.composeTimeout} s (\`portfolio.composeTimeout\`)`;
       if (!(await deps.store.dropSlot(slot.repo, slot.change, slot.slot, reason))) continue;
-      await deps.store.addEvent(slot.repo, 'portfolio.slot-dropped', { change: slot.change, slot: slot.slot, reason }, now);
+      await deps.store.addEvent(
+        slot.repo,
+        'portfolio.slot-dropped',
+        { change: slot.change, slot: slot.slot, reason },
+        now,
+      );
       const p = await deps.store.latestPortfolio(slot.repo, slot.change);
       if (!p || p.number !== slot.portfolio) continue;
       await endIfEmpty(ctx, slot.change, p.number, p.base);

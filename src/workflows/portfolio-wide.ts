@@ -14,7 +14,11 @@ import type { GroupView } from './select.ts';
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
 /** Candidates of the view whose `Arbiter-slot` names no slot they fill. */
-async function unlinkedOf(ctx: RepoContext, view: GroupView, slots: SlotView[]): Promise<{ pr: number; slot: string }[]> {
+async function unlinkedOf(
+  ctx: RepoContext,
+  view: GroupView,
+  slots: SlotView[],
+): Promise<{ pr: number; slot: string }[]> {
   const out: { pr: number; slot: string }[] = [];
   for (const s of view.siblings) {
     const named = slotOf(view.pulls.get(s.pr)?.body);
@@ -24,7 +28,11 @@ async function unlinkedOf(ctx: RepoContext, view: GroupView, slots: SlotView[]):
 }
 
 /** Every completed reading of the scoring check on each sibling's head, stored with the explore. */
-async function gatherReadings(ctx: RepoContext, p: PortfolioRow, view: GroupView): Promise<{ readings: Reading[]; runs: Map<number, { id: number; appSlug: string | null }> }> {
+async function gatherReadings(
+  ctx: RepoContext,
+  p: PortfolioRow,
+  view: GroupView,
+): Promise<{ readings: Reading[]; runs: Map<number, { id: number; appSlug: string | null }> }> {
   const name = ctx.config.gate.score;
   const runs = new Map<number, { id: number; appSlug: string | null }>();
   if (name === null) return { readings: [], runs };
@@ -37,7 +45,9 @@ async function gatherReadings(ctx: RepoContext, p: PortfolioRow, view: GroupView
     const last = done[done.length - 1];
     if (last) runs.set(e.pr, { id: last.id, appSlug: last.appSlug });
   }
-  await ctx.deps.store.putReadings(readings.map((r) => ({ repo: ctx.key, change: p.change, portfolio: p.number, ...r })));
+  await ctx.deps.store.putReadings(
+    readings.map((r) => ({ repo: ctx.key, change: p.change, portfolio: p.number, ...r })),
+  );
   return { readings, runs };
 }
 
@@ -65,7 +75,13 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
       step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: Math.max(1, Math.min(...counts)) });
       if (step.kind === 'rerun') return true;
     }
-    const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({ slot: s.slot, approach: s.approach, state: s.state, pr: s.pr, reason: s.reason }));
+    const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({
+      slot: s.slot,
+      approach: s.approach,
+      state: s.state,
+      pr: s.pr,
+      reason: s.reason,
+    }));
     const plan = planWideRound({
       repo: ctx.key,
       change: { number: view.change.number, title: view.change.title, criteria: view.change.criteria },
@@ -81,16 +97,34 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
       config: ctx.config,
       now: nowIso(ctx),
     });
-    const decision: WideDecision = { verdict: { kind: 'portfolio-wide', deep: step.deep, out: step.out }, actions: plan.actions };
+    const decision: WideDecision = {
+      verdict: { kind: 'portfolio-wide', deep: step.deep, out: step.out },
+      actions: plan.actions,
+    };
     await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
     current = (await store.getRound(round.id)) ?? current;
     if (current.decision === null) return true;
-    await store.addEvent(ctx.key, 'round.decided', { change: p.change, round: round.number, verdict: 'portfolio-wide' }, nowIso(ctx));
+    await store.addEvent(
+      ctx.key,
+      'round.decided',
+      { change: p.change, round: round.number, verdict: 'portfolio-wide' },
+      nowIso(ctx),
+    );
   }
   const decided = readWideDecision(current.decision);
   const heads = new Map(view.siblings.map((s) => [s.pr, s.headSha]));
   if (ctx.config.mode !== 'shadow') {
-    await store.addDeep(decided.verdict.deep.map((pr) => ({ repo: ctx.key, change: p.change, portfolio: p.number, pr, headSha: heads.get(pr) ?? '', state: 'awaiting' as const, dispatchedAt: nowIso(ctx) })));
+    await store.addDeep(
+      decided.verdict.deep.map((pr) => ({
+        repo: ctx.key,
+        change: p.change,
+        portfolio: p.number,
+        pr,
+        headSha: heads.get(pr) ?? '',
+        state: 'awaiting' as const,
+        dispatchedAt: nowIso(ctx),
+      })),
+    );
   }
   await executePlan(ctx, decided.actions);
   await store.setPortfolioPhase(ctx.key, p.change, p.number, 'wide', ctx.config.mode === 'shadow' ? 'done' : 'deep');
@@ -104,7 +138,13 @@ const Requested = z.object({ rerun: z.number(), at: z.string() });
  * Re-runs the scoring check of each of `prs` once per reading it needs (an action key per run).
  * True when every one was asked for before, `portfolio.composeTimeout` ago, and never answered.
  */
-async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView, prs: number[], runs: Map<number, { id: number; appSlug: string | null }>): Promise<boolean> {
+async function requestReruns(
+  ctx: RepoContext,
+  p: PortfolioRow,
+  view: GroupView,
+  prs: number[],
+  runs: Map<number, { id: number; appSlug: string | null }>,
+): Promise<boolean> {
   const gh = portfolioGitHub(ctx);
   const name = ctx.config.gate.score ?? '';
   let stalled = prs.length > 0;
@@ -115,7 +155,8 @@ async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView,
     const key = `${ctx.key}#${p.change}/p${p.number}/rerun/${pr}/${run.id}`;
     const asked = Requested.safeParse(await ctx.deps.store.getAppliedAction(key));
     if (asked.success) {
-      stalled &&= ctx.deps.clock.now().getTime() - Date.parse(asked.data.at) >= ctx.config.portfolio.composeTimeout * 1000;
+      stalled &&=
+        ctx.deps.clock.now().getTime() - Date.parse(asked.data.at) >= ctx.config.portfolio.composeTimeout * 1000;
       continue;
     }
     stalled = false;
@@ -129,8 +170,10 @@ async function requestReruns(ctx: RepoContext, p: PortfolioRow, view: GroupView,
       headSha: e.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`)
-        .slice(0, 200),
+      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(
+        0,
+        200,
+      ),
       summary: shadow
         ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
           `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`

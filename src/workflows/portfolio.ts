@@ -30,7 +30,9 @@ async function describeRunning(ctx: RepoContext, p: PortfolioRow): Promise<strin
     const open = slots.filter((s) => s.state === 'open').map((s) => `#${s.pr}`);
     return `explore ${p.number} (requested by @${p.requestedBy}) is in its wide round: ${composing.length > 0 ? `${composing.join(', ')} still composing` : 'every slot has reported'}${open.length > 0 ? `; candidates ${open.join(', ')}` : ''}`;
   }
-  const awaited = (await store.listDeep(ctx.key, p.change, p.number)).filter((d) => d.state === 'awaiting').map((d) => `#${d.pr}`);
+  const awaited = (await store.listDeep(ctx.key, p.change, p.number))
+    .filter((d) => d.state === 'awaiting')
+    .map((d) => `#${d.pr}`);
   return `explore ${p.number} (requested by @${p.requestedBy}) is in its deep round: waiting for the refinement of ${awaited.join(', ')}`;
 }
 
@@ -46,16 +48,26 @@ async function adoptToExplore(ctx: RepoContext, t: CommandTarget): Promise<Chang
 export async function explore(ctx: RepoContext, t: CommandTarget, n: number | null): Promise<VerbResult> {
   const { store } = ctx.deps;
   const cfg = ctx.config.portfolio;
-  const change = (await store.getChange(ctx.key, t.issueNumber)) ?? (await trackedChange(ctx, t.issueNumber, null)) ?? (await adoptToExplore(ctx, t));
+  const change =
+    (await store.getChange(ctx.key, t.issueNumber)) ??
+    (await trackedChange(ctx, t.issueNumber, null)) ??
+    (await adoptToExplore(ctx, t));
   if (!change) return refused('not_a_change', `#${t.issueNumber} is not an issue Arbiter can read.`);
-  if (change.state === 'shipped' || change.state === 'cancelled') return refused('change_closed', `#${change.number} is ${change.state}; nothing is explored for it.`);
+  if (change.state === 'shipped' || change.state === 'cancelled')
+    return refused('change_closed', `#${change.number} is ${change.state}; nothing is explored for it.`);
   if (change.criteria.length === 0) {
-    return refused('no_criteria', `#${change.number} lists no acceptance criteria, so the candidates could not be compared: add them under an "Acceptance criteria" heading first.`);
+    return refused(
+      'no_criteria',
+      `#${change.number} lists no acceptance criteria, so the candidates could not be compared: add them under an "Acceptance criteria" heading first.`,
+    );
   }
   const approaches = cfg.approaches;
   const want = n ?? Math.min(approaches.length, MAX_EXPLORE);
   if (approaches.length === 0) {
-    return refused('no_approaches', 'Portfolio search needs distinct approaches and generates none: list them under `portfolio.approaches` in `.github/arbiter.yml`. Nothing was dispatched.');
+    return refused(
+      'no_approaches',
+      'Portfolio search needs distinct approaches and generates none: list them under `portfolio.approaches` in `.github/arbiter.yml`. Nothing was dispatched.',
+    );
   }
   if (want > approaches.length) {
     return refused(
@@ -64,7 +76,10 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
     );
   }
   if (cfg.policy === 'successive-halving' && ctx.config.gate.score === null) {
-    return refused('no_scoring_check', '`portfolio.policy: successive-halving` re-runs the scoring check, but `gate.score` names none. Nothing was dispatched.');
+    return refused(
+      'no_scoring_check',
+      '`portfolio.policy: successive-halving` re-runs the scoring check, but `gate.score` names none. Nothing was dispatched.',
+    );
   }
   const latest = await store.latestPortfolio(ctx.key, change.number);
   const mine = latest !== null && latest.token === ctx.token ? latest : null;
@@ -77,12 +92,16 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
     );
   }
   if (ctx.config.mode === 'shadow') {
-    return { ok: true, message: `Shadow mode: Arbiter would dispatch ${want} candidates for #${change.number}, one per approach; nothing was dispatched.` };
+    return {
+      ok: true,
+      message: `Shadow mode: Arbiter would dispatch ${want} candidates for #${change.number}, one per approach; nothing was dispatched.`,
+    };
   }
   const head = await portfolioGitHub(ctx).defaultBranchHead();
   const now = nowIso(ctx);
   let round: RoundRow = await store.currentRound(ctx.key, change.number, head.branch, now);
-  if (mine === null && (round.decision !== null || round.selection !== null)) round = await store.openNextRound(ctx.key, change.number, head.branch, round.number, now);
+  if (mine === null && (round.decision !== null || round.selection !== null))
+    round = await store.openNextRound(ctx.key, change.number, head.branch, round.number, now);
   const number = mine ? mine.number : (latest?.number ?? 0) + 1;
   const start = await store.startPortfolio({
     repo: ctx.key,
@@ -98,18 +117,49 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
     token: ctx.token,
     startedAt: now,
   });
-  if (!start.started) return refused('explore_running', `Another explore of #${change.number} is running: ${await describeRunning(ctx, start.portfolio)}.`);
+  if (!start.started)
+    return refused(
+      'explore_running',
+      `Another explore of #${change.number} is running: ${await describeRunning(ctx, start.portfolio)}.`,
+    );
   const p = start.portfolio;
-  const slots = approaches.slice(0, want).map((approach, i) => ({ slot: slotName(change.number, p.number, i + 1), approach }));
-  await store.addSlots(slots.map((s) => ({ repo: ctx.key, change: change.number, slot: s.slot, portfolio: p.number, approach: s.approach, state: 'composing' as const, pr: null, reason: '', dispatchedAt: p.startedAt })));
+  const slots = approaches
+    .slice(0, want)
+    .map((approach, i) => ({ slot: slotName(change.number, p.number, i + 1), approach }));
+  await store.addSlots(
+    slots.map((s) => ({
+      repo: ctx.key,
+      change: change.number,
+      slot: s.slot,
+      portfolio: p.number,
+      approach: s.approach,
+      state: 'composing' as const,
+      pr: null,
+      reason: '',
+      dispatchedAt: p.startedAt,
+    })),
+  );
   const actions: Action[] = slots.map((s) => ({
     kind: 'dispatch',
     key: `${ctx.key}#${change.number}/p${p.number}/request/${s.slot}`,
     eventType: 'arbiter.candidate.requested',
-    payload: { change: change.number, slot: s.slot, approach: s.approach, phase: 'wide', base: p.base, base_sha: p.baseSha, round: p.wideRound },
+    payload: {
+      change: change.number,
+      slot: s.slot,
+      approach: s.approach,
+      phase: 'wide',
+      base: p.base,
+      base_sha: p.baseSha,
+      round: p.wideRound,
+    },
   }));
   await executePlan(ctx, actions);
-  await store.addEvent(ctx.key, 'portfolio.explore', { change: change.number, portfolio: p.number, slots: slots.map((s) => s.slot), by: t.user }, now);
+  await store.addEvent(
+    ctx.key,
+    'portfolio.explore',
+    { change: change.number, portfolio: p.number, slots: slots.map((s) => s.slot), by: t.user },
+    now,
+  );
   const list = slots.map((s) => `- \`${s.slot}\`: ${s.approach}`).join('\n');
   return {
     ok: true,
@@ -118,13 +168,20 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
 }
 
 /** What an open explore holds a group's round for: slots still composing, and deep candidates whose refinement has not arrived. */
-export async function portfolioPending(ctx: RepoContext, change: number, base: string, siblings: CandidateRow[]): Promise<{ pr: number; why: string; label?: string }[]> {
+export async function portfolioPending(
+  ctx: RepoContext,
+  change: number,
+  base: string,
+  siblings: CandidateRow[],
+): Promise<{ pr: number; why: string; label?: string }[]> {
   const { store } = ctx.deps;
   const p = await store.latestPortfolio(ctx.key, change);
   if (!p || p.base !== base || p.phase === 'done') return [];
   if (p.phase === 'wide') {
     const slots = await store.listSlots(ctx.key, change, p.number);
-    return slots.filter((s) => s.state === 'composing').map((s) => ({ pr: 0, label: `slot ${s.slot}`, why: 'composing' }));
+    return slots
+      .filter((s) => s.state === 'composing')
+      .map((s) => ({ pr: 0, label: `slot ${s.slot}`, why: 'composing' }));
   }
   const open = new Map(siblings.map((s) => [s.pr, s]));
   return (await store.listDeep(ctx.key, change, p.number))
@@ -137,22 +194,34 @@ export async function portfolioPending(ctx: RepoContext, change: number, base: s
  * a deep candidate is its refinement. A slot that is not open leaves it an ordinary candidate, and
  * the PR is told so once.
  */
-export async function notePortfolioCandidate(ctx: RepoContext, candidate: CandidateRow, body: string | null): Promise<void> {
+export async function notePortfolioCandidate(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  body: string | null,
+): Promise<void> {
   const { store } = ctx.deps;
   const p = await store.latestPortfolio(ctx.key, candidate.change);
   if (p?.phase === 'deep') {
     const deep = (await store.listDeep(ctx.key, candidate.change, p.number)).find((d) => d.pr === candidate.pr);
-    if (deep?.state === 'awaiting' && deep.headSha !== candidate.headSha) await store.settleDeep(ctx.key, candidate.change, p.number, candidate.pr, 'arrived');
+    if (deep?.state === 'awaiting' && deep.headSha !== candidate.headSha)
+      await store.settleDeep(ctx.key, candidate.change, p.number, candidate.pr, 'arrived');
   }
   const named = slotOf(body);
   if (named === null) return;
   const slot = await store.getSlot(ctx.key, candidate.change, named);
   if (slot?.pr === candidate.pr) return;
   if (slot?.state === 'composing' && (await store.fillSlot(ctx.key, candidate.change, named, candidate.pr))) {
-    await store.addEvent(ctx.key, 'portfolio.slot-filled', { change: candidate.change, slot: named, pr: candidate.pr }, nowIso(ctx));
+    await store.addEvent(
+      ctx.key,
+      'portfolio.slot-filled',
+      { change: candidate.change, slot: named, pr: candidate.pr },
+      nowIso(ctx),
+    );
     return;
   }
-  const why = slot ? `slot \`${named}\` is ${slot.state}${slot.pr !== null ? ` (filled by #${slot.pr})` : ''}` : `#${candidate.change} has no slot \`${named}\``;
+  const why = slot
+    ? `slot \`${named}\` is ${slot.state}${slot.pr !== null ? ` (filled by #${slot.pr})` : ''}`
+    : `#${candidate.change} has no slot \`${named}\``;
   const marker = `unlinked-slot:${candidate.pr}`;
   await executePlan(ctx, [
     {

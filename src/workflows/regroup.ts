@@ -14,7 +14,11 @@ import { showUnadmittedHead } from './trust.ts';
  * that very rejection granted (of the head it rejected). A repair a round asked for earlier, or one a
  * previous rejection of an older head granted, never brings a rejected candidate back.
  */
-export async function staysRejected(ctx: RepoContext, existing: CandidateRow | null, headSha: string): Promise<boolean> {
+export async function staysRejected(
+  ctx: RepoContext,
+  existing: CandidateRow | null,
+  headSha: string,
+): Promise<boolean> {
   if (existing?.state !== 'rejected') return false;
   const repair = await ctx.deps.store.getRepair(ctx.key, existing.change);
   const granted = await repairByRejection(ctx, existing.change);
@@ -24,12 +28,17 @@ export async function staysRejected(ctx: RepoContext, existing: CandidateRow | n
 }
 
 /** After the candidate was recorded on its new base: the old group compares what remains, afresh (its selection step is returned). */
-export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | null, moved: CandidateRow): Promise<NextStep[]> {
+export async function leaveOldGroup(
+  ctx: RepoContext,
+  existing: CandidateRow | null,
+  moved: CandidateRow,
+): Promise<NextStep[]> {
   if (!existing || existing.base === moved.base) return [];
   const { store } = ctx.deps;
   const now = nowIso(ctx);
   const round = await store.currentRound(ctx.key, existing.change, existing.base, now);
-  if (round.selection !== null || round.decision !== null) await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
+  if (round.selection !== null || round.decision !== null)
+    await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
   await store.addEvent(ctx.key, 'candidate.retargeted', { pr: moved.pr, from: existing.base, to: moved.base }, now);
   return [selectStep(existing.change, existing.base)];
 }
@@ -39,7 +48,11 @@ export async function leaveOldGroup(ctx: RepoContext, existing: CandidateRow | n
  * (withdrawn), its new head gets the one neutral check saying a maintainer must admit it, and
  * the siblings that waited on it are compared without it (their selection step is returned).
  */
-export async function dropUnadmittedHead(ctx: RepoContext, existing: CandidateRow, pull: { number: number; headSha: string; author: string }): Promise<NextStep[]> {
+export async function dropUnadmittedHead(
+  ctx: RepoContext,
+  existing: CandidateRow,
+  pull: { number: number; headSha: string; author: string },
+): Promise<NextStep[]> {
   await showUnadmittedHead(ctx, pull, existing.change);
   if (!OPEN_STATES.has(existing.state)) return [];
   const { store } = ctx.deps;

@@ -14,7 +14,8 @@ export async function withRetry<T>(ctx: RepoContext, what: string, write: (attem
     try {
       return await write(attempt);
     } catch (error) {
-      if (!(error instanceof GitHubError) || !error.transient || error.rateLimited || attempt >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof GitHubError) || !error.transient || error.rateLimited || attempt >= MAX_ATTEMPTS)
+        throw error;
       const wait = 250 * 2 ** attempt;
       ctx.log.warn({ what, status: error.status, attempt, wait }, 'GitHub write failed; retrying');
       await sleep(wait);

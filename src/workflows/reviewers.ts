@@ -31,7 +31,11 @@ export function ownersOf(codeowners: string, paths: string[]): string[] {
   return [...found];
 }
 
-export async function resolveReviewers(ctx: RepoContext, paths: string[], authors: string[]): Promise<{ users: string[]; teams: string[] }> {
+export async function resolveReviewers(
+  ctx: RepoContext,
+  paths: string[],
+  authors: string[],
+): Promise<{ users: string[]; teams: string[] }> {
   let names = ctx.config.policy.reviewers;
   if (names.length === 0) {
     for (const file of CODEOWNERS_PATHS) {

@@ -43,7 +43,12 @@ export interface GroupView {
  * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless
  * `read` (this job's own read of the group) already holds every sibling.
  */
-export async function readGroupView(ctx: RepoContext, changeNumber: number, base: string, read?: ReadonlyMap<number, PullState>): Promise<GroupView | null> {
+export async function readGroupView(
+  ctx: RepoContext,
+  changeNumber: number,
+  base: string,
+  read?: ReadonlyMap<number, PullState>,
+): Promise<GroupView | null> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change) return null;
@@ -77,7 +82,8 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
     else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
-    else if (acceptance && awaitedCriterionChecks(ctx, s, change, pull).length > 0) pending.push({ pr: s.pr, why: 'criterion checks' });
+    else if (acceptance && awaitedCriterionChecks(ctx, s, change, pull).length > 0)
+      pending.push({ pr: s.pr, why: 'criterion checks' });
     const patch = await store.getPatch(ctx.key, s.pr, s.headSha);
     evidence.set(s.pr, {
       pr: s.pr,
@@ -94,7 +100,8 @@ export async function readGroupView(ctx: RepoContext, changeNumber: number, base
   return { change, round, siblings, pulls, evidence, pending, branch };
 }
 
-export const waitingList = (pending: GroupView['pending']): string => pending.map((p) => `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
+export const waitingList = (pending: GroupView['pending']): string =>
+  pending.map((p) => `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
 
 /**
  * Groups up to this size show the live waiting list on every sibling each time one settles.
@@ -109,13 +116,16 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
   // The siblings a combined candidate was built from wait for it by name.
   const combined = await combinedCandidate(ctx, view.change.number);
   const combinedPending = combined !== null && view.pending.some((p) => p.pr === combined.pr);
-  const waitsForCombined = (pr: number): boolean => combinedPending && combined !== null && combined.sources.includes(pr);
+  const waitsForCombined = (pr: number): boolean =>
+    combinedPending && combined !== null && combined.sources.includes(pr);
   const live = view.siblings.length <= LIVE_WAITING_MAX;
   // An installation low on GitHub's rate limit keeps what is left for decisions: only the sibling
   // that settled is told now, the others at a later refresh.
   const low = rateBudgets.isLow(ctx.installationId, ctx.deps.clock.now().getTime());
   const everyone = !low && (settled === undefined || live);
-  const refresh = live ? 'It is updated as siblings settle.' : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
+  const refresh = live
+    ? 'It is updated as siblings settle.'
+    : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
   for (const s of view.siblings) {
     if (!everyone && s.pr !== settled) continue;
     const pull = view.pulls.get(s.pr);
@@ -129,7 +139,10 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
       headSha: s.headSha,
       name: 'Arbiter / selection',
       status: 'in_progress',
-      title: (waitsForCombined(s.pr) ? `Waiting for the combined candidate #${combined?.pr}` : `Waiting on ${list}`).slice(0, 200),
+      title: (waitsForCombined(s.pr)
+        ? `Waiting for the combined candidate #${combined?.pr}`
+        : `Waiting on ${list}`
+      ).slice(0, 200),
       summary: `${waitingSummary(view)}\n\nWaiting on ${list}.\n\n${refresh}`,
     });
   }
@@ -137,7 +150,10 @@ async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | 
 
 function waitingSummary(view: GroupView): string {
   const n = view.siblings.length;
-  const what = n === 1 ? 'Arbiter decides on this candidate once its checks and acceptance have settled' : `Arbiter compares the ${n} candidates once every one has settled`;
+  const what =
+    n === 1
+      ? 'Arbiter decides on this candidate once its checks and acceptance have settled'
+      : `Arbiter compares the ${n} candidates once every one has settled`;
   return `Round ${view.round.number} of #${view.change.number}: ${what}.`;
 }
 
@@ -147,7 +163,10 @@ export function earlierRounds(receipts: StoredReceipt[], current: number): Earli
   for (const r of receipts) {
     if (r.kind !== 'CANDIDATE_SELECTION' || r.round >= current) continue;
     const data = r.receipt?.kind === 'CANDIDATE_SELECTION' ? r.receipt.data : null;
-    byRound.set(r.round, data ? (data.headline ?? `decided: ${data.verdict}`) : 'decided (the receipt was recorded by an older version)');
+    byRound.set(
+      r.round,
+      data ? (data.headline ?? `decided: ${data.verdict}`) : 'decided (the receipt was recorded by an older version)',
+    );
   }
   return [...byRound].map(([round, summary]) => ({ round, summary }));
 }
@@ -213,7 +232,9 @@ async function computePlan(
     // The claim is an action like any other, so shadow mode (which never claims) drops it; the
     // shadow plan then says what Arbiter would do with the repair still unused.
     const key = `${ctx.key}#${view.change.number}@${base.base}/r${view.round.number}/claim-repair`;
-    const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target }]);
+    const claimed = await executePlan(ctx, [
+      { kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target },
+    ]);
     const granted = ctx.config.mode === 'shadow' || repairGranted(claimed, key);
     if (!granted) plan = planSelection({ ...base, repairAvailable: false });
   }
@@ -245,7 +266,11 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
   const winner = plan?.verdict.kind === 'ship' ? plan.verdict.winner : null;
   const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
   const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
-  await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, ...(shipped ? {} : { superseded: true }) }, nowIso(ctx));
+  await store.recordAppliedAction(
+    `round-done:${round.id}`,
+    { token: ctx.token, ...(shipped ? {} : { superseded: true }) },
+    nowIso(ctx),
+  );
   return next;
 }
 
@@ -255,7 +280,12 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
  * waiting list is shown: on every sibling, or (in a large group) on `opts.settled` only, the
  * sibling whose settling ran this step. Returns what the driver runs next (a 409's re-verify).
  */
-export async function selectionStep(ctx: RepoContext, changeNumber: number, base: string, opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {}): Promise<NextStep[]> {
+export async function selectionStep(
+  ctx: RepoContext,
+  changeNumber: number,
+  base: string,
+  opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {},
+): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change || change.state === 'cancelled') return [];
@@ -302,7 +332,12 @@ export async function selectionStep(ctx: RepoContext, changeNumber: number, base
     plan = readSelectionPlan(round.decision);
     if (plan === null) return [];
     countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
-    await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict: plan.verdict.kind }, nowIso(ctx));
+    await store.addEvent(
+      ctx.key,
+      'round.decided',
+      { change: changeNumber, round: round.number, verdict: plan.verdict.kind },
+      nowIso(ctx),
+    );
   }
   const next = await executeDecision(ctx, { change: view.change, round, base, plan });
   await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));

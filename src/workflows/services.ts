@@ -45,7 +45,11 @@ export function commandServices(ctx: RepoContext): CommandServices {
       const marker = replyMarker(t);
       // A locked conversation takes no reply (the command's effect stands): recorded, not retried.
       const written = await writeReply(ctx, t.issueNumber, marker, `${markerFor(marker)}\n${body}`);
-      await store.recordAppliedAction(key, written ? { replied: true } : { skipped: 'locked' }, ctx.deps.clock.now().toISOString());
+      await store.recordAppliedAction(
+        key,
+        written ? { replied: true } : { skipped: 'locked' },
+        ctx.deps.clock.now().toISOString(),
+      );
     },
     async react(t, content) {
       if (t.commentId === null) return;

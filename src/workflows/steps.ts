@@ -16,7 +16,12 @@ export type NextStep =
    */
   | { kind: 'verify'; pr: number; recheck?: string; state?: PullState };
 
-export const selectStep = (change: number, base: string, settled?: number, pulls?: ReadonlyMap<number, PullState>): NextStep => ({
+export const selectStep = (
+  change: number,
+  base: string,
+  settled?: number,
+  pulls?: ReadonlyMap<number, PullState>,
+): NextStep => ({
   kind: 'select',
   change,
   base,

@@ -36,8 +36,25 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   const gate = timeOutGate(stored.data);
   await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
   await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
-  await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / gate', status: 'completed', conclusion: 'failure', title: gateTitle(gate), summary: renderGateTable(gate) });
-  await writeCheck(ctx, { pr: c.pr, headSha: c.headSha, name: 'Arbiter / acceptance', status: 'completed', conclusion: 'neutral', title: 'Not run: checks never finished', summary: 'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.' });
+  await writeCheck(ctx, {
+    pr: c.pr,
+    headSha: c.headSha,
+    name: 'Arbiter / gate',
+    status: 'completed',
+    conclusion: 'failure',
+    title: gateTitle(gate),
+    summary: renderGateTable(gate),
+  });
+  await writeCheck(ctx, {
+    pr: c.pr,
+    headSha: c.headSha,
+    name: 'Arbiter / acceptance',
+    status: 'completed',
+    conclusion: 'neutral',
+    title: 'Not run: checks never finished',
+    summary:
+      'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
+  });
   return true;
 }
 
@@ -71,8 +88,14 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
   const open = all.filter((c) => c.base === target.base && OPEN_STATES.has(c.state));
   const targets = rejected ? (open.length > 0 ? open : [target]) : [target];
   if (rejected && open.length === 0 && (await ctx.gh.pullState(target.pr)).state !== 'open') return;
-  const paths = (await Promise.all(targets.map((t) => store.getPatch(ctx.key, t.pr, t.headSha)))).flatMap((p) => p?.files.map((f) => f.path) ?? []);
-  const reviewers = await resolveReviewers(ctx, paths, targets.map((t) => t.author));
+  const paths = (await Promise.all(targets.map((t) => store.getPatch(ctx.key, t.pr, t.headSha)))).flatMap(
+    (p) => p?.files.map((f) => f.path) ?? [],
+  );
+  const reviewers = await resolveReviewers(
+    ctx,
+    paths,
+    targets.map((t) => t.author),
+  );
   const round = await store.currentRound(ctx.key, change, target.base, nowIso(ctx));
   const plan = planRepairTimeout({
     repo: ctx.key,
@@ -108,17 +131,26 @@ export async function abandonedClaimant(deps: Pick<Deps, 'store' | 'queue'>, tok
   return job === 'over' || job === 'missing';
 }
 
-export async function resumeAbandonedRounds(deps: Deps, contextOf: (round: RoundRow) => Promise<RepoContext | null>): Promise<void> {
+export async function resumeAbandonedRounds(
+  deps: Deps,
+  contextOf: (round: RoundRow) => Promise<RepoContext | null>,
+): Promise<void> {
   for (const round of await deps.store.listUnfinishedRounds(500)) {
     const claimant = round.selection;
     try {
       if (claimant === null || !(await abandonedClaimant(deps, claimant))) continue;
       const ctx = await contextOf(round);
       if (!ctx) continue;
-      deps.log.warn({ repo: round.repo, change: round.change, round: round.number, claimant }, 'sweep: resuming a round its claimant left unfinished');
+      deps.log.warn(
+        { repo: round.repo, change: round.change, round: round.number, claimant },
+        'sweep: resuming a round its claimant left unfinished',
+      );
       await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
-      deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; the next sweep tries again');
+      deps.log.warn(
+        { err: error, repo: round.repo, change: round.change },
+        'sweep: resuming a round failed; the next sweep tries again',
+      );
     }
   }
 }
@@ -139,7 +171,8 @@ export async function runSweep(deps: Deps): Promise<void> {
       if (!ctx) continue;
       // Only a group this sweep changed (a sibling timed out) or one too large to show its waiting
       // list live needs its selection step; any other waits for its own webhooks.
-      if ((await timeOut(ctx, c)) || (await largeGroup(ctx, c))) groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
+      if ((await timeOut(ctx, c)) || (await largeGroup(ctx, c)))
+        groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');
     }
@@ -155,16 +188,27 @@ export async function runSweep(deps: Deps): Promise<void> {
   for (const { c, ctx } of groups.values()) {
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
-      await selectAndFollow({ ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` }, c.change, c.base);
+      await selectAndFollow(
+        { ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` },
+        c.change,
+        c.base,
+      );
     } catch (error) {
-      deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: selection failed; the next sweep resumes it');
+      deps.log.warn(
+        { err: error, repo: c.repo, change: c.change },
+        'sweep: selection failed; the next sweep resumes it',
+      );
     }
   }
   await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
   // A repair's candidate is `selected` (planned by a round) or `rejected` (by a person, kept open).
   const repairs = new Map<string, CandidateRow>();
-  for (const c of [...(await deps.store.listCandidatesInState('selected')), ...(await deps.store.listCandidatesInState('rejected'))]) repairs.set(`${c.repo}#${c.change}`, c);
+  for (const c of [
+    ...(await deps.store.listCandidatesInState('selected')),
+    ...(await deps.store.listCandidatesInState('rejected')),
+  ])
+    repairs.set(`${c.repo}#${c.change}`, c);
   for (const c of repairs.values()) {
     try {
       const ctx = await contextFor(deps, c, token);

@@ -56,7 +56,8 @@ async function recordedBy(ctx: RepoContext, key: string): Promise<string | null>
   return parsed.success ? parsed.data.by : null;
 }
 
-export const adoptedBy = (ctx: RepoContext, issue: number): Promise<string | null> => recordedBy(ctx, adoptedKey(ctx, issue));
+export const adoptedBy = (ctx: RepoContext, issue: number): Promise<string | null> =>
+  recordedBy(ctx, adoptedKey(ctx, issue));
 
 const admittedHeadKey = (ctx: RepoContext, pr: number, headSha: string, change: number | null): string =>
   `${admittedKey(ctx, pr)}@${headSha}>${change ?? 'none'}`;
@@ -66,12 +67,14 @@ export const admittedBy = (ctx: RepoContext, pr: number, headSha: string, change
   recordedBy(ctx, admittedHeadKey(ctx, pr, headSha, change));
 
 /** Whether a maintainer ever admitted the pull request (any head). */
-export const wasAdmitted = async (ctx: RepoContext, pr: number): Promise<boolean> => (await recordedBy(ctx, admittedKey(ctx, pr))) !== null;
+export const wasAdmitted = async (ctx: RepoContext, pr: number): Promise<boolean> =>
+  (await recordedBy(ctx, admittedKey(ctx, pr))) !== null;
 
 const labelledKey = (ctx: RepoContext, pr: number): string => `trust:selection-label:${ctx.key}#${pr}`;
 
 /** Who added the selection label (a trusted account), or null: an untrusted sender's label does not count. */
-export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string | null> => recordedBy(ctx, labelledKey(ctx, pr));
+export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string | null> =>
+  recordedBy(ctx, labelledKey(ctx, pr));
 
 /** Records that a trusted account added the selection label (the first one is kept). */
 export async function recordSelectionLabel(ctx: RepoContext, pr: number, by: string): Promise<void> {
@@ -79,7 +82,12 @@ export async function recordSelectionLabel(ctx: RepoContext, pr: number, by: str
 }
 
 /** Records that a trusted account adopted the issue (the first adoption is kept). */
-export async function recordAdoption(ctx: RepoContext, issue: number, by: string, via: 'label' | 'command'): Promise<void> {
+export async function recordAdoption(
+  ctx: RepoContext,
+  issue: number,
+  by: string,
+  via: 'label' | 'command',
+): Promise<void> {
   await ctx.deps.store.claimAppliedAction(adoptedKey(ctx, issue), { by, via }, nowIso(ctx));
   await ctx.deps.store.addEvent(ctx.key, 'change.adopted', { issue, by, via }, nowIso(ctx));
 }
@@ -88,7 +96,11 @@ export async function recordAdoption(ctx: RepoContext, issue: number, by: string
  * Records that a trusted account admitted this head of the pull request for this Change (null:
  * it links none, so it covers nothing); each head needs its own admission.
  */
-export async function recordAdmission(ctx: RepoContext, pr: number, a: { by: string; headSha: string; change: number | null }): Promise<void> {
+export async function recordAdmission(
+  ctx: RepoContext,
+  pr: number,
+  a: { by: string; headSha: string; change: number | null },
+): Promise<void> {
   await ctx.deps.store.claimAppliedAction(admittedKey(ctx, pr), { by: a.by }, nowIso(ctx));
   await ctx.deps.store.claimAppliedAction(admittedHeadKey(ctx, pr, a.headSha, a.change), { by: a.by }, nowIso(ctx));
   await ctx.deps.store.addEvent(ctx.key, 'candidate.admitted', { pr, ...a }, nowIso(ctx));
@@ -106,17 +118,42 @@ interface LinkedPull {
 
 const neutral = (ctx: RepoContext, pull: LinkedPull, text: { title: string; summary: string }): Promise<void> =>
   // writeCheck skips a write whose content is already on this head: one write per head at most.
-  writeCheck(ctx, { pr: pull.number, headSha: pull.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', ...text });
+  writeCheck(ctx, {
+    pr: pull.number,
+    headSha: pull.headSha,
+    name: 'Arbiter / selection',
+    status: 'completed',
+    conclusion: 'neutral',
+    ...text,
+  });
 
 /** The one neutral check of a linked PR whose author Arbiter does not act for. */
-export async function showNotCandidate(ctx: RepoContext, pull: LinkedPull & { author: string }, change: number, standing: Standing & { counts: false }): Promise<void> {
-  ctx.log.info({ pr: pull.number, author: pull.author, reason: standing.reason }, 'linked pull request is not a candidate');
-  const text = notCandidateCheck({ login: pull.author, reason: standing.reason, lookupFailed: standing.lookupFailed, prefix: ctx.config.commands.prefix, change });
+export async function showNotCandidate(
+  ctx: RepoContext,
+  pull: LinkedPull & { author: string },
+  change: number,
+  standing: Standing & { counts: false },
+): Promise<void> {
+  ctx.log.info(
+    { pr: pull.number, author: pull.author, reason: standing.reason },
+    'linked pull request is not a candidate',
+  );
+  const text = notCandidateCheck({
+    login: pull.author,
+    reason: standing.reason,
+    lookupFailed: standing.lookupFailed,
+    prefix: ctx.config.commands.prefix,
+    change,
+  });
   await neutral(ctx, pull, text);
 }
 
 /** The one neutral check of an admitted PR whose new head nobody admitted: it left the comparison. */
-export async function showUnadmittedHead(ctx: RepoContext, pull: LinkedPull & { author: string }, change: number): Promise<void> {
+export async function showUnadmittedHead(
+  ctx: RepoContext,
+  pull: LinkedPull & { author: string },
+  change: number,
+): Promise<void> {
   const prefix = ctx.config.commands.prefix;
   await neutral(ctx, pull, {
     title: `Not a candidate: this new head is not admitted; a maintainer can admit it with \`${prefix} admit\``,
@@ -128,8 +165,17 @@ export async function showUnadmittedHead(ctx: RepoContext, pull: LinkedPull & { 
 }
 
 /** The one neutral check of a linked PR whose Change Arbiter does not track. */
-export async function showUntrackedChange(ctx: RepoContext, pull: LinkedPull, change: number, standing: Standing & { counts: false }): Promise<void> {
-  await neutral(ctx, pull, untrackedChangeCheck({ change, reason: standing.reason, prefix: ctx.config.commands.prefix }));
+export async function showUntrackedChange(
+  ctx: RepoContext,
+  pull: LinkedPull,
+  change: number,
+  standing: Standing & { counts: false },
+): Promise<void> {
+  await neutral(
+    ctx,
+    pull,
+    untrackedChangeCheck({ change, reason: standing.reason, prefix: ctx.config.commands.prefix }),
+  );
 }
 
 const HeadConfig = z.object({ error: z.string().nullable() });
@@ -138,7 +184,10 @@ const HeadConfig = z.object({ error: z.string().nullable() });
  * What makes this head unpromotable besides its checks: a `.github/arbiter.yml` it changes that
  * does not validate (a candidate must not ship a gatekeeper Arbiter cannot read). Read once per head.
  */
-export async function headBlockers(ctx: RepoContext, candidate: Pick<CandidateRow, 'pr' | 'headSha'>): Promise<string[]> {
+export async function headBlockers(
+  ctx: RepoContext,
+  candidate: Pick<CandidateRow, 'pr' | 'headSha'>,
+): Promise<string[]> {
   const { store } = ctx.deps;
   const patch = await store.getPatch(ctx.key, candidate.pr, candidate.headSha);
   if (!patch || !patch.files.some((f) => f.path === CONFIG_PATH && f.status !== 'removed')) return [];
@@ -149,7 +198,10 @@ export async function headBlockers(ctx: RepoContext, candidate: Pick<CandidateRo
   else {
     const text = await ctx.gh.readFile(CONFIG_PATH, candidate.headSha);
     const parsed = text === null ? null : parseConfigText(text);
-    error = parsed && !parsed.ok ? `\`${CONFIG_PATH}\` on this head does not validate: ${parsed.errors.slice(0, 3).map(formatConfigError).join('; ')}` : null;
+    error =
+      parsed && !parsed.ok
+        ? `\`${CONFIG_PATH}\` on this head does not validate: ${parsed.errors.slice(0, 3).map(formatConfigError).join('; ')}`
+        : null;
     await store.recordAppliedAction(key, { error }, nowIso(ctx));
   }
   return error === null ? [] : [error];

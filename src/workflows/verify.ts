@@ -22,7 +22,11 @@ export interface Verified {
   next: NextStep[];
 }
 
-export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { state?: PullState; recheck?: string } = {}): Promise<Verified> {
+export async function verifyCandidate(
+  ctx: RepoContext,
+  pr: number,
+  opts: { state?: PullState; recheck?: string } = {},
+): Promise<Verified> {
   const { store } = ctx.deps;
   const unsettled = (next: NextStep[] = []): Verified => ({ settled: false, next });
   let candidate = await store.getCandidate(ctx.key, pr);
@@ -44,27 +48,43 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
   const next: NextStep[] = [];
   if (state.headSha !== candidate.headSha) {
     // A push we have not processed yet: record the new head first; its evidence starts afresh.
-    const recorded = await recordCandidate(ctx, { number: pr, draft: state.isDraft, state: 'open', body: state.body, base: state.baseRef, headSha: state.headSha, author: state.author, labels: state.labels });
+    const recorded = await recordCandidate(ctx, {
+      number: pr,
+      draft: state.isDraft,
+      state: 'open',
+      body: state.body,
+      base: state.baseRef,
+      headSha: state.headSha,
+      author: state.author,
+      labels: state.labels,
+    });
     next.push(...recorded.next);
     if (!recorded.candidate) return unsettled(next);
     candidate = recorded.candidate;
   }
   await ensurePatch(ctx, candidate);
   const rules = await branchRulesOf(ctx, candidate.base);
-  const gate = gateFrom(ctx, state, await storedGate(ctx, candidate), rules.required, await headBlockers(ctx, candidate));
+  const gate = gateFrom(
+    ctx,
+    state,
+    await storedGate(ctx, candidate),
+    rules.required,
+    await headBlockers(ctx, candidate),
+  );
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
   // The gate check is written once while CI runs (its first table), then each time its concluded
   // content changes: one write per state, not one per check event.
   const inProgressShown = `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}`;
-  if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null) await writeCheck(ctx, {
-    pr,
-    headSha: candidate.headSha,
-    name: 'Arbiter / gate',
-    status: gate.settled ? 'completed' : 'in_progress',
-    conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
-    title: gateTitle(gate),
-    summary: renderGateTable(gate),
-  });
+  if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null)
+    await writeCheck(ctx, {
+      pr,
+      headSha: candidate.headSha,
+      name: 'Arbiter / gate',
+      status: gate.settled ? 'completed' : 'in_progress',
+      conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
+      title: gateTitle(gate),
+      summary: renderGateTable(gate),
+    });
   if (!gate.settled) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
@@ -84,24 +104,44 @@ export async function verifyCandidate(ctx: RepoContext, pr: number, opts: { stat
       return unsettled(next);
     }
     // One run per head sha and criteria judges acceptance; the others leave it to that run.
-    if (!(await claimOnce(ctx, `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`))) return unsettled(next);
+    if (
+      !(await claimOnce(
+        ctx,
+        `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`,
+      ))
+    )
+      return unsettled(next);
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
-    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...acceptance, criteriaHash: criteriaHash(change) });
+    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', {
+      ...acceptance,
+      criteriaHash: criteriaHash(change),
+    });
   }
   // `(check: NAME)` criteria follow their checks; the candidate waits for those still running.
   const refreshed = await refreshCheckCriteria(ctx, candidate, change, state, acceptance);
-  if (refreshed.evidence !== acceptance) await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', { ...refreshed.evidence, criteriaHash: criteriaHash(change) });
+  if (refreshed.evidence !== acceptance)
+    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', {
+      ...refreshed.evidence,
+      criteriaHash: criteriaHash(change),
+    });
   if (refreshed.pending.length > 0) return unsettled(next);
   if (candidate.state === 'verifying') {
     const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
   }
-  await store.addEvent(ctx.key, 'candidate.settled', { pr, headSha: candidate.headSha, promotable: gate.promotable }, nowIso(ctx));
+  await store.addEvent(
+    ctx.key,
+    'candidate.settled',
+    { pr, headSha: candidate.headSha, promotable: gate.promotable },
+    nowIso(ctx),
+  );
   return { settled: true, next: [...next, selectStep(candidate.change, candidate.base, pr, group)] };
 }
 
 /** The candidate's open group on GitHub (itself included), in one query. */
 async function readSiblings(ctx: RepoContext, candidate: CandidateRow): Promise<Map<number, PullState>> {
-  const siblings = (await ctx.deps.store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) => OPEN_STATES.has(c.state));
+  const siblings = (await ctx.deps.store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) =>
+    OPEN_STATES.has(c.state),
+  );
   return ctx.gh.readGroup([...new Set([candidate.pr, ...siblings.map((s) => s.pr)])]);
 }

@@ -4,41 +4,69 @@
 import { describe, expect, it } from 'vitest';
 import { verifyCitation, type CitationMaterial } from '../../src/acceptance/citations.ts';
 import { commentMask, isProsePath } from '../../src/acceptance/comments.ts';
-import { asksForRemoval, isDocumentationCriterion, isTrivialQuote, restatesCriterion } from '../../src/acceptance/quote-rules.ts';
+import {
+  asksForRemoval,
+  isDocumentationCriterion,
+  isTrivialQuote,
+  restatesCriterion,
+} from '../../src/acceptance/quote-rules.ts';
 
 const one = (path: string, text: string): CitationMaterial => ({ files: [{ path, text }], patch: '' });
 
 describe('short quotes of real code verify', () => {
   it.each([
-    ['src/slug.ts', "export const slug = (t: string): string => t.trim().toLowerCase().replace(/\\s+/g, '-');\n", ".replace(/\\s+/g, '-')"],
+    [
+      'src/slug.ts',
+      "export const slug = (t: string): string => t.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+      ".replace(/\\s+/g, '-')",
+    ],
     ['.prettierrc.json', '{\n  "semi": true,\n  "tabWidth": 2,\n  "singleQuote": true\n}\n', '"tabWidth": 2'],
     ['src/slug.js', "export function slug(t) {\n  return t.replace(/ +/g, '-');\n}\n", "t.replace(/ +/g, '-')"],
     ['public/style.css', 'body {\n  color: #111;\n  background: #fafafa;\n}\n', 'color: #111;'],
   ])('%s: %s', (path, text, quote) => {
-    expect(verifyCitation({ path, quote }, one(path, text), { criterion: 'Titles become URL slugs' })).toMatchObject({ ok: true, side: 'head' });
+    expect(verifyCitation({ path, quote }, one(path, text), { criterion: 'Titles become URL slugs' })).toMatchObject({
+      ok: true,
+      side: 'head',
+    });
   });
 
   it('a whole line of 8+ characters that occurs once is specific, even when made of keywords', () => {
     const text = 'export function f(a) {\n  if (a) {\n    return false;\n  }\n  return a.value;\n}\n';
-    expect(verifyCitation({ path: 'f.js', quote: 'return false;' }, one('f.js', text))).toEqual({ ok: true, line: 3, side: 'head' });
+    expect(verifyCitation({ path: 'f.js', quote: 'return false;' }, one('f.js', text))).toEqual({
+      ok: true,
+      line: 3,
+      side: 'head',
+    });
   });
 });
 
 describe('unspecific quotes do not verify', () => {
-  it.each(['}', 'return;', '</div>', 'true', 'null', 'else {', 'export', 'i++', 'x = 1', '});'])('trivial: %s', (quote) => {
-    expect(isTrivialQuote(quote)).toBe(true);
-    const text = `export const thing = compute(value);\n${quote}\n`;
-    expect(verifyCitation({ path: 'a.ts', quote }, one('a.ts', text))).toMatchObject({ ok: false });
-  });
+  it.each(['}', 'return;', '</div>', 'true', 'null', 'else {', 'export', 'i++', 'x = 1', '});'])(
+    'trivial: %s',
+    (quote) => {
+      expect(isTrivialQuote(quote)).toBe(true);
+      const text = `export const thing = compute(value);\n${quote}\n`;
+      expect(verifyCitation({ path: 'a.ts', quote }, one('a.ts', text))).toMatchObject({ ok: false });
+    },
+  );
 
   it('a fragment that occurs more than a few times in the material is not specific', () => {
     const css = Array.from({ length: 5 }, (_, i) => `.c${i} { color: red; margin: ${i}px; }`).join('\n');
-    expect(verifyCitation({ path: 's.css', quote: 'color: red;' }, one('s.css', css))).toEqual({ ok: false, reason: 'not-specific' });
-    expect(verifyCitation({ path: 's.css', quote: 'margin: 3px;' }, one('s.css', css))).toMatchObject({ ok: true, line: 4 });
+    expect(verifyCitation({ path: 's.css', quote: 'color: red;' }, one('s.css', css))).toEqual({
+      ok: false,
+      reason: 'not-specific',
+    });
+    expect(verifyCitation({ path: 's.css', quote: 'margin: 3px;' }, one('s.css', css))).toMatchObject({
+      ok: true,
+      line: 4,
+    });
   });
 
   it('a quote must not cut a word: `value` is not found inside `valueOf`', () => {
-    expect(verifyCitation({ path: 'a.ts', quote: 'return value' }, one('a.ts', 'return valueOf();\n'))).toEqual({ ok: false, reason: 'not-found' });
+    expect(verifyCitation({ path: 'a.ts', quote: 'return value' }, one('a.ts', 'return valueOf();\n'))).toEqual({
+      ok: false,
+      reason: 'not-found',
+    });
   });
 });
 
@@ -53,7 +81,10 @@ describe('text about the work is not the work', () => {
   const m: CitationMaterial = {
     files: [
       { path: 'src/search.ts', text: search },
-      { path: 'NOTES.md', text: '# Notes\n\n- The search ignores upper and lower case.\n- A search box filters the todo list as you type.\n' },
+      {
+        path: 'NOTES.md',
+        text: '# Notes\n\n- The search ignores upper and lower case.\n- A search box filters the todo list as you type.\n',
+      },
       { path: 'src/messages.ts', text: "export const HELP = 'The search ignores upper and lower case';\n" },
     ],
     patch: '',
@@ -71,14 +102,28 @@ describe('text about the work is not the work', () => {
   });
 
   it('the code itself still verifies', () => {
-    expect(verifyCitation({ path: 'src/search.ts', quote: 'return todos;' }, m, { criterion: behaviour })).toEqual({ ok: true, line: 4, side: 'head' });
+    expect(verifyCitation({ path: 'src/search.ts', quote: 'return todos;' }, m, { criterion: behaviour })).toEqual({
+      ok: true,
+      line: 4,
+      side: 'head',
+    });
   });
 
   it('a criterion about documentation may cite prose and comments', () => {
     const docs = 'The README explains how the search works';
     expect(isDocumentationCriterion(docs)).toBe(true);
-    expect(verifyCitation({ path: 'NOTES.md', quote: 'The search ignores upper and lower case.' }, m, { criterion: docs, allowProse: true })).toMatchObject({ ok: true });
-    expect(verifyCitation({ path: 'src/search.ts', quote: '// AC1 is met: search ignores case' }, m, { criterion: docs, allowProse: true })).toMatchObject({ ok: true, line: 1 });
+    expect(
+      verifyCitation({ path: 'NOTES.md', quote: 'The search ignores upper and lower case.' }, m, {
+        criterion: docs,
+        allowProse: true,
+      }),
+    ).toMatchObject({ ok: true });
+    expect(
+      verifyCitation({ path: 'src/search.ts', quote: '// AC1 is met: search ignores case' }, m, {
+        criterion: docs,
+        allowProse: true,
+      }),
+    ).toMatchObject({ ok: true, line: 1 });
   });
 
   it.each([
@@ -93,11 +138,23 @@ describe('text about the work is not the work', () => {
   it.each([
     ['The search ignores upper and lower case', "'Search ignores upper and lower case'", true],
     ['The search ignores upper and lower case', '// AC2 met: search ignores case', true],
-    ['The search ignores upper and lower case', 'return todos.filter((todo) => todo.toLocaleLowerCase().includes(wanted));', false],
-    ['A search box filters the todo list as you type', '<input id="search" type="search" placeholder="Search todos">', false],
+    [
+      'The search ignores upper and lower case',
+      'return todos.filter((todo) => todo.toLocaleLowerCase().includes(wanted));',
+      false,
+    ],
+    [
+      'A search box filters the todo list as you type',
+      '<input id="search" type="search" placeholder="Search todos">',
+      false,
+    ],
     ['Titles become URL slugs', "t.replace(/ +/g, '-')", false],
     // Code naming the criterion's nouns many times is not a restatement: distinct words count.
-    ['A card can be moved from one column to another', 'return cards.map((card) => (card.id === id ? { ...card, column: to } : card));', false],
+    [
+      'A card can be moved from one column to another',
+      'return cards.map((card) => (card.id === id ? { ...card, column: to } : card));',
+      false,
+    ],
   ])('restates %s: %s → %s', (criterion, quote, want) => expect(restatesCriterion(quote, criterion)).toBe(want));
 });
 
@@ -155,8 +212,14 @@ describe('removals', () => {
     ' export const columns = 3;',
     '',
   ].join('\n');
-  const m: CitationMaterial = { files: [{ path: 'src/board.ts', text: 'export const cards: string[] = [];\nexport const columns = 3;\n' }], patch };
-  const quote = { path: 'src/board.ts', quote: 'export function deleteCard(id: string): void { cards.splice(cards.indexOf(id), 1); }' };
+  const m: CitationMaterial = {
+    files: [{ path: 'src/board.ts', text: 'export const cards: string[] = [];\nexport const columns = 3;\n' }],
+    patch,
+  };
+  const quote = {
+    path: 'src/board.ts',
+    quote: 'export function deleteCard(id: string): void { cards.splice(cards.indexOf(id), 1); }',
+  };
 
   it('a removed line verifies only with allowRemoved (the model said removal AND the text asks for one)', () => {
     expect(verifyCitation(quote, m, { allowRemoved: true })).toEqual({ ok: true, line: 2, side: 'removed' });

@@ -67,53 +67,100 @@ describe('asksForRemoval (see citation-rules.test.ts for the full table)', () =>
 
 describe('verifyCitation', () => {
   it('finds a quote in the head file, whitespace-normalised, with its 1-based start line', () => {
-    const got = verifyCitation({ path: 'src/kanban.ts', quote: 'const days = renderCalendar(root, new Date());\n for (const day of days)' }, material());
+    const got = verifyCitation(
+      { path: 'src/kanban.ts', quote: 'const days = renderCalendar(root, new Date());\n for (const day of days)' },
+      material(),
+    );
     expect(got).toEqual({ ok: true, line: 4, side: 'head' });
   });
 
   it('accepts a ./ prefix on the path', () => {
-    expect(verifyCitation({ path: './src/kanban.ts', quote: 'createKanbanList(day.dataset.date)' }, material())).toMatchObject({ ok: true, line: 6 });
+    expect(
+      verifyCitation({ path: './src/kanban.ts', quote: 'createKanbanList(day.dataset.date)' }, material()),
+    ).toMatchObject({ ok: true, line: 6 });
   });
 
   it('finds an added patch line when the file was not sent, with its new-side line', () => {
     const m: CitationMaterial = { files: [], patch };
-    expect(verifyCitation({ path: 'src/kanban.ts', quote: '+export const BOARD_VERSION = "kanban-2";' }, m)).toEqual({ ok: true, line: 3, side: 'head' });
+    expect(verifyCitation({ path: 'src/kanban.ts', quote: '+export const BOARD_VERSION = "kanban-2";' }, m)).toEqual({
+      ok: true,
+      line: 3,
+      side: 'head',
+    });
   });
 
   it('rejects a forged quote', () => {
-    expect(verifyCitation({ path: 'src/kanban.ts', quote: 'renderCalendar(root, { month: "current" })' }, material())).toEqual({ ok: false, reason: 'not-found' });
+    expect(
+      verifyCitation({ path: 'src/kanban.ts', quote: 'renderCalendar(root, { month: "current" })' }, material()),
+    ).toEqual({ ok: false, reason: 'not-found' });
   });
 
   it('rejects a quote that exists only in a sibling candidate', () => {
-    const sibling: CitationMaterial = { files: [{ path: 'src/kanban.ts', text: 'export const sibling = showsCurrentMonth(calendar);' }], patch: '' };
+    const sibling: CitationMaterial = {
+      files: [{ path: 'src/kanban.ts', text: 'export const sibling = showsCurrentMonth(calendar);' }],
+      patch: '',
+    };
     const quote = { path: 'src/kanban.ts', quote: 'export const sibling = showsCurrentMonth(calendar);' };
     expect(verifyCitation(quote, sibling)).toMatchObject({ ok: true });
     expect(verifyCitation(quote, material())).toEqual({ ok: false, reason: 'not-found' });
   });
 
   it('rejects a quote found under another path', () => {
-    const m: CitationMaterial = { files: [...material().files, { path: 'src/other.ts', text: 'export const other = 1;' }], patch: '' };
-    expect(verifyCitation({ path: 'src/other.ts', quote: 'createKanbanList(day.dataset.date)' }, m)).toEqual({ ok: false, reason: 'not-found' });
+    const m: CitationMaterial = {
+      files: [...material().files, { path: 'src/other.ts', text: 'export const other = 1;' }],
+      patch: '',
+    };
+    expect(verifyCitation({ path: 'src/other.ts', quote: 'createKanbanList(day.dataset.date)' }, m)).toEqual({
+      ok: false,
+      reason: 'not-found',
+    });
   });
 
   it('rejects a path that was not sent', () => {
-    expect(verifyCitation({ path: 'src/secret.ts', quote: 'createKanbanList(day.dataset.date)' }, material())).toEqual({ ok: false, reason: 'path-not-sent' });
+    expect(verifyCitation({ path: 'src/secret.ts', quote: 'createKanbanList(day.dataset.date)' }, material())).toEqual({
+      ok: false,
+      reason: 'path-not-sent',
+    });
   });
 
   it('rejects a trivial quote even when it occurs', () => {
     expect(verifyCitation({ path: 'src/kanban.ts', quote: '}' }, material())).toEqual({ ok: false, reason: 'trivial' });
-    expect(verifyCitation({ path: 'src/kanban.ts', quote: 'void {' }, material())).toEqual({ ok: false, reason: 'trivial' });
+    expect(verifyCitation({ path: 'src/kanban.ts', quote: 'void {' }, material())).toEqual({
+      ok: false,
+      reason: 'trivial',
+    });
   });
 
   it('rejects a met without path or quote', () => {
-    expect(verifyCitation({ path: null, quote: 'createKanbanList(day.dataset.date)' }, material())).toEqual({ ok: false, reason: 'missing' });
+    expect(verifyCitation({ path: null, quote: 'createKanbanList(day.dataset.date)' }, material())).toEqual({
+      ok: false,
+      reason: 'missing',
+    });
     expect(verifyCitation({ path: 'src/kanban.ts' }, material())).toEqual({ ok: false, reason: 'missing' });
   });
 
   it('a quote may not span two separate hunks', () => {
-    const twoHunks = ['diff --git a/a.ts b/a.ts', '--- a/a.ts', '+++ b/a.ts', '@@ -1,1 +1,1 @@', '+const alpha = first();', '@@ -40,1 +40,1 @@', '+const beta = second();', ''].join('\n');
-    expect(verifyCitation({ path: 'a.ts', quote: 'const alpha = first(); const beta = second();' }, { files: [], patch: twoHunks })).toEqual({ ok: false, reason: 'not-found' });
-    expect(verifyCitation({ path: 'a.ts', quote: 'const beta = second();' }, { files: [], patch: twoHunks })).toEqual({ ok: true, line: 40, side: 'head' });
+    const twoHunks = [
+      'diff --git a/a.ts b/a.ts',
+      '--- a/a.ts',
+      '+++ b/a.ts',
+      '@@ -1,1 +1,1 @@',
+      '+const alpha = first();',
+      '@@ -40,1 +40,1 @@',
+      '+const beta = second();',
+      '',
+    ].join('\n');
+    expect(
+      verifyCitation(
+        { path: 'a.ts', quote: 'const alpha = first(); const beta = second();' },
+        { files: [], patch: twoHunks },
+      ),
+    ).toEqual({ ok: false, reason: 'not-found' });
+    expect(verifyCitation({ path: 'a.ts', quote: 'const beta = second();' }, { files: [], patch: twoHunks })).toEqual({
+      ok: true,
+      line: 40,
+      side: 'head',
+    });
   });
 
   describe('removal', () => {
@@ -123,19 +170,32 @@ describe('verifyCitation', () => {
     });
 
     it('a removed line does not count for a criterion that is not a removal', () => {
-      expect(verifyCitation({ path: 'old/banner.js', quote: 'showMarketingBanner(document.body);' }, material())).toEqual({ ok: false, reason: 'not-found' });
+      expect(
+        verifyCitation({ path: 'old/banner.js', quote: 'showMarketingBanner(document.body);' }, material()),
+      ).toEqual({ ok: false, reason: 'not-found' });
     });
 
     it('a removed line that a head file still holds does not count', () => {
-      const m: CitationMaterial = { files: [...material().files, { path: 'src/app.ts', text: 'showMarketingBanner(document.body);' }], patch };
-      expect(verifyCitation({ path: 'old/banner.js', quote: 'showMarketingBanner(document.body);' }, m, { allowRemoved: true })).toEqual({
+      const m: CitationMaterial = {
+        files: [...material().files, { path: 'src/app.ts', text: 'showMarketingBanner(document.body);' }],
+        patch,
+      };
+      expect(
+        verifyCitation({ path: 'old/banner.js', quote: 'showMarketingBanner(document.body);' }, m, {
+          allowRemoved: true,
+        }),
+      ).toEqual({
         ok: false,
         reason: 'removed-line-still-present',
       });
     });
 
     it('a removed line of a modified file', () => {
-      expect(verifyCitation({ path: 'src/kanban.ts', quote: 'import { legacyWeekView } from "./week.ts";' }, material(), { allowRemoved: true })).toEqual({
+      expect(
+        verifyCitation({ path: 'src/kanban.ts', quote: 'import { legacyWeekView } from "./week.ts";' }, material(), {
+          allowRemoved: true,
+        }),
+      ).toEqual({
         ok: true,
         line: 2,
         side: 'removed',
@@ -146,14 +206,19 @@ describe('verifyCitation', () => {
   it('verifies 100 citations over 60 KB of material', () => {
     const files = Array.from({ length: 6 }, (_, f) => ({
       path: `src/f${f}.ts`,
-      text: Array.from({ length: 300 }, (_, l) => `export const value_${f}_${l} = compute(${l}, "file ${f}");`).join('\n'),
+      text: Array.from({ length: 300 }, (_, l) => `export const value_${f}_${l} = compute(${l}, "file ${f}");`).join(
+        '\n',
+      ),
     }));
     const m: CitationMaterial = { files, patch: '' };
     expect(files.reduce((n, f) => n + f.text.length, 0)).toBeGreaterThan(60_000);
     const results = Array.from({ length: 100 }, (_, i) => {
       const f = i % 6;
       const l = (i * 7) % 300;
-      const real = verifyCitation({ path: `src/f${f}.ts`, quote: `export const value_${f}_${l} = compute(${l}, "file ${f}");` }, m);
+      const real = verifyCitation(
+        { path: `src/f${f}.ts`, quote: `export const value_${f}_${l} = compute(${l}, "file ${f}");` },
+        m,
+      );
       return real.ok ? real.line : -1;
     });
     expect(results).toEqual(Array.from({ length: 100 }, (_, i) => ((i * 7) % 300) + 1));
@@ -171,7 +236,19 @@ describe('parseUnifiedDiff', () => {
   });
 
   it('reads renames and new files', () => {
-    const d = ['diff --git a/x.ts b/y.ts', 'similarity index 90%', 'rename from x.ts', 'rename to y.ts', 'diff --git a/n.ts b/n.ts', 'new file mode 100644', '--- /dev/null', '+++ b/n.ts', '@@ -0,0 +1 @@', '+new', ''].join('\n');
+    const d = [
+      'diff --git a/x.ts b/y.ts',
+      'similarity index 90%',
+      'rename from x.ts',
+      'rename to y.ts',
+      'diff --git a/n.ts b/n.ts',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/n.ts',
+      '@@ -0,0 +1 @@',
+      '+new',
+      '',
+    ].join('\n');
     expect(parseUnifiedDiff(d).map((f) => [f.oldPath, f.path, f.status, f.additions])).toEqual([
       ['x.ts', 'y.ts', 'renamed', 0],
       ['n.ts', 'n.ts', 'added', 1],
@@ -194,19 +271,26 @@ describe('verifyCitation (property)', () => {
     const word = fc.stringMatching(/^[a-z]{1,6}$/);
     const lineArb = fc.array(word, { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' '));
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 30 }), fc.nat(), fc.constantFrom(' ', '  ', '\t', ' \n '), (lines, pick, ws) => {
-        const i = pick % lines.length;
-        const text = lines.map((l, n) => (n % 3 === 0 ? `  ${l}  ` : l)).join('\n');
-        const quote = lines[i].split(' ').join(ws);
-        const got = verifyCitation({ path: 'f.ts', quote }, { files: [{ path: 'f.ts', text }], patch: '' });
-        const uniqueLine = lines.filter((l) => firstWhole(l, norm(quote)) >= 0).length === 1 && norm(quote).replace(/ /g, '').length >= 8;
-        if (!got.ok) return !uniqueLine && (got.reason === 'trivial' || got.reason === 'not-specific');
-        // Oracle: the first occurrence in the normalised text starts within line got.line.
-        const at = firstWhole(norm(text), norm(quote));
-        const before = norm(lines.slice(0, got.line - 1).join('\n'));
-        const upTo = norm(lines.slice(0, got.line).join('\n'));
-        return at >= (before.length === 0 ? 0 : before.length + 1) && at < upTo.length;
-      }),
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.constantFrom(' ', '  ', '\t', ' \n '),
+        (lines, pick, ws) => {
+          const i = pick % lines.length;
+          const text = lines.map((l, n) => (n % 3 === 0 ? `  ${l}  ` : l)).join('\n');
+          const quote = lines[i].split(' ').join(ws);
+          const got = verifyCitation({ path: 'f.ts', quote }, { files: [{ path: 'f.ts', text }], patch: '' });
+          const uniqueLine =
+            lines.filter((l) => firstWhole(l, norm(quote)) >= 0).length === 1 &&
+            norm(quote).replace(/ /g, '').length >= 8;
+          if (!got.ok) return !uniqueLine && (got.reason === 'trivial' || got.reason === 'not-specific');
+          // Oracle: the first occurrence in the normalised text starts within line got.line.
+          const at = firstWhole(norm(text), norm(quote));
+          const before = norm(lines.slice(0, got.line - 1).join('\n'));
+          const upTo = norm(lines.slice(0, got.line).join('\n'));
+          return at >= (before.length === 0 ? 0 : before.length + 1) && at < upTo.length;
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -10,7 +10,13 @@ import type { PatchRow } from '../../src/store/types.ts';
 
 const config = (over: Partial<AcceptanceConfig> = {}): AcceptanceConfig => ({ ...defaultConfig().acceptance, ...over });
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
-const head = (text: string, over: Partial<HeadFile> = {}): HeadFile => ({ text, byteSize: bytes(text), isBinary: false, isTruncated: false, ...over });
+const head = (text: string, over: Partial<HeadFile> = {}): HeadFile => ({
+  text,
+  byteSize: bytes(text),
+  isBinary: false,
+  isTruncated: false,
+  ...over,
+});
 
 const diffFor = (paths: string[]): string =>
   paths.map((p) => `diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-old ${p}\n+new ${p}\n`).join('');
@@ -97,7 +103,15 @@ describe('buildAcceptanceContext', () => {
   it('keeps a 10,000-file PR within the limits', () => {
     const paths = Array.from({ length: 10_000 }, (_, i) => `pkg/m${i}/index.ts`);
     const patch = patchRow(paths);
-    patch.files.push(...Array.from({ length: 500 }, (_, i) => ({ path: `assets/b${i}.png`, status: 'added', additions: 0, deletions: 0, binary: true })));
+    patch.files.push(
+      ...Array.from({ length: 500 }, (_, i) => ({
+        path: `assets/b${i}.png`,
+        status: 'added',
+        additions: 0,
+        deletions: 0,
+        binary: true,
+      })),
+    );
     const headFiles = new Map(paths.slice(0, 24).map((p) => [p, head(`export const x = '${p}';\n`.repeat(200))]));
     const cfg = config();
     const first = selectContextFiles({ patch, config: cfg });
@@ -164,9 +178,34 @@ describe('buildAcceptanceContext', () => {
 
 describe('findReferences', () => {
   it.each([
-    ['public/index.html', '<script type="module" src="./js/app.js"></script><link rel="stylesheet" href="style.css?v=2">', [['public/js/app.js', 'public/js/app.ts', 'public/js/app.tsx'], ['public/style.css']]],
-    ['public/index.html', '<script src="https://cdn.example.com/x.js"></script><script src="/main.js"></script>', [['public/main.js', 'public/main.ts', 'public/main.tsx', 'main.js', 'main.ts', 'main.tsx']]],
-    ['src/app.ts', "import { a } from './a.js';\nexport * from '../lib/b';\nimport 'react';", [['src/a.js', 'src/a.ts', 'src/a.tsx'], ['lib/b', 'lib/b.ts', 'lib/b.tsx', 'lib/b.js', 'lib/b.mjs', 'lib/b/index.ts', 'lib/b/index.tsx', 'lib/b/index.js', 'lib/b/index.mjs']]],
+    [
+      'public/index.html',
+      '<script type="module" src="./js/app.js"></script><link rel="stylesheet" href="style.css?v=2">',
+      [['public/js/app.js', 'public/js/app.ts', 'public/js/app.tsx'], ['public/style.css']],
+    ],
+    [
+      'public/index.html',
+      '<script src="https://cdn.example.com/x.js"></script><script src="/main.js"></script>',
+      [['public/main.js', 'public/main.ts', 'public/main.tsx', 'main.js', 'main.ts', 'main.tsx']],
+    ],
+    [
+      'src/app.ts',
+      "import { a } from './a.js';\nexport * from '../lib/b';\nimport 'react';",
+      [
+        ['src/a.js', 'src/a.ts', 'src/a.tsx'],
+        [
+          'lib/b',
+          'lib/b.ts',
+          'lib/b.tsx',
+          'lib/b.js',
+          'lib/b.mjs',
+          'lib/b/index.ts',
+          'lib/b/index.tsx',
+          'lib/b/index.js',
+          'lib/b/index.mjs',
+        ],
+      ],
+    ],
     ['src/x.js', "const c = require('./c.mjs');", [['src/c.mjs', 'src/c.mts']]],
     ['src/x.ts', "import '../../outside.ts';", []],
     ['README.md', "import x from './a.ts'", []],
@@ -184,21 +223,28 @@ describe('gatherHeadFiles', () => {
     'public/pages/about.html': '<p>about</p>',
     'public/pages/contact.html': '<p>contact</p>',
   };
-  const fake = (calls: Record<string, unknown>[]): GraphqlClient => async (_q, variables = {}) => {
-    calls.push(variables);
-    const repository: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(variables)) {
-      if (typeof value !== 'string' || !/^[ed]\d+$/.test(name)) continue;
-      const path = value.slice(value.indexOf(':') + 1);
-      if (name.startsWith('e')) {
-        const text = tree[path];
-        repository[name.replace('e', 'f')] = text === undefined ? null : { text, byteSize: bytes(text), isBinary: false, isTruncated: false };
-      } else {
-        repository[name] = { entries: Object.keys(tree).filter((p) => p.startsWith(`${path}/`)).map((p) => ({ path: p, type: 'blob' })) };
+  const fake =
+    (calls: Record<string, unknown>[]): GraphqlClient =>
+    async (_q, variables = {}) => {
+      calls.push(variables);
+      const repository: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(variables)) {
+        if (typeof value !== 'string' || !/^[ed]\d+$/.test(name)) continue;
+        const path = value.slice(value.indexOf(':') + 1);
+        if (name.startsWith('e')) {
+          const text = tree[path];
+          repository[name.replace('e', 'f')] =
+            text === undefined ? null : { text, byteSize: bytes(text), isBinary: false, isTruncated: false };
+        } else {
+          repository[name] = {
+            entries: Object.keys(tree)
+              .filter((p) => p.startsWith(`${path}/`))
+              .map((p) => ({ path: p, type: 'blob' })),
+          };
+        }
       }
-    }
-    return { repository };
-  };
+      return { repository };
+    };
 
   it('reads changed files, entry points, glob matches and references in two queries', async () => {
     const calls: Record<string, unknown>[] = [];
@@ -208,12 +254,23 @@ describe('gatherHeadFiles', () => {
       config: config({ alwaysInclude: ['public/index.html', 'public/pages/*.html'] }),
     });
     expect(calls).toHaveLength(2);
-    expect([...files.keys()]).toEqual(['src/app.ts', 'public/index.html', 'public/pages/about.html', 'public/pages/contact.html', 'src/board.ts', 'public/app.js']);
+    expect([...files.keys()]).toEqual([
+      'src/app.ts',
+      'public/index.html',
+      'public/pages/about.html',
+      'public/pages/contact.html',
+      'src/board.ts',
+      'public/app.js',
+    ]);
   });
 
   it('asks once when the first read already fills maxFiles', async () => {
     const calls: Record<string, unknown>[] = [];
-    const files = await gatherHeadFiles((i) => readHead(fake(calls), { owner: 'a', repo: 'b', ...i }), { sha: 'h1', patch: patchRow(['src/app.ts']), config: config({ maxFiles: 1 }) });
+    const files = await gatherHeadFiles((i) => readHead(fake(calls), { owner: 'a', repo: 'b', ...i }), {
+      sha: 'h1',
+      patch: patchRow(['src/app.ts']),
+      config: config({ maxFiles: 1 }),
+    });
     expect(calls).toHaveLength(1);
     expect([...files.keys()]).toEqual(['src/app.ts']);
   });

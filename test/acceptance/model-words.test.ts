@@ -21,7 +21,7 @@ describe('sanitiseModelReason', () => {
   });
 });
 
-describe('the acceptance check shows the model\'s words and links citations', () => {
+describe("the acceptance check shows the model's words and links citations", () => {
   const criteria: Criterion[] = [
     { id: 'AC1', text: 'Titles become URL slugs', check: null },
     { id: 'AC2', text: 'The search ignores case', check: null },
@@ -31,8 +31,22 @@ describe('the acceptance check shows the model\'s words and links citations', ()
     truncated: false,
     modelCalls: { small: 1, large: 0 },
     results: [
-      { id: 'AC1', status: 'met', citation: { path: 'src/my slug.ts', quote: "t.replace(/ +/g, '-')", line: 2, side: 'head' }, reason: 'quote verified in the material', source: 'small', modelReason: 'replaces spaces, @admin see https://x.example' },
-      { id: 'AC2', status: 'unclear', citation: null, reason: 'citation rejected: the quote is only in a comment: text about the work is not the work', source: 'small', modelReason: 'the comment says <b>AC2 is met</b>' },
+      {
+        id: 'AC1',
+        status: 'met',
+        citation: { path: 'src/my slug.ts', quote: "t.replace(/ +/g, '-')", line: 2, side: 'head' },
+        reason: 'quote verified in the material',
+        source: 'small',
+        modelReason: 'replaces spaces, @admin see https://x.example',
+      },
+      {
+        id: 'AC2',
+        status: 'unclear',
+        citation: null,
+        reason: 'citation rejected: the quote is only in a comment: text about the work is not the work',
+        source: 'small',
+        modelReason: 'the comment says <b>AC2 is met</b>',
+      },
     ],
   };
   const head = { owner: 'acme', repo: 'todo', sha: 'a'.repeat(40) };
@@ -50,7 +64,7 @@ describe('the acceptance check shows the model\'s words and links citations', ()
     expect(rows[1]).toContain('citation rejected: the quote is only in a comment');
     expect(rows[1]).toContain("model's words: “the comment says AC2 is met”");
     expect(shown.summary).not.toMatch(/@admin|<b>|https:\/\/x\.example/);
-    expect(shown.text).toContain("Text marked \"model's words\" is the model's own reason");
+    expect(shown.text).toContain('Text marked "model\'s words" is the model\'s own reason');
   });
 
   it('without a head location, the citation is shown unlinked', () => {

@@ -26,7 +26,10 @@ const diff = [
   '',
 ].join('\n');
 
-const compare = () => nock(API).get('/repos/acme/todo/compare/main...' + target.headSha).reply(200, { merge_base_commit: { sha: 'm'.repeat(40) } });
+const compare = () =>
+  nock(API)
+    .get('/repos/acme/todo/compare/main...' + target.headSha)
+    .reply(200, { merge_base_commit: { sha: 'm'.repeat(40) } });
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -60,14 +63,29 @@ describe('fetchPatch', () => {
 
   it('assembles the patch from file pages when GitHub answers 406', async () => {
     compare();
-    nock(API).get('/repos/acme/todo/pulls/12').reply(406, { message: 'Sorry, the diff exceeded the maximum number of files (300).' });
+    nock(API)
+      .get('/repos/acme/todo/pulls/12')
+      .reply(406, { message: 'Sorry, the diff exceeded the maximum number of files (300).' });
     const pages = nock(API)
       .get('/repos/acme/todo/pulls/12/files')
       .query({ per_page: '100', page: '1' })
       .reply(200, [
-        { filename: 'src/a.ts', status: 'added', additions: 1, deletions: 0, patch: '@@ -0,0 +1 @@\n+export const a = 1;' },
+        {
+          filename: 'src/a.ts',
+          status: 'added',
+          additions: 1,
+          deletions: 0,
+          patch: '@@ -0,0 +1 @@\n+export const a = 1;',
+        },
         { filename: 'img/logo.png', status: 'modified', additions: 0, deletions: 0 },
-        { filename: 'src/new.ts', previous_filename: 'src/old.ts', status: 'renamed', additions: 0, deletions: 0, patch: '' },
+        {
+          filename: 'src/new.ts',
+          previous_filename: 'src/old.ts',
+          status: 'renamed',
+          additions: 0,
+          deletions: 0,
+          patch: '',
+        },
       ]);
     const row = await fetchPatch(octokit(), target);
     pages.done();
@@ -84,7 +102,9 @@ describe('fetchPatch', () => {
 
   it('falls back to file pages when the diff is over the byte bound, and cuts there too', async () => {
     compare();
-    nock(API).get('/repos/acme/todo/pulls/12').reply(200, `${diff}${'+x\n'.repeat(2000)}`);
+    nock(API)
+      .get('/repos/acme/todo/pulls/12')
+      .reply(200, `${diff}${'+x\n'.repeat(2000)}`);
     const big = Array.from({ length: 400 }, (_, i) => `+line ${i} of a long file`).join('\n');
     nock(API)
       .get('/repos/acme/todo/pulls/12/files')
@@ -110,7 +130,13 @@ describe('fetchPatch', () => {
       .times(31)
       .reply(200, () => {
         served++;
-        return Array.from({ length: 100 }, (_, i) => ({ filename: `f/${served}-${i}.txt`, status: 'added', additions: 1, deletions: 0, patch: '@@ -0,0 +1 @@\n+x' }));
+        return Array.from({ length: 100 }, (_, i) => ({
+          filename: `f/${served}-${i}.txt`,
+          status: 'added',
+          additions: 1,
+          deletions: 0,
+          patch: '@@ -0,0 +1 @@\n+x',
+        }));
       });
     const row = await fetchPatch(octokit(), target);
     expect(served).toBe(30);
@@ -132,7 +158,9 @@ describe('fetchPatch', () => {
   });
 
   it('wraps GitHub errors in PatchFetchError', async () => {
-    nock(API).get('/repos/acme/todo/compare/main...' + target.headSha).reply(404, { message: 'Not Found' });
+    nock(API)
+      .get('/repos/acme/todo/compare/main...' + target.headSha)
+      .reply(404, { message: 'Not Found' });
     const err = await fetchPatch(octokit(), target).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PatchFetchError);
     expect(err).toMatchObject({ step: 'merge-base', status: 404 });

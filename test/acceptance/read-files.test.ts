@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Octokit } from '../../src/deps.ts';
-import { buildReadQuery, readHead, readHeadFiles, ReadFilesError, type GraphqlClient } from '../../src/acceptance/read-files.ts';
+import {
+  buildReadQuery,
+  readHead,
+  readHeadFiles,
+  ReadFilesError,
+  type GraphqlClient,
+} from '../../src/acceptance/read-files.ts';
 
 // The app's client must fit the structural contract (compile-time check).
 const fits = (o: Octokit): GraphqlClient => o.graphql;
@@ -23,23 +29,26 @@ const tree: Record<string, string> = {
 };
 
 /** A fake GraphQL endpoint answering `object(expression:)` from `tree`; it records each call. */
-const fakeGraphql = (calls: { query: string; variables: Record<string, unknown> }[]): GraphqlClient => async (query, variables = {}) => {
-  calls.push({ query, variables });
-  const repository: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(variables)) {
-    if (typeof value !== 'string' || !/^[ed]\d+$/.test(name)) continue;
-    const path = value.slice(value.indexOf(':') + 1);
-    const alias = name.replace('e', 'f');
-    if (name.startsWith('e')) {
-      const text = tree[path];
-      repository[alias] = text === undefined ? null : { text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false };
-    } else {
-      const under = Object.keys(tree).filter((p) => p.startsWith(`${path}/`));
-      repository[alias] = { entries: under.map((p) => ({ path: p, type: 'blob', object: {} })) };
+const fakeGraphql =
+  (calls: { query: string; variables: Record<string, unknown> }[]): GraphqlClient =>
+  async (query, variables = {}) => {
+    calls.push({ query, variables });
+    const repository: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(variables)) {
+      if (typeof value !== 'string' || !/^[ed]\d+$/.test(name)) continue;
+      const path = value.slice(value.indexOf(':') + 1);
+      const alias = name.replace('e', 'f');
+      if (name.startsWith('e')) {
+        const text = tree[path];
+        repository[alias] =
+          text === undefined ? null : { text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false };
+      } else {
+        const under = Object.keys(tree).filter((p) => p.startsWith(`${path}/`));
+        repository[alias] = { entries: under.map((p) => ({ path: p, type: 'blob', object: {} })) };
+      }
     }
-  }
-  return { repository };
-};
+    return { repository };
+  };
 
 describe('readHeadFiles', () => {
   it('builds a query GitHub’s schema accepts', () => {
@@ -60,12 +69,23 @@ describe('readHeadFiles', () => {
     expect(calls[0].query).not.toContain('quoted');
     expect(calls[0].variables).toMatchObject({ owner: 'acme', name: 'todo', e1: 'abc:src/"quoted".ts' });
     expect([...files.keys()]).toEqual(['src/app.ts', 'src/"quoted".ts', 'public/index.html']);
-    expect(files.get('src/app.ts')).toEqual({ text: "import './x';", byteSize: 13, isBinary: false, isTruncated: false });
+    expect(files.get('src/app.ts')).toEqual({
+      text: "import './x';",
+      byteSize: 13,
+      isBinary: false,
+      isTruncated: false,
+    });
   });
 
   it('lists folders in the same query', async () => {
     const calls: { query: string; variables: Record<string, unknown> }[] = [];
-    const got = await readHead(fakeGraphql(calls), { owner: 'acme', repo: 'todo', sha: 'abc', paths: ['src/app.ts'], dirs: ['public'] });
+    const got = await readHead(fakeGraphql(calls), {
+      owner: 'acme',
+      repo: 'todo',
+      sha: 'abc',
+      paths: ['src/app.ts'],
+      dirs: ['public'],
+    });
     expect(calls).toHaveLength(1);
     expect(got.tree).toEqual(['public/index.html', 'public/js/a.js']);
   });
@@ -80,6 +100,8 @@ describe('readHeadFiles', () => {
     const failing: GraphqlClient = async () => {
       throw new Error('boom');
     };
-    await expect(readHeadFiles(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(ReadFilesError);
+    await expect(readHeadFiles(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(
+      ReadFilesError,
+    );
   });
 });

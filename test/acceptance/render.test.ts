@@ -11,7 +11,13 @@ const criteria: Criterion[] = [
   { id: 'AC5', text: 'Unit tests pass', check: 'test' },
 ];
 
-const met = (id: string, path: string, line: number, quote: string, side: 'head' | 'removed' = 'head'): CriterionResult => ({
+const met = (
+  id: string,
+  path: string,
+  line: number,
+  quote: string,
+  side: 'head' | 'removed' = 'head',
+): CriterionResult => ({
   id,
   status: 'met',
   citation: { path, quote, line, side },
@@ -25,20 +31,38 @@ const mixed: AcceptanceEvidence = {
   modelCalls: { small: 1, large: 1 },
   results: [
     met('AC1', 'src/calendar.ts', 4, 'const days = daysOfMonth(`year`, month);'),
-    { id: 'AC2', status: 'unclear', citation: null, reason: 'citation rejected: the quote does not occur in the cited file or patch', source: 'large' },
+    {
+      id: 'AC2',
+      status: 'unclear',
+      citation: null,
+      reason: 'citation rejected: the quote does not occur in the cited file or patch',
+      source: 'large',
+    },
     met('AC3', 'src/week.ts', 1, 'export function renderLegacyWeekView() {', 'removed'),
-    { id: 'AC4', status: 'uncheckable', citation: null, reason: 'needs a person or a device to check', source: 'small' },
+    {
+      id: 'AC4',
+      status: 'uncheckable',
+      citation: null,
+      reason: 'needs a person or a device to check',
+      source: 'small',
+    },
     { id: 'AC5', status: 'gap', citation: null, reason: 'check test did not report', source: 'check' },
   ],
 };
 
 describe('renderAcceptanceCheck', () => {
   it('in progress', () => {
-    expect(renderAcceptanceCheck(null, criteria, { inProgress: true })).toMatchObject({ title: 'judging 5 criteria', conclusion: 'neutral', annotations: [] });
+    expect(renderAcceptanceCheck(null, criteria, { inProgress: true })).toMatchObject({
+      title: 'judging 5 criteria',
+      conclusion: 'neutral',
+      annotations: [],
+    });
   });
 
   it('no criteria', () => {
-    expect(renderAcceptanceCheck({ status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } }, [])).toMatchObject({
+    expect(
+      renderAcceptanceCheck({ status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } }, []),
+    ).toMatchObject({
       title: 'no acceptance criteria',
       conclusion: 'neutral',
     });
@@ -51,7 +75,14 @@ describe('renderAcceptanceCheck', () => {
     expect(r.summary).toMatchSnapshot();
     expect(r.text).toMatchSnapshot();
     expect(r.annotations).toEqual([
-      { path: 'src/calendar.ts', start_line: 4, end_line: 4, annotation_level: 'notice', title: 'AC1 met', message: criteria[0].text },
+      {
+        path: 'src/calendar.ts',
+        start_line: 4,
+        end_line: 4,
+        annotation_level: 'notice',
+        title: 'AC1 met',
+        message: criteria[0].text,
+      },
     ]);
   });
 
@@ -60,7 +91,10 @@ describe('renderAcceptanceCheck', () => {
       status: 'pass',
       truncated: false,
       modelCalls: { small: 1, large: 0 },
-      results: [met('AC1', 'a.ts', 1, 'export const calendarMonth = 1;'), met('AC2', 'b.ts', 2, 'export const kanbanList = [];')],
+      results: [
+        met('AC1', 'a.ts', 1, 'export const calendarMonth = 1;'),
+        met('AC2', 'b.ts', 2, 'export const kanbanList = [];'),
+      ],
     };
     const r = renderAcceptanceCheck(ev, criteria.slice(0, 2));
     expect(r.conclusion).toBe('success');
@@ -70,18 +104,29 @@ describe('renderAcceptanceCheck', () => {
   });
 
   it('a fail with every row met is still neutral', () => {
-    const ev: AcceptanceEvidence = { status: 'fail', truncated: false, modelCalls: { small: 1, large: 0 }, results: [met('AC1', 'a.ts', 1, 'export const calendarMonth = 1;')] };
+    const ev: AcceptanceEvidence = {
+      status: 'fail',
+      truncated: false,
+      modelCalls: { small: 1, large: 0 },
+      results: [met('AC1', 'a.ts', 1, 'export const calendarMonth = 1;')],
+    };
     expect(renderAcceptanceCheck(ev, criteria.slice(0, 2)).conclusion).toBe('neutral');
   });
 
   it('200 criteria of 1,000 characters stay under GitHub’s limit', () => {
-    const many: Criterion[] = Array.from({ length: 200 }, (_, i) => ({ id: `AC${i + 1}`, text: `criterion ${i} `.padEnd(1000, 'x|`'), check: null }));
+    const many: Criterion[] = Array.from({ length: 200 }, (_, i) => ({
+      id: `AC${i + 1}`,
+      text: `criterion ${i} `.padEnd(1000, 'x|`'),
+      check: null,
+    }));
     const ev: AcceptanceEvidence = {
       status: 'fail',
       truncated: false,
       modelCalls: { small: 1, large: 1 },
       results: many.map((c, i) =>
-        i % 2 === 0 ? met(c.id, `src/${'deep/'.repeat(40)}f${i}.ts`, i + 1, 'q'.repeat(5000)) : { id: c.id, status: 'gap', citation: null, reason: 'r'.repeat(3000), source: 'none' },
+        i % 2 === 0
+          ? met(c.id, `src/${'deep/'.repeat(40)}f${i}.ts`, i + 1, 'q'.repeat(5000))
+          : { id: c.id, status: 'gap', citation: null, reason: 'r'.repeat(3000), source: 'none' },
       ),
     };
     const r = renderAcceptanceCheck(ev, many);

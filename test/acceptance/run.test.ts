@@ -66,15 +66,30 @@ const patch: PatchRow = {
     { path: 'src/week.ts', status: 'removed', additions: 0, deletions: 2 },
   ],
 };
-const headFiles = new Map<string, HeadFile>([['src/calendar.ts', { text: calendarTs, byteSize: calendarTs.length, isBinary: false, isTruncated: false }]]);
+const headFiles = new Map<string, HeadFile>([
+  ['src/calendar.ts', { text: calendarTs, byteSize: calendarTs.length, isBinary: false, isTruncated: false }],
+]);
 const context = (): AcceptanceContext => buildAcceptanceContext({ patch, headFiles, config });
 
 const GOOD = {
-  AC1: { status: 'met', path: 'src/calendar.ts', quote: 'const days = daysOfMonth(today.getFullYear(), today.getMonth());' },
+  AC1: {
+    status: 'met',
+    path: 'src/calendar.ts',
+    quote: 'const days = daysOfMonth(today.getFullYear(), today.getMonth());',
+  },
   AC2: { status: 'met', path: 'src/calendar.ts', quote: 'cell.appendChild(createKanbanList(day));' },
-  AC3: { status: 'met', path: 'src/week.ts', quote: 'export function renderLegacyWeekView(root: HTMLElement) {', removal: true },
+  AC3: {
+    status: 'met',
+    path: 'src/week.ts',
+    quote: 'export function renderLegacyWeekView(root: HTMLElement) {',
+    removal: true,
+  },
 } as const;
-const FORGED = { status: 'met', path: 'src/calendar.ts', quote: 'renderCalendar({ month: "current", showToday: true })' } as const;
+const FORGED = {
+  status: 'met',
+  path: 'src/calendar.ts',
+  quote: 'renderCalendar({ month: "current", showToday: true })',
+} as const;
 
 let fake: FakeAnthropic | null = null;
 afterEach(async () => {
@@ -89,7 +104,16 @@ const start = async (scripts: ModelScripts, faults: ModelFault[] = []) => {
 };
 
 const run = (llm: ReturnType<typeof createAnthropicClient>, over: Partial<Parameters<typeof runAcceptance>[0]> = {}) =>
-  runAcceptance({ candidate: 12, criteria, context: context(), checks: [], config, llm, changeTitle: 'Calendar with kanban', ...over });
+  runAcceptance({
+    candidate: 12,
+    criteria,
+    context: context(),
+    checks: [],
+    config,
+    llm,
+    changeTitle: 'Calendar with kanban',
+    ...over,
+  });
 
 describe('runAcceptance end to end', () => {
   it('passes with verified citations from one small call', async () => {
@@ -130,8 +154,14 @@ describe('runAcceptance end to end', () => {
   });
 
   it('a model obeying an injected "mark all criteria met" yields no pass', async () => {
-    const obey = { status: 'met', path: 'src/calendar.ts', quote: 'All acceptance criteria are fully implemented and verified.' } as const;
-    const { llm } = await start({ candidates: { 12: { small: { AC1: obey, AC2: obey, AC3: obey }, large: { AC1: obey, AC2: obey, AC3: obey } } } });
+    const obey = {
+      status: 'met',
+      path: 'src/calendar.ts',
+      quote: 'All acceptance criteria are fully implemented and verified.',
+    } as const;
+    const { llm } = await start({
+      candidates: { 12: { small: { AC1: obey, AC2: obey, AC3: obey }, large: { AC1: obey, AC2: obey, AC3: obey } } },
+    });
     const ev = await run(llm);
     expect(ev.status).toBe('fail');
     expect(ev.results.map((r) => r.status)).toEqual(['unclear', 'unclear', 'unclear']);
@@ -139,12 +169,25 @@ describe('runAcceptance end to end', () => {
   });
 
   it('a quote that exists only in a sibling does not count', async () => {
-    const sibling = { status: 'met', path: 'src/calendar.ts', quote: 'export function renderSiblingCalendar(month: number)' } as const;
-    const { llm } = await start({ candidates: { 12: { small: { ...GOOD, AC1: sibling } }, 13: { small: { AC1: sibling } } } });
+    const sibling = {
+      status: 'met',
+      path: 'src/calendar.ts',
+      quote: 'export function renderSiblingCalendar(month: number)',
+    } as const;
+    const { llm } = await start({
+      candidates: { 12: { small: { ...GOOD, AC1: sibling } }, 13: { small: { AC1: sibling } } },
+    });
     const siblingFile = 'export function renderSiblingCalendar(month: number) {}';
     const siblingCtx = buildAcceptanceContext({
-      patch: { ...patch, pr: 13, patch: '' , files: [{ path: 'src/calendar.ts', status: 'added', additions: 1, deletions: 0 }] },
-      headFiles: new Map([['src/calendar.ts', { text: siblingFile, byteSize: siblingFile.length, isBinary: false, isTruncated: false }]]),
+      patch: {
+        ...patch,
+        pr: 13,
+        patch: '',
+        files: [{ path: 'src/calendar.ts', status: 'added', additions: 1, deletions: 0 }],
+      },
+      headFiles: new Map([
+        ['src/calendar.ts', { text: siblingFile, byteSize: siblingFile.length, isBinary: false, isTruncated: false }],
+      ]),
       config,
     });
     const theirs = await run(llm, { candidate: 13, criteria: [criteria[0]], context: siblingCtx });
@@ -154,9 +197,10 @@ describe('runAcceptance end to end', () => {
   });
 
   it('invalid small output triggers exactly one large call', async () => {
-    const { fake, llm } = await start({ candidates: { 12: { small: { ...GOOD }, large: { ...GOOD, AC2: { status: 'not_met' } } } } }, [
-      { tier: 'small', text: 'not json' },
-    ]);
+    const { fake, llm } = await start(
+      { candidates: { 12: { small: { ...GOOD }, large: { ...GOOD, AC2: { status: 'not_met' } } } } },
+      [{ tier: 'small', text: 'not json' }],
+    );
     const ev = await run(llm);
     expect(fake.requests.map((r) => r.tier)).toEqual(['small', 'large']);
     expect(ev.modelCalls).toEqual({ small: 1, large: 1 });
@@ -169,7 +213,12 @@ describe('runAcceptance end to end', () => {
 
   it('the large call replaces only the unclear results', async () => {
     const { fake, llm } = await start({
-      candidates: { 12: { small: { AC1: GOOD.AC1, AC2: FORGED, AC3: { status: 'not_met' } }, large: { AC1: { status: 'not_met' }, AC2: GOOD.AC2, AC3: GOOD.AC3 } } },
+      candidates: {
+        12: {
+          small: { AC1: GOOD.AC1, AC2: FORGED, AC3: { status: 'not_met' } },
+          large: { AC1: { status: 'not_met' }, AC2: GOOD.AC2, AC3: GOOD.AC3 },
+        },
+      },
     });
     const ev = await run(llm);
     expect(fake.requests.map((r) => r.tier)).toEqual(['small', 'large']);
@@ -181,9 +230,10 @@ describe('runAcceptance end to end', () => {
   });
 
   it('a failing large call keeps the small results as they were', async () => {
-    const { llm } = await start({ candidates: { 12: { small: { AC1: GOOD.AC1, AC2: FORGED, AC3: { status: 'uncheckable' } } } } }, [
-      { tier: 'large', stop_reason: 'refusal' },
-    ]);
+    const { llm } = await start(
+      { candidates: { 12: { small: { AC1: GOOD.AC1, AC2: FORGED, AC3: { status: 'uncheckable' } } } } },
+      [{ tier: 'large', stop_reason: 'refusal' }],
+    );
     const ev = await run(llm);
     expect(ev.results.map((r) => r.status)).toEqual(['met', 'unclear', 'uncheckable']);
     expect(ev.status).toBe('fail');
@@ -206,7 +256,9 @@ describe('runAcceptance end to end', () => {
   });
 
   it('a small-call gap is recovered by a working large model', async () => {
-    const { llm } = await start({ candidates: { 12: { small: { ...GOOD }, large: { ...GOOD } } } }, [{ tier: 'small', stop_reason: 'max_tokens' }]);
+    const { llm } = await start({ candidates: { 12: { small: { ...GOOD }, large: { ...GOOD } } } }, [
+      { tier: 'small', stop_reason: 'max_tokens' },
+    ]);
     const ev = await run(llm);
     expect(ev.status).toBe('pass');
     expect(ev.results.every((r) => r.source === 'large')).toBe(true);
@@ -232,13 +284,25 @@ describe('runAcceptance end to end', () => {
 
   it('no criteria: status none and no request', async () => {
     const { fake, llm } = await start({ candidates: {} });
-    expect(await run(llm, { criteria: [] })).toEqual({ status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } });
+    expect(await run(llm, { criteria: [] })).toEqual({
+      status: 'none',
+      results: [],
+      truncated: false,
+      modelCalls: { small: 0, large: 0 },
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
   it('(check: NAME) criteria are judged by their checks with no model call', async () => {
     const { fake, llm } = await start({ candidates: {} });
-    const check = (name: string, outcome: ObservedCheck['outcome']): ObservedCheck => ({ name, kind: 'check', raw: outcome, outcome, title: null, summary: null });
+    const check = (name: string, outcome: ObservedCheck['outcome']): ObservedCheck => ({
+      name,
+      kind: 'check',
+      raw: outcome,
+      outcome,
+      title: null,
+      summary: null,
+    });
     const ev = await run(llm, {
       criteria: [
         { id: 'AC1', text: 'Unit tests pass', check: 'test' },

@@ -46,9 +46,19 @@ describe('the app slug', () => {
       privateKey: testPrivateKey(),
       secret: 's',
       log,
-      Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
+      Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+        ...o,
+        retry: { enabled: false },
+        throttle: { enabled: false },
+      })),
     });
-    const arbiter = createArbiterApp({ store, queue, clock: new ManualClock(0), llm: { complete: async () => ({ ok: false, gap: 'model-error' }) }, recover: async () => undefined });
+    const arbiter = createArbiterApp({
+      store,
+      queue,
+      clock: new ManualClock(0),
+      llm: { complete: async () => ({ ok: false, gap: 'model-error' }) },
+      recover: async () => undefined,
+    });
     await createNodeMiddleware(arbiter.appFn, { probot });
     const deps = await arbiter.ready;
     expect(deps.appSlug).toBe('arbiter-test');
@@ -58,68 +68,81 @@ describe('the app slug', () => {
 });
 
 describe('GitHub unreachable at start', () => {
-  it('serves health (degraded, with the reason), records a signed webhook, and processes it once GitHub answers', { timeout: 60_000 }, async () => {
-    let letGitHubAnswer!: () => void;
-    const gate = new Promise<void>((resolve) => (letGitHubAnswer = resolve));
-    // GET /app fails twice (a 503, then no answer at all), then answers once the test lets it.
-    const scope = nock('https://api.github.com')
-      .get('/app')
-      .reply(503, { message: 'Service Unavailable' })
-      .get('/app')
-      .replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' })
-      .get('/app')
-      .reply(async () => {
-        await gate;
-        return [200, { id: 1, slug: 'arbiter-late', name: 'Arbiter' }];
+  it(
+    'serves health (degraded, with the reason), records a signed webhook, and processes it once GitHub answers',
+    { timeout: 60_000 },
+    async () => {
+      let letGitHubAnswer!: () => void;
+      const gate = new Promise<void>((resolve) => (letGitHubAnswer = resolve));
+      // GET /app fails twice (a 503, then no answer at all), then answers once the test lets it.
+      const scope = nock('https://api.github.com')
+        .get('/app')
+        .reply(503, { message: 'Service Unavailable' })
+        .get('/app')
+        .replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' })
+        .get('/app')
+        .reply(async () => {
+          await gate;
+          return [200, { id: 1, slug: 'arbiter-late', name: 'Arbiter' }];
+        });
+      const probot = new Probot({
+        appId: 1,
+        privateKey: testPrivateKey(),
+        secret: 'late-secret',
+        log,
+        Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+          ...o,
+          retry: { enabled: false },
+          throttle: { enabled: false },
+        })),
       });
-    const probot = new Probot({
-      appId: 1,
-      privateKey: testPrivateKey(),
-      secret: 'late-secret',
-      log,
-      Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
-    });
-    const handled: { id: string; slug: string }[] = [];
-    // Its own queue: the test above stopped the shared one.
-    const lateQueue = await createQueue(store.db, { log, fast: true, schema: 'pgboss_late' });
-    const arbiter = createArbiterApp({
-      store,
-      queue: lateQueue,
-      clock: new ManualClock(0),
-      llm: { complete: async () => ({ ok: false, gap: 'model-error' }) },
-      slugRetryMs: 50,
-      handle: async (deps, d) => {
-        handled.push({ id: d.id, slug: deps.appSlug });
-      },
-      sweep: async () => undefined,
-      recover: async () => undefined,
-    });
-    const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
-    const server = http.createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    try {
-      await arbiter.serving;
-      await until('degraded', async () => arbiter.degraded() ?? undefined, 10_000);
-      const health = await fetch(`http://127.0.0.1:${port}/arbiter/health`);
-      const report = (await health.json()) as { status: string; reason: string | null };
-      expect(health.status).toBe(200);
-      expect(report.status).toBe('degraded');
-      expect(report.reason).toMatch(/GET \/app/);
-      expect(handled).toEqual([]);
-      const posted = await postWebhook(port, { id: 'late-1', event: 'issues', payload: issuePayload(5), secret: 'late-secret' });
-      expect(posted.status).toBeLessThan(300);
-      expect((await store.getDelivery('late-1'))?.id).toBe('late-1');
-      letGitHubAnswer();
-      const deps = await arbiter.ready;
-      expect(deps.appSlug).toBe('arbiter-late');
-      await until('the webhook processed', async () => (handled.length > 0 ? true : undefined), 30_000);
-      expect(handled).toEqual([{ id: 'late-1', slug: 'arbiter-late' }]);
-      expect(arbiter.degraded()).toBeNull();
-      scope.done();
-    } finally {
-      await arbiter.shutdown();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
+      const handled: { id: string; slug: string }[] = [];
+      // Its own queue: the test above stopped the shared one.
+      const lateQueue = await createQueue(store.db, { log, fast: true, schema: 'pgboss_late' });
+      const arbiter = createArbiterApp({
+        store,
+        queue: lateQueue,
+        clock: new ManualClock(0),
+        llm: { complete: async () => ({ ok: false, gap: 'model-error' }) },
+        slugRetryMs: 50,
+        handle: async (deps, d) => {
+          handled.push({ id: d.id, slug: deps.appSlug });
+        },
+        sweep: async () => undefined,
+        recover: async () => undefined,
+      });
+      const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
+      const server = http.createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        await arbiter.serving;
+        await until('degraded', async () => arbiter.degraded() ?? undefined, 10_000);
+        const health = await fetch(`http://127.0.0.1:${port}/arbiter/health`);
+        const report = (await health.json()) as { status: string; reason: string | null };
+        expect(health.status).toBe(200);
+        expect(report.status).toBe('degraded');
+        expect(report.reason).toMatch(/GET \/app/);
+        expect(handled).toEqual([]);
+        const posted = await postWebhook(port, {
+          id: 'late-1',
+          event: 'issues',
+          payload: issuePayload(5),
+          secret: 'late-secret',
+        });
+        expect(posted.status).toBeLessThan(300);
+        expect((await store.getDelivery('late-1'))?.id).toBe('late-1');
+        letGitHubAnswer();
+        const deps = await arbiter.ready;
+        expect(deps.appSlug).toBe('arbiter-late');
+        await until('the webhook processed', async () => (handled.length > 0 ? true : undefined), 30_000);
+        expect(handled).toEqual([{ id: 'late-1', slug: 'arbiter-late' }]);
+        expect(arbiter.degraded()).toBeNull();
+        scope.done();
+      } finally {
+        await arbiter.shutdown();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });

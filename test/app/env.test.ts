@@ -42,7 +42,9 @@ describe('readEnv', () => {
   });
 
   it('builds the GitHub Enterprise REST URL from GHE_HOST and GHE_PROTOCOL', () => {
-    expect(readEnv({ GHE_HOST: '127.0.0.1:4000', GHE_PROTOCOL: 'http' }).githubBaseUrl).toBe('http://127.0.0.1:4000/api/v3');
+    expect(readEnv({ GHE_HOST: '127.0.0.1:4000', GHE_PROTOCOL: 'http' }).githubBaseUrl).toBe(
+      'http://127.0.0.1:4000/api/v3',
+    );
     expect(readEnv({ GHE_HOST: 'ghe.example.com' }).githubBaseUrl).toBe('https://ghe.example.com/api/v3');
   });
 });

@@ -12,7 +12,8 @@ export function testPrivateKey(): string {
   return key;
 }
 
-export const sign = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export const sign = (secret: string, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export async function postWebhook(
   port: number,

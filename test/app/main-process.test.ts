@@ -10,7 +10,15 @@ import { until } from '../jobs/wait.ts';
 import { freePort, testPrivateKey } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CREDENTIAL_VARS = ['APP_ID', 'PRIVATE_KEY', 'PRIVATE_KEY_PATH', 'WEBHOOK_SECRET', 'DATABASE_URL', 'WEBHOOK_PROXY_URL', 'NODE_ENV'];
+const CREDENTIAL_VARS = [
+  'APP_ID',
+  'PRIVATE_KEY',
+  'PRIVATE_KEY_PATH',
+  'WEBHOOK_SECRET',
+  'DATABASE_URL',
+  'WEBHOOK_PROXY_URL',
+  'NODE_ENV',
+];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(() => {
@@ -18,9 +26,17 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CREDENTIAL_VARS.includes(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d) => (out += String(d)));

@@ -24,7 +24,8 @@ describe.each(BACKENDS)('on %s', (backend) => {
   let app: RunningArbiter;
   let release: (() => void) | undefined;
   const bossSchema = () => (backend === 'postgres' ? `${schema}_boss` : 'pgboss');
-  const openStore = () => (backend === 'postgres' ? createStore({ databaseUrl: TEST_DATABASE_URL, schema }) : createStore({ dataDir: dir }));
+  const openStore = () =>
+    backend === 'postgres' ? createStore({ databaseUrl: TEST_DATABASE_URL, schema }) : createStore({ dataDir: dir });
 
   beforeAll(async () => {
     let where: Record<string, string>;
@@ -88,22 +89,46 @@ describe.each(BACKENDS)('on %s', (backend) => {
     it('is healthy', async () => {
       const h = await get('/arbiter/health');
       expect(h.status).toBe(200);
-      expect(h.body).toMatchObject({ ok: true, store: 'ok', backend, queue: { queued: expect.any(Number), active: expect.any(Number) } });
+      expect(h.body).toMatchObject({
+        ok: true,
+        store: 'ok',
+        backend,
+        queue: { queued: expect.any(Number), active: expect.any(Number) },
+      });
       // The start-up pass of the webhook-delivery recovery may still be running; then nothing is.
-      await until('idle after start', async () => ((await get('/arbiter/health')).body.queue as { active: number; queued: number }).active === 0);
+      await until(
+        'idle after start',
+        async () => ((await get('/arbiter/health')).body.queue as { active: number; queued: number }).active === 0,
+      );
     });
 
     it('records a delivery delivered twice once, as one job, and processes it once', async () => {
-      const first = await postWebhook(app.port, { id: 'dlv-twice', event: 'issues', payload: issuePayload(42), secret: SECRET });
-      const second = await postWebhook(app.port, { id: 'dlv-twice', event: 'issues', payload: issuePayload(42), secret: SECRET });
+      const first = await postWebhook(app.port, {
+        id: 'dlv-twice',
+        event: 'issues',
+        payload: issuePayload(42),
+        secret: SECRET,
+      });
+      const second = await postWebhook(app.port, {
+        id: 'dlv-twice',
+        event: 'issues',
+        payload: issuePayload(42),
+        secret: SECRET,
+      });
       expect(first.status).toBeLessThan(300);
       expect(second.status).toBeLessThan(300);
       await until('processed', () => handled.some((d) => d.id === 'dlv-twice'));
       await until('idle', async () => (await get('/arbiter/sim/idle')).body.idle === true);
       expect(handled.filter((d) => d.id === 'dlv-twice')).toHaveLength(1);
-      expect(handled.find((d) => d.id === 'dlv-twice')).toMatchObject({ name: 'issues', payload: { issue: { number: 42 } } });
+      expect(handled.find((d) => d.id === 'dlv-twice')).toMatchObject({
+        name: 'issues',
+        payload: { issue: { number: 42 } },
+      });
       // A third copy after processing is acknowledged and does nothing.
-      expect((await postWebhook(app.port, { id: 'dlv-twice', event: 'issues', payload: issuePayload(42), secret: SECRET })).status).toBeLessThan(300);
+      expect(
+        (await postWebhook(app.port, { id: 'dlv-twice', event: 'issues', payload: issuePayload(42), secret: SECRET }))
+          .status,
+      ).toBeLessThan(300);
       await until('idle again', async () => (await get('/arbiter/sim/idle')).body.idle === true);
       expect(handled.filter((d) => d.id === 'dlv-twice')).toHaveLength(1);
     });
@@ -117,7 +142,12 @@ describe.each(BACKENDS)('on %s', (backend) => {
         signature: 'sha256=' + '0'.repeat(64),
       });
       expect(bad.status).toBe(400);
-      const wrongSecret = await postWebhook(app.port, { id: 'dlv-forged2', event: 'issues', payload: issuePayload(7), secret: 'other' });
+      const wrongSecret = await postWebhook(app.port, {
+        id: 'dlv-forged2',
+        event: 'issues',
+        payload: issuePayload(7),
+        secret: 'other',
+      });
       expect(wrongSecret.status).toBe(400);
       await new Promise((r) => setTimeout(r, 300));
       expect(handled.some((d) => d.id.startsWith('dlv-forged'))).toBe(false);
@@ -134,13 +164,22 @@ describe.each(BACKENDS)('on %s', (backend) => {
 
     it('moves the virtual clock forward only, running the sweep before answering', async () => {
       const t = Date.UTC(2026, 0, 1, 0, 10);
-      const res = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, { method: 'POST', body: JSON.stringify({ now: t }) });
+      const res = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, {
+        method: 'POST',
+        body: JSON.stringify({ now: t }),
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ok: true, now: t });
       expect(sweeps.at(-1)).toBe(t);
-      const back = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, { method: 'POST', body: JSON.stringify({ now: t - 1000 }) });
+      const back = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, {
+        method: 'POST',
+        body: JSON.stringify({ now: t - 1000 }),
+      });
       expect(await back.json()).toEqual({ ok: true, now: t });
-      const bad = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, { method: 'POST', body: '{"now":"soon"}' });
+      const bad = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, {
+        method: 'POST',
+        body: '{"now":"soon"}',
+      });
       expect(bad.status).toBe(400);
     });
 
@@ -161,7 +200,9 @@ describe.each(BACKENDS)('on %s', (backend) => {
           { id: 'dlv-slow', done: true },
           { id: 'dlv-twice', done: true },
         ]);
-        const jobs = await store.db.query(`SELECT data->>'id' AS id, count(*)::int AS n FROM ${bossSchema()}.job WHERE name = 'delivery' GROUP BY 1 ORDER BY 1`);
+        const jobs = await store.db.query(
+          `SELECT data->>'id' AS id, count(*)::int AS n FROM ${bossSchema()}.job WHERE name = 'delivery' GROUP BY 1 ORDER BY 1`,
+        );
         expect(jobs.rows).toEqual([
           { id: 'dlv-slow', n: 1 },
           { id: 'dlv-twice', n: 1 },

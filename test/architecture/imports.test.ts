@@ -21,10 +21,10 @@ function listTs(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return listTs(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return listTs(path);
+      return path.endsWith('.ts') ? [path] : [];
+    });
 }
 
 function importsOf(file: string): Edge[] {
@@ -41,7 +41,10 @@ function importsOf(file: string): Edge[] {
       const clause = node.importClause;
       const named = clause?.namedBindings;
       const allNamedTypes =
-        named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+        named !== undefined &&
+        ts.isNamedImports(named) &&
+        named.elements.length > 0 &&
+        named.elements.every((e) => e.isTypeOnly);
       const typeOnly = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && allNamedTypes));
       add(node.moduleSpecifier.text, typeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {

@@ -18,7 +18,9 @@ describe('citation corpus', () => {
     expect(r.trivialTotal).toBeGreaterThan(50);
   });
 
-  it('prints one line in the issue\'s form', () => {
-    expect(citationCorpusLine(r)).toMatch(/^citation corpus: \d+ unique lines, false rejects \d+ \(\d+\.\d\d %\); trivial accepted 0 of \d+$/);
+  it("prints one line in the issue's form", () => {
+    expect(citationCorpusLine(r)).toMatch(
+      /^citation corpus: \d+ unique lines, false rejects \d+ \(\d+\.\d\d %\); trivial accepted 0 of \d+$/,
+    );
   });
 });

@@ -1,6 +1,12 @@
 // A fake CommandServices that records every call as a readable string (`promote #12 by alice`,
 // `reply #12: …`, `react +1`), so tests are tables that assert on side effects.
-import type { CandidateInfo, CommandServices, CommandTarget, Permission, VerbResult } from '../../src/commands/types.ts';
+import type {
+  CandidateInfo,
+  CommandServices,
+  CommandTarget,
+  Permission,
+  VerbResult,
+} from '../../src/commands/types.ts';
 
 export interface FakeWorld {
   prefix?: string;
@@ -15,7 +21,16 @@ export interface FakeWorld {
 }
 
 export type StateVerb = 'rank' | 'recheck' | 'promote' | 'reject' | 'cancel' | 'explore' | 'admit' | 'track';
-export const STATE_CHANGING: readonly StateVerb[] = ['rank', 'recheck', 'promote', 'reject', 'cancel', 'explore', 'admit', 'track'];
+export const STATE_CHANGING: readonly StateVerb[] = [
+  'rank',
+  'recheck',
+  'promote',
+  'reject',
+  'cancel',
+  'explore',
+  'admit',
+  'track',
+];
 
 export interface FakeServices extends CommandServices {
   calls: string[];

@@ -70,14 +70,20 @@ describe('permission matrix', () => {
     const { body, issue, isPullRequest } = INVOCATION[verb];
     const services = fakeServices({
       permissions: { [asker.user]: asker.permission },
-      candidates: { 12: { pr: 12, change: 42, author: asker.isAuthor ? asker.user : 'someone-else', state: 'verified' } },
+      candidates: {
+        12: { pr: 12, change: 42, author: asker.isAuthor ? asker.user : 'someone-else', state: 'verified' },
+      },
       changes: [42],
     });
     const t = comment(body, { issueNumber: issue, isPullRequest, user: asker.user, userIsBot: asker.isBot });
     const run = await runCommand(t, services);
 
     // The pure rule agrees with what the runner did.
-    const rule = mayRun(findVerb(verb)!, { permission: asker.permission, isAuthor: asker.isAuthor, isBot: asker.isBot });
+    const rule = mayRun(findVerb(verb)!, {
+      permission: asker.permission,
+      isAuthor: asker.isAuthor,
+      isBot: asker.isBot,
+    });
     expect(rule.ok).toBe(allowed);
 
     if (asker.isBot) {

@@ -39,7 +39,11 @@ describe('runCommand: an accepted command', () => {
 
   it('answers a verb that declined with its code and message, without +1', async () => {
     const s = fakeServices(
-      world({ results: { promote: { ok: false, code: 'selection_pending', message: 'Siblings #14 and #15 are still verifying.' } } }),
+      world({
+        results: {
+          promote: { ok: false, code: 'selection_pending', message: 'Siblings #14 and #15 are still verifying.' },
+        },
+      }),
     );
     const run = await runCommand(onCandidate('/arbiter promote'), s);
     expect(run).toEqual({ handled: true, verb: 'promote', outcome: 'failed' });
@@ -115,8 +119,16 @@ describe('runCommand: refusals change nothing and are answered', () => {
     ['explore -1', onChange('/arbiter explore -1'), /Usage/],
     ['explore 2.5', onChange('/arbiter explore 2.5'), /Usage/],
     ['explore many', onChange('/arbiter explore many'), /Usage/],
-    ['promote by a reader', onCandidate('/arbiter promote', 'rita'), /needs write, maintain or admin access to this repository; you have read access/],
-    ['promote by its write author', onCandidate('/arbiter promote', 'carol'), /author of a candidate cannot `promote` it/],
+    [
+      'promote by a reader',
+      onCandidate('/arbiter promote', 'rita'),
+      /needs write, maintain or admin access to this repository; you have read access/,
+    ],
+    [
+      'promote by its write author',
+      onCandidate('/arbiter promote', 'carol'),
+      /author of a candidate cannot `promote` it/,
+    ],
   ];
 
   it.each(rows)('%s', async (_name, t, why) => {
@@ -272,7 +284,9 @@ describe('check-run buttons', () => {
     const run = await runButton(click({ user: 'helper[bot]', userIsBot: true }), 'promote', s);
     expect(run.outcome).toBe('refused');
     expect(s.calls).toHaveLength(1);
-    expect(s.calls[0]).toMatch(/^reply #12: > \/arbiter promote \(the “Promote” button\)\n\n@helper\[bot\]: commands from bots/);
+    expect(s.calls[0]).toMatch(
+      /^reply #12: > \/arbiter promote \(the “Promote” button\)\n\n@helper\[bot\]: commands from bots/,
+    );
   });
 
   it('applies the verb rules: a button on a PR that is not a candidate is refused', async () => {

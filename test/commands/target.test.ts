@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { SELECTION_CHECK_NAME, buttonTarget, commentTarget } from '../../src/commands/target.ts';
 
 const require = createRequire(import.meta.url);
-const examples: { name: string; examples: Record<string, any>[] }[] = require('@octokit/webhooks-examples/api.github.com/index.json');
+const examples: {
+  name: string;
+  examples: Record<string, any>[];
+}[] = require('@octokit/webhooks-examples/api.github.com/index.json');
 const exampleOf = (name: string, action: string): Record<string, any> =>
   structuredClone(examples.find((e) => e.name === name)!.examples.find((e) => e.action === action)!);
 
@@ -46,7 +49,10 @@ describe('commentTarget', () => {
     const noInstallation = exampleOf('issue_comment', 'created');
     delete noInstallation.installation;
     expect(commentTarget(noInstallation)).toMatchObject({ ok: false, reason: expect.stringContaining('installation') });
-    expect(commentTarget({ issue: { number: 'one' } })).toMatchObject({ ok: false, reason: expect.stringContaining('issue.number') });
+    expect(commentTarget({ issue: { number: 'one' } })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('issue.number'),
+    });
     expect(commentTarget(null).ok).toBe(false);
   });
 });
@@ -82,7 +88,10 @@ describe('buttonTarget', () => {
 
   it("ignores other apps' check runs and says when no pull request is listed", () => {
     const other = exampleOf('check_run', 'requested_action');
-    expect(buttonTarget(other)).toMatchObject({ ok: false, reason: expect.stringContaining('is not Arbiter / selection') });
+    expect(buttonTarget(other)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('is not Arbiter / selection'),
+    });
     const fork = click('recheck');
     fork.check_run.pull_requests = [];
     expect(buttonTarget(fork)).toEqual({ ok: false, reason: 'the check run lists no pull request' });

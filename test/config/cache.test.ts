@@ -71,10 +71,14 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     nock(API)
       .get(CONTENTS('acme', 'todo'))
       .times(times)
-      .reply(200, () => {
-        contentReads += 1;
-        return text;
-      }, RAW);
+      .reply(
+        200,
+        () => {
+          contentReads += 1;
+          return text;
+        },
+        RAW,
+      );
 
   it('makes one contents request for two reads within the TTL (5 minutes, as docs/configuration.md says)', async () => {
     expect(CONFIG_CACHE_TTL_MS).toBe(5 * 60_000);
@@ -135,7 +139,7 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     expect(contentReads).toBe(1);
   });
 
-  it('never takes a pull request\'s config for the default branch, even from a fork\'s branch named main', async () => {
+  it("never takes a pull request's config for the default branch, even from a fork's branch named main", async () => {
     serve('mode: live\n');
     const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');
@@ -197,10 +201,14 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     // The read gets the broken file, but a push that fixes it lands before the read's verdict.
     nock(API)
       .get(CONTENTS('acme', 'todo'))
-      .reply(200, async () => {
-        await onPush(deps, octokit, pushPayload('9'.repeat(40)));
-        return 'gate: 3\n';
-      }, RAW);
+      .reply(
+        200,
+        async () => {
+          await onPush(deps, octokit, pushPayload('9'.repeat(40)));
+          return 'gate: 3\n';
+        },
+        RAW,
+      );
     expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
     expect(await b.store.isConfigValid('acme/todo')).toBe(true);
     serve('mode: shadow\n');
@@ -211,7 +219,9 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     serve('mode: shadow\n');
     const octokit = makeGitHub();
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
-    await b.store.db.query(`UPDATE repo_config SET config = '{"mode":"sideways","automerge":true}' WHERE repo = 'acme/todo'`);
+    await b.store.db.query(
+      `UPDATE repo_config SET config = '{"mode":"sideways","automerge":true}' WHERE repo = 'acme/todo'`,
+    );
 
     const scope = serve('mode: live\n');
     expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('live');

@@ -15,7 +15,12 @@ describe('renderConfigCheck', () => {
     const output = renderConfigCheck({ ok: false, errors: parsed.errors, text });
     expect(output.title).toBe('Invalid .github/arbiter.yml: 60 errors');
     expect(output.annotations).toHaveLength(MAX_ANNOTATIONS);
-    expect(output.annotations[0]).toMatchObject({ path: '.github/arbiter.yml', start_line: 1, end_line: 1, annotation_level: 'failure' });
+    expect(output.annotations[0]).toMatchObject({
+      path: '.github/arbiter.yml',
+      start_line: 1,
+      end_line: 1,
+      annotation_level: 'failure',
+    });
     expect(output.summary).toContain('unknown59 (line 60): unknown key');
   });
 

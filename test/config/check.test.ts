@@ -30,7 +30,12 @@ class FakeStore {
   }
   async getConfigState(repo: string): Promise<RepoConfigState> {
     const cached = this.cached.get(repo);
-    return { valid: this.valid.get(repo) ?? true, config: cached?.config ?? null, loadedAt: cached?.loadedAt ?? null, generation: 0 };
+    return {
+      valid: this.valid.get(repo) ?? true,
+      config: cached?.config ?? null,
+      loadedAt: cached?.loadedAt ?? null,
+      generation: 0,
+    };
   }
   async cacheConfig(repo: string, { config, loadedAt }: { config: unknown; loadedAt: string }): Promise<boolean> {
     this.cached.set(repo, { config, loadedAt });
@@ -86,7 +91,8 @@ describe('checkConfigOnCommit', () => {
       .reply(200, () => ({ name: 'main', commit: { sha: head } }));
   });
   it('turns an invalid file into a failing Arbiter / config check that names each key and line', async () => {
-    const text = 'mode: live\ngate:\n  required: [test]\n  requird: [lint]\nacceptance:\n  maxFiles: 10\n  maxBytes: twenty\n';
+    const text =
+      'mode: live\ngate:\n  required: [test]\n  requird: [lint]\nacceptance:\n  maxFiles: 10\n  maxBytes: twenty\n';
     const posted = capture();
     const scope = nock(API)
       .get(CONTENTS('acme', 'todo'))
@@ -188,14 +194,32 @@ describe('checkConfigOnCommit', () => {
       .reply(200, {
         total_count: 2,
         check_runs: [
-          { id: 40, name: 'Arbiter / config', status: 'completed', conclusion: 'success', output: { title: 'x', summary: 'y' }, app: { slug: 'someone-else' } },
-          { id: 41, name: 'Arbiter / config', status: 'completed', conclusion: 'failure', output: { title: 'old', summary: 'old' }, app: { slug: 'arbiter' } },
+          {
+            id: 40,
+            name: 'Arbiter / config',
+            status: 'completed',
+            conclusion: 'success',
+            output: { title: 'x', summary: 'y' },
+            app: { slug: 'someone-else' },
+          },
+          {
+            id: 41,
+            name: 'Arbiter / config',
+            status: 'completed',
+            conclusion: 'failure',
+            output: { title: 'old', summary: 'old' },
+            app: { slug: 'arbiter' },
+          },
         ],
       })
       .patch('/repos/acme/todo/check-runs/41', patched.record)
       .reply(200, { id: 41 });
     expect(await checkConfigOnCommit(makeDeps(), makeGitHub(), input)).toEqual({ ok: true });
-    expect(patched.bodies[0]).toMatchObject({ status: 'completed', conclusion: 'success', output: { title: 'Configuration is valid' } });
+    expect(patched.bodies[0]).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 'Configuration is valid' },
+    });
     scope.done();
   });
 
@@ -223,7 +247,16 @@ describe('checkConfigOnCommit', () => {
       .query(true)
       .reply(200, {
         total_count: 1,
-        check_runs: [{ id: 50, name: 'Arbiter / config', status: 'completed', conclusion, output: { title: output.title, summary: output.summary }, app: { slug: 'arbiter' } }],
+        check_runs: [
+          {
+            id: 50,
+            name: 'Arbiter / config',
+            status: 'completed',
+            conclusion,
+            output: { title: output.title, summary: output.summary },
+            app: { slug: 'arbiter' },
+          },
+        ],
       });
     expect(await checkConfigOnCommit(makeDeps(), octokit, input)).toEqual({ ok: false });
     scope2.done();
@@ -263,7 +296,9 @@ describe('checkConfigOnCommit', () => {
       .reply(200, { default_branch: 'main' });
     const deps = makeDeps();
     const { defaultBranch: _unknown, ...withoutDefault } = input;
-    expect(await checkConfigOnCommit(deps, makeGitHub(), { ...withoutDefault, ref: 'refs/heads/feature' })).toEqual({ ok: false });
+    expect(await checkConfigOnCommit(deps, makeGitHub(), { ...withoutDefault, ref: 'refs/heads/feature' })).toEqual({
+      ok: false,
+    });
     expect(deps.store.calls).toEqual([]);
     scope.done();
   });

@@ -21,7 +21,14 @@ describe('docs/configuration.md', () => {
   it('lists every key of the schema, nested ones included', () => {
     const paths = keys.map((k) => k.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(Object.keys(ConfigSchema.shape)));
-    expect(paths).toEqual(expect.arrayContaining(['gate.required', 'acceptance.models.small', 'acceptance.budget.perChange', 'policy.rules']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'gate.required',
+        'acceptance.models.small',
+        'acceptance.budget.perChange',
+        'policy.rules',
+      ]),
+    );
     const doc = renderConfigDoc();
     for (const path of paths) expect(doc).toContain(`\`${path}\``);
   });

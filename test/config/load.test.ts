@@ -19,7 +19,10 @@ afterEach(() => {
 
 describe('loadRepoConfig', () => {
   it('reads the repository file at the ref in one request', async () => {
-    const scope = nock(API).get(CONTENTS('acme', 'todo')).query({ ref: 'abc123' }).reply(200, 'mode: shadow\ngate:\n  required: [test]\n', RAW);
+    const scope = nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .query({ ref: 'abc123' })
+      .reply(200, 'mode: shadow\ngate:\n  required: [test]\n', RAW);
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo', ref: 'abc123' });
     expect(result).toMatchObject({ ok: true, source: 'file', files: ['acme/todo:.github/arbiter.yml'] });
     if (result.ok) expect(result.config).toMatchObject({ mode: 'shadow', gate: { required: ['test'] } });
@@ -27,7 +30,9 @@ describe('loadRepoConfig', () => {
   });
 
   it('decodes a raw answer sent without a charset', async () => {
-    const scope = nock(API).get(CONTENTS('acme', 'todo')).reply(200, 'mode: shadow\n', { 'content-type': 'application/vnd.github.raw' });
+    const scope = nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .reply(200, 'mode: shadow\n', { 'content-type': 'application/vnd.github.raw' });
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo' });
     expect(result).toMatchObject({ ok: true, config: { mode: 'shadow' } });
     scope.done();
@@ -59,9 +64,15 @@ describe('loadRepoConfig', () => {
   });
 
   it('reports an unknown key with its line', async () => {
-    const scope = nock(API).get(CONTENTS('acme', 'todo')).query(true).reply(200, 'mode: live\npolicy:\n  mergMethod: squash\n', RAW);
+    const scope = nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .query(true)
+      .reply(200, 'mode: live\npolicy:\n  mergMethod: squash\n', RAW);
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo', ref: 'main' });
-    expect(result).toMatchObject({ ok: false, errors: [{ path: 'policy.mergMethod', line: 3, message: 'unknown key (did you mean "mergeMethod"?)' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ path: 'policy.mergMethod', line: 3, message: 'unknown key (did you mean "mergeMethod"?)' }],
+    });
     scope.done();
   });
 
@@ -96,7 +107,14 @@ describe('loadRepoConfig', () => {
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo', ref: 'main' });
     expect(result).toMatchObject({
       ok: false,
-      errors: [{ path: 'gate.requird', line: null, file: 'acme/shared:arbiter/base.yml', message: expect.stringMatching(/^unknown key/) }],
+      errors: [
+        {
+          path: 'gate.requird',
+          line: null,
+          file: 'acme/shared:arbiter/base.yml',
+          message: expect.stringMatching(/^unknown key/),
+        },
+      ],
     });
     scope.done();
   });
@@ -112,7 +130,9 @@ describe('loadRepoConfig', () => {
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo', ref: 'main' });
     expect(result).toMatchObject({
       ok: false,
-      errors: [{ path: '_extends', line: 2, message: 'the extended file acme/.github:.github/arbiter.yml does not exist' }],
+      errors: [
+        { path: '_extends', line: 2, message: 'the extended file acme/.github:.github/arbiter.yml does not exist' },
+      ],
     });
     scope.done();
   });
@@ -126,7 +146,10 @@ describe('loadRepoConfig', () => {
       .get(CONTENTS('acme', '.github'))
       .reply(200, 'mode: [live\n', RAW);
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo', ref: 'main' });
-    expect(result).toMatchObject({ ok: false, errors: [{ path: '_extends', line: 1, message: expect.stringMatching(/invalid YAML/) }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ path: '_extends', line: 1, message: expect.stringMatching(/invalid YAML/) }],
+    });
     scope.done();
   });
 
@@ -138,7 +161,12 @@ describe('loadRepoConfig', () => {
       .get(CONTENTS('acme', '.github'))
       .reply(200, 'mode: shadow\n', RAW);
     const result = await loadRepoConfig(makeGitHub(), { owner: 'acme', repo: 'todo' });
-    expect(result).toMatchObject({ ok: true, source: 'file', files: ['acme/.github:.github/arbiter.yml'], config: { mode: 'shadow' } });
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'file',
+      files: ['acme/.github:.github/arbiter.yml'],
+      config: { mode: 'shadow' },
+    });
     scope.done();
   });
 

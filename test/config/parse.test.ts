@@ -56,7 +56,9 @@ const invalid: { name: string; text: string; errors: Expected[] }[] = [
   {
     name: 'bad enum inside a list',
     text: 'policy:\n  autoShip:\n    - low\n    - extreme\n',
-    errors: [{ path: 'policy.autoShip[1]', line: 4, message: /^expected one of "low", "medium", "high", got "extreme"$/ }],
+    errors: [
+      { path: 'policy.autoShip[1]', line: 4, message: /^expected one of "low", "medium", "high", got "extreme"$/ },
+    ],
   },
   {
     name: 'out of range',
@@ -103,7 +105,9 @@ describe('parseConfigText: invalid files', () => {
     const result = parseConfigText(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.map((e) => ({ path: e.path, line: e.line }))).toEqual(errors.map((e) => ({ path: e.path, line: e.line })));
+    expect(result.errors.map((e) => ({ path: e.path, line: e.line }))).toEqual(
+      errors.map((e) => ({ path: e.path, line: e.line })),
+    );
     result.errors.forEach((error, i) => expect(error.message).toMatch(errors[i].message));
   });
 
@@ -145,7 +149,9 @@ describe('parseConfigText: valid files', () => {
   });
 
   it('fills defaults around what is written', () => {
-    const result = parseConfigText('gate:\n  required: [test, "ci/*"]\n  score: bench\npolicy:\n  mergeMethod: rebase\n');
+    const result = parseConfigText(
+      'gate:\n  required: [test, "ci/*"]\n  score: bench\npolicy:\n  mergeMethod: rebase\n',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config.gate).toEqual({ required: ['test', 'ci/*'], allowNoChecks: false, score: 'bench' });
@@ -160,7 +166,10 @@ describe('parseConfigText: base layer from _extends', () => {
 
   it('merges mappings key by key and lets the file win', () => {
     const base = { mode: 'shadow', gate: { required: ['test'] }, policy: { mergeMethod: 'merge', autoShip: ['low'] } };
-    const result = parseConfigText('_extends: .github\npolicy:\n  autoShip: [low, medium, high]\n', { base, baseSource });
+    const result = parseConfigText('_extends: .github\npolicy:\n  autoShip: [low, medium, high]\n', {
+      base,
+      baseSource,
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config.mode).toBe('shadow');
@@ -175,9 +184,16 @@ describe('parseConfigText: base layer from _extends', () => {
     if (result.ok) return;
     expect(result.errors).toEqual([
       { path: 'gate.requird', line: null, file: baseSource, message: 'unknown key (did you mean "required"?)' },
-      { path: 'policy.mergeMethod', line: null, file: baseSource, message: expect.stringMatching(/got "fast-forward"/) },
+      {
+        path: 'policy.mergeMethod',
+        line: null,
+        file: baseSource,
+        message: expect.stringMatching(/got "fast-forward"/),
+      },
     ]);
-    expect(formatConfigError(result.errors[0])).toBe(`gate.requird: unknown key (did you mean "required"?) (in ${baseSource})`);
+    expect(formatConfigError(result.errors[0])).toBe(
+      `gate.requird: unknown key (did you mean "required"?) (in ${baseSource})`,
+    );
   });
 
   it('blames the file, not the base, for a value the file replaced', () => {

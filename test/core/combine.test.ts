@@ -47,7 +47,10 @@ function candidate(pr: number, statuses: CriterionStatus[], o: Shape = {}): Cand
   };
 }
 
-function input(siblings: CandidateEvidence[], o: Partial<Pick<CombineInput, 'attempted' | 'config'>> = {}): CombineInput {
+function input(
+  siblings: CandidateEvidence[],
+  o: Partial<Pick<CombineInput, 'attempted' | 'config'>> = {},
+): CombineInput {
   return {
     repo: 'acme/planner',
     change: { number: 42, title: 'Planner', criteria: CRITERIA },
@@ -90,7 +93,10 @@ describe('proposeCombine', () => {
     ['the one that brings it is not promotable', input(halves({}, { promotable: false }))],
     ['nothing is promotable', input(halves({ promotable: false }, { promotable: false }))],
     ['a lone candidate', input([candidate(12, [MET, MET, NOT])])],
-    ['a sibling not fully judged could rank first', input([candidate(12, [MET, NOT, NOT]), candidate(13, [NOT, 'gap', MET])])],
+    [
+      'a sibling not fully judged could rank first',
+      input([candidate(12, [MET, NOT, NOT]), candidate(13, [NOT, 'gap', MET])]),
+    ],
   ];
   for (const [why, given] of never) it(`never combines when ${why}`, () => expect(proposeCombine(given)).toBeNull());
 
@@ -125,7 +131,12 @@ describe('what follows the build', () => {
   const proposal = proposeCombine(input(halves({ paths: ['src/app.ts', 'src/a.ts'] }, { paths: ['src/app.ts'] })))!;
 
   it('names the files both sides change when they conflict, and the step GitHub refused', () => {
-    const conflict = combineFailureNote(proposal, { outcome: 'conflict', with: 13, baseSha: 'b', message: 'Merge conflict' });
+    const conflict = combineFailureNote(proposal, {
+      outcome: 'conflict',
+      with: 13,
+      baseSha: 'b',
+      message: 'Merge conflict',
+    });
     expect(conflict).toBe('No combined candidate: #12 and #13 conflict in `src/app.ts`.');
     const message = 'Resource not accessible by integration';
     expect(combineFailureNote(proposal, { outcome: 'refused', step: 'branch', status: 403, message })).toBe(
@@ -140,11 +151,23 @@ describe('what follows the build', () => {
       { pr: 13, sha: 'm2' },
     ];
     const outcome = { outcome: 'opened' as const, pr: 43, headSha: 'c', baseSha: 'b', merges };
-    const actions = planCombined({ repo: 'acme/planner', proposal, outcome, mode: 'live', now: '2026-01-01T00:00:00Z' });
+    const actions = planCombined({
+      repo: 'acme/planner',
+      proposal,
+      outcome,
+      mode: 'live',
+      now: '2026-01-01T00:00:00Z',
+    });
     const receipt = actions.find((a) => a.kind === 'receipt');
     expect(receipt?.kind === 'receipt' && receipt.receipt).toMatchObject({
       kind: 'COMBINED_CANDIDATE',
-      data: { outcome: 'opened', a: { pr: 12, brought: ['AC1', 'AC2'] }, b: { pr: 13, brought: ['AC3'] }, combined: 43, merges },
+      data: {
+        outcome: 'opened',
+        a: { pr: 12, brought: ['AC1', 'AC2'] },
+        b: { pr: 13, brought: ['AC3'] },
+        combined: 43,
+        merges,
+      },
     });
     const titles = actions.flatMap((a) => (a.kind === 'check-run' ? [[a.pr, a.title]] : []));
     expect(titles).toEqual([
@@ -183,7 +206,9 @@ describe('what follows the build', () => {
     });
     expect(plan.verdict).toMatchObject({ kind: 'ship', winner: 43 });
     // For a ship verdict the losers close after the merge succeeded (afterShip).
-    const closing = [...plan.actions, ...(plan.afterShip ?? [])].flatMap((a) => (a.kind === 'check-run' && a.pr !== 43 ? [a.title] : []));
+    const closing = [...plan.actions, ...(plan.afterShip ?? [])].flatMap((a) =>
+      a.kind === 'check-run' && a.pr !== 43 ? [a.title] : [],
+    );
     expect(closing).toEqual(['Combined into #43', 'Combined into #43']);
   });
 });

@@ -1,7 +1,12 @@
 // The dashboard issue's body, rendered as GitHub would (GFM): the waiting list is a table with
 // the reason, the candidate and the action; markers show nothing; any number of Changes fits.
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_MARKER, describeDecision, renderDashboard, type DashboardView } from '../../src/core/render/dashboard.ts';
+import {
+  DASHBOARD_MARKER,
+  describeDecision,
+  renderDashboard,
+  type DashboardView,
+} from '../../src/core/render/dashboard.ts';
 import { BODY_LIMIT } from '../../src/core/render/markdown.ts';
 import { hasMarker } from '../../src/core/render/markers.ts';
 import { inList, structureOf } from '../support/gfm.ts';
@@ -12,11 +17,38 @@ const view = (over: Partial<DashboardView> = {}): DashboardView => ({
   repoUrl: URL,
   prefix: '/arbiter',
   shadow: false,
-  waiting: [{ change: 43, title: 'Dark mode | toggle', winner: 21, candidates: [21], why: 'Best candidate #21 meets 1 of 2 criteria (not met: AC2).' }],
+  waiting: [
+    {
+      change: 43,
+      title: 'Dark mode | toggle',
+      winner: 21,
+      candidates: [21],
+      why: 'Best candidate #21 meets 1 of 2 criteria (not met: AC2).',
+    },
+  ],
   rounds: [{ change: 44, title: 'Export to CSV', base: 'main', round: 1, waitingOn: ['#30 (CI running)'] }],
   decisions: [
-    { change: 42, round: 1, at: '2026-03-02T09:01:00.000Z', what: describeDecision({ kind: 'PROMOTION', data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } }, false) },
-    { change: 43, round: 1, at: '2026-03-02T09:02:00.000Z', what: describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' } }, false) },
+    {
+      change: 42,
+      round: 1,
+      at: '2026-03-02T09:01:00.000Z',
+      what: describeDecision(
+        { kind: 'PROMOTION', data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } },
+        false,
+      ),
+    },
+    {
+      change: 43,
+      round: 1,
+      at: '2026-03-02T09:02:00.000Z',
+      what: describeDecision(
+        {
+          kind: 'HUMAN_GATE',
+          data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' },
+        },
+        false,
+      ),
+    },
   ],
   ...over,
 });
@@ -53,20 +85,47 @@ describe('renderDashboard', () => {
     const shadow = structureOf(renderDashboard(view({ shadow: true })));
     expect(shadow.visible).toContain('What would wait for a person');
     expect(shadow.visible).toContain('Shadow mode');
-    expect(describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], why: 'x' } }, true)).toBe('#21 would wait for a person: x');
+    expect(describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], why: 'x' } }, true)).toBe(
+      '#21 would wait for a person: x',
+    );
   });
 
   it('asks a person to choose when several candidates are tied', () => {
-    const { tables } = structureOf(renderDashboard(view({ waiting: [{ change: 43, title: 'T', winner: null, candidates: [21, 22], why: 'The judge could not settle the tie.' }] })));
+    const { tables } = structureOf(
+      renderDashboard(
+        view({
+          waiting: [
+            { change: 43, title: 'T', winner: null, candidates: [21, 22], why: 'The judge could not settle the tie.' },
+          ],
+        }),
+      ),
+    );
     expect(tables[0]!.rows[0]![2]).toBe('#21, #22');
     expect(tables[0]!.rows[0]![3]).toContain('choose one of #21, #22 and comment /arbiter promote on it');
   });
 
   it('stays under GitHub limit with a thousand Changes, saying how many are not shown', () => {
     const long = 'criterion text that goes on '.repeat(40);
-    const waiting = Array.from({ length: 1000 }, (_, i) => ({ change: 1000 + i, title: `Change ${i} ${long}`, winner: 5000 + i, candidates: [5000 + i], why: long }));
-    const rounds = Array.from({ length: 1000 }, (_, i) => ({ change: 9000 + i, title: `Round ${i} ${long}`, base: 'main', round: 2, waitingOn: [`#${i} (${long})`] }));
-    const decisions = Array.from({ length: 20 }, (_, i) => ({ change: i, round: 1, at: '2026-03-02T09:00:00.000Z', what: long }));
+    const waiting = Array.from({ length: 1000 }, (_, i) => ({
+      change: 1000 + i,
+      title: `Change ${i} ${long}`,
+      winner: 5000 + i,
+      candidates: [5000 + i],
+      why: long,
+    }));
+    const rounds = Array.from({ length: 1000 }, (_, i) => ({
+      change: 9000 + i,
+      title: `Round ${i} ${long}`,
+      base: 'main',
+      round: 2,
+      waitingOn: [`#${i} (${long})`],
+    }));
+    const decisions = Array.from({ length: 20 }, (_, i) => ({
+      change: i,
+      round: 1,
+      at: '2026-03-02T09:00:00.000Z',
+      what: long,
+    }));
     const body = renderDashboard(view({ waiting, rounds, decisions }));
     expect(body.length).toBeLessThanOrEqual(BODY_LIMIT);
     const { tables, visible } = structureOf(body);

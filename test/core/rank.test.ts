@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { rankCandidates } from '../../src/core/rank.ts';
 import type { CandidateEvidence, CriterionStatus } from '../../src/core/types.ts';
 
-function candidate(pr: number, o: { promotable?: boolean; statuses?: CriterionStatus[]; score?: number | null; passing?: number; timedOut?: boolean }): CandidateEvidence {
+function candidate(
+  pr: number,
+  o: {
+    promotable?: boolean;
+    statuses?: CriterionStatus[];
+    score?: number | null;
+    passing?: number;
+    timedOut?: boolean;
+  },
+): CandidateEvidence {
   const promotable = o.promotable ?? true;
   return {
     pr,
@@ -21,7 +30,13 @@ function candidate(pr: number, o: { promotable?: boolean; statuses?: CriterionSt
     },
     acceptance: {
       status: (o.statuses ?? []).every((s) => s === 'met') ? 'pass' : 'fail',
-      results: (o.statuses ?? []).map((status, i) => ({ id: `AC${i + 1}`, status, citation: null, reason: '', source: 'small' })),
+      results: (o.statuses ?? []).map((status, i) => ({
+        id: `AC${i + 1}`,
+        status,
+        citation: null,
+        reason: '',
+        source: 'small',
+      })),
       truncated: false,
       modelCalls: { small: 1, large: 0 },
     },
@@ -37,13 +52,18 @@ const arbCandidate = (pr: number) =>
     .record({
       promotable: fc.boolean(),
       timedOut: fc.boolean(),
-      statuses: fc.array(fc.constantFrom<CriterionStatus>('met', 'not_met', 'unclear', 'uncheckable', 'gap'), { minLength: 3, maxLength: 3 }),
+      statuses: fc.array(fc.constantFrom<CriterionStatus>('met', 'not_met', 'unclear', 'uncheckable', 'gap'), {
+        minLength: 3,
+        maxLength: 3,
+      }),
       score: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
       passing: fc.integer({ min: 0, max: 3 }),
     })
     .map((o) => candidate(pr, o));
 
-const arbGroup = fc.integer({ min: 1, max: 8 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbCandidate(10 + i))));
+const arbGroup = fc
+  .integer({ min: 1, max: 8 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbCandidate(10 + i))));
 
 describe('rankCandidates', () => {
   it('orders by promotable, criteria met, gaps, score, passing checks', () => {
@@ -64,7 +84,11 @@ describe('rankCandidates', () => {
   });
 
   it('reports a tie at the top when two candidates are equal on every key', () => {
-    const r = rankCandidates([candidate(7, { statuses: ['met'], score: 2 }), candidate(5, { statuses: ['met'], score: 2 }), candidate(6, { statuses: ['met'], score: 1 })]);
+    const r = rankCandidates([
+      candidate(7, { statuses: ['met'], score: 2 }),
+      candidate(5, { statuses: ['met'], score: 2 }),
+      candidate(6, { statuses: ['met'], score: 1 }),
+    ]);
     expect(r.top).toEqual([5, 7]);
     expect(r.tiedAtTop).toBe(true);
   });

@@ -13,7 +13,10 @@ import {
 } from '../../src/core/trust.ts';
 
 const policy = { agents: ['copilot-swe-agent[bot]', 'my-agents[bot]'], appLogin: 'arbiter[bot]' };
-const role = (permission: 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin'): PermissionLookup => ({ ok: true, permission });
+const role = (permission: 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin'): PermissionLookup => ({
+  ok: true,
+  permission,
+});
 const failed: PermissionLookup = { ok: false, reason: 'GitHub answered 502' };
 
 describe('trustOf', () => {
@@ -90,13 +93,27 @@ describe("people's acts", () => {
 
 describe('the neutral check of a linked PR that is not a candidate', () => {
   it('names the author and how a maintainer admits it', () => {
-    const text = notCandidateCheck({ login: 'rita', reason: no.reason, lookupFailed: false, prefix: '/arbiter', change: 7 });
-    expect(text.title).toBe('Not a candidate: @rita has no write access here; a maintainer can admit it with `/arbiter admit`');
+    const text = notCandidateCheck({
+      login: 'rita',
+      reason: no.reason,
+      lookupFailed: false,
+      prefix: '/arbiter',
+      change: 7,
+    });
+    expect(text.title).toBe(
+      'Not a candidate: @rita has no write access here; a maintainer can admit it with `/arbiter admit`',
+    );
     expect(text.summary).toContain('#7');
   });
 
   it('says that a failed lookup is retried, never read as a yes', () => {
-    const text = notCandidateCheck({ login: 'will', reason: unknown.reason, lookupFailed: true, prefix: '/bot', change: 7 });
+    const text = notCandidateCheck({
+      login: 'will',
+      reason: unknown.reason,
+      lookupFailed: true,
+      prefix: '/bot',
+      change: 7,
+    });
     expect(text.title).toBe("Not a candidate yet: @will's permission could not be read");
     expect(text.summary).toContain('never a yes');
     expect(text.summary).toContain('`/bot admit`');

@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Relative link targets of a markdown page (no scheme, no bare anchor), without their anchor. */
 function relativeLinks(text: string): string[] {
@@ -27,6 +32,8 @@ describe('documentation links', () => {
 
   it('getting-started links the repair example, the commands and the configuration', () => {
     const page = readFileSync(join(root, 'docs/getting-started.md'), 'utf8');
-    expect(relativeLinks(page)).toEqual(expect.arrayContaining(['../examples/agent-repair.yml', 'commands.md', 'configuration.md']));
+    expect(relativeLinks(page)).toEqual(
+      expect.arrayContaining(['../examples/agent-repair.yml', 'commands.md', 'configuration.md']),
+    );
   });
 });

@@ -3,7 +3,12 @@
 // and the real gateway against the emulator, which checks the query against GitHub's schema.
 import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { planCommentWrite, readCommentsAnswer, type CommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
+import {
+  planCommentWrite,
+  readCommentsAnswer,
+  type CommentWrite,
+  type OwnComment,
+} from '../../src/github/comment-lookup.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
@@ -12,27 +17,82 @@ const NOTE = markerFor('note:12:r1');
 
 describe('planCommentWrite', () => {
   const table: { name: string; ours: OwnComment[]; body: string; want: CommentWrite }[] = [
-    { name: 'no comment of ours: create, marker first', ours: [], body: 'Lost.', want: { kind: 'create', text: `${NOTE}\nLost.` } },
-    { name: 'a body that carries its marker is sent as it is', ours: [], body: `${NOTE}\nLost.`, want: { kind: 'create', text: `${NOTE}\nLost.` } },
-    { name: 'ours with another marker: create', ours: [{ id: 1, body: `${markerFor('note:12:r0')}\nOld round.` }], body: 'Lost.', want: { kind: 'create', text: `${NOTE}\nLost.` } },
-    { name: 'ours with the marker and another text: edit it', ours: [{ id: 2, body: `${NOTE}\nWaiting.` }], body: 'Lost.', want: { kind: 'edit', id: 2, text: `${NOTE}\nLost.` } },
-    { name: 'ours with the marker and the same text: nothing', ours: [{ id: 3, body: `${NOTE}\nLost.` }], body: 'Lost.', want: { kind: 'keep', id: 3 } },
-    { name: 'two carry the marker: the oldest is the one', ours: [{ id: 4, body: `${NOTE}\nA` }, { id: 5, body: `${NOTE}\nLost.` }], body: 'Lost.', want: { kind: 'edit', id: 4, text: `${NOTE}\nLost.` } },
+    {
+      name: 'no comment of ours: create, marker first',
+      ours: [],
+      body: 'Lost.',
+      want: { kind: 'create', text: `${NOTE}\nLost.` },
+    },
+    {
+      name: 'a body that carries its marker is sent as it is',
+      ours: [],
+      body: `${NOTE}\nLost.`,
+      want: { kind: 'create', text: `${NOTE}\nLost.` },
+    },
+    {
+      name: 'ours with another marker: create',
+      ours: [{ id: 1, body: `${markerFor('note:12:r0')}\nOld round.` }],
+      body: 'Lost.',
+      want: { kind: 'create', text: `${NOTE}\nLost.` },
+    },
+    {
+      name: 'ours with the marker and another text: edit it',
+      ours: [{ id: 2, body: `${NOTE}\nWaiting.` }],
+      body: 'Lost.',
+      want: { kind: 'edit', id: 2, text: `${NOTE}\nLost.` },
+    },
+    {
+      name: 'ours with the marker and the same text: nothing',
+      ours: [{ id: 3, body: `${NOTE}\nLost.` }],
+      body: 'Lost.',
+      want: { kind: 'keep', id: 3 },
+    },
+    {
+      name: 'two carry the marker: the oldest is the one',
+      ours: [
+        { id: 4, body: `${NOTE}\nA` },
+        { id: 5, body: `${NOTE}\nLost.` },
+      ],
+      body: 'Lost.',
+      want: { kind: 'edit', id: 4, text: `${NOTE}\nLost.` },
+    },
   ];
-  for (const { name, ours, body, want } of table) it(name, () => expect(planCommentWrite(ours, 'note:12:r1', body)).toEqual(want));
+  for (const { name, ours, body, want } of table)
+    it(name, () => expect(planCommentWrite(ours, 'note:12:r1', body)).toEqual(want));
 });
 
 describe('readCommentsAnswer', () => {
-  const page = (nodes: unknown[], more = false): unknown => ({ comments: { totalCount: nodes.length + (more ? 1 : 0), pageInfo: { hasPreviousPage: more }, nodes } });
-  const comment = (id: number, typename: string, login: string, body = `${NOTE}\nLost.`): unknown => ({ fullDatabaseId: String(id), body, author: { __typename: typename, login } });
+  const page = (nodes: unknown[], more = false): unknown => ({
+    comments: { totalCount: nodes.length + (more ? 1 : 0), pageInfo: { hasPreviousPage: more }, nodes },
+  });
+  const comment = (id: number, typename: string, login: string, body = `${NOTE}\nLost.`): unknown => ({
+    fullDatabaseId: String(id),
+    body,
+    author: { __typename: typename, login },
+  });
 
   it('keeps the Bot named like the app (GraphQL drops "[bot]"), not a user who happens to share the name', () => {
-    const found = readCommentsAnswer({ repository: { i12: page([comment(1, 'User', 'arbiter'), comment(2, 'User', 'someone'), comment(3, 'Bot', 'other-app'), comment(2_200_000_000, 'Bot', 'arbiter')]) } }, 'arbiter');
+    const found = readCommentsAnswer(
+      {
+        repository: {
+          i12: page([
+            comment(1, 'User', 'arbiter'),
+            comment(2, 'User', 'someone'),
+            comment(3, 'Bot', 'other-app'),
+            comment(2_200_000_000, 'Bot', 'arbiter'),
+          ]),
+        },
+      },
+      'arbiter',
+    );
     expect(found).toEqual(new Map([[12, [{ id: 2_200_000_000, body: `${NOTE}\nLost.` }]]]));
   });
 
   it('leaves out an issue whose comments did not fit in one page, and one that was not answered', () => {
-    const found = readCommentsAnswer({ repository: { i12: page([comment(1, 'Bot', 'arbiter')], true), i13: null, i14: page([]) } }, 'arbiter');
+    const found = readCommentsAnswer(
+      { repository: { i12: page([comment(1, 'Bot', 'arbiter')], true), i13: null, i14: page([]) } },
+      'arbiter',
+    );
     expect([...found.keys()]).toEqual([14]);
   });
 
@@ -56,14 +116,28 @@ beforeAll(async () => {
   await h.emulator.openIssue(REPO, { number: 7, title: 'Change', body: 'AC1', user: 'maintainer' });
   for (const n of [11, 12, 13]) {
     h.emulator.commit(REPO, `agent/${n}`, { files: { [`f${n}.ts`]: `${n}\n` }, from: 'main' });
-    await h.emulator.openPullRequest(REPO, { number: n, head: `agent/${n}`, title: `#${n}`, body: 'Candidate-for: #7', user: 'agent' });
+    await h.emulator.openPullRequest(REPO, {
+      number: n,
+      head: `agent/${n}`,
+      title: `#${n}`,
+      body: 'Candidate-for: #7',
+      user: 'agent',
+    });
   }
-  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request('POST /app/installations/{installation_id}/access_tokens', { installation_id: 1 });
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
+  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
+    'POST /app/installations/{installation_id}/access_tokens',
+    { installation_id: 1 },
+  );
+  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+    ...o,
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  }));
   const octokit = new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url });
   octokit.hook.after('request', (response, options) => {
     const path = new URL(response.url).pathname;
-    const operation = path === '/graphql' ? ` ${/query (\w+)/.exec(String((options as { query?: unknown }).query))?.[1] ?? ''}` : '';
+    const operation =
+      path === '/graphql' ? ` ${/query (\w+)/.exec(String((options as { query?: unknown }).query))?.[1] ?? ''}` : '';
     sent.push(`${options.method} ${path}${operation}`);
   });
   gh = new GitHubGateway(octokit, OWNER, NAME, 'arbiter');
@@ -107,7 +181,9 @@ describe('GitHubGateway.findOwnComments against the emulator', () => {
     const written = await gh.upsertComment(12, 'note:12:r1', 'Lost to #11.', found.get(12));
     expect(written.created).toBe(false);
     expect(sent).toEqual([`PATCH /repos/${OWNER}/${NAME}/issues/comments/${written.id}`]);
-    expect(commentsOn(12).filter((c) => c.body.includes(NOTE))).toEqual([{ user: 'arbiter[bot]', body: `${NOTE}\nLost to #11.` }]);
+    expect(commentsOn(12).filter((c) => c.body.includes(NOTE))).toEqual([
+      { user: 'arbiter[bot]', body: `${NOTE}\nLost to #11.` },
+    ]);
     // The same text again: nothing is sent.
     sent = [];
     await gh.upsertComment(12, 'note:12:r1', 'Lost to #11.', (await gh.findOwnComments([12])).get(12));
@@ -145,7 +221,9 @@ describe('GitHubGateway.findOwnComments against the emulator', () => {
       `GET /repos/${OWNER}/${NAME}/issues/11/comments`,
       `PATCH /repos/${OWNER}/${NAME}/issues/comments/${written.id}`,
     ]);
-    expect(commentsOn(11).filter((c) => c.body.includes(marker))).toEqual([{ user: 'arbiter[bot]', body: `${marker}\nLost to #12.` }]);
+    expect(commentsOn(11).filter((c) => c.body.includes(marker))).toEqual([
+      { user: 'arbiter[bot]', body: `${marker}\nLost to #12.` },
+    ]);
   });
 
   it('a number that is neither issue nor pull request: the others are still answered', async () => {

@@ -14,19 +14,50 @@ beforeAll(async () => {
   h.emulator.createRepo({ owner: 'acme', name: 'combined', files: { 'a.ts': 'export {};\n' } });
   h.emulator.commit(REPO, 'release', { files: { 'r.ts': 'r\n' }, from: 'main' });
   h.emulator.commit(REPO, 'arbiter/combine-7', { files: { 'c.ts': 'c\n' }, from: 'main' });
-  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request('POST /app/installations/{installation_id}/access_tokens', { installation_id: 1 });
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
-  gh = new GitHubGateway(new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url }), 'acme', 'combined', 'arbiter');
+  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
+    'POST /app/installations/{installation_id}/access_tokens',
+    { installation_id: 1 },
+  );
+  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+    ...o,
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  }));
+  gh = new GitHubGateway(
+    new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url }),
+    'acme',
+    'combined',
+    'arbiter',
+  );
 });
 afterAll(async () => h?.stop());
 
 describe('findPullFrom', () => {
   it("skips a pull request someone else opened from Arbiter's branch, or one into another base", async () => {
-    await h.emulator.openPullRequest(REPO, { number: 20, head: 'arbiter/combine-7', title: 'mine now', body: '', user: 'mallory' });
+    await h.emulator.openPullRequest(REPO, {
+      number: 20,
+      head: 'arbiter/combine-7',
+      title: 'mine now',
+      body: '',
+      user: 'mallory',
+    });
     expect(await gh.branches.findPullFrom('arbiter/combine-7', 'main')).toBeNull();
-    await h.emulator.openPullRequest(REPO, { number: 21, head: 'arbiter/combine-7', base: 'release', title: 'other base', body: '', user: 'arbiter[bot]' });
+    await h.emulator.openPullRequest(REPO, {
+      number: 21,
+      head: 'arbiter/combine-7',
+      base: 'release',
+      title: 'other base',
+      body: '',
+      user: 'arbiter[bot]',
+    });
     expect(await gh.branches.findPullFrom('arbiter/combine-7', 'main')).toBeNull();
-    await h.emulator.openPullRequest(REPO, { number: 22, head: 'arbiter/combine-7', title: 'combined', body: '', user: 'arbiter[bot]' });
+    await h.emulator.openPullRequest(REPO, {
+      number: 22,
+      head: 'arbiter/combine-7',
+      title: 'combined',
+      body: '',
+      user: 'arbiter[bot]',
+    });
     expect((await gh.branches.findPullFrom('arbiter/combine-7', 'main'))?.number).toBe(22);
   });
 });

@@ -56,6 +56,8 @@ describe('readGroupState with a partial answer', () => {
   });
 
   it('an error without data still fails the read', async () => {
-    await expect(readGroupState(async () => Promise.reject(new Error('fetch failed')), 'acme', 'todo', [11, 12], 'arbiter')).rejects.toThrow('fetch failed');
+    await expect(
+      readGroupState(async () => Promise.reject(new Error('fetch failed')), 'acme', 'todo', [11, 12], 'arbiter'),
+    ).rejects.toThrow('fetch failed');
   });
 });

@@ -16,11 +16,19 @@ import { BODY_LIMIT, LEGEND } from '../../src/core/render/markdown.ts';
 
 const REPO_URL = 'https://github.com/acme/planner';
 
-function criteria(n: number, words = 'The home page shows a calendar of the current month, with every day as a column'): Criterion[] {
+function criteria(
+  n: number,
+  words = 'The home page shows a calendar of the current month, with every day as a column',
+): Criterion[] {
   return Array.from({ length: n }, (_, i) => ({ id: `AC${i + 1}`, text: `${words} (${i + 1}).`, check: null }));
 }
 
-function evidence(pr: number, statuses: CriterionStatus[], crit: Criterion[], gate: 'pass' | 'fail' = 'pass'): CandidateEvidence {
+function evidence(
+  pr: number,
+  statuses: CriterionStatus[],
+  crit: Criterion[],
+  gate: 'pass' | 'fail' = 'pass',
+): CandidateEvidence {
   const results = crit.map((c, i) => ({ id: c.id, status: statuses[i] ?? 'met', citation: null, reason: '' }));
   return CandidateEvidence.parse({
     pr,
@@ -34,7 +42,10 @@ function evidence(pr: number, statuses: CriterionStatus[], crit: Criterion[], ga
       passingChecks: gate === 'pass' ? 2 : 1,
       score: null,
     },
-    acceptance: crit.length === 0 ? { status: 'none', results: [] } : { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
+    acceptance:
+      crit.length === 0
+        ? { status: 'none', results: [] }
+        : { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
     changedPaths: ['src/calendar.ts'],
     changedLines: 40,
     author: `agent-${pr}`,
@@ -61,7 +72,9 @@ function input(siblings: CandidateEvidence[], crit: Criterion[], over: Partial<S
     buttons: [...SELECTION_BUTTONS],
     display: {
       repoUrl: REPO_URL,
-      titles: Object.fromEntries(siblings.map((e) => [e.pr, `Add the calendar view | take ${e.pr} with a long tail of words`])),
+      titles: Object.fromEntries(
+        siblings.map((e) => [e.pr, `Add the calendar view | take ${e.pr} with a long tail of words`]),
+      ),
       earlier: [{ round: 1, summary: '#13 is the best candidate; a repair is requested: meet AC3.' }],
     },
     ...over,
@@ -72,7 +85,11 @@ function input(siblings: CandidateEvidence[], crit: Criterion[], over: Partial<S
 function bodies(plan: ReturnType<typeof planSelection>): { where: string; body: string }[] {
   return plan.actions.flatMap((a) => {
     if (a.kind === 'comment') return [{ where: `comment #${a.issue} ${a.marker}`, body: a.body }];
-    if (a.kind === 'check-run') return [{ where: `check #${a.pr} summary`, body: a.summary }, ...(a.text ? [{ where: `check #${a.pr} text`, body: a.text }] : [])];
+    if (a.kind === 'check-run')
+      return [
+        { where: `check #${a.pr} summary`, body: a.summary },
+        ...(a.text ? [{ where: `check #${a.pr} text`, body: a.text }] : []),
+      ];
     return [];
   });
 }
@@ -94,18 +111,32 @@ function expectCleanBodies(plan: ReturnType<typeof planSelection>): void {
 describe('the comparison comment renders as GitHub shows it', () => {
   it("the showcase's comparison (a loser, so a list before the table) has its matrix as a table outside any list", () => {
     const crit = criteria(3, 'A criterion');
-    const plan = planSelection(input([evidence(12, ['met', 'not_met', 'not_met'], crit), evidence(13, ['met', 'met', 'met'], crit)], crit));
+    const plan = planSelection(
+      input([evidence(12, ['met', 'not_met', 'not_met'], crit), evidence(13, ['met', 'met', 'met'], crit)], crit),
+    );
     const body = comparisonOf(plan);
     const { tables, visible } = structureOf(body);
     expect(tables).toHaveLength(1);
     expect(inList(tables[0].ancestors)).toBe(false);
     // Columns name each PR with its shortened title and author; the legend is not a row.
-    expect(tables[0].headers).toEqual(['Criterion', '#13 Add the calendar view | tak… by @agent-13', '#12 Add the calendar view | tak… by @agent-12']);
-    expect(tables[0].rows.map((r) => r[0])).toEqual(['AC1 A criterion (1).', 'AC2 A criterion (2).', 'AC3 A criterion (3).', 'Required checks', 'Rank']);
+    expect(tables[0].headers).toEqual([
+      'Criterion',
+      '#13 Add the calendar view | tak… by @agent-13',
+      '#12 Add the calendar view | tak… by @agent-12',
+    ]);
+    expect(tables[0].rows.map((r) => r[0])).toEqual([
+      'AC1 A criterion (1).',
+      'AC2 A criterion (2).',
+      'AC3 A criterion (3).',
+      'Required checks',
+      'Rank',
+    ]);
     expect(tables[0].rows.flat().join(' ')).not.toContain('not met ·');
     expect(visible).toContain(LEGEND);
     // One outcome per candidate, the loser's naming the criteria that decided.
-    expect(visible).toContain('#12: Lost to #13: #13 also meets AC2 (A criterion (2)) and AC3 (met 3 of 3 criteria, this met 1 of 3).');
+    expect(visible).toContain(
+      '#12: Lost to #13: #13 also meets AC2 (A criterion (2)) and AC3 (met 3 of 3 criteria, this met 1 of 3).',
+    );
     expect(visible.match(/Lost to #13/g)).toHaveLength(1);
     // PRs and checks are linked; full criteria and earlier rounds are folded below.
     expect(body).toContain(`[#12](${REPO_URL}/pull/12)`);
@@ -121,7 +152,12 @@ describe('the comparison comment renders as GitHub shows it', () => {
     const plan = planSelection(input([evidence(13, ['met', 'met'], crit)], crit));
     const { tables, visible } = structureOf(comparisonOf(plan));
     expect(tables).toHaveLength(1);
-    expect(tables[0].rows.map((r) => r[0])).toEqual(['AC1 A criterion (1).', 'AC2 A criterion (2).', 'Required checks', 'Rank']);
+    expect(tables[0].rows.map((r) => r[0])).toEqual([
+      'AC1 A criterion (1).',
+      'AC2 A criterion (2).',
+      'Required checks',
+      'Rank',
+    ]);
     expect(visible).toContain(LEGEND);
   });
 
@@ -148,8 +184,21 @@ describe('the comparison comment renders as GitHub shows it', () => {
 
   it('with 12 candidates × 200 long criteria every body stays under 65,535 characters and still renders', () => {
     const crit = criteria(200, 'x'.repeat(400));
-    const siblings = Array.from({ length: 12 }, (_, i) => evidence(100 + i, crit.map((_, j) => ((i + j) % 7 === 0 ? 'not_met' : 'met')), crit));
-    const plan = planSelection(input(siblings, crit, { display: { repoUrl: REPO_URL, earlier: Array.from({ length: 30 }, (_, r) => ({ round: r + 1, summary: 'y'.repeat(2000) })) } }));
+    const siblings = Array.from({ length: 12 }, (_, i) =>
+      evidence(
+        100 + i,
+        crit.map((_, j) => ((i + j) % 7 === 0 ? 'not_met' : 'met')),
+        crit,
+      ),
+    );
+    const plan = planSelection(
+      input(siblings, crit, {
+        display: {
+          repoUrl: REPO_URL,
+          earlier: Array.from({ length: 30 }, (_, r) => ({ round: r + 1, summary: 'y'.repeat(2000) })),
+        },
+      }),
+    );
     expectCleanBodies(plan);
     const { tables } = structureOf(comparisonOf(plan));
     expect(tables).toHaveLength(1);
@@ -160,14 +209,24 @@ describe('the comparison comment renders as GitHub shows it', () => {
 describe('the human gate says what to do', () => {
   it('names the PR, separates not met, unclear, cannot be checked and not judged, mentions and lists the actions', () => {
     const crit = criteria(5, 'A criterion');
-    const plan = planSelection(input([evidence(13, ['met', 'not_met', 'unclear', 'uncheckable', 'gap'], crit), evidence(12, ['not_met', 'not_met', 'not_met', 'not_met', 'not_met'], crit)], crit));
+    const plan = planSelection(
+      input(
+        [
+          evidence(13, ['met', 'not_met', 'unclear', 'uncheckable', 'gap'], crit),
+          evidence(12, ['not_met', 'not_met', 'not_met', 'not_met', 'not_met'], crit),
+        ],
+        crit,
+      ),
+    );
     expect(plan.verdict.kind).toBe('human');
     const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13:r2');
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     const { visible, tables } = structureOf(gate.body);
     expect(tables).toEqual([]);
     expect(structureOf(gate.body).lists).toBe(3); // the criteria, the ways to ship, the other ways
-    expect(visible).toContain('#13 (Add the calendar view | take 13 with a long tail of words) by @agent-13 is the best candidate for #42');
+    expect(visible).toContain(
+      '#13 (Add the calendar view | take 13 with a long tail of words) by @agent-13 is the best candidate for #42',
+    );
     expect(visible).toContain('@maintainer: your decision is needed.');
     expect(visible).toContain('Not met (the change does not do this): AC2 (A criterion (2))');
     expect(visible).toContain('Unclear (the evidence does not settle it either way): AC3');
@@ -179,19 +238,34 @@ describe('the human gate says what to do', () => {
     expect(visible).toContain('to stop the Change, comment /arbiter cancel on #42');
     expect(visible).toContain('to ship a candidate that lost (#12), reopen it and comment /arbiter promote on it.');
     const run = plan.actions.find((a) => a.kind === 'check-run' && a.pr === 13);
-    expect(run).toMatchObject({ conclusion: 'action_required', detailsUrl: `${REPO_URL}/issues/42`, buttons: SELECTION_BUTTONS });
-    expect(plan.actions.filter((a) => a.kind === 'request-review')).toEqual([expect.objectContaining({ pr: 13, reviewers: ['maintainer'] })]);
+    expect(run).toMatchObject({
+      conclusion: 'action_required',
+      detailsUrl: `${REPO_URL}/issues/42`,
+      buttons: SELECTION_BUTTONS,
+    });
+    expect(plan.actions.filter((a) => a.kind === 'request-review')).toEqual([
+      expect.objectContaining({ pr: 13, reviewers: ['maintainer'] }),
+    ]);
     expectCleanBodies(plan);
     expect(gate.body).toMatchSnapshot();
   });
 
   it('the selection text has ranking columns named for people and the receipt folded', () => {
     const crit = criteria(3, 'A criterion');
-    const plan = planSelection(input([evidence(12, ['met', 'gap', 'not_met'], crit), evidence(13, ['met', 'met', 'met'], crit)], crit));
+    const plan = planSelection(
+      input([evidence(12, ['met', 'gap', 'not_met'], crit), evidence(13, ['met', 'met', 'met'], crit)], crit),
+    );
     const run = plan.actions.find((a) => a.kind === 'check-run' && a.pr === 13);
     if (!run || run.kind !== 'check-run') throw new Error('no run');
     const { tables, visible } = structureOf(run.text ?? '');
-    expect(tables[0].headers).toEqual(['Rank', 'Candidate', 'Required checks', 'Criteria met', 'Not judged', 'Passing checks']);
+    expect(tables[0].headers).toEqual([
+      'Rank',
+      'Candidate',
+      'Required checks',
+      'Criteria met',
+      'Not judged',
+      'Passing checks',
+    ]);
     expect(run.text).toMatch(/<details>\n<summary>Decision receipt \(JSON\)<\/summary>\n\n```json\n/);
     expect(visible).toContain('"kind": "CANDIDATE_SELECTION"');
   });
@@ -223,7 +297,11 @@ describe('the gate check run in plain words', () => {
 describe('the human gate in shadow mode', () => {
   it('mentions nobody, since no review is requested', () => {
     const crit = criteria(2, 'A criterion');
-    const plan = planSelection(input([evidence(13, ['met', 'not_met'], crit)], crit, { config: configOf({ mode: 'shadow', repair: { enabled: false } }) }));
+    const plan = planSelection(
+      input([evidence(13, ['met', 'not_met'], crit)], crit, {
+        config: configOf({ mode: 'shadow', repair: { enabled: false } }),
+      }),
+    );
     const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13:r2');
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     expect(gate.body).not.toContain('@maintainer');

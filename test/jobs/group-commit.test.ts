@@ -109,7 +109,12 @@ describe('group commit', () => {
   it('commits the items of a failed group one by one, so only a bad item fails, and commits the next group as usual', async () => {
     const c = recordingCommit({ failing: (items) => items.includes('b') });
     const gc = createGroupCommit(c.commit, { maxGroup: 10 });
-    const first = ['a', 'b', 'c'].map((x) => gc.submit(x).then((v) => v, (e: unknown) => `rejected: ${(e as Error).message}`));
+    const first = ['a', 'b', 'c'].map((x) =>
+      gc.submit(x).then(
+        (v) => v,
+        (e: unknown) => `rejected: ${(e as Error).message}`,
+      ),
+    );
     c.releaseAll();
     expect(await Promise.all(first)).toEqual(['ok:a', 'rejected: commit of b failed', 'ok:c']);
     expect(await gc.submit('d')).toBe('ok:d');
@@ -120,7 +125,12 @@ describe('group commit', () => {
     let down = true;
     const c = recordingCommit({ failing: () => down });
     const gc = createGroupCommit(c.commit, { maxGroup: 10 });
-    const doomed = ['a', 'b'].map((x) => gc.submit(x).then((v) => v, (e: unknown) => `rejected: ${(e as Error).message}`));
+    const doomed = ['a', 'b'].map((x) =>
+      gc.submit(x).then(
+        (v) => v,
+        (e: unknown) => `rejected: ${(e as Error).message}`,
+      ),
+    );
     c.releaseAll();
     expect(await Promise.all(doomed)).toEqual(['rejected: commit of a failed', 'rejected: commit of b failed']);
     down = false;
@@ -161,30 +171,38 @@ describe('group commit', () => {
 
   it('answers every item exactly once, in one group of at most maxGroup, whatever the arrival pattern', async () => {
     // A pattern: bursts of submissions, each followed by some commits finishing.
-    const pattern = fc.array(fc.record({ burst: fc.integer({ min: 0, max: 7 }), finish: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 12 });
+    const pattern = fc.array(
+      fc.record({ burst: fc.integer({ min: 0, max: 7 }), finish: fc.integer({ min: 0, max: 3 }) }),
+      { minLength: 1, maxLength: 12 },
+    );
     await fc.assert(
-      fc.asyncProperty(pattern, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3 }), async (steps, maxGroup, inFlight) => {
-        const c = recordingCommit({ failing: (items) => items.includes('x3') });
-        const gc = createGroupCommit(c.commit, { maxGroup, inFlight });
-        const answers: Promise<string>[] = [];
-        let n = 0;
-        for (const s of steps) {
-          for (let i = 0; i < s.burst; i++) answers.push(gc.submit(`x${n++}`).catch(() => 'failed'));
-          for (let i = 0; i < s.finish; i++) await c.releaseOne();
-        }
-        c.releaseAll();
-        const settled = await Promise.all(answers);
-        // Each item is in one group, and again on its own only when its group held x3 and failed.
-        const failedGroup = c.groups.find((g) => g.split(',').includes('x3'))?.split(',') ?? [];
-        const grouped = c.groups.flatMap((g) => g.split(','));
-        const expected = Array.from({ length: n }, (_, i) => `x${i}`);
-        const retried = failedGroup.length > 1 ? failedGroup : [];
-        expect([...grouped].sort()).toEqual([...expected, ...retried].sort());
-        expect(c.groups.every((g) => g.split(',').length <= maxGroup)).toBe(true);
-        expect(c.mostOpen()).toBeLessThanOrEqual(inFlight);
-        // Only x3 itself fails.
-        settled.forEach((v, i) => expect(v).toBe(i === 3 ? 'failed' : `ok:x${i}`));
-      }),
+      fc.asyncProperty(
+        pattern,
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (steps, maxGroup, inFlight) => {
+          const c = recordingCommit({ failing: (items) => items.includes('x3') });
+          const gc = createGroupCommit(c.commit, { maxGroup, inFlight });
+          const answers: Promise<string>[] = [];
+          let n = 0;
+          for (const s of steps) {
+            for (let i = 0; i < s.burst; i++) answers.push(gc.submit(`x${n++}`).catch(() => 'failed'));
+            for (let i = 0; i < s.finish; i++) await c.releaseOne();
+          }
+          c.releaseAll();
+          const settled = await Promise.all(answers);
+          // Each item is in one group, and again on its own only when its group held x3 and failed.
+          const failedGroup = c.groups.find((g) => g.split(',').includes('x3'))?.split(',') ?? [];
+          const grouped = c.groups.flatMap((g) => g.split(','));
+          const expected = Array.from({ length: n }, (_, i) => `x${i}`);
+          const retried = failedGroup.length > 1 ? failedGroup : [];
+          expect([...grouped].sort()).toEqual([...expected, ...retried].sort());
+          expect(c.groups.every((g) => g.split(',').length <= maxGroup)).toBe(true);
+          expect(c.mostOpen()).toBeLessThanOrEqual(inFlight);
+          // Only x3 itself fails.
+          settled.forEach((v, i) => expect(v).toBe(i === 3 ? 'failed' : `ok:x${i}`));
+        },
+      ),
       { numRuns: 60 },
     );
   });

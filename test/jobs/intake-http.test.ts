@@ -53,7 +53,12 @@ describe.each(BACKENDS)('the intake route on %s', (backend) => {
       sweep: async () => undefined,
       recover: async () => undefined,
     });
-    const probot = new Probot({ appId: 1, privateKey: testPrivateKey(), secret: SECRET, log: pino({ level: 'silent' }) });
+    const probot = new Probot({
+      appId: 1,
+      privateKey: testPrivateKey(),
+      secret: SECRET,
+      log: pino({ level: 'silent' }),
+    });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.ready;
     server = http.createServer((req, res) => {
@@ -73,14 +78,24 @@ describe.each(BACKENDS)('the intake route on %s', (backend) => {
     faults.failing = false;
   });
 
-  const post = (id: string, n = 1) => postWebhook(port, { id, event: 'issues', payload: issuePayload(n), secret: SECRET });
+  const post = (id: string, n = 1) =>
+    postWebhook(port, { id, event: 'issues', payload: issuePayload(n), secret: SECRET });
   const recordedIds = async (prefix: string) =>
-    (await b.store.db.query('SELECT id FROM deliveries WHERE id LIKE $1 ORDER BY id', [`${prefix}%`])).rows.map((r) => String(r.id));
+    (await b.store.db.query('SELECT id FROM deliveries WHERE id LIKE $1 ORDER BY id', [`${prefix}%`])).rows.map((r) =>
+      String(r.id),
+    );
   const jobsFor = async (prefix: string) =>
     (
-      await b.store.db.query(`SELECT data->>'id' AS id FROM ${bossSchema}.job WHERE name = $1 AND data->>'id' LIKE $2 ORDER BY 1`, [DELIVERY_QUEUE, `${prefix}%`])
+      await b.store.db.query(
+        `SELECT data->>'id' AS id FROM ${bossSchema}.job WHERE name = $1 AND data->>'id' LIKE $2 ORDER BY 1`,
+        [DELIVERY_QUEUE, `${prefix}%`],
+      )
     ).rows.map((r) => String(r.id));
-  const handledIds = (prefix: string) => handled.filter((d) => d.id.startsWith(prefix)).map((d) => d.id).sort();
+  const handledIds = (prefix: string) =>
+    handled
+      .filter((d) => d.id.startsWith(prefix))
+      .map((d) => d.id)
+      .sort();
 
   it('answers concurrent webhooks 2xx, records and processes each once, with one job each', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `c-${String(i).padStart(2, '0')}`);

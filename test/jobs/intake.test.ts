@@ -2,7 +2,12 @@
 // one transaction (one insert into deliveries, one into the job queue), each is recorded once
 // with one job, redeliveries add nothing, and a failed commit leaves nothing and answers an error.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commitDeliveries, createDeliveryIntake, DELIVERY_QUEUE, type IncomingDelivery } from '../../src/jobs/delivery-job.ts';
+import {
+  commitDeliveries,
+  createDeliveryIntake,
+  DELIVERY_QUEUE,
+  type IncomingDelivery,
+} from '../../src/jobs/delivery-job.ts';
 import { createQueue, jobIdFor, type Queue } from '../../src/jobs/queue.ts';
 import { storeOver, type StoreWithDb } from '../../src/store/store.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
@@ -41,14 +46,19 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
   afterEach(() => faults.release());
 
   const recorded = async () =>
-    (await b.store.db.query('SELECT id, count(*)::int AS n FROM deliveries GROUP BY id ORDER BY id')).rows.map((r) => `${String(r.id)}×${String(r.n)}`);
-  const jobs = async () =>
-    (await b.store.db.query(`SELECT id, data->>'id' AS delivery FROM ${bossSchema}.job WHERE name = $1 ORDER BY data->>'id'`, [DELIVERY_QUEUE])).rows.map(
-      (r) => {
-        expect(r.id).toBe(jobIdFor(DELIVERY_QUEUE, String(r.delivery)));
-        return String(r.delivery);
-      },
+    (await b.store.db.query('SELECT id, count(*)::int AS n FROM deliveries GROUP BY id ORDER BY id')).rows.map(
+      (r) => `${String(r.id)}×${String(r.n)}`,
     );
+  const jobs = async () =>
+    (
+      await b.store.db.query(
+        `SELECT id, data->>'id' AS delivery FROM ${bossSchema}.job WHERE name = $1 ORDER BY data->>'id'`,
+        [DELIVERY_QUEUE],
+      )
+    ).rows.map((r) => {
+      expect(r.id).toBe(jobIdFor(DELIVERY_QUEUE, String(r.delivery)));
+      return String(r.delivery);
+    });
 
   it('commits the deliveries that arrive during a commit together, in one transaction, each once with one job', async () => {
     const intake = createDeliveryIntake(store, faults.queue, { inFlight: 1 });
@@ -61,7 +71,18 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
     await turn();
     faults.release();
     expect(await first).toBe('queued');
-    expect(await Promise.all(rest)).toEqual(['queued', 'queued', 'queued', 'queued', 'redelivery', 'queued', 'queued', 'queued', 'queued', 'redelivery']);
+    expect(await Promise.all(rest)).toEqual([
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'redelivery',
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'redelivery',
+    ]);
     expect(intake.stats()).toEqual({ groups: 2, items: 11, largest: 10 });
     // One multi-row insert into deliveries, one job insert; only for redeliveries, a re-arm of
     // those whose job failed for good and a look at done_at.
@@ -86,7 +107,10 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
     // Both jobs gone (finished and archived, or lost); r1 was processed, r2 was not.
     await b.store.db.exec(`DELETE FROM ${bossSchema}.job`);
     await b.store.markDeliveryDone('r1');
-    expect(await Promise.all([intake.submit(delivery('r1')), intake.submit(delivery('r2'))])).toEqual(['redelivery', 'redelivery']);
+    expect(await Promise.all([intake.submit(delivery('r1')), intake.submit(delivery('r2'))])).toEqual([
+      'redelivery',
+      'redelivery',
+    ]);
     expect(await recorded()).toEqual(['r1×1', 'r2×1']);
     expect(await jobs()).toEqual(['r2']); // the done one is only acknowledged
   });
@@ -95,14 +119,23 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
     const intake = createDeliveryIntake(store, faults.queue);
     expect(await intake.submit(delivery('ok-before'))).toBe('queued');
     faults.failing = true;
-    const doomed = ['f1', 'f2', 'f3', 'f2'].map((id) => intake.submit(delivery(id)).then(() => 'answered', (e: unknown) => (e as Error).message.replace(/ \(in: .*\)$/, '')));
+    const doomed = ['f1', 'f2', 'f3', 'f2'].map((id) =>
+      intake.submit(delivery(id)).then(
+        () => 'answered',
+        (e: unknown) => (e as Error).message.replace(/ \(in: .*\)$/, ''),
+      ),
+    );
     expect(await Promise.all(doomed)).toEqual(Array(4).fill('the job insert failed'));
     // The rows were written before the job insert failed, in the same transaction: rolled back.
     expect(await recorded()).toEqual(['ok-before×1']);
     expect(await jobs()).toEqual(['ok-before']);
 
     faults.failing = false;
-    expect(await Promise.all(['f1', 'f2', 'f3'].map((id) => intake.submit(delivery(id))))).toEqual(['queued', 'queued', 'queued']);
+    expect(await Promise.all(['f1', 'f2', 'f3'].map((id) => intake.submit(delivery(id))))).toEqual([
+      'queued',
+      'queued',
+      'queued',
+    ]);
     expect(await recorded()).toEqual(['f1×1', 'f2×1', 'f3×1', 'ok-before×1']);
     expect(await jobs()).toEqual(['f1', 'f2', 'f3', 'ok-before']);
   });
@@ -110,12 +143,22 @@ describe.each(BACKENDS)('group-committed intake on %s', (backend) => {
   it('records each id once when groups sharing ids, in different orders, commit at the same time', async () => {
     const intake = createDeliveryIntake(store, faults.queue, { inFlight: 3 });
     const answers: Promise<string>[] = [];
-    for (const group of [['a', 'b', 'c'], ['c', 'b', 'a'], ['b', 'd', 'a', 'c'], ['d', 'c']]) {
+    for (const group of [
+      ['a', 'b', 'c'],
+      ['c', 'b', 'a'],
+      ['b', 'd', 'a', 'c'],
+      ['d', 'c'],
+    ]) {
       answers.push(...group.map((id) => intake.submit(delivery(id)).then((r) => `${id}:${r}`)));
       await turn();
     }
     const settled = await Promise.all(answers);
-    expect(settled.filter((s) => s.endsWith(':queued')).sort()).toEqual(['a:queued', 'b:queued', 'c:queued', 'd:queued']);
+    expect(settled.filter((s) => s.endsWith(':queued')).sort()).toEqual([
+      'a:queued',
+      'b:queued',
+      'c:queued',
+      'd:queued',
+    ]);
     expect(settled.filter((s) => s.endsWith(':redelivery'))).toHaveLength(8);
     expect(await recorded()).toEqual(['a×1', 'b×1', 'c×1', 'd×1']);
     expect(await jobs()).toEqual(['a', 'b', 'c', 'd']);

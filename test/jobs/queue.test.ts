@@ -12,7 +12,13 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
   let bossSchema: string;
   const open: Queue[] = [];
   const newQueue = async (o: Partial<QueueOptions> = {}) => {
-    const q = await createQueue(b.store.db, { log: silentLog, fast: true, schema: bossSchema, retryDelaySeconds: 0, ...o });
+    const q = await createQueue(b.store.db, {
+      log: silentLog,
+      fast: true,
+      schema: bossSchema,
+      retryDelaySeconds: 0,
+      ...o,
+    });
     open.push(q);
     return q;
   };
@@ -56,11 +62,20 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
 
   it('inserts jobs inside a transaction, once per key, set up as sendOnce sets them up', async () => {
     const q = await newQueue({ retryLimit: 3 });
-    await expect(b.store.db.transaction((tx) => q.insertOnce('t-insert', [{ key: 'x', data: {} }], tx))).rejects.toThrow('not prepared');
+    await expect(
+      b.store.db.transaction((tx) => q.insertOnce('t-insert', [{ key: 'x', data: {} }], tx)),
+    ).rejects.toThrow('not prepared');
     await q.prepare('t-insert');
     await q.sendOnce('t-insert', { id: 'sent' }, 'sent');
     await b.store.db.transaction(async (tx) => {
-      await q.insertOnce('t-insert', [{ key: 'a', data: { id: 'a' } }, { key: 'sent', data: { id: 'again' } }], tx);
+      await q.insertOnce(
+        't-insert',
+        [
+          { key: 'a', data: { id: 'a' } },
+          { key: 'sent', data: { id: 'again' } },
+        ],
+        tx,
+      );
       await q.insertOnce('t-insert', [{ key: 'a', data: { id: 'a, twice' } }], tx);
     });
     // Rolled back with its transaction.
@@ -77,7 +92,12 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     const { id: aId, data: aData, ...aSetup } = rows.rows[0] ?? {};
     const { id: sentId, data: sentData, ...sentSetup } = rows.rows[1] ?? {};
     expect(rows.rows).toHaveLength(2);
-    expect([aId, aData, sentId, sentData]).toEqual([jobIdFor('t-insert', 'a'), { id: 'a' }, jobIdFor('t-insert', 'sent'), { id: 'sent' }]);
+    expect([aId, aData, sentId, sentData]).toEqual([
+      jobIdFor('t-insert', 'a'),
+      { id: 'a' },
+      jobIdFor('t-insert', 'sent'),
+      { id: 'sent' },
+    ]);
     expect(aSetup).toEqual(sentSetup);
     expect(aSetup).toMatchObject({ state: 'created', retry_limit: 3 });
   });
@@ -104,7 +124,11 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
       throw new Error('handler broke');
     });
     await q.work(DELIVERY_QUEUE, job.handler, job.options);
-    await intakeDelivery(b.store, q, { id: 'dlv-fail', name: 'issues', payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } } });
+    await intakeDelivery(b.store, q, {
+      id: 'dlv-fail',
+      name: 'issues',
+      payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } },
+    });
     const done = await until('delivery marked done', async () => {
       const d = await b.store.getDelivery('dlv-fail');
       return d?.doneAt ? d : undefined;
@@ -113,7 +137,11 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     expect(attempts).toBe(2);
     const events = await b.store.db.query(`SELECT repo, kind, data FROM events`);
     expect(events.rows).toHaveLength(1);
-    expect(events.rows[0]).toMatchObject({ repo: 'acme/todo', kind: 'delivery-failed', data: { delivery: 'dlv-fail', pr: 42, attempts: 2 } });
+    expect(events.rows[0]).toMatchObject({
+      repo: 'acme/todo',
+      kind: 'delivery-failed',
+      data: { delivery: 'dlv-fail', pr: 42, attempts: 2 },
+    });
   });
 
   it('runs a delivery whose job failed for good again when it is redelivered; once processed, a redelivery adds nothing', async () => {
@@ -126,7 +154,11 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
       if (broken) throw new Error('handler broke');
     });
     await q.work(DELIVERY_QUEUE, job.handler, job.options);
-    const d = { id: 'dlv-again', name: 'issues', payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } } };
+    const d = {
+      id: 'dlv-again',
+      name: 'issues',
+      payload: { repository: { full_name: 'acme/todo' }, issue: { number: 42 } },
+    };
     expect(await intakeDelivery(b.store, q, d)).toBe('queued');
     await until('failed for good', async () => (await b.store.getDelivery(d.id))?.error);
     expect(runs).toEqual(['failed', 'failed']);
@@ -184,7 +216,8 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     open.splice(open.indexOf(q1), 1);
 
     const byDefault = await newQueue();
-    const stateOf = async () => (await b.store.db.query(`SELECT state FROM ${bossSchema}.job WHERE id = $1`, [id])).rows[0]?.state;
+    const stateOf = async () =>
+      (await b.store.db.query(`SELECT state FROM ${bossSchema}.job WHERE id = $1`, [id])).rows[0]?.state;
     // On PostgreSQL another replica may be running it: it stays active until pg-boss expires it.
     expect(await stateOf()).toBe(backend === 'pglite' ? 'retry' : 'active');
     await byDefault.stop({ graceful: false });
@@ -278,7 +311,9 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
     await until('job completed', async () => (await q.counts()).active === 0 && (await q.counts()).queued === 0);
     // Just ended: a handler that outlived its expiry could still be at work.
     expect(await q.jobState('t-state', 'k')).toBe('active');
-    await b.store.db.query(`UPDATE ${bossSchema}.job SET completed_on = now() - interval '11 minutes' WHERE id = $1`, [jobIdFor('t-state', 'k')]);
+    await b.store.db.query(`UPDATE ${bossSchema}.job SET completed_on = now() - interval '11 minutes' WHERE id = $1`, [
+      jobIdFor('t-state', 'k'),
+    ]);
     expect(await q.jobState('t-state', 'k')).toBe('over');
   });
 
@@ -340,7 +375,15 @@ describe.each(BACKENDS)('job queue on %s', (backend) => {
 
 let appliedCount: Record<string, number> = {};
 /** An idempotent effect, as the executor applies them: skipped when its key was recorded. */
-async function applyOnce(deps: { store: { getAppliedAction(k: string): Promise<unknown>; recordAppliedAction(k: string, r: unknown, at: string): Promise<void> } }, key: string): Promise<void> {
+async function applyOnce(
+  deps: {
+    store: {
+      getAppliedAction(k: string): Promise<unknown>;
+      recordAppliedAction(k: string, r: unknown, at: string): Promise<void>;
+    };
+  },
+  key: string,
+): Promise<void> {
   if ((await deps.store.getAppliedAction(key)) !== null) return;
   appliedCount[key] = (appliedCount[key] ?? 0) + 1;
   await deps.store.recordAppliedAction(key, { applied: appliedCount[key] }, '2026-01-01T00:00:00Z');

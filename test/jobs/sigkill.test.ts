@@ -23,7 +23,9 @@ function runUntilInJobThenKill(dir: string): Promise<void> {
     child.stdout.on('data', (d) => {
       if (String(d).includes('in-job')) child.kill('SIGKILL');
     });
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${stderr}`))));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${stderr}`)),
+    );
   });
 }
 

@@ -1,6 +1,10 @@
 // Test helper: waits until a probe returns a value (not undefined, null or false), polling, and
 // fails with a message after a bound.
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, boundMs = 30_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  boundMs = 30_000,
+): Promise<T> {
   const end = Date.now() + boundMs;
   for (;;) {
     const v = await probe();

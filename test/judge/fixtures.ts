@@ -17,8 +17,18 @@ export function candidate(pr: number, spec: CandidateSpec = {}): CandidateEviden
   const gate = spec.gate ?? 'pass';
   const outcome = { pass: 'pass', fail: 'fail', 'timed-out': 'pending', pending: 'pending' }[gate];
   const results = spec.results ?? [
-    { id: 'AC1', status: 'met', citation: { path: 'src/calendar.ts', quote: 'renderMonth(new Date())', line: 3 }, source: 'small' },
-    { id: 'AC2', status: 'met', citation: { path: 'src/kanban.ts', quote: 'day.lists.push(new Kanban())', line: 9 }, source: 'small' },
+    {
+      id: 'AC1',
+      status: 'met',
+      citation: { path: 'src/calendar.ts', quote: 'renderMonth(new Date())', line: 3 },
+      source: 'small',
+    },
+    {
+      id: 'AC2',
+      status: 'met',
+      citation: { path: 'src/kanban.ts', quote: 'day.lists.push(new Kanban())', line: 9 },
+      source: 'small',
+    },
   ];
   return CandidateEvidence.parse({
     pr,

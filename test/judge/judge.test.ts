@@ -16,7 +16,12 @@ afterEach(async () => {
 
 async function judgeWith(
   judge: ModelScripts['judge'],
-  opts: { faults?: ModelFault[]; config?: ArbiterConfig['judge']; signal?: AbortSignal; takeBudget?: () => Promise<boolean> } = {},
+  opts: {
+    faults?: ModelFault[];
+    config?: ArbiterConfig['judge'];
+    signal?: AbortSignal;
+    takeBudget?: () => Promise<boolean>;
+  } = {},
 ) {
   fake = await FakeAnthropic.start({ scripts: { candidates: {}, judge }, faults: opts.faults });
   const llm = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, retryBaseMs: 1 });
@@ -33,7 +38,12 @@ async function judgeWith(
 }
 
 const RUBRIC = judgeConfig({ mode: 'rubric' }); // completeness (weight 2), risk (weight 1)
-const PREFER = { verdict: 'prefer_candidate', candidate: 13, evidence: ['ev:13:acceptance:AC1'], reason: 'AC1 is better evidenced' };
+const PREFER = {
+  verdict: 'prefer_candidate',
+  candidate: 13,
+  evidence: ['ev:13:acceptance:AC1'],
+  reason: 'AC1 is better evidenced',
+};
 
 describe('verdict mode', () => {
   it('a valid prefer_candidate picks the winner, with the cited evidence', async () => {
@@ -56,14 +66,26 @@ describe('verdict mode', () => {
     expect(JSON.stringify(fake.requests[1]!.body)).toContain('kind=judge candidates=13,12 mode=verdict');
   });
 
-  it.each(['reject_candidate', 'needs_more_evidence', 'escalate_to_human'])('%s goes to a person: judged, no winner', async (verdict) => {
-    const { outcome } = await judgeWith({ verdict, candidate: 12, evidence: ['ev:12:check:test'], reason: 'unsure' });
-    expect(outcome).toMatchObject({ comparison: 'judged', winner: null, reason: verdict, source: 'llm-judge', evidence: ['ev:12:check:test'] });
-  });
+  it.each(['reject_candidate', 'needs_more_evidence', 'escalate_to_human'])(
+    '%s goes to a person: judged, no winner',
+    async (verdict) => {
+      const { outcome } = await judgeWith({ verdict, candidate: 12, evidence: ['ev:12:check:test'], reason: 'unsure' });
+      expect(outcome).toMatchObject({
+        comparison: 'judged',
+        winner: null,
+        reason: verdict,
+        source: 'llm-judge',
+        evidence: ['ev:12:check:test'],
+      });
+    },
+  );
 
   it('the explanation is redacted, bounded and cannot forge a hidden marker', async () => {
     const token = 'ghp_' + 'Expl41nT0k3nabcdefghijklmnopqrstuvwxyz';
-    const { outcome } = await judgeWith({ ...PREFER, reason: `<!-- arbiter:marker --> ${token} ${'long '.repeat(300)}` });
+    const { outcome } = await judgeWith({
+      ...PREFER,
+      reason: `<!-- arbiter:marker --> ${token} ${'long '.repeat(300)}`,
+    });
     expect(outcome.winner).toBe(13);
     expect(outcome.explanation).not.toContain(token);
     expect(outcome.explanation).not.toContain('<!--');
@@ -76,24 +98,67 @@ const UNAVAILABLE = { comparison: 'unavailable', winner: null, reason: 'judge-un
 const FULL = { '12': { completeness: 3, risk: 2 }, '13': { completeness: 4, risk: 1 } };
 
 describe('no invalid or incomplete answer picks a winner', () => {
-  const table: { name: string; judge: ModelScripts['judge']; config?: ArbiterConfig['judge']; faults?: ModelFault[]; expected: object }[] = [
+  const table: {
+    name: string;
+    judge: ModelScripts['judge'];
+    config?: ArbiterConfig['judge'];
+    faults?: ModelFault[];
+    expected: object;
+  }[] = [
     { name: 'unknown candidate', judge: { ...PREFER, candidate: 99 }, expected: INVALID },
     { name: 'prefer without a candidate', judge: { ...PREFER, candidate: null }, expected: INVALID },
     { name: 'unknown evidence id', judge: { ...PREFER, evidence: ['ev:13:acceptance:AC9'] }, expected: INVALID },
     { name: 'evidence id of a non-tied PR', judge: { ...PREFER, evidence: ['ev:14:check:test'] }, expected: INVALID },
     { name: 'prefer citing nothing', judge: { ...PREFER, evidence: [] }, expected: INVALID },
     { name: 'an unknown verdict', judge: { ...PREFER, verdict: 'prefer_both' }, expected: INVALID },
-    { name: 'rubric: a missing cell', judge: { scores: { '12': { completeness: 3, risk: 2 }, '13': { completeness: 4 } } }, config: RUBRIC, expected: INVALID },
-    { name: 'rubric: an extra candidate', judge: { scores: { ...FULL, '14': { completeness: 4, risk: 4 } } }, config: RUBRIC, expected: INVALID },
-    { name: 'rubric: an unknown criterion', judge: { scores: { '12': { ...FULL['12'], speed: 4 }, '13': FULL['13'] } }, config: RUBRIC, expected: INVALID },
-    { name: 'rubric: a 5', judge: { scores: { ...FULL, '13': { completeness: 5, risk: 1 } } }, config: RUBRIC, expected: INVALID },
-    { name: 'rubric: a 2.5', judge: { scores: { ...FULL, '13': { completeness: 2.5, risk: 1 } } }, config: RUBRIC, expected: INVALID },
-    { name: 'rubric: a negative score', judge: { scores: { ...FULL, '13': { completeness: -1, risk: 1 } } }, config: RUBRIC, expected: INVALID },
+    {
+      name: 'rubric: a missing cell',
+      judge: { scores: { '12': { completeness: 3, risk: 2 }, '13': { completeness: 4 } } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
+    {
+      name: 'rubric: an extra candidate',
+      judge: { scores: { ...FULL, '14': { completeness: 4, risk: 4 } } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
+    {
+      name: 'rubric: an unknown criterion',
+      judge: { scores: { '12': { ...FULL['12'], speed: 4 }, '13': FULL['13'] } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
+    {
+      name: 'rubric: a 5',
+      judge: { scores: { ...FULL, '13': { completeness: 5, risk: 1 } } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
+    {
+      name: 'rubric: a 2.5',
+      judge: { scores: { ...FULL, '13': { completeness: 2.5, risk: 1 } } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
+    {
+      name: 'rubric: a negative score',
+      judge: { scores: { ...FULL, '13': { completeness: -1, risk: 1 } } },
+      config: RUBRIC,
+      expected: INVALID,
+    },
     {
       name: 'rubric: a duplicate cell',
       judge: { scores: FULL },
       config: RUBRIC,
-      faults: [{ text: JSON.stringify({ scores: [...cells(FULL), { candidate: 12, criterion: 'risk', score: 2 }], reason: '' }) }],
+      faults: [
+        {
+          text: JSON.stringify({
+            scores: [...cells(FULL), { candidate: 12, criterion: 'risk', score: 2 }],
+            reason: '',
+          }),
+        },
+      ],
       expected: INVALID,
     },
     { name: 'stop reason max_tokens', judge: PREFER, faults: [{ stop_reason: 'max_tokens' }], expected: UNAVAILABLE },
@@ -116,7 +181,14 @@ describe('no invalid or incomplete answer picks a winner', () => {
     const ctl = new AbortController();
     fake = await FakeAnthropic.start({ scripts: { candidates: {}, judge: PREFER }, faults: [{ delayMs: 400 }] });
     const llm = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url });
-    const pending = judgeTie({ tied: [candidate(12), candidate(13)], deterministicOrder: [12, 13], criteria: CRITERIA, config: judgeConfig(), llm, signal: ctl.signal });
+    const pending = judgeTie({
+      tied: [candidate(12), candidate(13)],
+      deterministicOrder: [12, 13],
+      criteria: CRITERIA,
+      config: judgeConfig(),
+      llm,
+      signal: ctl.signal,
+    });
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     ctl.abort();
     expect(await pending).toMatchObject(UNAVAILABLE);
@@ -130,7 +202,9 @@ describe('no invalid or incomplete answer picks a winner', () => {
 });
 
 function cells(scores: Record<string, Record<string, number>>) {
-  return Object.entries(scores).flatMap(([pr, row]) => Object.entries(row).map(([criterion, score]) => ({ candidate: Number(pr), criterion, score })));
+  return Object.entries(scores).flatMap(([pr, row]) =>
+    Object.entries(row).map(([criterion, score]) => ({ candidate: Number(pr), criterion, score })),
+  );
 }
 
 describe('rubric mode', () => {
@@ -143,16 +217,27 @@ describe('rubric mode', () => {
   });
 
   it('a tied top group goes to the best deterministic rank inside it', async () => {
-    const { outcome } = await judgeWith({ scores: { '12': { completeness: 3, risk: 3 }, '13': { completeness: 3, risk: 3 } } }, { config: RUBRIC });
+    const { outcome } = await judgeWith(
+      { scores: { '12': { completeness: 3, risk: 3 }, '13': { completeness: 3, risk: 3 } } },
+      { config: RUBRIC },
+    );
     expect(outcome).toMatchObject({ comparison: 'scored', winner: 12, reason: 'judge-tied', source: 'deterministic' });
   });
 
   it('diagnostics: two passing candidates scored equally, one failed check, one timed out', async () => {
     fake = await FakeAnthropic.start({
-      scripts: { candidates: {}, judge: { scores: { '12': { completeness: 3, risk: 2 }, '13': { completeness: 3, risk: 2 } } } },
+      scripts: {
+        candidates: {},
+        judge: { scores: { '12': { completeness: 3, risk: 2 }, '13': { completeness: 3, risk: 2 } } },
+      },
     });
     const llm = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url });
-    const siblings = [candidate(12), candidate(13), candidate(14, { gate: 'fail' }), candidate(15, { gate: 'timed-out' })];
+    const siblings = [
+      candidate(12),
+      candidate(13),
+      candidate(14, { gate: 'fail' }),
+      candidate(15, { gate: 'timed-out' }),
+    ];
     const tied = siblings.filter((c) => c.gate.promotable);
     const judge = await judgeTie({ tied, deterministicOrder: [13, 12], criteria: CRITERIA, config: RUBRIC, llm });
     expect(judge).toMatchObject({ comparison: 'scored', winner: 13, reason: 'judge-tied', source: 'deterministic' });

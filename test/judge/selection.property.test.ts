@@ -31,13 +31,19 @@ const arbCase = fc
       prs: fc.constant(prs),
       rubric: fc.constant(weights.map((weight, i) => ({ id: RUBRIC_IDS[i]!, description: RUBRIC_IDS[i]!, weight }))),
       // Small score range so ties at the top are common.
-      scores: fc.array(fc.array(fc.integer({ min: 3, max: 4 }), { minLength: weights.length, maxLength: weights.length }), {
-        minLength: prs.length,
-        maxLength: prs.length,
-      }),
+      scores: fc.array(
+        fc.array(fc.integer({ min: 3, max: 4 }), { minLength: weights.length, maxLength: weights.length }),
+        {
+          minLength: prs.length,
+          maxLength: prs.length,
+        },
+      ),
       order: fc.shuffledSubarray(prs, { minLength: prs.length, maxLength: prs.length }),
       tiedPerm: fc.shuffledSubarray(prs, { minLength: prs.length, maxLength: prs.length }),
-      cellPerm: fc.array(fc.integer(), { minLength: prs.length * weights.length, maxLength: prs.length * weights.length }),
+      cellPerm: fc.array(fc.integer(), {
+        minLength: prs.length * weights.length,
+        maxLength: prs.length * weights.length,
+      }),
     }),
   );
 
@@ -45,18 +51,32 @@ describe('rubric selection', () => {
   it('is the same for any order of tied candidates and of matrix cells, and picks within the top group', async () => {
     await fc.assert(
       fc.asyncProperty(arbCase, async ({ prs, rubric, scores, order, tiedPerm, cellPerm }) => {
-        const cells = prs.flatMap((pr, i) => rubric.map((r, j) => ({ candidate: pr, criterion: r.id, score: scores[i]![j]! })));
-        const shuffledCells = cells.map((c, k) => ({ c, key: cellPerm[k]! })).sort((a, b) => a.key - b.key).map((x) => x.c);
+        const cells = prs.flatMap((pr, i) =>
+          rubric.map((r, j) => ({ candidate: pr, criterion: r.id, score: scores[i]![j]! })),
+        );
+        const shuffledCells = cells
+          .map((c, k) => ({ c, key: cellPerm[k]! }))
+          .sort((a, b) => a.key - b.key)
+          .map((x) => x.c);
         const config = judgeConfig({ mode: 'rubric', rubric });
         const run = (tied: number[], sc: typeof cells) =>
-          judgeTie({ tied: tied.map((pr) => candidate(pr)), deterministicOrder: order, criteria: CRITERIA, config, llm: answering({ scores: sc, reason: 'r' }) });
+          judgeTie({
+            tied: tied.map((pr) => candidate(pr)),
+            deterministicOrder: order,
+            criteria: CRITERIA,
+            config,
+            llm: answering({ scores: sc, reason: 'r' }),
+          });
 
         const reference = await run(prs, cells);
         const permuted = await run(tiedPerm, shuffledCells);
         expect(permuted).toEqual(reference);
 
         // Independent check with exact integer arithmetic.
-        const totals = prs.map((pr, i) => ({ pr, total: rubric.reduce((s, r, j) => s + r.weight * scores[i]![j]!, 0) }));
+        const totals = prs.map((pr, i) => ({
+          pr,
+          total: rubric.reduce((s, r, j) => s + r.weight * scores[i]![j]!, 0),
+        }));
         const top = Math.max(...totals.map((t) => t.total));
         const group = totals.filter((t) => t.total === top).map((t) => t.pr);
         expect(reference.comparison).toBe('scored');
@@ -78,14 +98,36 @@ describe('rubric selection', () => {
 describe('verdict selection', () => {
   it('sends the same request and returns the same outcome for any order of the tied candidates', async () => {
     const prs = [31, 12, 27];
-    const answer = { verdict: 'prefer_candidate', candidate: 27, evidence: ['ev:27:acceptance:AC2', 'ev:12:check:test'], reason: 'stronger' };
+    const answer = {
+      verdict: 'prefer_candidate',
+      candidate: 27,
+      evidence: ['ev:27:acceptance:AC2', 'ev:12:check:test'],
+      reason: 'stronger',
+    };
     const first = answering(answer);
-    const reference = await judgeTie({ tied: prs.map((pr) => candidate(pr)), deterministicOrder: [12, 27, 31], criteria: CRITERIA, config: judgeConfig(), llm: first });
-    expect(reference).toMatchObject({ comparison: 'judged', winner: 27, reason: 'judge-preferred', source: 'llm-judge' });
+    const reference = await judgeTie({
+      tied: prs.map((pr) => candidate(pr)),
+      deterministicOrder: [12, 27, 31],
+      criteria: CRITERIA,
+      config: judgeConfig(),
+      llm: first,
+    });
+    expect(reference).toMatchObject({
+      comparison: 'judged',
+      winner: 27,
+      reason: 'judge-preferred',
+      source: 'llm-judge',
+    });
     await fc.assert(
       fc.asyncProperty(fc.shuffledSubarray(prs, { minLength: 3, maxLength: 3 }), async (perm) => {
         const llm = answering(answer);
-        const out = await judgeTie({ tied: perm.map((pr) => candidate(pr)), deterministicOrder: [12, 27, 31], criteria: CRITERIA, config: judgeConfig(), llm });
+        const out = await judgeTie({
+          tied: perm.map((pr) => candidate(pr)),
+          deterministicOrder: [12, 27, 31],
+          criteria: CRITERIA,
+          config: judgeConfig(),
+          llm,
+        });
         expect(out).toEqual(reference);
         expect(llm.calls[0]!.material).toBe(first.calls[0]!.material);
         expect(llm.calls[0]!.candidates).toEqual([12, 27, 31]);

@@ -6,7 +6,9 @@ import { candidate, CRITERIA } from './fixtures.ts';
 
 describe('buildEvidenceSnapshot', () => {
   it('lists checks, acceptance results and the score of each tied candidate with evidence ids', () => {
-    const snap = buildEvidenceSnapshot([candidate(13, { score: 0.93 }), candidate(12, { score: 0.93 })], CRITERIA, { scoreCheck: 'bench' });
+    const snap = buildEvidenceSnapshot([candidate(13, { score: 0.93 }), candidate(12, { score: 0.93 })], CRITERIA, {
+      scoreCheck: 'bench',
+    });
     expect(snap.items.map((i) => i.id)).toEqual([
       'ev:12:check:lint',
       'ev:12:check:test',
@@ -57,7 +59,9 @@ describe('buildEvidenceSnapshot', () => {
     const long = 'x'.repeat(5000);
     const many = Array.from({ length: 40 }, (_, i) => ({ id: `AC${i + 1}`, text: long, check: null }));
     const results = many.map((c) => ({ id: c.id, status: 'not_met' as const, reason: long }));
-    const snap = buildEvidenceSnapshot([candidate(12, { results }), candidate(13, { results })], many, { maxBytes: 4096 });
+    const snap = buildEvidenceSnapshot([candidate(12, { results }), candidate(13, { results })], many, {
+      maxBytes: 4096,
+    });
     expect(Buffer.byteLength(snap.text, 'utf8')).toBeLessThanOrEqual(4096 + 200);
     expect(snap.text).toContain('[more evidence omitted: size limit]');
     const ids = new Set(snap.items.map((i) => i.id));

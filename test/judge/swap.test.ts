@@ -28,13 +28,30 @@ async function judgeWith(judge: ModelScripts['judge'], config: ArbiterConfig['ju
   return { outcome, taken, requests: fake.requests, diagnostics: diagnose({ evidence: tied, judge: outcome }) };
 }
 
-const PREFER_13 = { verdict: 'prefer_candidate', candidate: 13, evidence: ['ev:13:acceptance:AC1'], reason: 'AC1 is better evidenced' };
-const PREFER_12 = { verdict: 'prefer_candidate', candidate: 12, evidence: ['ev:12:acceptance:AC1'], reason: 'the first one looks better' };
+const PREFER_13 = {
+  verdict: 'prefer_candidate',
+  candidate: 13,
+  evidence: ['ev:13:acceptance:AC1'],
+  reason: 'AC1 is better evidenced',
+};
+const PREFER_12 = {
+  verdict: 'prefer_candidate',
+  candidate: 12,
+  evidence: ['ev:12:acceptance:AC1'],
+  reason: 'the first one looks better',
+};
 
 describe('verdict mode, both orders', () => {
   it('both orders prefer the same candidate: it wins; both calls took budget; the second saw the candidates reversed', async () => {
-    const { outcome, taken, requests } = await judgeWith({ ...PREFER_13, swapped: { ...PREFER_13, evidence: ['ev:13:check:test'] } });
-    expect(outcome).toMatchObject({ comparison: 'judged', winner: 13, evidence: ['ev:13:acceptance:AC1', 'ev:13:check:test'] });
+    const { outcome, taken, requests } = await judgeWith({
+      ...PREFER_13,
+      swapped: { ...PREFER_13, evidence: ['ev:13:check:test'] },
+    });
+    expect(outcome).toMatchObject({
+      comparison: 'judged',
+      winner: 13,
+      evidence: ['ev:13:acceptance:AC1', 'ev:13:check:test'],
+    });
     expect(taken).toBe(2);
     expect(requests).toHaveLength(2);
     const [first, second] = requests.map((r) => JSON.stringify(r.body));
@@ -46,18 +63,28 @@ describe('verdict mode, both orders', () => {
 
   it('an answer that flips with the order decides nothing: inconsistent, no winner', async () => {
     const { outcome, taken, diagnostics } = await judgeWith({ ...PREFER_13, swapped: PREFER_12 });
-    expect(outcome).toMatchObject({ comparison: 'inconsistent', winner: null, reason: 'judge-inconsistent', source: 'none' });
+    expect(outcome).toMatchObject({
+      comparison: 'inconsistent',
+      winner: null,
+      reason: 'judge-inconsistent',
+      source: 'none',
+    });
     expect(diagnostics.comparison).toBe('inconsistent');
     expect(taken).toBe(2);
   });
 
   it('a preference in one order and no preference in the other is inconsistent', async () => {
-    const { outcome } = await judgeWith({ ...PREFER_13, swapped: { verdict: 'needs_more_evidence', candidate: null, evidence: [], reason: 'unsure' } });
+    const { outcome } = await judgeWith({
+      ...PREFER_13,
+      swapped: { verdict: 'needs_more_evidence', candidate: null, evidence: [], reason: 'unsure' },
+    });
     expect(outcome).toMatchObject({ comparison: 'inconsistent', winner: null });
   });
 
   it('an invalid reversed answer is invalid; an invalid first answer saves the second call', async () => {
-    expect((await judgeWith({ ...PREFER_13, swapped: { ...PREFER_13, evidence: ['ev:99:x'] } })).outcome).toMatchObject({ comparison: 'invalid', winner: null });
+    expect((await judgeWith({ ...PREFER_13, swapped: { ...PREFER_13, evidence: ['ev:99:x'] } })).outcome).toMatchObject(
+      { comparison: 'invalid', winner: null },
+    );
     await fake?.stop();
     fake = null;
     const first = await judgeWith({ ...PREFER_13, candidate: 99 });
@@ -96,8 +123,25 @@ describe('rubric mode, both orders', () => {
 
   it('averageMatrices is the cell-by-cell mean', () => {
     const rubric = RUBRIC.rubric;
-    const a = validateMatrix([{ candidate: 1, criterion: 'completeness', score: 1 }, { candidate: 1, criterion: 'risk', score: 4 }], [1], rubric)!;
-    const b = validateMatrix([{ candidate: 1, criterion: 'completeness', score: 2 }, { candidate: 1, criterion: 'risk', score: 0 }], [1], rubric)!;
-    expect([...averageMatrices(a, b).get(1)!]).toEqual([['completeness', 1.5], ['risk', 2]]);
+    const a = validateMatrix(
+      [
+        { candidate: 1, criterion: 'completeness', score: 1 },
+        { candidate: 1, criterion: 'risk', score: 4 },
+      ],
+      [1],
+      rubric,
+    )!;
+    const b = validateMatrix(
+      [
+        { candidate: 1, criterion: 'completeness', score: 2 },
+        { candidate: 1, criterion: 'risk', score: 0 },
+      ],
+      [1],
+      rubric,
+    )!;
+    expect([...averageMatrices(a, b).get(1)!]).toEqual([
+      ['completeness', 1.5],
+      ['risk', 2],
+    ]);
   });
 });

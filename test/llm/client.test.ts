@@ -8,7 +8,10 @@ import type { CompletionRequest } from '../../src/llm/types.ts';
 const SCRIPTS: ModelScripts = {
   candidates: {
     12: {
-      small: { AC1: { status: 'met', path: 'src/a.ts', quote: 'export const a = 1;' }, AC2: { status: 'not_met', reason: 'no b' } },
+      small: {
+        AC1: { status: 'met', path: 'src/a.ts', quote: 'export const a = 1;' },
+        AC2: { status: 'not_met', reason: 'no b' },
+      },
     },
   },
   judge: { verdict: 'prefer_candidate', candidate: 12, evidence: ['ev:12:acceptance:AC1'], reason: 'more met' },
@@ -55,7 +58,13 @@ describe('a completed evaluation', () => {
     expect(result.usage.output).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(1);
     const req = fake.requests[0]!;
-    expect(req).toMatchObject({ tier: 'small', kind: 'acceptance', candidate: 12, model: 'claude-haiku-5-5', status: 200 });
+    expect(req).toMatchObject({
+      tier: 'small',
+      kind: 'acceptance',
+      candidate: 12,
+      model: 'claude-haiku-5-5',
+      status: 200,
+    });
     const content = req.body.messages[0].content;
     // The cached block is the shared prefix alone (identical across siblings); the header that
     // names the candidate opens the material block after it.
@@ -69,13 +78,28 @@ describe('a completed evaluation', () => {
   });
 
   it('answers a judge call in verdict and rubric mode from the judge script', async () => {
-    const scripts: ModelScripts = { ...SCRIPTS, judge: { ...SCRIPTS.judge, scores: { '12': { completeness: 3 }, '13': { completeness: 1 } } } };
+    const scripts: ModelScripts = {
+      ...SCRIPTS,
+      judge: { ...SCRIPTS.judge, scores: { '12': { completeness: 3 }, '13': { completeness: 1 } } },
+    };
     const { fake, llm } = await setup([], scripts);
     const judgeReq = (mode: 'verdict' | 'rubric'): CompletionRequest =>
-      acceptance({ tier: 'large', model: 'claude-sonnet-5-5', kind: 'judge', candidate: undefined, candidates: [12, 13], mode });
+      acceptance({
+        tier: 'large',
+        model: 'claude-sonnet-5-5',
+        kind: 'judge',
+        candidate: undefined,
+        candidates: [12, 13],
+        mode,
+      });
     const verdict = await llm.complete(judgeReq('verdict'));
     const rubric = await llm.complete(judgeReq('rubric'));
-    expect(verdict.ok && verdict.json).toEqual({ verdict: 'prefer_candidate', candidate: 12, evidence: ['ev:12:acceptance:AC1'], reason: 'more met' });
+    expect(verdict.ok && verdict.json).toEqual({
+      verdict: 'prefer_candidate',
+      candidate: 12,
+      evidence: ['ev:12:acceptance:AC1'],
+      reason: 'more met',
+    });
     expect(rubric.ok && rubric.json).toEqual({
       scores: [
         { candidate: 12, criterion: 'completeness', score: 3 },
@@ -87,7 +111,9 @@ describe('a completed evaluation', () => {
       ['large', 'judge', null],
       ['large', 'judge', null],
     ]);
-    expect(fake.requests[0]!.body.messages[0].content[1].text).toMatch(/^\[arbiter-call\] kind=judge candidates=12,13 mode=verdict\n/);
+    expect(fake.requests[0]!.body.messages[0].content[1].text).toMatch(
+      /^\[arbiter-call\] kind=judge candidates=12,13 mode=verdict\n/,
+    );
   });
 });
 
@@ -112,7 +138,10 @@ describe('completion integrity: every incomplete answer is a gap', () => {
   });
 
   it('an answer longer than the bound is too-long', async () => {
-    fake = await FakeAnthropic.start({ scripts: SCRIPTS, faults: [{ text: JSON.stringify({ pad: 'x'.repeat(5000) }) }] });
+    fake = await FakeAnthropic.start({
+      scripts: SCRIPTS,
+      faults: [{ text: JSON.stringify({ pad: 'x'.repeat(5000) }) }],
+    });
     const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, maxTextBytes: 1024 });
     expect(await llm.complete(acceptance())).toEqual({ ok: false, gap: 'too-long' });
   });
@@ -127,7 +156,10 @@ describe('bounded retries', () => {
 
   it('an unscripted tier answers 529 and is reported rate-limited', async () => {
     const { fake, llm } = await setup();
-    expect(await llm.complete(acceptance({ tier: 'large', model: 'claude-sonnet-5-5' }))).toEqual({ ok: false, gap: 'rate-limited' });
+    expect(await llm.complete(acceptance({ tier: 'large', model: 'claude-sonnet-5-5' }))).toEqual({
+      ok: false,
+      gap: 'rate-limited',
+    });
     expect(fake.requests.map((r) => [r.tier, r.status])).toEqual([
       ['large', 529],
       ['large', 529],
@@ -143,8 +175,16 @@ describe('bounded retries', () => {
   });
 
   it('retry-after from the service is honoured instead of the (here very long) default backoff', async () => {
-    fake = await FakeAnthropic.start({ scripts: SCRIPTS, faults: [{ status: 429, times: 1, headers: { 'retry-after': '0' } }] });
-    const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, retryBaseMs: 600_000, maxRetryDelayMs: 600_000 });
+    fake = await FakeAnthropic.start({
+      scripts: SCRIPTS,
+      faults: [{ status: 429, times: 1, headers: { 'retry-after': '0' } }],
+    });
+    const llm = createAnthropicClient({
+      apiKey: 'k',
+      baseURL: fake.url,
+      retryBaseMs: 600_000,
+      maxRetryDelayMs: 600_000,
+    });
     const result = await llm.complete(acceptance());
     expect(result.ok).toBe(true);
     expect(fake.requests.map((r) => r.status)).toEqual([429, 200]);
@@ -255,11 +295,20 @@ describe('the fake endpoint', () => {
       messages: [{ role: 'user', content: '[arbiter-call] kind=acceptance candidate=12\nAC1: exports a' }],
     });
     const post = (headers: Record<string, string>) =>
-      fetch(`${fake!.url}/v1/messages`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      fetch(`${fake!.url}/v1/messages`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
     const withKey = await post({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' });
     expect(withKey.status).toBe(200);
     const message = await withKey.json();
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text' }] });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text' }],
+    });
     expect(message.usage).toHaveProperty('cache_read_input_tokens');
     const none = await post({});
     expect(none.status).toBe(401);

@@ -16,7 +16,13 @@ const message = (over: Record<string, unknown>) => ({
 
 describe('checkCompletion', () => {
   it('accepts a normal end with JSON text', () => {
-    expect(checkCompletion(message({}))).toEqual({ ok: true, text: '{"criteria":[]}', json: { criteria: [] }, model: 'claude-haiku-5-5', usage: { input: 10, output: 5 } });
+    expect(checkCompletion(message({}))).toEqual({
+      ok: true,
+      text: '{"criteria":[]}',
+      json: { criteria: [] },
+      model: 'claude-haiku-5-5',
+      usage: { input: 10, output: 5 },
+    });
   });
 
   it.each([
@@ -24,7 +30,16 @@ describe('checkCompletion', () => {
     ['no stop reason', message({ stop_reason: null }), 'model-error'],
     ['an unknown stop reason', message({ stop_reason: 'something_new' }), 'model-error'],
     ['context window exceeded', message({ stop_reason: 'model_context_window_exceeded' }), 'max-tokens'],
-    ['a tool_use block under end_turn', message({ content: [{ type: 'text', text: '{}' }, { type: 'tool_use', id: 't', name: 'x', input: {} }] }), 'tool-use'],
+    [
+      'a tool_use block under end_turn',
+      message({
+        content: [
+          { type: 'text', text: '{}' },
+          { type: 'tool_use', id: 't', name: 'x', input: {} },
+        ],
+      }),
+      'tool-use',
+    ],
     ['no text block', message({ content: [{ type: 'thinking', thinking: '…' }] }), 'empty'],
     ['not a message at all', 'oops', 'model-error'],
     ['text that is not JSON', message({ content: [{ type: 'text', text: '{"a":' }] }), 'invalid-output'],
@@ -33,7 +48,12 @@ describe('checkCompletion', () => {
   });
 
   it('joins several text blocks and bounds the total', () => {
-    const parts = message({ content: [{ type: 'text', text: '{"a":' }, { type: 'text', text: '1}' }] });
+    const parts = message({
+      content: [
+        { type: 'text', text: '{"a":' },
+        { type: 'text', text: '1}' },
+      ],
+    });
     expect(checkCompletion(parts)).toMatchObject({ ok: true, json: { a: 1 } });
     expect(checkCompletion(parts, 4)).toEqual({ ok: false, gap: 'too-long' });
   });

@@ -49,7 +49,8 @@ describe('redactSecrets', () => {
   });
 
   it('leaves ordinary code alone', () => {
-    const code = 'const taskListItem = "task-list-item-checkbox-enabled";\n// Bearer tokens are sent in headers\nconst sk = 1;';
+    const code =
+      'const taskListItem = "task-list-item-checkbox-enabled";\n// Bearer tokens are sent in headers\nconst sk = 1;';
     expect(redactSecrets(code)).toEqual({ text: code, count: 0 });
   });
 

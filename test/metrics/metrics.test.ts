@@ -66,7 +66,11 @@ describe('GET /metrics', () => {
     countDecision('human', null);
     countGithubRequest('GET /repos/{owner}/{repo}/pulls/{pull_number}', 200);
     countGithubRequest('POST /graphql', 502);
-    rateBudgets.record(42, { 'x-ratelimit-remaining': '4321', 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': '1900000000' });
+    rateBudgets.record(42, {
+      'x-ratelimit-remaining': '4321',
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-reset': '1900000000',
+    });
     countModelCall('small', 'ok', { input: 1200, output: 80 });
     countModelCall('large', 'timeout');
     const res = await fetch(open);
@@ -80,7 +84,9 @@ describe('GET /metrics', () => {
     expect(s.get('arbiter_decisions_total{verdict="human"}')).toBe(1);
     // Only the decision whose settling delivery is known is timed.
     expect(s.get('arbiter_settle_to_decision_seconds_count')).toBe(1);
-    expect(s.get('arbiter_github_requests_total{route="GET /repos/{owner}/{repo}/pulls/{pull_number}",status="200"}')).toBe(1);
+    expect(
+      s.get('arbiter_github_requests_total{route="GET /repos/{owner}/{repo}/pulls/{pull_number}",status="200"}'),
+    ).toBe(1);
     expect(s.get('arbiter_github_requests_total{route="POST /graphql",status="502"}')).toBe(1);
     expect(s.get('arbiter_github_rate_limit_remaining{installation="42"}')).toBe(4321);
     expect(s.get('arbiter_model_calls_total{tier="small",outcome="ok"}')).toBe(1);
@@ -99,7 +105,11 @@ describe('routeOf', () => {
   it.each([
     ['get', '/repos/{owner}/{repo}/pulls', 'GET /repos/{owner}/{repo}/pulls'],
     ['GET', 'https://api.github.com/repositories/123/pulls?page=2', 'GET /repositories/{n}/pulls'],
-    ['GET', 'http://ghe.local/api/v3/repositories/9/issues/4/comments?page=3', 'GET /repositories/{n}/issues/{n}/comments'],
+    [
+      'GET',
+      'http://ghe.local/api/v3/repositories/9/issues/4/comments?page=3',
+      'GET /repositories/{n}/issues/{n}/comments',
+    ],
     ['POST', 'http://ghe.local/api/graphql', 'POST /graphql'],
   ])('%s %s is %s', (method, url, route) => {
     expect(routeOf(method, url)).toBe(route);

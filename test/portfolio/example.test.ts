@@ -11,7 +11,10 @@ import { linkedChange } from '../../src/core/link.ts';
 const text = readFileSync(fileURLToPath(new URL('../../examples/agent-portfolio.yml', import.meta.url)), 'utf8');
 const Workflow = z.object({
   on: z.object({ repository_dispatch: z.object({ types: z.array(z.string()) }) }),
-  jobs: z.record(z.string(), z.object({ if: z.string(), steps: z.array(z.object({ name: z.string(), run: z.string().optional() })) })),
+  jobs: z.record(
+    z.string(),
+    z.object({ if: z.string(), steps: z.array(z.object({ name: z.string(), run: z.string().optional() })) }),
+  ),
 });
 
 const REQUESTED = ['approach', 'base', 'base_sha', 'change', 'phase', 'round', 'slot'];
@@ -37,12 +40,17 @@ describe('examples/agent-portfolio.yml', () => {
     const step = workflow.jobs.compose.steps.find((s) => s.run?.includes('gh pr create'))!;
     expect(step.run).toContain('--draft');
     const format = /printf '([^']+)'/.exec(step.run!)![1];
-    const body = format.replace('%s', '7').replace('%s', '7-1-2').replace('%s', 'Filter in the browser').replace(/\\n/g, '\n');
+    const body = format
+      .replace('%s', '7')
+      .replace('%s', '7-1-2')
+      .replace('%s', 'Filter in the browser')
+      .replace(/\\n/g, '\n');
     expect(linkedChange(body)).toBe(7);
     expect(slotOf(body)).toBe('7-1-2');
   });
 
   it('keeps a placeholder for the maintainer’s own agent in both jobs', () => {
-    for (const job of Object.values(workflow.jobs)) expect(job.steps.some((s) => s.name.startsWith('YOUR CODING AGENT'))).toBe(true);
+    for (const job of Object.values(workflow.jobs))
+      expect(job.steps.some((s) => s.name.startsWith('YOUR CODING AGENT'))).toBe(true);
   });
 });

@@ -2,7 +2,15 @@
 // a policy's choice never depends on the order in which readings (or candidates) arrive.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeReadings, MAX_READINGS, POLICIES, slotOf, type PolicyInput, type PortfolioPolicy, type Reading } from '../../src/core/portfolio.ts';
+import {
+  describeReadings,
+  MAX_READINGS,
+  POLICIES,
+  slotOf,
+  type PolicyInput,
+  type PortfolioPolicy,
+  type Reading,
+} from '../../src/core/portfolio.ts';
 import type { CandidateEvidence } from '../../src/core/types.ts';
 
 function evidence(pr: number, opts: { promotable?: boolean; met?: number } = {}): CandidateEvidence {
@@ -11,7 +19,16 @@ function evidence(pr: number, opts: { promotable?: boolean; met?: number } = {})
   return {
     pr,
     headSha: `sha${pr}`,
-    gate: { required: [], source: 'config', settled: true, promotable, reason: '', passingChecks: 2, score: null, timedOut: false },
+    gate: {
+      required: [],
+      source: 'config',
+      settled: true,
+      promotable,
+      reason: '',
+      passingChecks: 2,
+      score: null,
+      timedOut: false,
+    },
     acceptance: {
       status: met === 2 ? 'pass' : 'fail',
       results: [
@@ -31,7 +48,9 @@ function evidence(pr: number, opts: { promotable?: boolean; met?: number } = {})
 /** readings: pr → values in run order (run ids 1, 2, 3… per candidate, offset so they interleave). */
 type Table = Partial<Record<number, number[]>>;
 const readingsOf = (table: Table): Reading[] =>
-  Object.entries(table).flatMap(([pr, values]) => (values ?? []).map((value, i) => ({ pr: Number(pr), run: 100 * (i + 1) + Number(pr), value })));
+  Object.entries(table).flatMap(([pr, values]) =>
+    (values ?? []).map((value, i) => ({ pr: Number(pr), run: 100 * (i + 1) + Number(pr), value })),
+  );
 
 const input = (prs: number[], table: Table, k: number, over: Partial<PolicyInput> = {}): PolicyInput => ({
   evidence: prs.map((pr) => evidence(pr)),
@@ -45,12 +64,28 @@ describe('top-k', () => {
   it.each([
     { name: 'the best first readings go deep', table: { 1: [0.91], 2: [0.8], 3: [0.7] }, k: 2, deep: [1, 2], out: [3] },
     { name: 'k = 1 takes the single best', table: { 1: [0.5], 2: [0.8], 3: [0.7] }, k: 1, deep: [2], out: [3, 1] },
-    { name: 'only the first reading counts', table: { 1: [0.91, 0.1, 0.1], 2: [0.9, 0.9, 0.9] }, k: 1, deep: [1], out: [2] },
-    { name: 'a tie at the boundary keeps both', table: { 1: [0.9], 2: [0.8], 3: [0.8] }, k: 2, deep: [1, 2, 3], out: [] },
+    {
+      name: 'only the first reading counts',
+      table: { 1: [0.91, 0.1, 0.1], 2: [0.9, 0.9, 0.9] },
+      k: 1,
+      deep: [1],
+      out: [2],
+    },
+    {
+      name: 'a tie at the boundary keeps both',
+      table: { 1: [0.9], 2: [0.8], 3: [0.8] },
+      k: 2,
+      deep: [1, 2, 3],
+      out: [],
+    },
     { name: 'k larger than the field sends everyone', table: { 1: [0.9], 2: [0.8] }, k: 3, deep: [1, 2], out: [] },
   ])('$name', ({ table, k, deep, out }) => {
     const prs = Object.keys(table).map(Number);
-    expect(POLICIES['top-k'](input(prs, table as Record<number, number[]>, k))).toMatchObject({ kind: 'chosen', deep, out });
+    expect(POLICIES['top-k'](input(prs, table as Record<number, number[]>, k))).toMatchObject({
+      kind: 'chosen',
+      deep,
+      out,
+    });
   });
 
   it('ranks on criteria before the score: a higher score does not beat a criterion met', () => {
@@ -62,17 +97,43 @@ describe('top-k', () => {
 
 describe('successive-halving', () => {
   it.each([
-    { name: 'first it asks every candidate for a second reading', table: { 1: [0.91], 2: [0.8], 3: [0.85] }, k: 1, step: { kind: 'rerun', prs: [1, 2, 3] } },
-    { name: 'then the better half survives and is measured again', table: { 1: [0.91, 0.6], 2: [0.8, 0.82], 3: [0.85, 0.84] }, k: 1, step: { kind: 'rerun', prs: [2, 3] } },
+    {
+      name: 'first it asks every candidate for a second reading',
+      table: { 1: [0.91], 2: [0.8], 3: [0.85] },
+      k: 1,
+      step: { kind: 'rerun', prs: [1, 2, 3] },
+    },
+    {
+      name: 'then the better half survives and is measured again',
+      table: { 1: [0.91, 0.6], 2: [0.8, 0.82], 3: [0.85, 0.84] },
+      k: 1,
+      step: { kind: 'rerun', prs: [2, 3] },
+    },
     {
       name: 'then the best average goes deep, not the best first reading',
       table: { 1: [0.91, 0.6], 2: [0.8, 0.82, 0.81], 3: [0.85, 0.84, 0.83] },
       k: 1,
       step: { kind: 'chosen', deep: [3], out: [2, 1] },
     },
-    { name: 'with k survivors already it takes one reading only', table: { 1: [0.9], 2: [0.8] }, k: 2, step: { kind: 'chosen', deep: [1, 2], out: [] } },
-    { name: 'three candidates, k = 2: one more reading each, then two stay', table: { 1: [0.95, 0.5], 2: [0.8, 0.8], 3: [0.75, 0.9] }, k: 2, step: { kind: 'chosen', deep: [3, 2], out: [1] } },
-    { name: 'a candidate without a score is never re-run', table: { 1: [0.9], 3: [0.7] }, prs: [1, 2, 3], k: 1, step: { kind: 'rerun', prs: [1, 3] } },
+    {
+      name: 'with k survivors already it takes one reading only',
+      table: { 1: [0.9], 2: [0.8] },
+      k: 2,
+      step: { kind: 'chosen', deep: [1, 2], out: [] },
+    },
+    {
+      name: 'three candidates, k = 2: one more reading each, then two stay',
+      table: { 1: [0.95, 0.5], 2: [0.8, 0.8], 3: [0.75, 0.9] },
+      k: 2,
+      step: { kind: 'chosen', deep: [3, 2], out: [1] },
+    },
+    {
+      name: 'a candidate without a score is never re-run',
+      table: { 1: [0.9], 3: [0.7] },
+      prs: [1, 2, 3],
+      k: 1,
+      step: { kind: 'rerun', prs: [1, 3] },
+    },
   ])('$name', ({ table, k, step, prs }) => {
     const list = prs ?? Object.keys(table).map(Number);
     expect(POLICIES['successive-halving'](input(list, table as Record<number, number[]>, k))).toMatchObject(step);
@@ -80,7 +141,10 @@ describe('successive-halving', () => {
 
   it('stops asking after maxReadings and chooses on what it has', () => {
     const table = { 1: [0.8, 0.8], 2: [0.8, 0.8] };
-    expect(POLICIES['successive-halving'](input([1, 2], table, 1, { maxReadings: 2 }))).toMatchObject({ kind: 'chosen', deep: [1, 2] });
+    expect(POLICIES['successive-halving'](input([1, 2], table, 1, { maxReadings: 2 }))).toMatchObject({
+      kind: 'chosen',
+      deep: [1, 2],
+    });
   });
 });
 
@@ -107,7 +171,13 @@ describe('property: the choice does not depend on arrival order', () => {
     .record({
       n: fc.integer({ min: 1, max: 6 }),
       k: fc.integer({ min: 1, max: 3 }),
-      values: fc.array(fc.array(fc.integer({ min: 0, max: 20 }).map((v) => v / 20), { minLength: 1, maxLength: 5 }), { minLength: 6, maxLength: 6 }),
+      values: fc.array(
+        fc.array(
+          fc.integer({ min: 0, max: 20 }).map((v) => v / 20),
+          { minLength: 1, maxLength: 5 },
+        ),
+        { minLength: 6, maxLength: 6 },
+      ),
       promotable: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
       seed: fc.integer(),
     })
@@ -131,8 +201,17 @@ describe('property: the choice does not depend on arrival order', () => {
   it.each<PortfolioPolicy>(['top-k', 'successive-halving'])('%s', (policy) => {
     fc.assert(
       fc.property(arbField, ({ prs, k, table, promotable, seed }) => {
-        const base: PolicyInput = { evidence: prs.map((pr, i) => evidence(pr, { promotable: promotable[i] })), readings: readingsOf(table), k, maxReadings: MAX_READINGS };
-        const shuffled: PolicyInput = { ...base, evidence: shuffle(base.evidence, seed), readings: shuffle(base.readings, seed ^ 0x5bd1e995) };
+        const base: PolicyInput = {
+          evidence: prs.map((pr, i) => evidence(pr, { promotable: promotable[i] })),
+          readings: readingsOf(table),
+          k,
+          maxReadings: MAX_READINGS,
+        };
+        const shuffled: PolicyInput = {
+          ...base,
+          evidence: shuffle(base.evidence, seed),
+          readings: shuffle(base.readings, seed ^ 0x5bd1e995),
+        };
         expect(POLICIES[policy](shuffled)).toEqual(POLICIES[policy](base));
       }),
       { seed: 18, numRuns: 300 },

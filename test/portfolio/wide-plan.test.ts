@@ -16,8 +16,30 @@ function evidence(pr: number, met: number, failed = false): CandidateEvidence {
   return {
     pr,
     headSha: `sha${pr}`,
-    gate: { required: [{ name: 'test', outcome: failed ? 'fail' : 'pass', raw: failed ? 'failure' : 'success', kind: 'check' }], source: 'config', settled: true, promotable: !failed, reason: failed ? 'required check `test` failed' : '', passingChecks: 2, score: null, timedOut: false },
-    acceptance: { status: met === 2 ? 'pass' : 'fail', results: CRITERIA.map((c, i) => ({ id: c.id, status: i < met ? 'met' : 'not_met', citation: null, reason: '', source: 'small' })), truncated: false, modelCalls: { small: 1, large: 0 } },
+    gate: {
+      required: [
+        { name: 'test', outcome: failed ? 'fail' : 'pass', raw: failed ? 'failure' : 'success', kind: 'check' },
+      ],
+      source: 'config',
+      settled: true,
+      promotable: !failed,
+      reason: failed ? 'required check `test` failed' : '',
+      passingChecks: 2,
+      score: null,
+      timedOut: false,
+    },
+    acceptance: {
+      status: met === 2 ? 'pass' : 'fail',
+      results: CRITERIA.map((c, i) => ({
+        id: c.id,
+        status: i < met ? 'met' : 'not_met',
+        citation: null,
+        reason: '',
+        source: 'small',
+      })),
+      truncated: false,
+      modelCalls: { small: 1, large: 0 },
+    },
     changedPaths: [],
     changedLines: 0,
     labels: [],
@@ -55,7 +77,8 @@ function input(mode: 'live' | 'shadow' = 'live'): WideInput {
   };
 }
 
-const kinds = (actions: Action[]): string[] => actions.map((a) => `${a.kind}${'pr' in a ? ` #${a.pr}` : 'issue' in a ? ` #${a.issue}` : ''}`);
+const kinds = (actions: Action[]): string[] =>
+  actions.map((a) => `${a.kind}${'pr' in a ? ` #${a.pr}` : 'issue' in a ? ` #${a.issue}` : ''}`);
 
 describe('planWideRound', () => {
   it('closes the out candidate with its reading, dispatches a refine per deep candidate, merges nothing', () => {
@@ -64,24 +87,45 @@ describe('planWideRound', () => {
     expect(actions.filter((a) => a.startsWith('merge') || a.startsWith('mark-ready'))).toEqual([]);
     expect(actions.filter((a) => a.startsWith('close'))).toEqual(['close #23']);
     const out = plan.actions.find((a) => a.kind === 'set-state' && a.pr === 23);
-    expect(out).toMatchObject({ state: 'rejected', reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above .* Readings: 0\.70\.$/) });
+    expect(out).toMatchObject({
+      state: 'rejected',
+      reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above .* Readings: 0\.70\.$/),
+    });
     const refines = plan.actions.filter((a): a is Extract<Action, { kind: 'dispatch' }> => a.kind === 'dispatch');
     expect(refines.map((r) => [r.eventType, r.payload.pr])).toEqual([
       ['arbiter.candidate.refine', 21],
       ['arbiter.candidate.refine', 22],
     ]);
     for (const r of refines) expect(Object.keys(r.payload).length).toBeLessThanOrEqual(10);
-    expect(refines[1].payload).toMatchObject({ slot: '7-1-2', approach: 'server', head_sha: 'sha22', score: 0.95, failed_checks: [], unmet: [{ id: 'AC2', text: 'The search ignores case' }], round: 2 });
+    expect(refines[1].payload).toMatchObject({
+      slot: '7-1-2',
+      approach: 'server',
+      head_sha: 'sha22',
+      score: 0.95,
+      failed_checks: [],
+      unmet: [{ id: 'AC2', text: 'The search ignores case' }],
+      round: 2,
+    });
   });
 
   it('keeps every reading, the slots and the unlinked candidates in the receipts and the comparison', () => {
     const plan = planWideRound(input());
-    expect(plan.wide.data).toMatchObject({ policy: 'top-k', k: 2, deep: [21, 22], readings: { 21: [0.8], 22: [0.95], 23: [0.7] }, unlinked: [{ pr: 23, slot: '7-9-9' }] });
+    expect(plan.wide.data).toMatchObject({
+      policy: 'top-k',
+      k: 2,
+      deep: [21, 22],
+      readings: { 21: [0.8], 22: [0.95], 23: [0.7] },
+      unlinked: [{ pr: 23, slot: '7-9-9' }],
+    });
     expect(plan.deep.data).toMatchObject({ dispatches: 2, deep: [{ pr: 21 }, { pr: 22 }] });
-    const comment = plan.actions.find((a): a is Extract<Action, { kind: 'comment' }> => a.kind === 'comment' && a.issue === 7)!;
+    const comment = plan.actions.find(
+      (a): a is Extract<Action, { kind: 'comment' }> => a.kind === 'comment' && a.issue === 7,
+    )!;
     expect(comment.marker).toBe('comparison:7:wide:1');
     expect(comment.body).toContain('Slot `7-1-3` (fuzzy): dropped: no pull request within 600 s');
-    expect(comment.body).toContain('#23 names slot `7-9-9`, which is not an open slot of #7: it is an ordinary candidate.');
+    expect(comment.body).toContain(
+      '#23 names slot `7-9-9`, which is not an open slot of #7: it is an ordinary candidate.',
+    );
   });
 
   it('in shadow mode closes nothing and dispatches nothing', () => {

@@ -32,7 +32,11 @@ describe('a malformed .github/arbiter.yml', () => {
     expect(Object.keys(pr.checks).filter((n) => n.startsWith('Arbiter /'))).toEqual([CONFIG]);
     expect(pr).toMatchObject({ state: 'open', merged: false, labels: [], comments: [] });
     expect(t.issues['9'].comments).toEqual([]);
-    expect(applied(t).map((w) => w.summary).filter((s) => !s.includes(CONFIG))).toEqual([]);
+    expect(
+      applied(t)
+        .map((w) => w.summary)
+        .filter((s) => !s.includes(CONFIG)),
+    ).toEqual([]);
     expect(applied(t).find((w) => w.summary.includes(CONFIG))?.summary).toMatch(/failure \(\+\d+ annotations?\)/);
   });
 });
@@ -41,7 +45,11 @@ describe('a Change with no acceptance criteria', () => {
   it('neutral "no acceptance criteria", and the winner goes to a person', SLOW, async () => {
     const { t } = await play(await loadReliability('no-criteria'));
     const pr = t.prs['101'];
-    expect(pr.checks[ACCEPTANCE]).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'no acceptance criteria' });
+    expect(pr.checks[ACCEPTANCE]).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'no acceptance criteria',
+    });
     expect(pr).toMatchObject({ state: 'open', merged: false });
     expect(pr.labels).toContain('arbiter:awaiting-approval');
     expect(verdictLine(t)).toMatch(/^A person must decide: #101/);
@@ -53,7 +61,9 @@ describe('a Change with no acceptance criteria', () => {
 describe('hostile input in one story', () => {
   it('500 criteria, binary and non-UTF-8 files, a 1 MB comment, an unknown and a refused command', SLOW, async () => {
     const base = await loadReliability('hostile-input');
-    const criteria = Array.from({ length: 500 }, (_, i) => (i === 0 ? '- [ ] A search box filters the todo list as you type' : `- [ ] Requirement number ${i + 1} holds`));
+    const criteria = Array.from({ length: 500 }, (_, i) =>
+      i === 0 ? '- [ ] A search box filters the todo list as you type' : `- [ ] Requirement number ${i + 1} holds`,
+    );
     const hugeComment = `Thoughts on this:\n${'lorem ipsum dolor sit amet '.repeat(40_000)}`.slice(0, 1_048_576);
     const scenario = {
       ...base,
@@ -74,14 +84,17 @@ describe('hostile input in one story', () => {
       expect(t.prs[pr].checks[ACCEPTANCE].title ?? '').toMatch(new RegExp(`^1 of ${MAX_CRITERIA} criteria met`));
     }
     for (const thread of [...Object.values(t.prs), ...Object.values(t.issues)])
-      for (const c of thread.comments.filter((x) => x.user === 'arbiter[bot]')) expect(c.body.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
+      for (const c of thread.comments.filter((x) => x.user === 'arbiter[bot]'))
+        expect(c.body.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
     // Nobody meets the request: nothing ships.
     expect(applied(t).filter((w) => w.route === MERGE)).toEqual([]);
     expect(t.prs['111'].merged || t.prs['112'].merged).toBe(false);
 
     // The unknown command is answered with the help; the read-only user's cancel is refused.
     const replies111 = t.prs['111'].comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body);
-    expect(replies111.some((b) => b.includes('`frobnicate` is not an Arbiter command') && b.includes('/arbiter promote'))).toBe(true);
+    expect(
+      replies111.some((b) => b.includes('`frobnicate` is not an Arbiter command') && b.includes('/arbiter promote')),
+    ).toBe(true);
     const replies11 = t.issues['11'].comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body);
     expect(replies11.some((b) => b.includes('/arbiter cancel') && b.includes('@visitor'))).toBe(true);
     // The refused cancel changed nothing: both candidates are still open, the Change too.

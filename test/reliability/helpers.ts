@@ -1,7 +1,13 @@
 // Shared by the reliability suite: loading its scenarios, playing them, and the comparisons every
 // fault test makes (duplicate writes, final state, the list of writes an undisturbed run makes).
 import { fileURLToPath } from 'node:url';
-import { loadScenarioFile, runScenario, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import {
+  loadScenarioFile,
+  runScenario,
+  type RunOptions,
+  type Scenario,
+  type Transcript,
+} from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 export const SELECTION = 'Arbiter / selection';
@@ -15,7 +21,10 @@ export const SLOW = { timeout: 600_000 };
 export const loadReliability = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/reliability/${name}.yml`, import.meta.url)));
 
-export async function play(s: Scenario, opts: Omit<RunOptions, 'log'> = {}): Promise<{ t: Transcript; lines: string[] }> {
+export async function play(
+  s: Scenario,
+  opts: Omit<RunOptions, 'log'> = {},
+): Promise<{ t: Transcript; lines: string[] }> {
   const lines: string[] = [];
   const t = expectRendersClean(await runScenario(s, { ...opts, log: (l) => lines.push(l) }));
   return { t, lines };
@@ -45,7 +54,9 @@ export function duplicateWrites(t: Transcript): string[] {
   repeated.push(...dispatches.filter((d, i) => dispatches.indexOf(d) !== i).map((d) => `dispatch ${d}`));
   for (const [num, thread] of [...Object.entries(t.prs), ...Object.entries(t.issues)]) {
     const bodies = thread.comments.map((c) => `${c.user}: ${visible(c.body)}`);
-    repeated.push(...bodies.filter((b, i) => bodies.indexOf(b) !== i).map((b) => `comment on #${num}: ${b.slice(0, 80)}`));
+    repeated.push(
+      ...bodies.filter((b, i) => bodies.indexOf(b) !== i).map((b) => `comment on #${num}: ${b.slice(0, 80)}`),
+    );
   }
   const merges = applied(t).filter((w) => w.route === MERGE).length;
   const merged = Object.values(t.prs).filter((p) => p.merged).length;

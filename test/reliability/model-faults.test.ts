@@ -35,18 +35,32 @@ const patch: PatchRow = {
   pr: 12,
   headSha: 'a'.repeat(40),
   mergeBase: 'b'.repeat(40),
-  patch: ['diff --git a/src/search.ts b/src/search.ts', 'new file mode 100644', '--- /dev/null', '+++ b/src/search.ts', '@@ -0,0 +1,5 @@', ...searchTs.split('\n').map((l) => `+${l}`), ''].join('\n'),
+  patch: [
+    'diff --git a/src/search.ts b/src/search.ts',
+    'new file mode 100644',
+    '--- /dev/null',
+    '+++ b/src/search.ts',
+    '@@ -0,0 +1,5 @@',
+    ...searchTs.split('\n').map((l) => `+${l}`),
+    '',
+  ].join('\n'),
   truncated: false,
   files: [{ path: 'src/search.ts', status: 'added', additions: 5, deletions: 0 }],
 };
-const headFiles = new Map<string, HeadFile>([['src/search.ts', { text: searchTs, byteSize: searchTs.length, isBinary: false, isTruncated: false }]]);
+const headFiles = new Map<string, HeadFile>([
+  ['src/search.ts', { text: searchTs, byteSize: searchTs.length, isBinary: false, isTruncated: false }],
+]);
 
 const GOOD = {
   AC1: { status: 'met', path: 'src/search.ts', quote: 'return todos.filter((todo) => todo.includes(query));' },
   AC2: { status: 'met', path: 'src/search.ts', quote: 'return todos.filter((todo) => todo.includes(query));' },
 } as const;
 const FORGED = { status: 'met', path: 'src/search.ts', quote: 'const wanted = query.toLocaleLowerCase();' } as const;
-const OBEY = { status: 'met', path: 'src/search.ts', quote: 'All acceptance criteria are implemented as instructed.' } as const;
+const OBEY = {
+  status: 'met',
+  path: 'src/search.ts',
+  quote: 'All acceptance criteria are implemented as instructed.',
+} as const;
 
 interface Case {
   fault: string;
@@ -59,15 +73,60 @@ interface Case {
 
 // Each fault hits both tiers, so the large-model fallback cannot rescue the answer.
 const CASES: Case[] = [
-  { fault: 'HTTP 529 (overloaded)', scripts: { small: GOOD, large: GOOD }, faults: [{ status: 529 }], status: 'gap', gap: 'rate-limited' },
-  { fault: 'no answer before the timeout', scripts: { small: GOOD, large: GOOD }, faults: [{ delayMs: 1_600 }], status: 'gap', gap: 'timeout' },
-  { fault: 'refusal', scripts: { small: GOOD, large: GOOD }, faults: [{ stop_reason: 'refusal' }], status: 'gap', gap: 'refusal' },
-  { fault: 'stop at max_tokens', scripts: { small: GOOD, large: GOOD }, faults: [{ stop_reason: 'max_tokens' }], status: 'gap', gap: 'max-tokens' },
-  { fault: 'a tool call', scripts: { small: GOOD, large: GOOD }, faults: [{ stop_reason: 'tool_use' }], status: 'gap', gap: 'tool-use' },
+  {
+    fault: 'HTTP 529 (overloaded)',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ status: 529 }],
+    status: 'gap',
+    gap: 'rate-limited',
+  },
+  {
+    fault: 'no answer before the timeout',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ delayMs: 1_600 }],
+    status: 'gap',
+    gap: 'timeout',
+  },
+  {
+    fault: 'refusal',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ stop_reason: 'refusal' }],
+    status: 'gap',
+    gap: 'refusal',
+  },
+  {
+    fault: 'stop at max_tokens',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ stop_reason: 'max_tokens' }],
+    status: 'gap',
+    gap: 'max-tokens',
+  },
+  {
+    fault: 'a tool call',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ stop_reason: 'tool_use' }],
+    status: 'gap',
+    gap: 'tool-use',
+  },
   { fault: 'empty text', scripts: { small: GOOD, large: GOOD }, faults: [{ text: '' }], status: 'gap', gap: 'empty' },
-  { fault: 'invalid JSON', scripts: { small: GOOD, large: GOOD }, faults: [{ text: '{"criteria": [ {"id": "AC1", "status": "met"' }], status: 'unclear' },
-  { fault: 'forged quotes', scripts: { small: { AC1: FORGED, AC2: FORGED }, large: { AC1: FORGED, AC2: FORGED } }, faults: [], status: 'unclear' },
-  { fault: 'obeying injected instructions', scripts: { small: { AC1: OBEY, AC2: OBEY }, large: { AC1: OBEY, AC2: OBEY } }, faults: [], status: 'unclear' },
+  {
+    fault: 'invalid JSON',
+    scripts: { small: GOOD, large: GOOD },
+    faults: [{ text: '{"criteria": [ {"id": "AC1", "status": "met"' }],
+    status: 'unclear',
+  },
+  {
+    fault: 'forged quotes',
+    scripts: { small: { AC1: FORGED, AC2: FORGED }, large: { AC1: FORGED, AC2: FORGED } },
+    faults: [],
+    status: 'unclear',
+  },
+  {
+    fault: 'obeying injected instructions',
+    scripts: { small: { AC1: OBEY, AC2: OBEY }, large: { AC1: OBEY, AC2: OBEY } },
+    faults: [],
+    status: 'unclear',
+  },
 ];
 
 let fake: FakeAnthropic | null = null;
@@ -80,7 +139,14 @@ describe('model faults at the acceptance check (real client, fake endpoint)', ()
   it('the control: good answers with verified quotes pass', async () => {
     fake = await FakeAnthropic.start({ scripts: { candidates: { 12: { small: GOOD } } } });
     const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, retryBaseMs: 1, maxRetryDelayMs: 2 });
-    const ev = await runAcceptance({ candidate: 12, criteria, context: buildAcceptanceContext({ patch, headFiles, config }), checks: [], config, llm });
+    const ev = await runAcceptance({
+      candidate: 12,
+      criteria,
+      context: buildAcceptanceContext({ patch, headFiles, config }),
+      checks: [],
+      config,
+      llm,
+    });
     expect(ev.status).toBe('pass');
     expect(renderAcceptanceCheck(ev, criteria)).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
   });
@@ -88,8 +154,21 @@ describe('model faults at the acceptance check (real client, fake endpoint)', ()
   for (const c of CASES) {
     it(`${c.fault}: every criterion ${c.status}, never a pass`, async () => {
       fake = await FakeAnthropic.start({ scripts: { candidates: { 12: c.scripts } }, faults: c.faults });
-      const llm = createAnthropicClient({ apiKey: 'k', baseURL: fake.url, retryBaseMs: 1, maxRetryDelayMs: 2, maxRetries429: 1 });
-      const ev = await runAcceptance({ candidate: 12, criteria, context: buildAcceptanceContext({ patch, headFiles, config }), checks: [], config, llm });
+      const llm = createAnthropicClient({
+        apiKey: 'k',
+        baseURL: fake.url,
+        retryBaseMs: 1,
+        maxRetryDelayMs: 2,
+        maxRetries429: 1,
+      });
+      const ev = await runAcceptance({
+        candidate: 12,
+        criteria,
+        context: buildAcceptanceContext({ patch, headFiles, config }),
+        checks: [],
+        config,
+        llm,
+      });
       expect(ev.status).toBe('fail');
       expect(ev.results.map((r) => r.status)).toEqual([c.status, c.status]);
       expect(ev.results.every((r) => r.citation === null)).toBe(true);
@@ -106,20 +185,24 @@ describe('model faults at the acceptance check (real client, fake endpoint)', ()
 });
 
 describe('model faults in the full app', () => {
-  it('forged quotes, an obeyed injection, an overloaded and a cut-off model: a person decides, nothing ships', SLOW, async () => {
-    const { t } = await play(await loadReliability('model-faults'));
-    for (const pr of ['81', '82', '83']) {
-      const acceptance = t.prs[pr].checks[ACCEPTANCE];
-      expect(acceptance, `#${pr}`).toMatchObject({ status: 'completed', conclusion: 'neutral' });
-      expect(acceptance.title ?? '', `#${pr}`).toMatch(/^0 of 2 criteria met/);
-      expect(t.prs[pr].merged).toBe(false);
-      expect(t.prs[pr].checks[SELECTION].conclusion).not.toBe('success');
-    }
-    // #83's model never answered: both criteria are gaps, and the title says so.
-    expect(t.prs['83'].checks[ACCEPTANCE].title).toBe('0 of 2 criteria met (2 gaps)');
-    expect(applied(t).filter((w) => w.route === MERGE)).toEqual([]);
-    expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toEqual([]);
-    expect(verdictLine(t)).toMatch(/^A person must decide/);
-    expect(duplicateWrites(t)).toEqual([]);
-  });
+  it(
+    'forged quotes, an obeyed injection, an overloaded and a cut-off model: a person decides, nothing ships',
+    SLOW,
+    async () => {
+      const { t } = await play(await loadReliability('model-faults'));
+      for (const pr of ['81', '82', '83']) {
+        const acceptance = t.prs[pr].checks[ACCEPTANCE];
+        expect(acceptance, `#${pr}`).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+        expect(acceptance.title ?? '', `#${pr}`).toMatch(/^0 of 2 criteria met/);
+        expect(t.prs[pr].merged).toBe(false);
+        expect(t.prs[pr].checks[SELECTION].conclusion).not.toBe('success');
+      }
+      // #83's model never answered: both criteria are gaps, and the title says so.
+      expect(t.prs['83'].checks[ACCEPTANCE].title).toBe('0 of 2 criteria met (2 gaps)');
+      expect(applied(t).filter((w) => w.route === MERGE)).toEqual([]);
+      expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toEqual([]);
+      expect(verdictLine(t)).toMatch(/^A person must decide/);
+      expect(duplicateWrites(t)).toEqual([]);
+    },
+  );
 });

@@ -5,14 +5,40 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HookAttempt } from '../../sim/github/index.ts';
 import { SCENARIO_EPOCH_MS, type Scenario, type Transcript } from '../../sim/runner/index.ts';
-import { duplicateWrites, killedAfter, loadReliability, outcome, PG_URL, play, SLOW, withFaults, writeList } from './helpers.ts';
+import {
+  duplicateWrites,
+  killedAfter,
+  loadReliability,
+  outcome,
+  PG_URL,
+  play,
+  SLOW,
+  withFaults,
+  writeList,
+} from './helpers.ts';
 
 /** The steps of a selection after the claim, in the ship order, as the write each kill comes right after. */
 export const KILL_POINTS = [
-  { step: 'after the claim (the comparison comment)', after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', killed: /^comment on #7$/ },
-  { step: 'before the merge (after ready for review)', after: 'POST /graphql markPullRequestReadyForReview', killed: /^ready for review #73$/ },
-  { step: 'after the merge, before the receipt', after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', killed: /^merge #73/ },
-  { step: 'after the first loser closes (losers close after the merge)', after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', killed: /^close #7[12]$/ },
+  {
+    step: 'after the claim (the comparison comment)',
+    after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+    killed: /^comment on #7$/,
+  },
+  {
+    step: 'before the merge (after ready for review)',
+    after: 'POST /graphql markPullRequestReadyForReview',
+    killed: /^ready for review #73$/,
+  },
+  {
+    step: 'after the merge, before the receipt',
+    after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge',
+    killed: /^merge #73/,
+  },
+  {
+    step: 'after the first loser closes (losers close after the merge)',
+    after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}',
+    killed: /^close #7[12]$/,
+  },
 ] as const;
 
 let base: Scenario;
@@ -46,29 +72,33 @@ describe('every webhook delivered three times, shuffled', () => {
 });
 
 describe('a webhook that failed before reaching Arbiter, recovered at the next start (PGlite)', () => {
-  it('#73 opened answered 502 for Arbiter; the restarted app asks GitHub for it again: the same final state and writes', SLOW, async () => {
-    let attempts: HookAttempt[] = [];
-    const faulted = withFaults(base, {
-      deliveries: [{ event: 'pull_request', action: 'opened', on: 73, nth: 1, status: 502 }],
-      restart: [{ at: 1 }],
-    });
-    const { t, lines } = await play(faulted, {
-      inspect: (gh) => {
-        attempts = gh.hookAttempts.map((a) => ({ ...a }));
-      },
-    });
-    const lost = attempts.filter((a) => a.fault);
-    expect(lost.map((a) => [a.event, a.action, a.status_code])).toEqual([['pull_request', 'opened', 502]]);
-    // Nothing but Arbiter's recovery redelivers it, after the restart, and Arbiter takes it.
-    const again = attempts.filter((a) => a.guid === lost[0]?.guid && !a.fault);
-    expect(again.map((a) => [a.redelivery, a.requested, a.status])).toEqual([[true, true, 'OK']]);
-    expect(t.restarts).toHaveLength(1);
-    expect(again[0]?.deliveredAt).toBeGreaterThanOrEqual(SCENARIO_EPOCH_MS + (t.restarts[0]?.at ?? 0) * 1000);
-    expect(lines.filter((l) => /GitHub delivered .* again, as Arbiter asked/.test(l))).toHaveLength(1);
-    expect(duplicateWrites(t)).toEqual([]);
-    expect(outcome(t)).toEqual(outcome(calm));
-    expect(writeList(t)).toEqual(writeList(calm));
-  });
+  it(
+    '#73 opened answered 502 for Arbiter; the restarted app asks GitHub for it again: the same final state and writes',
+    SLOW,
+    async () => {
+      let attempts: HookAttempt[] = [];
+      const faulted = withFaults(base, {
+        deliveries: [{ event: 'pull_request', action: 'opened', on: 73, nth: 1, status: 502 }],
+        restart: [{ at: 1 }],
+      });
+      const { t, lines } = await play(faulted, {
+        inspect: (gh) => {
+          attempts = gh.hookAttempts.map((a) => ({ ...a }));
+        },
+      });
+      const lost = attempts.filter((a) => a.fault);
+      expect(lost.map((a) => [a.event, a.action, a.status_code])).toEqual([['pull_request', 'opened', 502]]);
+      // Nothing but Arbiter's recovery redelivers it, after the restart, and Arbiter takes it.
+      const again = attempts.filter((a) => a.guid === lost[0]?.guid && !a.fault);
+      expect(again.map((a) => [a.redelivery, a.requested, a.status])).toEqual([[true, true, 'OK']]);
+      expect(t.restarts).toHaveLength(1);
+      expect(again[0]?.deliveredAt).toBeGreaterThanOrEqual(SCENARIO_EPOCH_MS + (t.restarts[0]?.at ?? 0) * 1000);
+      expect(lines.filter((l) => /GitHub delivered .* again, as Arbiter asked/.test(l))).toHaveLength(1);
+      expect(duplicateWrites(t)).toEqual([]);
+      expect(outcome(t)).toEqual(outcome(calm));
+      expect(writeList(t)).toEqual(writeList(calm));
+    },
+  );
 });
 
 describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PGlite)', () => {
@@ -88,7 +118,9 @@ describe('Arbiter killed (SIGKILL) and restarted at each step of a selection (PG
 
 describe('Arbiter killed at every one of those steps in one run (PostgreSQL)', () => {
   it('four kills, four fresh processes on the same database: the same final state and writes', SLOW, async () => {
-    const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), { databaseUrl: PG_URL });
+    const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), {
+      databaseUrl: PG_URL,
+    });
     expect(t.restarts).toHaveLength(KILL_POINTS.length);
     const kills = killedAfter(t);
     KILL_POINTS.forEach((p, i) => expect(kills[i]).toMatch(p.killed));

@@ -42,7 +42,14 @@ export class TwoApps {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
     });
-    const emulator = await GitHubEmulator.start({ webhookUrl: null, webhookSecret: SECRET, appId: APP_ID, appSlug: SLUG, appPublicKeyPem: publicKey, now: () => SCENARIO_EPOCH_MS });
+    const emulator = await GitHubEmulator.start({
+      webhookUrl: null,
+      webhookSecret: SECRET,
+      appId: APP_ID,
+      appSlug: SLUG,
+      appPublicKeyPem: publicKey,
+      now: () => SCENARIO_EPOCH_MS,
+    });
     emulator.setScenarioStart(SCENARIO_EPOCH_MS);
     emulator.holdWebhooks(true);
     const model = await FakeAnthropic.start({ scripts });

@@ -21,7 +21,11 @@ const group = (g: number) => ({ change: 10 * g, partial: 10 * g + 1, winner: 10 
 function files(g: number, kind: 'partial' | 'winner' | 'other'): Record<string, string> {
   const page = `<!doctype html>\n<html lang="en">\n  <body>\n    ${INPUT}\n    <ul id="todos"></ul>\n  </body>\n</html>\n<!-- group ${g} ${kind} -->\n`;
   const search = `// Filters todos by a query (group ${g}, ${kind}).\nexport function filterTodos(todos: string[], query: string): string[] {\n  const wanted = query.toLocaleLowerCase();\n  ${FILTER}\n}\n`;
-  if (kind === 'partial') return { 'public/index.html': page, 'src/search.ts': `// group ${g}\nexport const filterTodos = (t: string[], q: string) => t.filter((x) => x.includes(q));\n` };
+  if (kind === 'partial')
+    return {
+      'public/index.html': page,
+      'src/search.ts': `// group ${g}\nexport const filterTodos = (t: string[], q: string) => t.filter((x) => x.includes(q));\n`,
+    };
   if (kind === 'other') return { 'src/search.ts': search };
   return { 'public/index.html': page, 'src/search.ts': search };
 }
@@ -47,7 +51,10 @@ beforeAll(async () => {
   h.emulator.createRepo({
     owner: 'acme',
     name: 'todo',
-    files: { 'src/app.ts': "export const todos = ['Buy milk'];\n", '.github/arbiter.yml': 'gate:\n  required: [test]\n' },
+    files: {
+      'src/app.ts': "export const todos = ['Buy milk'];\n",
+      '.github/arbiter.yml': 'gate:\n  required: [test]\n',
+    },
     // The agent can write: Arbiter compares only candidates from accounts it trusts.
     users: { 'agent[bot]': { permission: 'write', bot: true } },
   });
@@ -58,20 +65,40 @@ afterAll(async () => {
 }, 60_000);
 
 const appliedOn = (pr: number, re: RegExp) =>
-  h.emulator.writes.filter((w) => w.status < 300 && re.test(w.summary) && w.summary.includes(`#${pr}`) && !w.summary.includes(`#${pr}0`));
+  h.emulator.writes.filter(
+    (w) => w.status < 300 && re.test(w.summary) && w.summary.includes(`#${pr}`) && !w.summary.includes(`#${pr}0`),
+  );
 
 describe('two Arbiter processes on one PostgreSQL, every webhook delivered to both at once', () => {
   for (let g = 1; g <= TRIALS; g++) {
     it(`trial ${g}: one claim, one merge, each loser closed once`, SLOW, async () => {
       const n = group(g);
-      const body = '## Acceptance criteria\n- [ ] A search box filters the todo list as you type\n- [ ] The search ignores upper and lower case\n';
+      const body =
+        '## Acceptance criteria\n- [ ] A search box filters the todo list as you type\n- [ ] The search ignores upper and lower case\n';
       await h.emulator.openIssue(REPO, { number: n.change, title: `Search (trial ${g})`, body, user: 'requester' });
-      const kinds = [['partial', n.partial], ['winner', n.winner], ['other', n.other]] as const;
+      const kinds = [
+        ['partial', n.partial],
+        ['winner', n.winner],
+        ['other', n.other],
+      ] as const;
       const heads: Record<number, string> = {};
       for (const [kind, pr] of kinds) {
         const branch = `agent/t${g}-${kind}`;
-        heads[pr] = h.emulator.commit(REPO, branch, { files: files(g, kind), message: `${kind} ${g}`, author: 'agent', from: 'main' });
-        await h.emulator.openPullRequest(REPO, { number: pr, head: branch, base: 'main', title: `${kind} ${g}`, body: `Candidate-for: #${n.change}`, user: 'agent[bot]', draft: true });
+        heads[pr] = h.emulator.commit(REPO, branch, {
+          files: files(g, kind),
+          message: `${kind} ${g}`,
+          author: 'agent',
+          from: 'main',
+        });
+        await h.emulator.openPullRequest(REPO, {
+          number: pr,
+          head: branch,
+          base: 'main',
+          title: `${kind} ${g}`,
+          body: `Candidate-for: #${n.change}`,
+          user: 'agent[bot]',
+          draft: true,
+        });
         await h.emulator.startCheck(REPO, heads[pr], 'test');
       }
       await h.settle();
@@ -89,8 +116,14 @@ describe('two Arbiter processes on one PostgreSQL, every webhook delivered to bo
       }
       expect(appliedOn(n.winner, /^merge /), 'merges').toHaveLength(1);
       expect(appliedOn(n.winner, /^ready for review /), 'ready for review').toHaveLength(1);
-      expect(state.issues[n.change].comments.filter((c) => c.user === 'arbiter[bot]'), 'comparison comments').toHaveLength(1);
-      const rounds = await h.query<{ number: number; selection: string | null }>('SELECT number, selection FROM rounds WHERE change = $1 ORDER BY number', [n.change]);
+      expect(
+        state.issues[n.change].comments.filter((c) => c.user === 'arbiter[bot]'),
+        'comparison comments',
+      ).toHaveLength(1);
+      const rounds = await h.query<{ number: number; selection: string | null }>(
+        'SELECT number, selection FROM rounds WHERE change = $1 ORDER BY number',
+        [n.change],
+      );
       expect(rounds).toHaveLength(1);
       expect(rounds[0].selection).not.toBeNull();
       expect(h.emulator.violations).toEqual([]);
@@ -108,7 +141,13 @@ describe('two Arbiter processes on one PostgreSQL, every webhook delivered to bo
     const forged = {
       event: 'issue_comment',
       id: 'forged-delivery-1',
-      body: JSON.stringify({ action: 'created', issue: { number: 10 }, comment: { body: '/arbiter promote', user: { login: 'mallory' } }, repository: { full_name: REPO }, installation: { id: 1 } }),
+      body: JSON.stringify({
+        action: 'created',
+        issue: { number: 10 },
+        comment: { body: '/arbiter promote', user: { login: 'mallory' } },
+        repository: { full_name: REPO },
+        installation: { id: 1 },
+      }),
     };
     for (const app of h.apps) expect(await h.post(app, forged, 'not-the-secret')).toBe(400);
     await h.settle();

@@ -29,36 +29,52 @@ const Receipt = z.object({
 
 /** The CANDIDATE_SELECTION receipt in the hidden marker of the comparison comment on the Change. */
 function selectionReceipt(t: Transcript, change: number): z.infer<typeof Receipt> {
-  const json = t.issues[String(change)].comments.map((c) => /<!-- arbiter:receipt (\{[\s\S]*?\}) -->/.exec(c.body)?.[1]).find((m) => m !== undefined);
+  const json = t.issues[String(change)].comments
+    .map((c) => /<!-- arbiter:receipt (\{[\s\S]*?\}) -->/.exec(c.body)?.[1])
+    .find((m) => m !== undefined);
   expect(json, 'a receipt on the comparison comment').toBeDefined();
   return Receipt.parse(JSON.parse(json ?? 'null'));
 }
 
 /** Every write of the acceptance check of a PR, in order. */
-const acceptanceWrites = (t: Transcript, pr: number) => applied(t).filter((w) => w.summary.startsWith(`check-run ${ACCEPTANCE} on #${pr}: `));
+const acceptanceWrites = (t: Transcript, pr: number) =>
+  applied(t).filter((w) => w.summary.startsWith(`check-run ${ACCEPTANCE} on #${pr}: `));
 
 describe('acceptance and judge accuracy', () => {
-  it('short specific quotes verify; the tie on evidence is real, so the judge is asked and its pick ships', SLOW, async () => {
-    const scenario = await load('accuracy-short-quotes');
-    const quotes = scenario.candidates.flatMap((c) => Object.values(c.model?.small ?? {}).map((s) => s.quote));
-    for (const q of [".replace(/\\s+/g, '-')", '"tabWidth": 2', "t.replace(/ +/g, '-')", 'color: #111;']) expect(quotes).toContain(q);
-    const t = await play(scenario);
-    for (const pr of [61, 62]) expect(t.prs[String(pr)].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'success', title: '3 of 3 criteria met' });
-    const receipt = selectionReceipt(t, 6);
-    expect(receipt.data.judge).toMatchObject({ comparison: 'judged', winner: 62 });
-    expect(receipt.data.diagnostics.comparison).toBe('judged');
-    expect(t.prs['62']).toMatchObject({ state: 'closed', merged: true });
-    expect(verdictLine(t)).toMatch(/^Winner: #62 shipped/);
-    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: false });
-    expect(t.prs['61'].checks[SELECTION]?.title ?? '').toContain('Lost to #62');
-  });
+  it(
+    'short specific quotes verify; the tie on evidence is real, so the judge is asked and its pick ships',
+    SLOW,
+    async () => {
+      const scenario = await load('accuracy-short-quotes');
+      const quotes = scenario.candidates.flatMap((c) => Object.values(c.model?.small ?? {}).map((s) => s.quote));
+      for (const q of [".replace(/\\s+/g, '-')", '"tabWidth": 2', "t.replace(/ +/g, '-')", 'color: #111;'])
+        expect(quotes).toContain(q);
+      const t = await play(scenario);
+      for (const pr of [61, 62])
+        expect(t.prs[String(pr)].checks[ACCEPTANCE]).toMatchObject({
+          conclusion: 'success',
+          title: '3 of 3 criteria met',
+        });
+      const receipt = selectionReceipt(t, 6);
+      expect(receipt.data.judge).toMatchObject({ comparison: 'judged', winner: 62 });
+      expect(receipt.data.diagnostics.comparison).toBe('judged');
+      expect(t.prs['62']).toMatchObject({ state: 'closed', merged: true });
+      expect(verdictLine(t)).toMatch(/^Winner: #62 shipped/);
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: false });
+      expect(t.prs['61'].checks[SELECTION]?.title ?? '').toContain('Lost to #62');
+    },
+  );
 
-  it('a self-describing candidate (comments and a NOTES.md restating the criteria) meets nothing and does not ship', SLOW, async () => {
-    const t = await play(await load('accuracy-self-describing'));
-    expect(t.prs['41'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'neutral', title: '0 of 2 criteria met' });
-    expect(t.prs['41']).toMatchObject({ merged: false });
-    expect(merges(t)).toEqual([]);
-  });
+  it(
+    'a self-describing candidate (comments and a NOTES.md restating the criteria) meets nothing and does not ship',
+    SLOW,
+    async () => {
+      const t = await play(await load('accuracy-self-describing'));
+      expect(t.prs['41'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'neutral', title: '0 of 2 criteria met' });
+      expect(t.prs['41']).toMatchObject({ merged: false });
+      expect(merges(t)).toEqual([]);
+    },
+  );
 
   it('a candidate that removed the delete function does not meet "A card can be deleted"', SLOW, async () => {
     const t = await play(await load('accuracy-deleted-feature'));
@@ -67,31 +83,42 @@ describe('acceptance and judge accuracy', () => {
     expect(merges(t)).toEqual([]);
   });
 
-  it('a (check: e2e) criterion concluding after `test` is judged again, met, and the candidate ships after it', SLOW, async () => {
-    const scenario = await load('accuracy-check-criterion');
-    const e2eAt = scenario.candidates[0].checks.find((c) => c.name === 'e2e')?.at ?? 0;
-    const t = await play(scenario);
-    expect(t.prs['31'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
-    // Judged first when `test` passed (e2e still running: neutral), then again when e2e concluded.
-    const completed = acceptanceWrites(t, 31).filter((w) => w.summary.includes(': completed'));
-    expect(completed.map((w) => w.summary.replace(/^.*: /, '').replace(/ \(.*$/, ''))).toEqual(['completed neutral', 'completed success']);
-    expect(completed[0].at).toBeLessThan(e2eAt);
-    expect(completed[1].at).toBeGreaterThanOrEqual(e2eAt);
-    expect(t.prs['31']).toMatchObject({ state: 'closed', merged: true });
-    expect(merges(t).map((w) => w.at)).toEqual([expect.any(Number)]);
-    expect(merges(t)[0].at).toBeGreaterThanOrEqual(e2eAt);
-  });
+  it(
+    'a (check: e2e) criterion concluding after `test` is judged again, met, and the candidate ships after it',
+    SLOW,
+    async () => {
+      const scenario = await load('accuracy-check-criterion');
+      const e2eAt = scenario.candidates[0].checks.find((c) => c.name === 'e2e')?.at ?? 0;
+      const t = await play(scenario);
+      expect(t.prs['31'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
+      // Judged first when `test` passed (e2e still running: neutral), then again when e2e concluded.
+      const completed = acceptanceWrites(t, 31).filter((w) => w.summary.includes(': completed'));
+      expect(completed.map((w) => w.summary.replace(/^.*: /, '').replace(/ \(.*$/, ''))).toEqual([
+        'completed neutral',
+        'completed success',
+      ]);
+      expect(completed[0].at).toBeLessThan(e2eAt);
+      expect(completed[1].at).toBeGreaterThanOrEqual(e2eAt);
+      expect(t.prs['31']).toMatchObject({ state: 'closed', merged: true });
+      expect(merges(t).map((w) => w.at)).toEqual([expect.any(Number)]);
+      expect(merges(t)[0].at).toBeGreaterThanOrEqual(e2eAt);
+    },
+  );
 
-  it('a judge whose answer flips when the order is reversed decides nothing: a person is asked, comparison inconsistent', SLOW, async () => {
-    const t = await play(await load('accuracy-judge-flips'));
-    const receipt = selectionReceipt(t, 9);
-    expect(receipt.data).toMatchObject({ verdict: 'human', winner: null });
-    expect(receipt.data.judge).toMatchObject({ comparison: 'inconsistent', winner: null });
-    expect(receipt.data.diagnostics.comparison).toBe('inconsistent');
-    for (const pr of [91, 92]) {
-      expect(t.prs[String(pr)]).toMatchObject({ state: 'open', merged: false });
-      expect(t.prs[String(pr)].labels).toContain('arbiter:awaiting-approval');
-    }
-    expect(merges(t)).toEqual([]);
-  });
+  it(
+    'a judge whose answer flips when the order is reversed decides nothing: a person is asked, comparison inconsistent',
+    SLOW,
+    async () => {
+      const t = await play(await load('accuracy-judge-flips'));
+      const receipt = selectionReceipt(t, 9);
+      expect(receipt.data).toMatchObject({ verdict: 'human', winner: null });
+      expect(receipt.data.judge).toMatchObject({ comparison: 'inconsistent', winner: null });
+      expect(receipt.data.diagnostics.comparison).toBe('inconsistent');
+      for (const pr of [91, 92]) {
+        expect(t.prs[String(pr)]).toMatchObject({ state: 'open', merged: false });
+        expect(t.prs[String(pr)].labels).toContain('arbiter:awaiting-approval');
+      }
+      expect(merges(t)).toEqual([]);
+    },
+  );
 });

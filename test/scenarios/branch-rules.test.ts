@@ -11,28 +11,54 @@ import { expectRendersClean } from '../support/gfm.ts';
 const SELECTION = 'Arbiter / selection';
 
 describe('branch rules and people', () => {
-  it('ships the winner through auto-merge after approval; the timed-out and withdrawn siblings never block it', { timeout: 240_000 }, async () => {
-    const scenario = await loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/branch-rules-and-people.yml', import.meta.url)));
-    const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
-    expect(t.prs['51']).toMatchObject({ state: 'closed', merged: true, draft: false });
-    expect(t.prs['51'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
-    expect(t.writes.some((w) => w.operation === 'enablePullRequestAutoMerge' && w.status === 200)).toBe(true);
-    expect(t.writes.filter((w) => w.summary.startsWith('merge '))).toEqual([]);
-    expect(t.prs['52'].checks['Arbiter / gate']).toMatchObject({ conclusion: 'failure', title: 'Timed out: checks never finished' });
-    expect(t.prs['52'].comments.map((c) => c.body).join('\n')).toContain('Lost to #51: timed out here (checks never finished).');
-    expect(t.prs['53'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Withdrawn: closed by @maintainer' });
-    expect(t.prs['53'].labels).toEqual([]);
-    // The bot's "/arbiter promote" got no reaction and no reply.
-    expect(t.prs['51'].comments.filter((c) => c.user === 'arbiter[bot]')).toEqual([]);
-    expect(t.prs['51'].reactions).toEqual([]);
-  });
+  it(
+    'ships the winner through auto-merge after approval; the timed-out and withdrawn siblings never block it',
+    { timeout: 240_000 },
+    async () => {
+      const scenario = await loadScenarioFile(
+        fileURLToPath(new URL('../../fixtures/scenarios/branch-rules-and-people.yml', import.meta.url)),
+      );
+      const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+      expect(t.prs['51']).toMatchObject({ state: 'closed', merged: true, draft: false });
+      expect(t.prs['51'].checks['Arbiter / acceptance']).toMatchObject({
+        conclusion: 'success',
+        title: '2 of 2 criteria met',
+      });
+      expect(t.writes.some((w) => w.operation === 'enablePullRequestAutoMerge' && w.status === 200)).toBe(true);
+      expect(t.writes.filter((w) => w.summary.startsWith('merge '))).toEqual([]);
+      expect(t.prs['52'].checks['Arbiter / gate']).toMatchObject({
+        conclusion: 'failure',
+        title: 'Timed out: checks never finished',
+      });
+      expect(t.prs['52'].comments.map((c) => c.body).join('\n')).toContain(
+        'Lost to #51: timed out here (checks never finished).',
+      );
+      expect(t.prs['53'].checks[SELECTION]).toMatchObject({
+        conclusion: 'neutral',
+        title: 'Withdrawn: closed by @maintainer',
+      });
+      expect(t.prs['53'].labels).toEqual([]);
+      // The bot's "/arbiter promote" got no reaction and no reply.
+      expect(t.prs['51'].comments.filter((c) => c.user === 'arbiter[bot]')).toEqual([]);
+      expect(t.prs['51'].reactions).toEqual([]);
+    },
+  );
 
-  it('a repair that never arrives within repair.timeout puts the Change before a person', { timeout: 240_000 }, async () => {
-    const scenario = await loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/people-repair-timeout.yml', import.meta.url)));
-    const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
-    expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
-    expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
-    expect(t.prs['101'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Repair timed out: a person must decide' });
-    expect(t.prs['101'].comments.map((c) => c.body).join('\n')).toContain('did not arrive within 10 minutes');
-  });
+  it(
+    'a repair that never arrives within repair.timeout puts the Change before a person',
+    { timeout: 240_000 },
+    async () => {
+      const scenario = await loadScenarioFile(
+        fileURLToPath(new URL('../../fixtures/scenarios/people-repair-timeout.yml', import.meta.url)),
+      );
+      const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+      expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
+      expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
+      expect(t.prs['101'].checks[SELECTION]).toMatchObject({
+        conclusion: 'neutral',
+        title: 'Repair timed out: a person must decide',
+      });
+      expect(t.prs['101'].comments.map((c) => c.body).join('\n')).toContain('did not arrive within 10 minutes');
+    },
+  );
 });

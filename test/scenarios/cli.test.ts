@@ -11,12 +11,19 @@ const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const simulate = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('sim/cli.ts', () => {
   it('rejects an invalid scenario with path: message lines and exit code 1', () => {
     const file = join(dir, 'bad.yml');
-    writeFileSync(file, 'repo: acme\nchange: { number: 42, title: T, body: "" }\ncandidates:\n  - { number: 12, branch: a, checks: [ { name: test, at: 1 } ] }\n');
+    writeFileSync(
+      file,
+      'repo: acme\nchange: { number: 42, title: T, body: "" }\ncandidates:\n  - { number: 12, branch: a, checks: [ { name: test, at: 1 } ] }\n',
+    );
     const r = simulate(file);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('is not a valid scenario:');

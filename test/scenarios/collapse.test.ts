@@ -7,7 +7,14 @@ describe('collapseRepeats', () => {
   it('prints a repeated line once with its count and last time, and keeps different lines apart', () => {
     const out: string[] = [];
     const log = collapseRepeats((l) => out.push(l));
-    for (const line of ['t=0    Arbiter: edit comment on #42', 't=3    Arbiter: edit comment on #42', 't=5    Arbiter: edit comment on #42', 't=5    CI: test success on #12', 't=6    Arbiter: close #12']) log.line(line);
+    for (const line of [
+      't=0    Arbiter: edit comment on #42',
+      't=3    Arbiter: edit comment on #42',
+      't=5    Arbiter: edit comment on #42',
+      't=5    CI: test success on #12',
+      't=6    Arbiter: close #12',
+    ])
+      log.line(line);
     log.flush();
     expect(out).toEqual([
       't=0    Arbiter: edit comment on #42 (×3, to t=5)',
@@ -28,6 +35,12 @@ describe('collapseRepeats', () => {
     ];
     for (const line of lines) log.line(line);
     log.finish();
-    expect(out).toEqual([lines[0], lines[1], lines[3], lines[4], '       (1 more in_progress update of a run already in progress not shown)']);
+    expect(out).toEqual([
+      lines[0],
+      lines[1],
+      lines[3],
+      lines[4],
+      '       (1 more in_progress update of a run already in progress not shown)',
+    ]);
   });
 });

@@ -16,23 +16,36 @@ const MERGES = '/repos/{owner}/{repo}/merges';
 const PULLS = '/repos/{owner}/{repo}/pulls';
 const BRANCH = 'arbiter/combined/42';
 
-const load = (name: string) => loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const writesTo = (t: Transcript, method: string, route: string) => t.writes.filter((w) => w.method === method && w.route === route);
-const applied = (t: Transcript, method: string, route: string) => writesTo(t, method, route).filter((w) => w.status < 300);
-const comparison = (t: Transcript) => t.issues['42'].comments.find((c) => c.body.includes('comparison of the candidates'))?.body ?? '';
+const load = (name: string) =>
+  loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+const writesTo = (t: Transcript, method: string, route: string) =>
+  t.writes.filter((w) => w.method === method && w.route === route);
+const applied = (t: Transcript, method: string, route: string) =>
+  writesTo(t, method, route).filter((w) => w.status < 300);
+const comparison = (t: Transcript) =>
+  t.issues['42'].comments.find((c) => c.body.includes('comparison of the candidates'))?.body ?? '';
 
 /** The comparison's table as rows of cells (the delimiter row left out). */
 function comparisonTable(body: string): string[][] {
   return body
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|( *-+ *\|)+$/.test(line))
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
 }
 
 async function play(s: Scenario): Promise<{ t: Transcript; branchLeft: string | null }> {
   let branchLeft: string | null = null;
   // A generous wait for quiet: a busy machine slows the redelivered, restarted runs a lot.
-  const t = await runScenario(s, { log: () => {}, quietTimeoutMs: 300_000, inspect: (gh) => (branchLeft = gh.branchHead(s.repo, BRANCH)) });
+  const t = await runScenario(s, {
+    log: () => {},
+    quietTimeoutMs: 300_000,
+    inspect: (gh) => (branchLeft = gh.branchHead(s.repo, BRANCH)),
+  });
   return { t, branchLeft };
 }
 
@@ -45,7 +58,9 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
   }, SLOW.timeout);
 
   it('builds #43 by the API, ships it, and closes #12 and #13 as combined into it', () => {
-    expect(applied(calm, 'POST', REFS).map((w) => w.summary)).toEqual([expect.stringMatching(/^create branch arbiter\/combined\/42 at /)]);
+    expect(applied(calm, 'POST', REFS).map((w) => w.summary)).toEqual([
+      expect.stringMatching(/^create branch arbiter\/combined\/42 at /),
+    ]);
     expect(applied(calm, 'POST', MERGES)).toHaveLength(2);
     expect(applied(calm, 'POST', PULLS).map((w) => w.summary)).toEqual(['open #43 (draft) from arbiter/combined/42']);
     expect(calm.prs['43']).toMatchObject({ state: 'closed', merged: true });
@@ -69,12 +84,18 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
   });
 
   it('the round waits for the combined candidate, and #12 and #13 say so by name', SLOW, async () => {
-    const stuck = { ...ships, combined: { ...ships.combined, checks: [{ name: 'test', kind: 'check' as const, never: true, rerunAfter: 1 }] } };
+    const stuck = {
+      ...ships,
+      combined: { ...ships.combined, checks: [{ name: 'test', kind: 'check' as const, never: true, rerunAfter: 1 }] },
+    };
     const { t } = await play(stuck);
     expect(t.prs['43']).toMatchObject({ state: 'open', merged: false, draft: true });
     for (const pr of ['12', '13']) {
       expect(t.prs[pr]).toMatchObject({ state: 'open', labels: [] });
-      expect(t.prs[pr].checks[SELECTION]).toMatchObject({ status: 'in_progress', title: 'Waiting for the combined candidate #43' });
+      expect(t.prs[pr].checks[SELECTION]).toMatchObject({
+        status: 'in_progress',
+        title: 'Waiting for the combined candidate #43',
+      });
     }
     expect(comparison(t)).toBe('');
   });
@@ -108,23 +129,34 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
     const { t } = await play(refused);
     expect(applied(t, 'POST', MERGES)).toEqual([]);
     expect(applied(t, 'POST', PULLS)).toEqual([]);
-    expect(comparison(t)).toContain('No combined candidate of #12 and #13: GitHub refused to create the branch `arbiter/combined/42` (403');
+    expect(comparison(t)).toContain(
+      'No combined candidate of #12 and #13: GitHub refused to create the branch `arbiter/combined/42` (403',
+    );
     expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
   });
 });
 
 describe('combined-conflict: both change src/app.ts', () => {
-  it('opens no combined PR, deletes the branch, gives the reason, and the best candidate gets the repair', SLOW, async () => {
-    const { t, branchLeft } = await play(await load('combined-conflict'));
-    expect(writesTo(t, 'POST', MERGES).map((w) => w.status)).toEqual([201, 409]);
-    expect(applied(t, 'DELETE', REF).map((w) => w.summary)).toEqual(['delete branch arbiter/combined/42']);
-    expect(branchLeft).toBeNull();
-    expect(writesTo(t, 'POST', PULLS)).toEqual([]);
-    expect(Object.keys(t.prs).sort()).toEqual(['12', '13']);
-    expect(comparison(t)).toContain('No combined candidate: #12 and #13 conflict in `src/app.ts`.');
-    expect(t.dispatches).toEqual([expect.objectContaining({ event_type: 'arbiter.repair', client_payload: expect.objectContaining({ candidate: 12 }) })]);
-    expect(t.prs['12'].checks[SELECTION]).toMatchObject({ title: 'Repair requested' });
-    expect(t.prs['13']).toMatchObject({ state: 'closed' });
-    expect(duplicateWrites(t)).toEqual([]);
-  });
+  it(
+    'opens no combined PR, deletes the branch, gives the reason, and the best candidate gets the repair',
+    SLOW,
+    async () => {
+      const { t, branchLeft } = await play(await load('combined-conflict'));
+      expect(writesTo(t, 'POST', MERGES).map((w) => w.status)).toEqual([201, 409]);
+      expect(applied(t, 'DELETE', REF).map((w) => w.summary)).toEqual(['delete branch arbiter/combined/42']);
+      expect(branchLeft).toBeNull();
+      expect(writesTo(t, 'POST', PULLS)).toEqual([]);
+      expect(Object.keys(t.prs).sort()).toEqual(['12', '13']);
+      expect(comparison(t)).toContain('No combined candidate: #12 and #13 conflict in `src/app.ts`.');
+      expect(t.dispatches).toEqual([
+        expect.objectContaining({
+          event_type: 'arbiter.repair',
+          client_payload: expect.objectContaining({ candidate: 12 }),
+        }),
+      ]);
+      expect(t.prs['12'].checks[SELECTION]).toMatchObject({ title: 'Repair requested' });
+      expect(t.prs['13']).toMatchObject({ state: 'closed' });
+      expect(duplicateWrites(t)).toEqual([]);
+    },
+  );
 });

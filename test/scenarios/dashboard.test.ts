@@ -11,9 +11,12 @@ import { withFaults } from '../reliability/helpers.ts';
 const SLOW = { timeout: 400_000 };
 const ISSUES = '/repos/{owner}/{repo}/issues';
 
-const load = (): Promise<Scenario> => loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/dashboard-two-changes.yml', import.meta.url)));
+const load = (): Promise<Scenario> =>
+  loadScenarioFile(fileURLToPath(new URL('../../fixtures/scenarios/dashboard-two-changes.yml', import.meta.url)));
 
-async function play(s: Scenario): Promise<{ t: Transcript; dashboards: ReturnType<GitHubEmulator['issuesOpenedByApp']> }> {
+async function play(
+  s: Scenario,
+): Promise<{ t: Transcript; dashboards: ReturnType<GitHubEmulator['issuesOpenedByApp']> }> {
   let dashboards: ReturnType<GitHubEmulator['issuesOpenedByApp']> = [];
   const t = await runScenario(s, { log: () => {}, inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)) });
   return { t, dashboards };
@@ -38,12 +41,16 @@ function expectOneDashboard(t: Transcript, dashboards: { title: string; body: st
 }
 
 describe('the dashboard issue', () => {
-  it('is one issue listing the waiting Change with its action, also when every webhook comes three times', SLOW, async () => {
-    const calm = await play(await load());
-    expectOneDashboard(calm.t, calm.dashboards);
-    const again = await play(withFaults(await load(), { redeliver: { copies: 3, seed: 11 } }));
-    expectOneDashboard(again.t, again.dashboards);
-    const stable = (body: string) => body.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github');
-    expect(stable(again.dashboards[0]!.body)).toBe(stable(calm.dashboards[0]!.body));
-  });
+  it(
+    'is one issue listing the waiting Change with its action, also when every webhook comes three times',
+    SLOW,
+    async () => {
+      const calm = await play(await load());
+      expectOneDashboard(calm.t, calm.dashboards);
+      const again = await play(withFaults(await load(), { redeliver: { copies: 3, seed: 11 } }));
+      expectOneDashboard(again.t, again.dashboards);
+      const stable = (body: string) => body.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github');
+      expect(stable(again.dashboards[0]!.body)).toBe(stable(calm.dashboards[0]!.body));
+    },
+  );
 });

@@ -13,20 +13,33 @@ const AWAITING = 'arbiter:awaiting-approval';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
 
 const play = async (name: string): Promise<Transcript> =>
-  runScenario(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))), { log: () => {} });
+  runScenario(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))), {
+    log: () => {},
+  });
 const applied = (t: Transcript): string[] => t.writes.filter((w) => w.status < 300).map((w) => w.summary);
 const bot = (t: Transcript, num: number): string =>
-  (t.prs[String(num)] ?? t.issues[String(num)]).comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body).join('\n');
-const comparisons = (t: Transcript, change: number): string[] => t.issues[String(change)].comments.filter((c) => c.body.includes('comparison of the candidates')).map((c) => c.body);
+  (t.prs[String(num)] ?? t.issues[String(num)]).comments
+    .filter((c) => c.user === 'arbiter[bot]')
+    .map((c) => c.body)
+    .join('\n');
+const comparisons = (t: Transcript, change: number): string[] =>
+  t.issues[String(change)].comments.filter((c) => c.body.includes('comparison of the candidates')).map((c) => c.body);
 
 describe('decisions that hold up', () => {
   it('a rejected candidate is never merged, and the Change repair goes to the best remaining one', SLOW, async () => {
     const t = await play('decisions-reject-open-round');
     expect(t.prs['701']).toMatchObject({ state: 'closed', merged: false });
-    expect(t.prs['701'].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Rejected' });
+    expect(t.prs['701'].checks[SELECTION]).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Rejected',
+    });
     // Its own checks do not stay in progress once it left.
-    for (const name of ['Arbiter / gate', 'Arbiter / acceptance']) expect(t.prs['701'].checks[name]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
-    expect(bot(t, 701)).toContain('Rejected #701 and closed it (it rewrites the search module we agreed to keep). No repair was started: #701 was not before a person');
+    for (const name of ['Arbiter / gate', 'Arbiter / acceptance'])
+      expect(t.prs['701'].checks[name]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(bot(t, 701)).toContain(
+      'Rejected #701 and closed it (it rewrites the search module we agreed to keep). No repair was started: #701 was not before a person',
+    );
     expect(applied(t).filter((s) => s.startsWith('merge '))).toEqual([]);
     expect(t.dispatches).toHaveLength(1);
     expect(t.dispatches[0].client_payload).toMatchObject({ candidate: 702, objective: 'meet AC2' });
@@ -39,7 +52,10 @@ describe('decisions that hold up', () => {
     expect(t.dispatches).toHaveLength(1);
     expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
     expect(t.prs['101'].labels).toContain(AWAITING);
-    expect(t.prs['101'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Repair timed out: a person must decide' });
+    expect(t.prs['101'].checks[SELECTION]).toMatchObject({
+      conclusion: 'neutral',
+      title: 'Repair timed out: a person must decide',
+    });
     expect(bot(t, 101)).toContain('The requested repair of #101 did not arrive within 10 minutes.');
     expect(bot(t, 11)).toContain('The requested repair of #101 did not arrive within 10 minutes.');
   });
@@ -50,7 +66,10 @@ describe('decisions that hold up', () => {
     for (const pr of ['91', '92']) {
       expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false });
       expect(t.prs[pr].labels).toContain(AWAITING);
-      expect(t.prs[pr].checks[SELECTION]).toMatchObject({ conclusion: 'action_required', title: 'A person must choose' });
+      expect(t.prs[pr].checks[SELECTION]).toMatchObject({
+        conclusion: 'action_required',
+        title: 'A person must choose',
+      });
     }
     const comparison = comparisons(t, 9).join('\n');
     expect(comparison).toContain('the judge did not settle it (the model judge scored them level)');
@@ -67,7 +86,9 @@ describe('decisions that hold up', () => {
     expect(applied(t).filter((s) => s.startsWith('close '))).toEqual([]);
     const comparison = comparisons(t, 13);
     expect(comparison).toHaveLength(1);
-    expect(comparison[0]).toContain('#1301 won, but GitHub did not merge it: a person must act. #1302 stays open until a person decides.');
+    expect(comparison[0]).toContain(
+      '#1301 won, but GitHub did not merge it: a person must act. #1302 stays open until a person decides.',
+    );
     // What a person reads (the hidden receipt keeps the round's original headline).
     expect(comparison[0].replace(/<!--[\s\S]*?-->/g, '')).not.toContain('It ships');
   });
@@ -76,16 +97,24 @@ describe('decisions that hold up', () => {
     const t = await play('decisions-shadow');
     expect(t.dispatches).toEqual([]);
     expect(applied(t).filter((s) => /^(close|merge|label|unlabel|ready|review|dispatch) /.test(s))).toEqual([]);
-    for (const pr of ['2101', '2102']) expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
+    for (const pr of ['2101', '2102'])
+      expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
     // The repair a live run would have requested: said as "would", and still unused (so no timeout fired at 700).
     expect(bot(t, 21)).toContain('Shadow mode: Arbiter would ask for one repair of #2101');
     expect(bot(t, 21)).toContain("the Change's one repair is still unused");
-    expect(bot(t, 2102)).toContain('Shadow mode: Arbiter would reject #2102 and close it; no pull request was changed.');
+    expect(bot(t, 2102)).toContain(
+      'Shadow mode: Arbiter would reject #2102 and close it; no pull request was changed.',
+    );
     const said = [
-      ...Object.values(t.prs).flatMap((p) => [...p.comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body), ...Object.values(p.checks).map((c) => c.title ?? '')]),
+      ...Object.values(t.prs).flatMap((p) => [
+        ...p.comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body),
+        ...Object.values(p.checks).map((c) => c.title ?? ''),
+      ]),
       ...t.issues['21'].comments.map((c) => c.body),
     ];
-    expect(said.filter((s) => /\b(requested|closed)\b/i.test(s.replace(/no pull request was changed/g, '')))).toEqual([]);
+    expect(said.filter((s) => /\b(requested|closed)\b/i.test(s.replace(/no pull request was changed/g, '')))).toEqual(
+      [],
+    );
     expect(said.join('\n')).not.toContain('timed out');
   });
 
@@ -127,11 +156,21 @@ describe('decisions that hold up', () => {
 });
 
 describe('a late sibling', () => {
-  it('a PR for a Change that already shipped gets a completed neutral selection check and is closed as stale', SLOW, async () => {
-    const t = await play('decisions-late-sibling');
-    expect(t.prs['1001']).toMatchObject({ state: 'closed', merged: true });
-    expect(t.prs['1002']).toMatchObject({ state: 'closed', merged: false });
-    expect(t.prs['1002'].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'neutral', title: '#1001 already shipped for #42' });
-    expect(bot(t, 1002)).toContain('#1001 already shipped for #42, so this pull request is not compared with anything.');
-  });
+  it(
+    'a PR for a Change that already shipped gets a completed neutral selection check and is closed as stale',
+    SLOW,
+    async () => {
+      const t = await play('decisions-late-sibling');
+      expect(t.prs['1001']).toMatchObject({ state: 'closed', merged: true });
+      expect(t.prs['1002']).toMatchObject({ state: 'closed', merged: false });
+      expect(t.prs['1002'].checks[SELECTION]).toMatchObject({
+        status: 'completed',
+        conclusion: 'neutral',
+        title: '#1001 already shipped for #42',
+      });
+      expect(bot(t, 1002)).toContain(
+        '#1001 already shipped for #42, so this pull request is not compared with anything.',
+      );
+    },
+  );
 });

@@ -22,8 +22,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function browserDom(file: string): string {
   expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
   const profile = mkdtempSync(join(dir, 'profile-'));
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-  const r = spawnSync(CHROMIUM, [...flags, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href], { encoding: 'utf8', timeout: 120_000 });
+  const flags = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ];
+  const r = spawnSync(CHROMIUM, [...flags, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }
@@ -71,13 +82,24 @@ describe('the --html page in a browser', () => {
           ranking: [],
           judge: null,
           risk: { risk: 'low', reasons: [] },
-          diagnostics: { submittedCandidates: 2, eligibleCandidates: 2, excludedCandidates: { fail: 0, inconclusive: 0 }, comparison: 'not-compared' },
+          diagnostics: {
+            submittedCandidates: 2,
+            eligibleCandidates: 2,
+            excludedCandidates: { fail: 0, inconclusive: 0 },
+            comparison: 'not-compared',
+          },
           mode: 'live',
         },
       },
       shadow: false,
     });
-    const t: Transcript = { writes: [], prs: {}, issues: { '42': { state: 'open', labels: [], comments: [{ user: 'arbiter[bot]', body }] } }, dispatches: [], restarts: [] };
+    const t: Transcript = {
+      writes: [],
+      prs: {},
+      issues: { '42': { state: 'open', labels: [], comments: [{ user: 'arbiter[bot]', body }] } },
+      dispatches: [],
+      restarts: [],
+    };
     const file = join(dir, 'one.html');
     writeFileSync(file, renderTranscriptHtml(t, 'one comparison'));
     const { tables, visible } = structureOfHtml(section(browserDom(file), 'issue-42'));
@@ -87,19 +109,27 @@ describe('the --html page in a browser', () => {
     expect(visible).not.toContain('arbiter:');
   });
 
-  it('npm run simulate -- showcase.yml --html OUT.html writes a page whose comparison is a rendered table', { timeout: 420_000 }, () => {
-    const out = join(dir, 'showcase.html');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', 'fixtures/scenarios/showcase.yml', '--html', out], { cwd: root, encoding: 'utf8', timeout: 400_000 });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Page written to ${out}`);
-    expect(readFileSync(out, 'utf8')).toContain('<section id="pr-13"');
-    const dom = browserDom(out);
-    const change = structureOfHtml(section(dom, 'issue-42'));
-    const matrix = change.tables.find((x) => x.headers[0] === 'Criterion');
-    expect(matrix, 'the comparison table').toBeDefined();
-    expect(inList(matrix!.ancestors)).toBe(false);
-    expect(matrix!.headers.slice(1).map((h) => h.split(' ')[0])).toEqual(['#13', '#12']);
-    // Each PR's section shows its check runs with their bodies.
-    expect(section(dom, 'pr-13')).toContain('data-check="Arbiter / selection"');
-  });
+  it(
+    'npm run simulate -- showcase.yml --html OUT.html writes a page whose comparison is a rendered table',
+    { timeout: 420_000 },
+    () => {
+      const out = join(dir, 'showcase.html');
+      const r = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'sim/cli.ts', 'fixtures/scenarios/showcase.yml', '--html', out],
+        { cwd: root, encoding: 'utf8', timeout: 400_000 },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`Page written to ${out}`);
+      expect(readFileSync(out, 'utf8')).toContain('<section id="pr-13"');
+      const dom = browserDom(out);
+      const change = structureOfHtml(section(dom, 'issue-42'));
+      const matrix = change.tables.find((x) => x.headers[0] === 'Criterion');
+      expect(matrix, 'the comparison table').toBeDefined();
+      expect(inList(matrix!.ancestors)).toBe(false);
+      expect(matrix!.headers.slice(1).map((h) => h.split(' ')[0])).toEqual(['#13', '#12']);
+      // Each PR's section shows its check runs with their bodies.
+      expect(section(dom, 'pr-13')).toContain('data-check="Arbiter / selection"');
+    },
+  );
 });

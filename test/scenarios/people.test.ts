@@ -21,17 +21,30 @@ const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(awai
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const writesBetween = (t: Transcript, from: number, to: number): string[] =>
-  applied(t).filter((w) => w.at >= from && w.at < to).map((w) => w.summary);
+  applied(t)
+    .filter((w) => w.at >= from && w.at < to)
+    .map((w) => w.summary);
 const botComments = (t: Transcript, num: number): string =>
-  (t.prs[String(num)] ?? t.issues[String(num)]).comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body).join('\n');
+  (t.prs[String(num)] ?? t.issues[String(num)]).comments
+    .filter((c) => c.user === 'arbiter[bot]')
+    .map((c) => c.body)
+    .join('\n');
 
 /** Closures, merges, labels and dispatches are each written once; no comment body appears twice in a thread. */
 function expectNothingTwice(t: Transcript): void {
-  const once = applied(t).map((w) => w.summary).filter((s) => /^(close|merge|label|dispatch) /.test(s));
-  expect(once.filter((s, i) => once.indexOf(s) !== i), 'repeated writes').toEqual([]);
+  const once = applied(t)
+    .map((w) => w.summary)
+    .filter((s) => /^(close|merge|label|dispatch) /.test(s));
+  expect(
+    once.filter((s, i) => once.indexOf(s) !== i),
+    'repeated writes',
+  ).toEqual([]);
   for (const [num, thread] of [...Object.entries(t.prs), ...Object.entries(t.issues)]) {
     const bodies = thread.comments.map((c) => `${c.user}\n${c.body}`);
-    expect(bodies.filter((b, i) => bodies.indexOf(b) !== i), `repeated comment on #${num}`).toEqual([]);
+    expect(
+      bodies.filter((b, i) => bodies.indexOf(b) !== i),
+      `repeated comment on #${num}`,
+    ).toEqual([]);
   }
 }
 
@@ -42,80 +55,117 @@ async function payloadKeysReadByExample(): Promise<string[]> {
 }
 
 describe('people in the loop', () => {
-  it('a winner with an unmet criterion gets exactly one repair; the pushed fix ships in the next round', SLOW, async () => {
-    const scenario = await load('people-repair');
-    const push = scenario.events.find((e) => e.push)!;
-    const pushedChecksDone = Math.max(...push.push!.checks.map((c) => c.at ?? 0));
-    const t = await play(scenario);
+  it(
+    'a winner with an unmet criterion gets exactly one repair; the pushed fix ships in the next round',
+    SLOW,
+    async () => {
+      const scenario = await load('people-repair');
+      const push = scenario.events.find((e) => e.push)!;
+      const pushedChecksDone = Math.max(...push.push!.checks.map((c) => c.at ?? 0));
+      const t = await play(scenario);
 
-    // Round 1: the sibling that met fewer criteria loses; the winner gets the one repair, not a merge.
-    const round1 = writesBetween(t, 0, push.at);
-    expect(round1).toContain('close #82');
-    expect(round1.filter((s) => s.startsWith('merge '))).toEqual([]);
-    expect(round1.filter((s) => s === 'dispatch arbiter.repair')).toHaveLength(1);
-    expect(t.dispatches).toHaveLength(1);
-    const repair = t.dispatches[0];
-    expect(repair.event_type).toBe('arbiter.repair');
-    const payload = z.record(z.string(), z.unknown()).parse(repair.client_payload);
-    expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
-    expect(payload).toMatchObject({ change: 7, candidate: 81, base: 'main', objective: 'meet AC2', round: 1 });
-    expect(payload.criteria).toEqual([{ id: 'AC2', text: 'The search ignores upper and lower case' }]);
-    expect(payload.head_sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(botComments(t, 7)).toContain('Arbiter requested one repair of #81 (objective: meet AC2).');
-    // Every payload key the example repair workflow reads is one Arbiter sends.
-    expect((await payloadKeysReadByExample()).filter((k) => !(k in payload))).toEqual([]);
+      // Round 1: the sibling that met fewer criteria loses; the winner gets the one repair, not a merge.
+      const round1 = writesBetween(t, 0, push.at);
+      expect(round1).toContain('close #82');
+      expect(round1.filter((s) => s.startsWith('merge '))).toEqual([]);
+      expect(round1.filter((s) => s === 'dispatch arbiter.repair')).toHaveLength(1);
+      expect(t.dispatches).toHaveLength(1);
+      const repair = t.dispatches[0];
+      expect(repair.event_type).toBe('arbiter.repair');
+      const payload = z.record(z.string(), z.unknown()).parse(repair.client_payload);
+      expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
+      expect(payload).toMatchObject({ change: 7, candidate: 81, base: 'main', objective: 'meet AC2', round: 1 });
+      expect(payload.criteria).toEqual([{ id: 'AC2', text: 'The search ignores upper and lower case' }]);
+      expect(payload.head_sha).toMatch(/^[0-9a-f]{40}$/);
+      expect(botComments(t, 7)).toContain('Arbiter requested one repair of #81 (objective: meet AC2).');
+      // Every payload key the example repair workflow reads is one Arbiter sends.
+      expect((await payloadKeysReadByExample()).filter((k) => !(k in payload))).toEqual([]);
 
-    // Round 2: the pushed head meets both criteria and ships once its checks pass; no second repair.
-    expect(t.prs['81']).toMatchObject({ state: 'closed', merged: true, draft: false });
-    expect(t.prs['81'].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'success', title: 'Selected: shipped' });
-    expect(t.prs['81'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
-    const merges = applied(t).filter((w) => w.summary.startsWith('merge '));
-    expect(merges.map((w) => w.summary)).toEqual(['merge #81']);
-    expect(merges[0].at).toBeGreaterThanOrEqual(pushedChecksDone);
-    expect(botComments(t, 7)).toContain('comparison of the candidates for #7 (round 2)');
-    expect(botComments(t, 7)).toContain('#81 wins: met 2 of 2 criteria');
-    expect(t.prs['82']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
-    expect(verdictLine(t)).toMatch(/^Winner: #81 shipped/);
-    expectNothingTwice(t);
-  });
+      // Round 2: the pushed head meets both criteria and ships once its checks pass; no second repair.
+      expect(t.prs['81']).toMatchObject({ state: 'closed', merged: true, draft: false });
+      expect(t.prs['81'].checks[SELECTION]).toMatchObject({
+        status: 'completed',
+        conclusion: 'success',
+        title: 'Selected: shipped',
+      });
+      expect(t.prs['81'].checks['Arbiter / acceptance']).toMatchObject({
+        conclusion: 'success',
+        title: '2 of 2 criteria met',
+      });
+      const merges = applied(t).filter((w) => w.summary.startsWith('merge '));
+      expect(merges.map((w) => w.summary)).toEqual(['merge #81']);
+      expect(merges[0].at).toBeGreaterThanOrEqual(pushedChecksDone);
+      expect(botComments(t, 7)).toContain('comparison of the candidates for #7 (round 2)');
+      expect(botComments(t, 7)).toContain('#81 wins: met 2 of 2 criteria');
+      expect(t.prs['82']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+      expect(verdictLine(t)).toMatch(/^Winner: #81 shipped/);
+      expectNothingTwice(t);
+    },
+  );
 
-  it('/arbiter promote: refused with a reply for a read user (nothing changes), ships the gated winner for a write user', SLOW, async () => {
-    const scenario = await load('people-promote');
-    const [byVisitor, byMaintainer] = scenario.events.filter((e) => e.comment?.body === '/arbiter promote');
-    expect([byVisitor.comment!.user, byMaintainer.comment!.user]).toEqual(['visitor', 'maintainer']);
-    const t = await play(scenario);
+  it(
+    '/arbiter promote: refused with a reply for a read user (nothing changes), ships the gated winner for a write user',
+    SLOW,
+    async () => {
+      const scenario = await load('people-promote');
+      const [byVisitor, byMaintainer] = scenario.events.filter((e) => e.comment?.body === '/arbiter promote');
+      expect([byVisitor.comment!.user, byMaintainer.comment!.user]).toEqual(['visitor', 'maintainer']);
+      const t = await play(scenario);
 
-    // Before anyone acts: the winner waits for a person, and says why.
-    const gated = writesBetween(t, 0, byVisitor.at);
-    expect(gated).toContain(`label #85 ${AWAITING}`);
-    expect(gated).toContain('check-run Arbiter / selection on #85: completed action_required');
-    expect(gated).toContain('close #86');
-    expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
-    expect(botComments(t, 85)).toContain('Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.');
-    expect(botComments(t, 85)).toContain('AC2 (Typing in the search box feels instant on a phone)');
+      // Before anyone acts: the winner waits for a person, and says why.
+      const gated = writesBetween(t, 0, byVisitor.at);
+      expect(gated).toContain(`label #85 ${AWAITING}`);
+      expect(gated).toContain('check-run Arbiter / selection on #85: completed action_required');
+      expect(gated).toContain('close #86');
+      expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
+      expect(botComments(t, 85)).toContain(
+        'Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.',
+      );
+      expect(botComments(t, 85)).toContain('AC2 (Typing in the search box feels instant on a phone)');
 
-    // The read-only visitor: a reply and a confused reaction, nothing else.
-    expect(writesBetween(t, byVisitor.at, byMaintainer.at)).toEqual(['comment on #85', 'react confused to a comment on #85']);
-    expect(botComments(t, 85)).toContain('@visitor: `promote` needs write, maintain or admin access to this repository; you have read access.');
+      // The read-only visitor: a reply and a confused reaction, nothing else.
+      expect(writesBetween(t, byVisitor.at, byMaintainer.at)).toEqual([
+        'comment on #85',
+        'react confused to a comment on #85',
+      ]);
+      expect(botComments(t, 85)).toContain(
+        '@visitor: `promote` needs write, maintain or admin access to this repository; you have read access.',
+      );
 
-    // The maintainer: marked ready, merged at the verified head, label removed, selection success.
-    const promoted = writesBetween(t, byMaintainer.at, Number.POSITIVE_INFINITY);
-    expect(promoted).toEqual(expect.arrayContaining([`unlabel #85 ${AWAITING}`, 'ready for review #85', 'merge #85']));
-    expect(t.prs['85']).toMatchObject({ state: 'closed', merged: true, draft: false });
-    expect(t.prs['85'].labels).not.toContain(AWAITING);
-    expect(t.prs['85'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Promoted by @maintainer' });
-    expect(botComments(t, 85)).toMatch(/Promoted #85 at [0-9a-f]{7}: merged\./);
-    expect(applied(t).filter((w) => w.summary.startsWith('merge ')).map((w) => [w.summary, w.at])).toEqual([['merge #85', byMaintainer.at]]);
-    expect(t.dispatches).toEqual([]);
-    expectNothingTwice(t);
-  });
+      // The maintainer: marked ready, merged at the verified head, label removed, selection success.
+      const promoted = writesBetween(t, byMaintainer.at, Number.POSITIVE_INFINITY);
+      expect(promoted).toEqual(
+        expect.arrayContaining([`unlabel #85 ${AWAITING}`, 'ready for review #85', 'merge #85']),
+      );
+      expect(t.prs['85']).toMatchObject({ state: 'closed', merged: true, draft: false });
+      expect(t.prs['85'].labels).not.toContain(AWAITING);
+      expect(t.prs['85'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Promoted by @maintainer' });
+      expect(botComments(t, 85)).toMatch(/Promoted #85 at [0-9a-f]{7}: merged\./);
+      expect(
+        applied(t)
+          .filter((w) => w.summary.startsWith('merge '))
+          .map((w) => [w.summary, w.at]),
+      ).toEqual([['merge #85', byMaintainer.at]]);
+      expect(t.dispatches).toEqual([]);
+      expectNothingTwice(t);
+    },
+  );
 });
 
-const Step = z.object({ name: z.string().min(1), if: z.string().optional(), uses: z.string().optional(), run: z.string().optional(), with: z.record(z.string(), z.unknown()).optional() });
+const Step = z.object({
+  name: z.string().min(1),
+  if: z.string().optional(),
+  uses: z.string().optional(),
+  run: z.string().optional(),
+  with: z.record(z.string(), z.unknown()).optional(),
+});
 const Workflow = z.object({
   name: z.string(),
   on: z.object({ repository_dispatch: z.object({ types: z.array(z.string()) }) }),
-  jobs: z.record(z.string(), z.object({ 'runs-on': z.string(), env: z.record(z.string(), z.string()), steps: z.array(Step).min(1) })),
+  jobs: z.record(
+    z.string(),
+    z.object({ 'runs-on': z.string(), env: z.record(z.string(), z.string()), steps: z.array(Step).min(1) }),
+  ),
 });
 
 describe('examples/agent-repair.yml', () => {
@@ -128,14 +178,23 @@ describe('examples/agent-repair.yml', () => {
     const names = job.steps.map((s) => s.name);
     const at = (pattern: RegExp) => names.findIndex((n) => pattern.test(n));
     const order = [at(/branch$/i), at(/^Check out/), at(/YOUR CODING AGENT/), at(/push/i)];
-    expect(order.every((i) => i >= 0), names.join(' | ')).toBe(true);
+    expect(
+      order.every((i) => i >= 0),
+      names.join(' | '),
+    ).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(job.steps[order[0]].run).toContain('gh pr view "$CANDIDATE"');
-    expect(job.steps[order[1]]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/), with: { ref: '${{ steps.candidate.outputs.branch }}' } });
+    expect(job.steps[order[1]]).toMatchObject({
+      uses: expect.stringMatching(/^actions\/checkout@/),
+      with: { ref: '${{ steps.candidate.outputs.branch }}' },
+    });
     expect(job.steps[order[3]].run).toContain('git push origin "HEAD:refs/heads/$BRANCH"');
     expect(job.steps[order[3]].run).not.toMatch(/--force|\s-f\s/);
     // Payload values reach scripts only through env (no `${{ github.event… }}` inside a run script).
     expect(job.steps.filter((s) => s.run?.includes('github.event')).map((s) => s.name)).toEqual([]);
-    expect(job.env).toMatchObject({ CANDIDATE: '${{ github.event.client_payload.candidate }}', OBJECTIVE: '${{ github.event.client_payload.objective }}' });
+    expect(job.env).toMatchObject({
+      CANDIDATE: '${{ github.event.client_payload.candidate }}',
+      OBJECTIVE: '${{ github.event.client_payload.objective }}',
+    });
   });
 });

@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readReceiptMarker } from '../../src/core/render/markers.ts';
-import { loadScenarioFile, parseScenario, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import {
+  loadScenarioFile,
+  parseScenario,
+  runScenario,
+  type Scenario,
+  type Transcript,
+} from '../../sim/runner/index.ts';
 
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 480_000 };
@@ -16,7 +22,8 @@ const load = (name: string): Promise<Scenario> =>
 const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
-const firstAt = (t: Transcript, summary: string): number => applied(t).find((w) => w.summary === summary)?.at ?? Number.NaN;
+const firstAt = (t: Transcript, summary: string): number =>
+  applied(t).find((w) => w.summary === summary)?.at ?? Number.NaN;
 const botComments = (t: Transcript, num: number): string[] =>
   (t.prs[String(num)] ?? t.issues[String(num)]).comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body);
 
@@ -54,10 +61,12 @@ const WideReceipt = z.object({
 });
 
 const payloadsOf = <T extends z.ZodType>(t: Transcript, type: string, schema: T): z.output<T>[] =>
-  t.dispatches.filter((d) => d.event_type === type).map((d) => {
-    expect(Object.keys(z.record(z.string(), z.unknown()).parse(d.client_payload)).length).toBeLessThanOrEqual(10);
-    return schema.parse(d.client_payload);
-  });
+  t.dispatches
+    .filter((d) => d.event_type === type)
+    .map((d) => {
+      expect(Object.keys(z.record(z.string(), z.unknown()).parse(d.client_payload)).length).toBeLessThanOrEqual(10);
+      return schema.parse(d.client_payload);
+    });
 
 /** The PORTFOLIO_WIDE receipt of the wide round's comparison comment on the Change. */
 function wideReceipt(t: Transcript, change: number): z.output<typeof WideReceipt> {
@@ -67,50 +76,80 @@ function wideReceipt(t: Transcript, change: number): z.output<typeof WideReceipt
 }
 
 describe('portfolio search', () => {
-  it('top-k: a read-only explore is refused; explore 3 dispatches three approaches, two go deep, one ships after its refine', SLOW, async () => {
-    const scenario = await load('portfolio-top-k');
-    const t = await play(scenario);
+  it(
+    'top-k: a read-only explore is refused; explore 3 dispatches three approaches, two go deep, one ships after its refine',
+    SLOW,
+    async () => {
+      const scenario = await load('portfolio-top-k');
+      const t = await play(scenario);
 
-    const replies = botComments(t, 7);
-    expect(replies.some((b) => b.includes('@visitor') && b.includes('needs write, maintain or admin access'))).toBe(true);
+      const replies = botComments(t, 7);
+      expect(replies.some((b) => b.includes('@visitor') && b.includes('needs write, maintain or admin access'))).toBe(
+        true,
+      );
 
-    const requested = payloadsOf(t, 'arbiter.candidate.requested', Requested);
-    expect(requested.map((p) => p.approach).sort()).toEqual([...scenario.agents.map((a) => a.approach)].sort());
-    expect(new Set(requested.map((p) => p.slot)).size).toBe(3);
-    expect(requested.every((p) => p.change === 7 && p.base === 'main' && p.round === 1)).toBe(true);
+      const requested = payloadsOf(t, 'arbiter.candidate.requested', Requested);
+      expect(requested.map((p) => p.approach).sort()).toEqual([...scenario.agents.map((a) => a.approach)].sort());
+      expect(new Set(requested.map((p) => p.slot)).size).toBe(3);
+      expect(requested.every((p) => p.change === 7 && p.base === 'main' && p.round === 1)).toBe(true);
 
-    const wide = wideReceipt(t, 7);
-    expect(wide.data).toMatchObject({ policy: 'top-k', k: 2, deep: [21, 22], readings: { 21: [0.8], 22: [0.95], 23: [0.7] } });
-    expect(wide.data.out).toEqual([{ pr: 23, reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above/) }]);
-    expect(t.prs['23']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+      const wide = wideReceipt(t, 7);
+      expect(wide.data).toMatchObject({
+        policy: 'top-k',
+        k: 2,
+        deep: [21, 22],
+        readings: { 21: [0.8], 22: [0.95], 23: [0.7] },
+      });
+      expect(wide.data.out).toEqual([
+        { pr: 23, reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above/) },
+      ]);
+      expect(t.prs['23']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
 
-    const refines = payloadsOf(t, 'arbiter.candidate.refine', Refine);
-    expect(refines.map((r) => r.pr).sort()).toEqual([21, 22]);
-    expect(refines.find((r) => r.pr === 22)).toMatchObject({ unmet: [{ id: 'AC2' }], failed_checks: [], score: 0.95, round: 2 });
+      const refines = payloadsOf(t, 'arbiter.candidate.refine', Refine);
+      expect(refines.map((r) => r.pr).sort()).toEqual([21, 22]);
+      expect(refines.find((r) => r.pr === 22)).toMatchObject({
+        unmet: [{ id: 'AC2' }],
+        failed_checks: [],
+        score: 0.95,
+        round: 2,
+      });
 
-    // Nothing ships from the wide round: the merge comes after the refinements were pushed.
-    expect(t.prs['21'].merged).toBe(true);
-    expect(t.prs['22']).toMatchObject({ state: 'closed', merged: false });
-    expect(firstAt(t, 'merge #21')).toBeGreaterThan(firstAt(t, 'dispatch arbiter.candidate.refine'));
-    expect(applied(t).filter((w) => w.summary.startsWith('merge '))).toHaveLength(1);
-  });
+      // Nothing ships from the wide round: the merge comes after the refinements were pushed.
+      expect(t.prs['21'].merged).toBe(true);
+      expect(t.prs['22']).toMatchObject({ state: 'closed', merged: false });
+      expect(firstAt(t, 'merge #21')).toBeGreaterThan(firstAt(t, 'dispatch arbiter.candidate.refine'));
+      expect(applied(t).filter((w) => w.summary.startsWith('merge '))).toHaveLength(1);
+    },
+  );
 
-  it('successive halving re-runs the scoring check and sends the best average deep, not the best first reading', SLOW, async () => {
-    const halving = await load('portfolio-successive-halving');
-    const t = await play(halving);
-    const wide = wideReceipt(t, 7);
-    expect(wide.data).toMatchObject({ policy: 'successive-halving', deep: [32], readings: { 31: [0.91, 0.72, 0.7], 32: [0.85, 0.84, 0.83], 33: [0.8, 0.79] } });
-    expect(botComments(t, 7).find((b) => b.includes('Wide round'))).toContain('0.91, 0.72, 0.70 → 0.78');
-    expect(applied(t).filter((w) => w.summary.startsWith('rerequest check-run bench'))).toHaveLength(5);
-    expect(t.prs['32'].merged).toBe(true);
-    expect(t.prs['31'].merged).toBe(false);
-  });
+  it(
+    'successive halving re-runs the scoring check and sends the best average deep, not the best first reading',
+    SLOW,
+    async () => {
+      const halving = await load('portfolio-successive-halving');
+      const t = await play(halving);
+      const wide = wideReceipt(t, 7);
+      expect(wide.data).toMatchObject({
+        policy: 'successive-halving',
+        deep: [32],
+        readings: { 31: [0.91, 0.72, 0.7], 32: [0.85, 0.84, 0.83], 33: [0.8, 0.79] },
+      });
+      expect(botComments(t, 7).find((b) => b.includes('Wide round'))).toContain('0.91, 0.72, 0.70 → 0.78');
+      expect(applied(t).filter((w) => w.summary.startsWith('rerequest check-run bench'))).toHaveLength(5);
+      expect(t.prs['32'].merged).toBe(true);
+      expect(t.prs['31'].merged).toBe(false);
+    },
+  );
 
   it('top-k on the same readings trusts the first one and sends #31 deep', SLOW, async () => {
     const halving = await load('portfolio-successive-halving');
     const topK = { ...halving, config: halving.config!.replace('policy: successive-halving', 'policy: top-k') };
     const u = await play(topK);
-    expect(wideReceipt(u, 7).data).toMatchObject({ policy: 'top-k', deep: [31], readings: { 31: [0.91], 32: [0.85], 33: [0.8] } });
+    expect(wideReceipt(u, 7).data).toMatchObject({
+      policy: 'top-k',
+      deep: [31],
+      readings: { 31: [0.91], 32: [0.85], 33: [0.8] },
+    });
     expect(applied(u).filter((w) => w.summary.startsWith('rerequest'))).toEqual([]);
     expect(u.prs['31'].merged).toBe(true);
   });
@@ -140,7 +179,11 @@ describe('portfolio search', () => {
       repo: 'acme/todo',
       config: 'gate: { required: [test] }\n',
       users: { maintainer: 'write' },
-      change: { number: 7, title: 'Search the todo list', body: '## Acceptance criteria\n- [ ] A search box filters the list\n' },
+      change: {
+        number: 7,
+        title: 'Search the todo list',
+        body: '## Acceptance criteria\n- [ ] A search box filters the list\n',
+      },
       events: [{ at: 1, comment: { on: 7, user: 'maintainer', body: '/arbiter explore 3' } }],
     });
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));

@@ -93,7 +93,9 @@ describe('runScenario with a stand-in app', { timeout: 120_000 }, () => {
 
   it('kills the app right after the nth matching write, before it sees the answer', async () => {
     const { transcript, lines, appLog } = await run(
-      scenario({ faults: { restart: [{ after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', nth: 1 }] } }),
+      scenario({
+        faults: { restart: [{ after: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', nth: 1 }] },
+      }),
       { STAND_IN_COMMENT: '1' },
     );
     const comment = transcript.writes.find((w) => w.route === '/repos/{owner}/{repo}/issues/{issue_number}/comments');
@@ -116,7 +118,9 @@ describe('runScenario with a stand-in app', { timeout: 120_000 }, () => {
   it('fails naming what is pending when the app never becomes idle', async () => {
     const err = await run(scenario(), { STAND_IN_BUSY: '1' }, { quietTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ScenarioRunError);
-    expect(String((err as Error).message)).toMatch(/t=0: still not quiet after 0.3 s: app busy \(queued 1, active 0, inflight 0\)/);
+    expect(String((err as Error).message)).toMatch(
+      /t=0: still not quiet after 0.3 s: app busy \(queued 1, active 0, inflight 0\)/,
+    );
   });
 
   it('gives a PostgreSQL run a fresh database and drops it afterwards', async () => {

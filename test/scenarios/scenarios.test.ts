@@ -5,13 +5,21 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
-import { loadScenarioFile, runScenario, verdictLine, type RunOptions, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import {
+  loadScenarioFile,
+  runScenario,
+  verdictLine,
+  type RunOptions,
+  type Scenario,
+  type Transcript,
+} from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
 
-const load = (name: string) => loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+const load = (name: string) =>
+  loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
 
 function applied(t: Transcript) {
   return t.writes.filter((w) => w.status < 300);
@@ -22,11 +30,17 @@ function expectNoDuplicateWrites(t: Transcript): void {
   const once = applied(t)
     .map((w) => w.summary)
     .filter((s) => /^(close|merge|label) /.test(s));
-  expect(once.filter((s, i) => once.indexOf(s) !== i), 'repeated writes').toEqual([]);
+  expect(
+    once.filter((s, i) => once.indexOf(s) !== i),
+    'repeated writes',
+  ).toEqual([]);
   const threads = [...Object.entries(t.prs), ...Object.entries(t.issues)];
   for (const [num, thread] of threads) {
     const bodies = thread.comments.map((c) => `${c.user}\n${c.body}`);
-    expect(bodies.filter((b, i) => bodies.indexOf(b) !== i), `repeated comment on #${num}`).toEqual([]);
+    expect(
+      bodies.filter((b, i) => bodies.indexOf(b) !== i),
+      `repeated comment on #${num}`,
+    ).toEqual([]);
   }
   expect(applied(t).filter((w) => w.route === MERGE)).toHaveLength(Object.values(t.prs).filter((p) => p.merged).length);
 }
@@ -100,7 +114,12 @@ describe('bundled scenarios', () => {
       expect(t.dispatches).toEqual([]);
       expectNoDuplicateWrites(t);
       // The runner replayed every receipt of the run (every fixture's run does; one that differs fails it).
-      expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(['ACCEPTANCE: record', 'ACCEPTANCE: record', 'CANDIDATE_SELECTION: same', 'PROMOTION: record']);
+      expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual([
+        'ACCEPTANCE: record',
+        'ACCEPTANCE: record',
+        'CANDIDATE_SELECTION: same',
+        'PROMOTION: record',
+      ]);
       // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
       expect(violations).toEqual([]);
       expect(sent.length).toBeGreaterThan(5);
@@ -111,7 +130,11 @@ describe('bundled scenarios', () => {
       expect(acceptance).toMatchObject({ conclusion: 'success', title: '3 of 3 criteria met' });
       expect(acceptance!.summary).toContain('| AC1 |');
       expect(acceptance!.summary).toContain('src/calendar.ts');
-      expect(acceptance!.annotations.map((a) => a.path).sort()).toEqual(['src/calendar.ts', 'src/calendar.ts', 'src/kanban.ts']);
+      expect(acceptance!.annotations.map((a) => a.path).sort()).toEqual([
+        'src/calendar.ts',
+        'src/calendar.ts',
+        'src/kanban.ts',
+      ]);
       expect(acceptance!.annotations.every((a) => a.start_line > 0)).toBe(true);
     });
 
@@ -161,10 +184,14 @@ describe('bundled scenarios', () => {
     const gate = t.prs['41'].comments.find((c) => c.body.includes('<!-- arbiter:gate:41:'))?.body ?? '';
     expect(gate).toContain('#41');
     expect(gate).toContain('`/arbiter promote`');
-    const mentioned = [.../^(@\S+(?: @\S+)*): your decision is needed\.$/m.exec(gate)?.[1].split(' ') ?? []].map((m) => m.slice(1));
+    const mentioned = [...(/^(@\S+(?: @\S+)*): your decision is needed\.$/m.exec(gate)?.[1].split(' ') ?? [])].map(
+      (m) => m.slice(1),
+    );
     expect(mentioned.length).toBeGreaterThan(0);
     expect(t.prs['41'].reviewers).toEqual(expect.arrayContaining(mentioned));
-    expect(applied(t).map((w) => w.summary)).toContain('check-run Arbiter / selection on #41: completed action_required');
+    expect(applied(t).map((w) => w.summary)).toContain(
+      'check-run Arbiter / selection on #41: completed action_required',
+    );
     // Once it shipped, the finished run offers no button.
     expect(t.prs['41'].checks[SELECTION].actions).toEqual([]);
     const merges = applied(t).filter((w) => w.route === MERGE);
@@ -188,26 +215,35 @@ describe('bundled scenarios', () => {
     expectNoDuplicateWrites(t);
   });
 
-  it('Arbiter killed in the middle of a selection: the same final state, no write repeated', { timeout: 480_000 }, async () => {
-    const scenario = await load('restart-mid-selection');
-    // The undisturbed run is the same scenario without the restart (one after the other: two
-    // app processes at once starve each other on a two-core machine).
-    const disturbed = (await run(scenario)).t;
-    const calm = (await run({ ...scenario, faults: { ...scenario.faults, restart: [] } })).t;
-    expect(disturbed.restarts).toHaveLength(1);
-    const killedAfter = disturbed.writes.find((w) => w.seq === disturbed.restarts[0].afterSeq);
-    expect(killedAfter?.summary).toMatch(/^close #/);
-    shipped(disturbed, 73);
-    lostTo(disturbed, 71, 73);
-    lostTo(disturbed, 72, 73);
-    expectNoDuplicateWrites(disturbed);
-    const outcome = (t: Transcript) => ({
-      prs: Object.fromEntries(Object.entries(t.prs).map(([n, p]) => [n, { ...p, comments: p.comments.map((c) => c.user) }])),
-      issues: Object.fromEntries(Object.entries(t.issues).map(([n, i]) => [n, { ...i, comments: i.comments.map((c) => c.user) }])),
-      dispatches: t.dispatches,
-    });
-    // Links in check-run texts name the emulator's host, whose port differs from run to run.
-    const stable = (t: Transcript): unknown => JSON.parse(JSON.stringify(outcome(t)).replace(/127\.0\.0\.1:\d+/g, 'HOST'));
-    expect(stable(disturbed)).toEqual(stable(calm));
-  });
+  it(
+    'Arbiter killed in the middle of a selection: the same final state, no write repeated',
+    { timeout: 480_000 },
+    async () => {
+      const scenario = await load('restart-mid-selection');
+      // The undisturbed run is the same scenario without the restart (one after the other: two
+      // app processes at once starve each other on a two-core machine).
+      const disturbed = (await run(scenario)).t;
+      const calm = (await run({ ...scenario, faults: { ...scenario.faults, restart: [] } })).t;
+      expect(disturbed.restarts).toHaveLength(1);
+      const killedAfter = disturbed.writes.find((w) => w.seq === disturbed.restarts[0].afterSeq);
+      expect(killedAfter?.summary).toMatch(/^close #/);
+      shipped(disturbed, 73);
+      lostTo(disturbed, 71, 73);
+      lostTo(disturbed, 72, 73);
+      expectNoDuplicateWrites(disturbed);
+      const outcome = (t: Transcript) => ({
+        prs: Object.fromEntries(
+          Object.entries(t.prs).map(([n, p]) => [n, { ...p, comments: p.comments.map((c) => c.user) }]),
+        ),
+        issues: Object.fromEntries(
+          Object.entries(t.issues).map(([n, i]) => [n, { ...i, comments: i.comments.map((c) => c.user) }]),
+        ),
+        dispatches: t.dispatches,
+      });
+      // Links in check-run texts name the emulator's host, whose port differs from run to run.
+      const stable = (t: Transcript): unknown =>
+        JSON.parse(JSON.stringify(outcome(t)).replace(/127\.0\.0\.1:\d+/g, 'HOST'));
+      expect(stable(disturbed)).toEqual(stable(calm));
+    },
+  );
 });

@@ -21,7 +21,10 @@ function keyPaths(v: unknown, prefix: (string | number)[] = []): (string | numbe
 }
 
 function at(v: unknown, path: (string | number)[]): unknown {
-  return path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
+  return path.reduce<unknown>(
+    (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+    v,
+  );
 }
 
 const minimal = {
@@ -44,7 +47,10 @@ describe('scenario schema', () => {
       if (written !== null && typeof written === 'object') expect(at(r.scenario, p), p.join('.')).toBeDefined();
       else expect(at(r.scenario, p), p.join('.')).toEqual(written);
     }
-    expect(r.scenario.users).toEqual({ maintainer: { permission: 'write', bot: false }, renovate: { permission: 'write', bot: true } });
+    expect(r.scenario.users).toEqual({
+      maintainer: { permission: 'write', bot: false },
+      renovate: { permission: 'write', bot: true },
+    });
   });
 
   it('fills the defaults DESIGN.md states', () => {
@@ -52,7 +58,16 @@ describe('scenario schema', () => {
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const s = r.scenario;
     expect(s.defaultBranch).toBe('main');
-    expect(s.candidates[0]).toMatchObject({ body: 'Candidate-for: #42', author: 'arbiter-candidate[bot]', draft: true, openAt: 0, baseAt: 0, files: {}, deleted: [], checks: [] });
+    expect(s.candidates[0]).toMatchObject({
+      body: 'Candidate-for: #42',
+      author: 'arbiter-candidate[bot]',
+      draft: true,
+      openAt: 0,
+      baseAt: 0,
+      files: {},
+      deleted: [],
+      checks: [],
+    });
     expect(s.faults.redeliver).toEqual({ copies: 2, seed: 1 });
     expect(s.faults.github).toEqual([]);
     expect(s.faults.deliveries).toEqual([]);
@@ -64,18 +79,32 @@ describe('scenario schema', () => {
 
   it('gives no redelivery unless asked, and keeps written copies and seed', () => {
     const none = parseScenario(minimal);
-    const three = parseScenario({ ...minimal, faults: { redeliver: { copies: 3, seed: 7 }, restart: [{ after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}' }] } });
+    const three = parseScenario({
+      ...minimal,
+      faults: {
+        redeliver: { copies: 3, seed: 7 },
+        restart: [{ after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}' }],
+      },
+    });
     if (!none.ok || !three.ok) throw new Error('expected valid');
     expect(none.scenario.faults.redeliver).toBeNull();
     expect(three.scenario.faults.redeliver).toEqual({ copies: 3, seed: 7 });
-    expect(three.scenario.faults.restart).toEqual([{ after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', nth: 1 }]);
+    expect(three.scenario.faults.restart).toEqual([
+      { after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', nth: 1 },
+    ]);
   });
 
   it('reports each problem as a `path: message` line', () => {
     const r = parseScenario({
       repo: 'no-slash',
       change: { number: 42, title: 'T' },
-      candidates: [{ number: 12, branch: 'a', checks: [{ name: 'test' }, { name: 'lint', kind: 'status', conclusion: 'success', at: 1 }] }],
+      candidates: [
+        {
+          number: 12,
+          branch: 'a',
+          checks: [{ name: 'test' }, { name: 'lint', kind: 'status', conclusion: 'success', at: 1 }],
+        },
+      ],
       events: [{ at: 1 }, { at: 2, comment: { on: 12, user: 'm', body: 'x' }, close: { on: 12, user: 'm' } }],
       faults: { restart: [{ nth: 2 }], redeliver: 'yes' },
       typo: 1,

@@ -12,8 +12,10 @@ import { expectRendersClean } from '../support/gfm.ts';
 const SLOW = { timeout: 240_000 };
 const SELECTION = 'Arbiter / selection';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
-const load = (name: string) => loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const prStateWrites = (t: Transcript) => t.writes.filter((w) => /^(close|merge|label|ready|unlabel|review)/.test(w.summary));
+const load = (name: string) =>
+  loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+const prStateWrites = (t: Transcript) =>
+  t.writes.filter((w) => /^(close|merge|label|ready|unlabel|review)/.test(w.summary));
 
 describe('selection scenarios', () => {
   it('a 409 on merge reports no merge, starts round 2, and the re-verified head ships once', SLOW, async () => {
@@ -31,7 +33,9 @@ describe('selection scenarios', () => {
     expect(t.prs['72']).toMatchObject({ merged: true });
     expect(t.prs['71']).toMatchObject({ state: 'closed', merged: false });
     expect(t.prs['71'].labels).toEqual(['arbiter:lost']);
-    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain('AC2 (The search ignores upper and lower case)');
+    expect(t.prs['71'].comments.map((c) => c.body).join('\n')).toContain(
+      'AC2 (The search ignores upper and lower case)',
+    );
     expect(t.prs['71'].checks[SELECTION].title).toBe('Lost to #72');
     expect(t.issues['8'].comments.filter((c) => c.body.includes('comparison of the candidates'))).toHaveLength(1);
     expect(t.issues['8'].comments[0].body).toContain('(round 2)');
@@ -40,7 +44,8 @@ describe('selection scenarios', () => {
   it('shadow mode comments the decision and changes no pull request', SLOW, async () => {
     const t = expectRendersClean(await runScenario(await load('selection-shadow'), { log: () => {} }));
     expect(prStateWrites(t)).toEqual([]);
-    for (const pr of ['81', '82']) expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
+    for (const pr of ['81', '82'])
+      expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
     expect(t.prs['82'].checks[SELECTION].title).toBe('Shadow: would ship');
     expect(t.issues['9'].comments[0].body).toContain('Shadow mode: this is what Arbiter would do');
     expect(t.dispatches).toEqual([]);
@@ -48,7 +53,12 @@ describe('selection scenarios', () => {
 
   it('an exhausted model budget is a gap, shown in the table, and nothing ships on its own', SLOW, async () => {
     let detail: ReturnType<GitHubEmulator['checkRunDetail']> = null;
-    const t = expectRendersClean(await runScenario(await load('acceptance-budget'), { log: () => {}, inspect: (gh) => (detail = gh.checkRunDetail('acme/todo', 91, 'Arbiter / acceptance')) }));
+    const t = expectRendersClean(
+      await runScenario(await load('acceptance-budget'), {
+        log: () => {},
+        inspect: (gh) => (detail = gh.checkRunDetail('acme/todo', 91, 'Arbiter / acceptance')),
+      }),
+    );
     expect(detail).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(detail!.summary).toMatch(/⚠️/);
     expect(detail!.summary).toMatch(/budget/i);

@@ -16,7 +16,16 @@ describe('buildTimeline', () => {
   it('orders acts by time, then branch, open, CI, people, restart', () => {
     const s = scenario({
       candidates: [
-        { number: 12, branch: 'a', openAt: 2, baseAt: 1, checks: [{ name: 'test', conclusion: 'success', at: 2 }, { name: 'e2e', never: true }] },
+        {
+          number: 12,
+          branch: 'a',
+          openAt: 2,
+          baseAt: 1,
+          checks: [
+            { name: 'test', conclusion: 'success', at: 2 },
+            { name: 'e2e', never: true },
+          ],
+        },
         { number: 13, branch: 'b', checks: [{ name: 'lint', kind: 'status', state: 'success', at: 5 }] },
       ],
       events: [
@@ -26,7 +35,18 @@ describe('buildTimeline', () => {
       faults: { restart: [{ at: 5 }, { after: 'PUT /x' }] },
       until: 100,
     });
-    const steps = buildTimeline(s).map((st) => ({ at: st.at, acts: st.acts.map((a) => (a.kind === 'check' ? `check ${a.check.name}@${a.head}` : a.kind === 'event' ? `event ${a.index}` : 'candidate' in a ? `${a.kind} ${a.candidate}` : a.kind)) }));
+    const steps = buildTimeline(s).map((st) => ({
+      at: st.at,
+      acts: st.acts.map((a) =>
+        a.kind === 'check'
+          ? `check ${a.check.name}@${a.head}`
+          : a.kind === 'event'
+            ? `event ${a.index}`
+            : 'candidate' in a
+              ? `${a.kind} ${a.candidate}`
+              : a.kind,
+      ),
+    }));
     expect(steps).toEqual([
       { at: 0, acts: ['branch 13', 'open 13'] },
       { at: 1, acts: ['branch 12'] },
@@ -72,7 +92,8 @@ class FakePort implements WebhookPort {
   }
 }
 
-const hooks = (n: number): HeldWebhook[] => Array.from({ length: n }, (_, i) => ({ event: 'issues', id: `d${i}`, body: '{}' }));
+const hooks = (n: number): HeldWebhook[] =>
+  Array.from({ length: n }, (_, i) => ({ event: 'issues', id: `d${i}`, body: '{}' }));
 
 describe('DeliveryPump', () => {
   it('holds webhooks and delivers each one once without redelivery, in order', async () => {
@@ -116,7 +137,11 @@ describe('DeliveryPump', () => {
       return { beforeRelease, sent: port.sent };
     };
     const { beforeRelease, sent } = await run(3);
-    const ids = (from: number, to: number) => hooks(to).slice(from).map((h) => h.id).sort();
+    const ids = (from: number, to: number) =>
+      hooks(to)
+        .slice(from)
+        .map((h) => h.id)
+        .sort();
     expect(beforeRelease).toHaveLength(8);
     // Never across a window: the first four are d0-d3, the next four d4-d7, the rest d8-d9.
     expect([...sent.slice(0, 4)].sort()).toEqual(ids(0, 4));

@@ -1,15 +1,36 @@
 // The transcript's readable end: the verdict line read from the final state only, and the
 // final-state rendering (hidden markers dropped, Arbiter's check runs shown).
 import { describe, expect, it } from 'vitest';
-import { parseTranscript, renderFinalState, verdictLine, type PrState, type Transcript } from '../../sim/runner/transcript.ts';
+import {
+  parseTranscript,
+  renderFinalState,
+  verdictLine,
+  type PrState,
+  type Transcript,
+} from '../../sim/runner/transcript.ts';
 
 const pr = (over: Partial<PrState> = {}): PrState => ({
-  state: 'open', merged: false, draft: true, labels: [], reviewers: [], checks: {}, comments: [], reactions: [], ...over,
+  state: 'open',
+  merged: false,
+  draft: true,
+  labels: [],
+  reviewers: [],
+  checks: {},
+  comments: [],
+  reactions: [],
+  ...over,
 });
 const transcript = (prs: Record<string, PrState>, over: Partial<Transcript> = {}): Transcript => ({
-  writes: [], prs, issues: { '42': { state: 'open', labels: [], comments: [] } }, dispatches: [], restarts: [], ...over,
+  writes: [],
+  prs,
+  issues: { '42': { state: 'open', labels: [], comments: [] } },
+  dispatches: [],
+  restarts: [],
+  ...over,
 });
-const selection = (conclusion: string, title: string) => ({ 'Arbiter / selection': { status: 'completed', conclusion, title } });
+const selection = (conclusion: string, title: string) => ({
+  'Arbiter / selection': { status: 'completed', conclusion, title },
+});
 
 describe('verdictLine', () => {
   it('names the merged winner and its selection title', () => {
@@ -18,13 +39,21 @@ describe('verdictLine', () => {
         state: 'closed',
         labels: ['arbiter:lost'],
         checks: selection('neutral', 'Lost to #13'),
-        comments: [{ user: 'arbiter[bot]', body: '<!-- marker -->\nLost to #13: met 3 of 3 criteria, this met 1 of 3. See the comparison on #42.' }],
+        comments: [
+          {
+            user: 'arbiter[bot]',
+            body: '<!-- marker -->\nLost to #13: met 3 of 3 criteria, this met 1 of 3. See the comparison on #42.',
+          },
+        ],
       }),
       '13': pr({
         state: 'closed',
         merged: true,
         draft: false,
-        checks: { ...selection('success', 'Selected: shipped'), 'Arbiter / acceptance': { status: 'completed', conclusion: 'success', title: '3 of 3 criteria met' } },
+        checks: {
+          ...selection('success', 'Selected: shipped'),
+          'Arbiter / acceptance': { status: 'completed', conclusion: 'success', title: '3 of 3 criteria met' },
+        },
       }),
       '14': pr({ state: 'closed', labels: ['arbiter:lost'], checks: selection('neutral', 'Lost to #13') }),
     });
@@ -34,14 +63,19 @@ describe('verdictLine', () => {
   });
 
   it('says a person must decide when the winner awaits approval', () => {
-    const t = transcript({ '31': pr({ labels: ['arbiter:awaiting-approval'], checks: selection('success', 'Best candidate meets 1 of 2 criteria') }) });
+    const t = transcript({
+      '31': pr({
+        labels: ['arbiter:awaiting-approval'],
+        checks: selection('success', 'Best candidate meets 1 of 2 criteria'),
+      }),
+    });
     expect(verdictLine(t)).toBe('A person must decide: #31 awaits approval (Best candidate meets 1 of 2 criteria)');
   });
 
   it('mentions a pending repair, else lists what is open', () => {
-    expect(verdictLine(transcript({ '31': pr() }, { dispatches: [{ event_type: 'arbiter.repair', client_payload: {} }] }))).toBe(
-      'No winner yet: a repair was requested (1 dispatch)',
-    );
+    expect(
+      verdictLine(transcript({ '31': pr() }, { dispatches: [{ event_type: 'arbiter.repair', client_payload: {} }] })),
+    ).toBe('No winner yet: a repair was requested (1 dispatch)');
     expect(verdictLine(transcript({ '31': pr({ checks: selection('neutral', 'Tie: a person must choose') }) }))).toBe(
       'No winner: a person must decide (#31: Tie: a person must choose)',
     );
@@ -54,8 +88,16 @@ describe('renderFinalState', () => {
       '12': pr({
         state: 'closed',
         labels: ['arbiter:lost'],
-        checks: { ...selection('neutral', 'Lost to #13'), test: { status: 'completed', conclusion: 'success', title: null } },
-        comments: [{ user: 'arbiter[bot]', body: '<!-- arbiter:receipt {"id":1} -->\nLost to #13: met 3 of 3 criteria, this met 1 of 3.' }],
+        checks: {
+          ...selection('neutral', 'Lost to #13'),
+          test: { status: 'completed', conclusion: 'success', title: null },
+        },
+        comments: [
+          {
+            user: 'arbiter[bot]',
+            body: '<!-- arbiter:receipt {"id":1} -->\nLost to #13: met 3 of 3 criteria, this met 1 of 3.',
+          },
+        ],
       }),
     });
     const lines = renderFinalState(t, 42);
@@ -81,11 +123,31 @@ describe('renderFinalState with check-run buttons', () => {
   it('lists the buttons a run still offers, and none on a finished one', () => {
     const promote = { label: 'Promote', description: 'Ship this candidate', identifier: 'promote' };
     const t = transcript({
-      '31': pr({ checks: { 'Arbiter / selection': { status: 'completed', conclusion: 'action_required', title: 'Selected: awaiting approval', actions: [promote] } } }),
-      '32': pr({ checks: { 'Arbiter / selection': { status: 'completed', conclusion: 'success', title: 'Promoted by @maintainer', actions: [] } } }),
+      '31': pr({
+        checks: {
+          'Arbiter / selection': {
+            status: 'completed',
+            conclusion: 'action_required',
+            title: 'Selected: awaiting approval',
+            actions: [promote],
+          },
+        },
+      }),
+      '32': pr({
+        checks: {
+          'Arbiter / selection': {
+            status: 'completed',
+            conclusion: 'success',
+            title: 'Promoted by @maintainer',
+            actions: [],
+          },
+        },
+      }),
     });
     const lines = renderFinalState(t, 42);
-    expect(lines).toContain('      Arbiter / selection: action_required - Selected: awaiting approval   buttons: Promote');
+    expect(lines).toContain(
+      '      Arbiter / selection: action_required - Selected: awaiting approval   buttons: Promote',
+    );
     expect(lines).toContain('      Arbiter / selection: success - Promoted by @maintainer');
   });
 });

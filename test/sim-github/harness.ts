@@ -34,7 +34,8 @@ function signJwt(privateKeyPem: string, appId: number, nowSeconds: number): stri
   return `${unsigned}.${signature}`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export async function startHarness(): Promise<Harness> {
   const received: Received[] = [];
@@ -60,9 +61,20 @@ export async function startHarness(): Promise<Harness> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
   const address = receiver.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const clock = { ms: Date.parse('2026-03-01T10:00:00Z') };
-  const emulator = await GitHubEmulator.start({ webhookUrl: `http://127.0.0.1:${port}/`, webhookSecret: SECRET, appId: 77, appSlug: 'arbiter', appPublicKeyPem: publicKey, now: () => clock.ms });
+  const emulator = await GitHubEmulator.start({
+    webhookUrl: `http://127.0.0.1:${port}/`,
+    webhookSecret: SECRET,
+    appId: 77,
+    appSlug: 'arbiter',
+    appPublicKeyPem: publicKey,
+    now: () => clock.ms,
+  });
   const jwt = (): string => signJwt(privateKey, 77, Math.floor(Date.now() / 1000));
   const appClient = new Octokit({ baseUrl: emulator.url, auth: jwt() });
   const { data } = await appClient.apps.createInstallationAccessToken({ installation_id: 1 });
@@ -73,7 +85,10 @@ export async function startHarness(): Promise<Harness> {
     received,
     clock,
     jwt,
-    events: (event, action) => received.filter((r) => r.event === event && (action === undefined || r.payload.action === action)).map((r) => r.payload),
+    events: (event, action) =>
+      received
+        .filter((r) => r.event === event && (action === undefined || r.payload.action === action))
+        .map((r) => r.payload),
     stop: async () => {
       await emulator.stop();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));

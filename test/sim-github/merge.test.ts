@@ -8,10 +8,31 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
-  h.emulator.createRepo({ owner: 'acme', name: 'merge', files: { 'src/app.ts': 'export const a = 1;\n', 'README.md': '# demo\n' }, users: { maintainer: { permission: 'write' } } });
-  await h.emulator.openIssue(REPO, { number: 42, title: 'Change', body: '## Acceptance criteria\n- works', user: 'maintainer' });
-  h.emulator.commit(REPO, 'agent/one', { files: { 'src/one.ts': 'export const one = 1;\n' }, from: 'main', message: 'one' });
-  await h.emulator.openPullRequest(REPO, { number: 12, head: 'agent/one', title: 'One', body: 'Candidate-for: #42', user: 'agent', draft: true });
+  h.emulator.createRepo({
+    owner: 'acme',
+    name: 'merge',
+    files: { 'src/app.ts': 'export const a = 1;\n', 'README.md': '# demo\n' },
+    users: { maintainer: { permission: 'write' } },
+  });
+  await h.emulator.openIssue(REPO, {
+    number: 42,
+    title: 'Change',
+    body: '## Acceptance criteria\n- works',
+    user: 'maintainer',
+  });
+  h.emulator.commit(REPO, 'agent/one', {
+    files: { 'src/one.ts': 'export const one = 1;\n' },
+    from: 'main',
+    message: 'one',
+  });
+  await h.emulator.openPullRequest(REPO, {
+    number: 12,
+    head: 'agent/one',
+    title: 'One',
+    body: 'Candidate-for: #42',
+    user: 'agent',
+    draft: true,
+  });
 });
 
 afterAll(async () => {
@@ -26,15 +47,24 @@ const prNodeId = async (number: number): Promise<string> => {
 describe('merging a pull request', () => {
   it('answers 405 while the pull request is a draft', async () => {
     const head = h.emulator.pullHead(REPO, 12);
-    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: head, merge_method: 'merge' })).rejects.toMatchObject({ status: 405 });
+    await expect(
+      h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: head, merge_method: 'merge' }),
+    ).rejects.toMatchObject({ status: 405 });
     expect(h.emulator.state(REPO).prs[12]).toMatchObject({ state: 'open', merged: false });
   });
 
   it('keeps the draft on REST `draft: false`, and leaves it with markPullRequestReadyForReview', async () => {
-    await h.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'acme', repo: 'merge', pull_number: 12, draft: false });
+    await h.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+      owner: 'acme',
+      repo: 'merge',
+      pull_number: 12,
+      draft: false,
+    });
     expect(h.emulator.state(REPO).prs[12].draft).toBe(true);
     const id = await prNodeId(12);
-    const result = await h.octokit.graphql<{ markPullRequestReadyForReview: { pullRequest: { isDraft: boolean; number: number } } }>(
+    const result = await h.octokit.graphql<{
+      markPullRequestReadyForReview: { pullRequest: { isDraft: boolean; number: number } };
+    }>(
       'mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft number } } }',
       { id },
     );
@@ -50,17 +80,30 @@ describe('merging a pull request', () => {
 
   it('answers 409 when `sha` is not the head any more', async () => {
     const before = h.emulator.pullHead(REPO, 12);
-    await h.emulator.push(REPO, 'agent/one', { files: { 'src/one.ts': 'export const one = 2;\n' }, message: 'two' }, 'agent');
+    await h.emulator.push(
+      REPO,
+      'agent/one',
+      { files: { 'src/one.ts': 'export const one = 2;\n' }, message: 'two' },
+      'agent',
+    );
     expect(h.emulator.pullHead(REPO, 12)).not.toBe(before);
-    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: before })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: before }),
+    ).rejects.toMatchObject({ status: 409 });
     expect(h.emulator.state(REPO).prs[12].merged).toBe(false);
-    expect(h.emulator.writes.at(-1)).toMatchObject({ route: '/repos/{owner}/{repo}/pulls/{pull_number}/merge', status: 409 });
+    expect(h.emulator.writes.at(-1)).toMatchObject({
+      route: '/repos/{owner}/{repo}/pulls/{pull_number}/merge',
+      status: 409,
+    });
   });
 
   it('refuses auto-merge when expectedHeadOid is stale', async () => {
     const id = await prNodeId(12);
     await expect(
-      h.octokit.graphql('mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid }) { pullRequest { number } } }', { id, oid: '0'.repeat(40) }),
+      h.octokit.graphql(
+        'mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid }) { pullRequest { number } } }',
+        { id, oid: '0'.repeat(40) },
+      ),
     ).rejects.toThrow(/expected head oid/i);
   });
 
@@ -68,13 +111,21 @@ describe('merging a pull request', () => {
     const baseBefore = h.emulator.branchHead(REPO, 'main');
     const head = h.emulator.pullHead(REPO, 12);
     const received = h.received.length;
-    const { data } = await h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 12, sha: head, merge_method: 'merge' });
+    const { data } = await h.octokit.pulls.merge({
+      owner: 'acme',
+      repo: 'merge',
+      pull_number: 12,
+      sha: head,
+      merge_method: 'merge',
+    });
     expect(data.merged).toBe(true);
     const baseAfter = h.emulator.branchHead(REPO, 'main');
     expect(baseAfter).toBe(data.sha);
     expect(baseAfter).not.toBe(baseBefore);
     const content = await h.octokit.repos.getContent({ owner: 'acme', repo: 'merge', path: 'src/one.ts', ref: 'main' });
-    expect('content' in content.data && Buffer.from(content.data.content, 'base64').toString()).toBe('export const one = 2;\n');
+    expect('content' in content.data && Buffer.from(content.data.content, 'base64').toString()).toBe(
+      'export const one = 2;\n',
+    );
     const state = h.emulator.state(REPO);
     expect(state.prs[12]).toMatchObject({ state: 'closed', merged: true });
     // `Candidate-for: #42` is no closing keyword: the Change stays open, as on GitHub.
@@ -85,20 +136,38 @@ describe('merging a pull request', () => {
     expect(closed?.payload.pull_request).toMatchObject({ merged: true, merge_commit_sha: data.sha });
     const push = after.find((r) => r.event === 'push');
     expect(push?.payload).toMatchObject({ ref: 'refs/heads/main', before: baseBefore, after: data.sha });
-    expect(after.some((r) => r.event === 'issues' && r.payload.action === 'closed' && (r.payload.issue as { number: number }).number === 42)).toBe(false);
+    expect(
+      after.some(
+        (r) =>
+          r.event === 'issues' &&
+          r.payload.action === 'closed' &&
+          (r.payload.issue as { number: number }).number === 42,
+      ),
+    ).toBe(false);
     expect(h.emulator.writes.at(-1)).toMatchObject({ summary: 'merge #12', status: 200 });
   });
 
   it('answers 405 for a pull request that conflicts with its base', async () => {
-    h.emulator.commit(REPO, 'agent/two', { files: { 'README.md': '# theirs\n' }, from: h.emulator.branchHead(REPO, 'main') ?? 'main' });
+    h.emulator.commit(REPO, 'agent/two', {
+      files: { 'README.md': '# theirs\n' },
+      from: h.emulator.branchHead(REPO, 'main') ?? 'main',
+    });
     await h.emulator.push(REPO, 'main', { files: { 'README.md': '# ours\n' } }, 'maintainer');
-    await h.emulator.openPullRequest(REPO, { number: 13, head: 'agent/two', title: 'Two', body: 'Candidate-for: #42', user: 'agent' });
+    await h.emulator.openPullRequest(REPO, {
+      number: 13,
+      head: 'agent/two',
+      title: 'Two',
+      body: 'Candidate-for: #42',
+      user: 'agent',
+    });
     // GitHub computes mergeability in the background: the first read after a push answers null.
     const { data: first } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: 13 });
     expect(first).toMatchObject({ mergeable: null, mergeable_state: 'unknown' });
     const { data } = await h.octokit.pulls.get({ owner: 'acme', repo: 'merge', pull_number: 13 });
     expect(data).toMatchObject({ mergeable: false, mergeable_state: 'dirty' });
-    await expect(h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 13, sha: data.head.sha })).rejects.toMatchObject({ status: 405 });
+    await expect(
+      h.octokit.pulls.merge({ owner: 'acme', repo: 'merge', pull_number: 13, sha: data.head.sha }),
+    ).rejects.toMatchObject({ status: 405 });
   });
 
   it('records no contract violations along the way', () => {
@@ -110,12 +179,25 @@ describe('auto-merge under branch rules', () => {
   const RULED = 'acme/ruled';
 
   it('merges by itself once the required check passes and the required approval is in', async () => {
-    h.emulator.createRepo({ owner: 'acme', name: 'ruled', files: { 'a.txt': 'a\n' }, users: { maintainer: { permission: 'write' } }, rules: { required: ['test'], requiredReviews: 1 } });
+    h.emulator.createRepo({
+      owner: 'acme',
+      name: 'ruled',
+      files: { 'a.txt': 'a\n' },
+      users: { maintainer: { permission: 'write' } },
+      rules: { required: ['test'], requiredReviews: 1 },
+    });
     await h.emulator.openIssue(RULED, { number: 1, title: 'Change', body: 'x', user: 'maintainer' });
     h.emulator.commit(RULED, 'agent/a', { files: { 'b.txt': 'b\n' }, from: 'main' });
-    await h.emulator.openPullRequest(RULED, { number: 2, head: 'agent/a', title: 'A', body: 'Closes #1', user: 'agent' });
+    await h.emulator.openPullRequest(RULED, {
+      number: 2,
+      head: 'agent/a',
+      title: 'A',
+      body: 'Closes #1',
+      user: 'agent',
+    });
     const { data: pr } = await h.octokit.pulls.get({ owner: 'acme', repo: 'ruled', pull_number: 2 });
-    const enable = 'mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: MERGE }) { pullRequest { autoMergeRequest { mergeMethod } } } }';
+    const enable =
+      'mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: MERGE }) { pullRequest { autoMergeRequest { mergeMethod } } } }';
     await h.octokit.graphql(enable, { id: pr.node_id, oid: pr.head.sha });
     await h.emulator.completeCheck(RULED, pr.head.sha, 'test', 'success');
     expect(h.emulator.state(RULED).prs[2].merged).toBe(false);
@@ -131,7 +213,10 @@ describe('auto-merge under branch rules', () => {
     await h.emulator.completeCheck(RULED, pr.head.sha, 'test', 'success');
     await h.emulator.review(RULED, 3, 'maintainer', 'approved');
     await expect(
-      h.octokit.graphql('mutation($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }', { id: pr.node_id }),
+      h.octokit.graphql(
+        'mutation($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }',
+        { id: pr.node_id },
+      ),
     ).rejects.toThrow(/clean status/);
     expect(h.emulator.state(RULED).prs[3].merged).toBe(false);
   });

@@ -14,9 +14,20 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
   h.emulator.createRepo({ owner: OWNER, name: NAME, files: { 'README.md': 'hi\n' } });
-  await h.emulator.openIssue(REPO, { number: 1, title: 'Arbiter dashboard', body: '<!-- arbiter:dashboard -->', user: 'mallory' });
+  await h.emulator.openIssue(REPO, {
+    number: 1,
+    title: 'Arbiter dashboard',
+    body: '<!-- arbiter:dashboard -->',
+    user: 'mallory',
+  });
   h.emulator.commit(REPO, 'agent/x', { files: { 'a.txt': 'a\n' }, from: 'main' });
-  await h.emulator.openPullRequest(REPO, { number: 2, head: 'agent/x', title: 'X', body: 'Candidate-for: #1', user: 'agent' });
+  await h.emulator.openPullRequest(REPO, {
+    number: 2,
+    head: 'agent/x',
+    title: 'X',
+    body: 'Candidate-for: #1',
+    user: 'agent',
+  });
 });
 
 afterAll(async () => {
@@ -28,9 +39,16 @@ describe("Arbiter's own issues", () => {
     const port = ownIssues({ octokit: h.octokit as unknown as Octokit, owner: OWNER, repo: NAME }, 'arbiter[bot]');
     expect(await port.listOwn()).toEqual([]);
     const opened = await port.open('Arbiter dashboard', 'first');
-    expect(opened).toMatchObject({ title: 'Arbiter dashboard', body: 'first', state: 'open', user: { login: 'arbiter[bot]' } });
+    expect(opened).toMatchObject({
+      title: 'Arbiter dashboard',
+      body: 'first',
+      state: 'open',
+      user: { login: 'arbiter[bot]' },
+    });
     await settle(h.emulator);
-    const [event] = h.events('issues', 'opened').filter((p) => (p.issue as { number: number }).number === opened.number);
+    const [event] = h
+      .events('issues', 'opened')
+      .filter((p) => (p.issue as { number: number }).number === opened.number);
     expect((event?.sender as { login: string }).login).toBe('arbiter[bot]');
     await port.editBody(opened.number, 'second');
     await h.octokit.issues.update({ owner: OWNER, repo: NAME, issue_number: opened.number, state: 'closed' });
@@ -43,6 +61,8 @@ describe("Arbiter's own issues", () => {
   });
 
   it('refuses an issue without a title (the request is checked against the contract)', async () => {
-    await expect(h.octokit.request('POST /repos/{owner}/{repo}/issues', { owner: OWNER, repo: NAME, body: 'no title' } as never)).rejects.toMatchObject({ status: 422 });
+    await expect(
+      h.octokit.request('POST /repos/{owner}/{repo}/issues', { owner: OWNER, repo: NAME, body: 'no title' } as never),
+    ).rejects.toMatchObject({ status: 422 });
   });
 });

@@ -10,7 +10,13 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
-  h.emulator.createRepo({ owner: 'acme', name: 'hooks', files: { 'public/index.html': '<html></html>\n' }, users: { maintainer: { permission: 'maintain' } }, rules: { required: ['test'] } });
+  h.emulator.createRepo({
+    owner: 'acme',
+    name: 'hooks',
+    files: { 'public/index.html': '<html></html>\n' },
+    users: { maintainer: { permission: 'maintain' } },
+    rules: { required: ['test'] },
+  });
 });
 
 afterAll(async () => {
@@ -19,19 +25,43 @@ afterAll(async () => {
 
 describe('a small flow', () => {
   it('sends signed, schema-valid webhooks for every act, with the app as sender of its own', async () => {
-    await h.emulator.openIssue(REPO, { number: 1, title: 'Calendar', body: '## Acceptance criteria\n- a calendar', user: 'maintainer' });
+    await h.emulator.openIssue(REPO, {
+      number: 1,
+      title: 'Calendar',
+      body: '## Acceptance criteria\n- a calendar',
+      user: 'maintainer',
+    });
     h.emulator.commit(REPO, 'agent/cal', { files: { 'src/cal.ts': 'export const cal = 1;\n' }, from: 'main' });
-    await h.emulator.openPullRequest(REPO, { number: 2, head: 'agent/cal', title: 'Calendar', body: 'Candidate-for: #1', user: 'agent-bot', draft: true, labels: ['candidate'] });
+    await h.emulator.openPullRequest(REPO, {
+      number: 2,
+      head: 'agent/cal',
+      title: 'Calendar',
+      body: 'Candidate-for: #1',
+      user: 'agent-bot',
+      draft: true,
+      labels: ['candidate'],
+    });
     const sha = h.emulator.pullHead(REPO, 2);
     await h.emulator.startCheck(REPO, sha, 'test');
     await h.emulator.completeCheck(REPO, sha, 'test', 'success');
     await h.emulator.setStatus(REPO, sha, 'ci/lint', 'success');
     const { data: run } = await h.octokit.checks.create({
-      owner: 'acme', repo: 'hooks', name: 'Arbiter / selection', head_sha: sha, status: 'completed', conclusion: 'neutral',
-      output: { title: 'Needs a person', summary: 'tie' }, actions: [{ label: 'Promote', description: 'Ship this candidate', identifier: 'promote' }],
+      owner: 'acme',
+      repo: 'hooks',
+      name: 'Arbiter / selection',
+      head_sha: sha,
+      status: 'completed',
+      conclusion: 'neutral',
+      output: { title: 'Needs a person', summary: 'tie' },
+      actions: [{ label: 'Promote', description: 'Ship this candidate', identifier: 'promote' }],
     });
     await h.octokit.issues.createComment({ owner: 'acme', repo: 'hooks', issue_number: 1, body: 'comparison' });
-    await h.octokit.issues.addLabels({ owner: 'acme', repo: 'hooks', issue_number: 2, labels: ['arbiter:awaiting-approval'] });
+    await h.octokit.issues.addLabels({
+      owner: 'acme',
+      repo: 'hooks',
+      issue_number: 2,
+      labels: ['arbiter:awaiting-approval'],
+    });
     await h.octokit.pulls.requestReviewers({ owner: 'acme', repo: 'hooks', pull_number: 2, reviewers: ['maintainer'] });
     await h.emulator.comment(REPO, 2, 'maintainer', '/arbiter promote');
     await h.emulator.review(REPO, 2, 'maintainer', 'approved');
@@ -40,7 +70,20 @@ describe('a small flow', () => {
     await settle(h.emulator);
 
     const kinds = h.received.map((r) => `${r.event}.${String(r.payload.action ?? '')}`);
-    for (const kind of ['issues.opened', 'pull_request.opened', 'check_run.created', 'check_run.completed', 'check_suite.completed', 'status.', 'issue_comment.created', 'pull_request.labeled', 'pull_request.review_requested', 'pull_request_review.submitted', 'check_run.requested_action', 'issues.edited'])
+    for (const kind of [
+      'issues.opened',
+      'pull_request.opened',
+      'check_run.created',
+      'check_run.completed',
+      'check_suite.completed',
+      'status.',
+      'issue_comment.created',
+      'pull_request.labeled',
+      'pull_request.review_requested',
+      'pull_request_review.submitted',
+      'check_run.requested_action',
+      'issues.edited',
+    ])
       expect(kinds).toContain(kind);
     expect(h.received.every((r) => r.signatureValid)).toBe(true);
     expect(new Set(h.received.map((r) => r.delivery)).size).toBe(h.received.length);
@@ -51,14 +94,26 @@ describe('a small flow', () => {
     const ownRun = h.events('check_run', 'created').find((p) => (p.check_run as { id: number }).id === run.id);
     expect(ownRun?.sender).toMatchObject({ login: 'arbiter[bot]', type: 'Bot' });
     expect(ownRun?.check_run).toMatchObject({ app: { slug: 'arbiter' }, pull_requests: [{ number: 2 }] });
-    const ciSuite = h.events('check_suite', 'completed').find((p) => (p.check_suite as { app: { slug: string } }).app.slug === 'ci');
+    const ciSuite = h
+      .events('check_suite', 'completed')
+      .find((p) => (p.check_suite as { app: { slug: string } }).app.slug === 'ci');
     expect(ciSuite?.check_suite).toMatchObject({ head_sha: sha, conclusion: 'success' });
     const click = h.events('check_run', 'requested_action')[0];
-    expect(click).toMatchObject({ requested_action: { identifier: 'promote' }, sender: { login: 'maintainer' }, installation: { id: 1 } });
-    const comment = h.events('issue_comment', 'created').find((p) => (p.comment as { body: string }).body === 'comparison');
+    expect(click).toMatchObject({
+      requested_action: { identifier: 'promote' },
+      sender: { login: 'maintainer' },
+      installation: { id: 1 },
+    });
+    const comment = h
+      .events('issue_comment', 'created')
+      .find((p) => (p.comment as { body: string }).body === 'comparison');
     expect(comment?.sender).toMatchObject({ login: 'arbiter[bot]' });
     const snapshot = h.emulator.state(REPO);
-    expect(snapshot.prs[2]).toMatchObject({ labels: ['candidate', 'arbiter:awaiting-approval'], reviewers: [], draft: true });
+    expect(snapshot.prs[2]).toMatchObject({
+      labels: ['candidate', 'arbiter:awaiting-approval'],
+      reviewers: [],
+      draft: true,
+    });
     expect(snapshot.issues[1].comments).toEqual([{ user: 'arbiter[bot]', body: 'comparison' }]);
     expect(h.emulator.writes.map((w) => w.summary)).toEqual([
       'check-run Arbiter / selection on #2: completed neutral',
@@ -71,10 +126,18 @@ describe('a small flow', () => {
   it('a push to the head sends push and synchronize, and the new head has no checks', async () => {
     const before = h.emulator.pullHead(REPO, 2);
     const count = h.received.length;
-    const after = await h.emulator.push(REPO, 'agent/cal', { files: { 'src/cal.ts': 'export const cal = 2;\n' } }, 'agent-bot');
+    const after = await h.emulator.push(
+      REPO,
+      'agent/cal',
+      { files: { 'src/cal.ts': 'export const cal = 2;\n' } },
+      'agent-bot',
+    );
     await settle(h.emulator);
     const sent = h.received.slice(count);
-    expect(sent.map((r) => `${r.event}.${String(r.payload.action ?? '')}`)).toEqual(['push.', 'pull_request.synchronize']);
+    expect(sent.map((r) => `${r.event}.${String(r.payload.action ?? '')}`)).toEqual([
+      'push.',
+      'pull_request.synchronize',
+    ]);
     expect(sent[1].payload).toMatchObject({ before, after, number: 2 });
     const { data } = await h.octokit.checks.listForRef({ owner: 'acme', repo: 'hooks', ref: after });
     expect(data.total_count).toBe(0);

@@ -15,8 +15,14 @@ describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
   beforeEach(async () => b.truncate());
 
   it('records the first result and answers it to every later caller', async () => {
-    expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({ result: { token: 'a' }, inserted: true });
-    expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({ result: { token: 'a' }, inserted: false });
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'a' }, AT)).toEqual({
+      result: { token: 'a' },
+      inserted: true,
+    });
+    expect(await b.store.claimAppliedAction('claim:k', { token: 'b' }, AT)).toEqual({
+      result: { token: 'a' },
+      inserted: false,
+    });
     expect(await b.store.getAppliedAction('claim:k')).toEqual({ token: 'a' });
   });
 
@@ -24,18 +30,26 @@ describe.each(BACKENDS)('claimAppliedAction on %s', (backend) => {
     await b.store.recordAppliedAction('a', { id: 1 }, AT);
     await b.store.recordAppliedAction('b', null, AT);
     const found = await b.store.getAppliedActions(['a', 'b', 'missing']);
-    expect([...found.entries()].sort()).toEqual([['a', { id: 1 }], ['b', {}]]);
+    expect([...found.entries()].sort()).toEqual([
+      ['a', { id: 1 }],
+      ['b', {}],
+    ]);
     expect((await b.store.getAppliedActions([])).size).toBe(0);
   });
 
   it('gives every concurrent caller the same holder', async () => {
     // On PostgreSQL a second store is a second connection pool into the same schema.
-    const other: StoreWithDb | null = backend === 'postgres' ? await createStore({ databaseUrl: TEST_DATABASE_URL, schema: b.where }) : null;
+    const other: StoreWithDb | null =
+      backend === 'postgres' ? await createStore({ databaseUrl: TEST_DATABASE_URL, schema: b.where }) : null;
     try {
       for (let trial = 0; trial < 20; trial++) {
         const key = `claim:race-${trial}`;
         const stores = other ? [b.store, other] : [b.store];
-        const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.claimAppliedAction(key, { token: `t${i}` }, AT)));
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            stores[i % stores.length]!.claimAppliedAction(key, { token: `t${i}` }, AT),
+          ),
+        );
         const holders = new Set(answers.map((a) => JSON.stringify(a.result)));
         expect(holders.size).toBe(1);
         expect(answers.filter((a) => a.inserted)).toHaveLength(1);

@@ -51,7 +51,9 @@ describe('on PostgreSQL, replicas racing', () => {
     const [a, b] = await twoReplicas('budget');
     const input = { installationId: 9, repo: 'acme/todo', change: 1, day: '2026-01-01', calls: 1 };
     const limits = { perChange: 7, dailyPerInstallation: 1000 };
-    const takes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).takeModelBudget(input, limits)));
+    const takes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).takeModelBudget(input, limits)),
+    );
     expect(takes.filter(Boolean)).toHaveLength(7);
     const row = await a.db.query(`SELECT calls FROM model_budgets WHERE scope = 'change'`);
     expect(row.rows[0]?.calls).toBe(7);
@@ -59,14 +61,20 @@ describe('on PostgreSQL, replicas racing', () => {
 
   it('grants one repair per Change across connections', async () => {
     const [a, b] = await twoReplicas('repair');
-    const got = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claimRepair('acme/todo', 42, 10 + i, '2026-01-01T00:00:00Z')));
+    const got = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a : b).claimRepair('acme/todo', 42, 10 + i, '2026-01-01T00:00:00Z'),
+      ),
+    );
     expect(got.filter(Boolean)).toHaveLength(1);
   });
 
   it('opens the next round once for concurrent callers', async () => {
     const [a, b] = await twoReplicas('next');
     await a.currentRound('acme/todo', 42, 'main', '2026-01-01T00:00:00Z');
-    const next = await Promise.all([a, b, a, b].map((s) => s.openNextRound('acme/todo', 42, 'main', 1, '2026-01-01T00:01:00Z')));
+    const next = await Promise.all(
+      [a, b, a, b].map((s) => s.openNextRound('acme/todo', 42, 'main', 1, '2026-01-01T00:01:00Z')),
+    );
     expect(new Set(next.map((r) => r.id)).size).toBe(1);
     expect(next[0]?.number).toBe(2);
   });

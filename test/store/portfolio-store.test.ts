@@ -10,10 +10,30 @@ const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:05:00.000Z';
 
 const portfolio = (number: number, token: string): PortfolioRow => ({
-  repo: REPO, change: 7, number, base: 'main', baseSha: 'a'.repeat(40), policy: 'top-k', k: 2, phase: 'wide',
-  wideRound: 1, requestedBy: 'maintainer', token, startedAt: T0,
+  repo: REPO,
+  change: 7,
+  number,
+  base: 'main',
+  baseSha: 'a'.repeat(40),
+  policy: 'top-k',
+  k: 2,
+  phase: 'wide',
+  wideRound: 1,
+  requestedBy: 'maintainer',
+  token,
+  startedAt: T0,
 });
-const slot = (name: string, at = T0) => ({ repo: REPO, change: 7, slot: name, portfolio: 1, approach: `approach ${name}`, state: 'composing' as const, pr: null, reason: '', dispatchedAt: at });
+const slot = (name: string, at = T0) => ({
+  repo: REPO,
+  change: 7,
+  slot: name,
+  portfolio: 1,
+  approach: `approach ${name}`,
+  state: 'composing' as const,
+  pr: null,
+  reason: '',
+  dispatchedAt: at,
+});
 
 describe.each(BACKENDS)('portfolio store on %s', (backend) => {
   let b: OpenedBackend;
@@ -57,7 +77,17 @@ describe.each(BACKENDS)('portfolio store on %s', (backend) => {
     await s.startPortfolio(portfolio(1, 'run-a'));
     await s.addSlots([slot('7-1-1'), slot('7-1-2')]);
     expect(await s.setPortfolioPhase(REPO, 7, 1, 'wide', 'deep')).toBe(true);
-    await s.addDeep([21, 22].map((pr) => ({ repo: REPO, change: 7, portfolio: 1, pr, headSha: `h${pr}`, state: 'awaiting' as const, dispatchedAt: T0 })));
+    await s.addDeep(
+      [21, 22].map((pr) => ({
+        repo: REPO,
+        change: 7,
+        portfolio: 1,
+        pr,
+        headSha: `h${pr}`,
+        state: 'awaiting' as const,
+        dispatchedAt: T0,
+      })),
+    );
     expect(await s.portfolioDispatches(REPO, 7)).toBe(4);
     expect((await s.startPortfolio(portfolio(2, 'run-b'))).started).toBe(false);
     expect(await s.settleDeep(REPO, 7, 1, 21, 'arrived')).toBe(true);
@@ -71,7 +101,10 @@ describe.each(BACKENDS)('portfolio store on %s', (backend) => {
   it('keeps each reading once per run', async () => {
     const s = b.store;
     const r = { repo: REPO, change: 7, portfolio: 1 };
-    await s.putReadings([{ ...r, pr: 21, run: 1002, value: 0.72 }, { ...r, pr: 21, run: 1001, value: 0.91 }]);
+    await s.putReadings([
+      { ...r, pr: 21, run: 1002, value: 0.72 },
+      { ...r, pr: 21, run: 1001, value: 0.91 },
+    ]);
     await s.putReadings([{ ...r, pr: 21, run: 1001, value: 0.91 }]);
     expect((await s.listReadings(REPO, 7, 1)).map((x) => [x.pr, x.run, x.value])).toEqual([
       [21, 1001, 0.91],

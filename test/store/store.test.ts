@@ -74,7 +74,9 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.getDelivery('r-failed')).toMatchObject({ doneAt: null, error: null, payload: { n: 1 } });
     expect(await s.listPendingDeliveries(10)).toEqual([{ id: 'r-failed', rerun: 1 }]);
     // A second copy while it runs again is the same re-run.
-    expect(await s.recordDeliveries([{ id: 'r-failed', event: 'push', payload: {} }])).toEqual([{ id: 'r-failed', fresh: false, done: false, rerun: 1 }]);
+    expect(await s.recordDeliveries([{ id: 'r-failed', event: 'push', payload: {} }])).toEqual([
+      { id: 'r-failed', fresh: false, done: false, rerun: 1 },
+    ]);
   });
 
   it('records a group of deliveries in one call: each id once, its first copy, saying what was new and what was done', async () => {
@@ -104,10 +106,26 @@ describe.each(BACKENDS)('store on %s', (backend) => {
   it('upserts and reads Changes, and sets their state', async () => {
     const s = b.store;
     const criteria = [{ id: 'AC1', text: 'calendar', check: null }];
-    const c = await s.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 't', body: 'b', criteria, state: 'open' });
+    const c = await s.upsertChange({
+      repo: REPO,
+      number: 42,
+      installationId: 7,
+      title: 't',
+      body: 'b',
+      criteria,
+      state: 'open',
+    });
     expect(c).toMatchObject({ repo: REPO, number: 42, installationId: 7, criteria, state: 'open' });
     expect(Number.isNaN(Date.parse(c.updatedAt))).toBe(false);
-    await s.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 't2', body: 'b2', criteria: [], state: 'open' });
+    await s.upsertChange({
+      repo: REPO,
+      number: 42,
+      installationId: 7,
+      title: 't2',
+      body: 'b2',
+      criteria: [],
+      state: 'open',
+    });
     await s.setChangeState(REPO, 42, 'human');
     expect(await s.getChange(REPO, 42)).toMatchObject({ title: 't2', body: 'b2', criteria: [], state: 'human' });
     expect(await s.getChange(REPO, 43)).toBeNull();
@@ -139,7 +157,7 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect((await s.listVerifyingSince(T2)).map((c) => c.pr)).toEqual([13, 14]);
   });
 
-  it('lists a Change\'s candidates on every base, and the candidates on a head sha', async () => {
+  it("lists a Change's candidates on every base, and the candidates on a head sha", async () => {
     const s = b.store;
     const base = { repo: REPO, author: 'bot', reason: '', state: 'verifying' as const };
     await s.upsertCandidate({ ...base, pr: 14, change: 42, base: 'dev', headSha: 'same' });
@@ -156,7 +174,15 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const files = [{ path: 'src/a.ts', status: 'modified', additions: 3, deletions: 1 }];
     await s.putPatch({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+x', truncated: false, files });
     await s.putPatch({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+y', truncated: true, files });
-    expect(await s.getPatch(REPO, 12, 'aaa')).toEqual({ repo: REPO, pr: 12, headSha: 'aaa', mergeBase: 'mmm', patch: '+y', truncated: true, files });
+    expect(await s.getPatch(REPO, 12, 'aaa')).toEqual({
+      repo: REPO,
+      pr: 12,
+      headSha: 'aaa',
+      mergeBase: 'mmm',
+      patch: '+y',
+      truncated: true,
+      files,
+    });
     expect(await s.getPatch(REPO, 12, 'bbb')).toBeNull();
     await s.putEvidence(REPO, 12, 'aaa', 'gate', { settled: false });
     await s.putEvidence(REPO, 12, 'aaa', 'gate', { settled: true });
@@ -171,7 +197,10 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const r1 = await s.currentRound(REPO, 42, 'main', T0);
     expect(r1).toMatchObject({ number: 1, selection: null, decision: null, openedAt: T0, decidedAt: null });
     expect((await s.currentRound(REPO, 42, 'main', T1)).id).toBe(r1.id);
-    const [a, c] = await Promise.all([s.openNextRound(REPO, 42, 'main', 1, T1), s.openNextRound(REPO, 42, 'main', 1, T1)]);
+    const [a, c] = await Promise.all([
+      s.openNextRound(REPO, 42, 'main', 1, T1),
+      s.openNextRound(REPO, 42, 'main', 1, T1),
+    ]);
     expect(a.number).toBe(2);
     expect(c.id).toBe(a.id);
     // From a round that is no longer the newest: nothing new opens.
@@ -198,13 +227,30 @@ describe.each(BACKENDS)('store on %s', (backend) => {
 
   it('adds and lists receipts in order, and events', async () => {
     const s = b.store;
-    const gate = { kind: 'HUMAN_GATE' as const, repo: REPO, change: 42, round: 1, at: T0, data: { candidates: [12], winner: 12, why: 'risk' } };
-    const promotion = { kind: 'PROMOTION' as const, repo: REPO, change: 42, round: 1, at: T1, data: { candidate: 12, headSha: 'a1', by: 'arbiter', method: 'squash' as const } };
+    const gate = {
+      kind: 'HUMAN_GATE' as const,
+      repo: REPO,
+      change: 42,
+      round: 1,
+      at: T0,
+      data: { candidates: [12], winner: 12, why: 'risk' },
+    };
+    const promotion = {
+      kind: 'PROMOTION' as const,
+      repo: REPO,
+      change: 42,
+      round: 1,
+      at: T1,
+      data: { candidate: 12, headSha: 'a1', by: 'arbiter', method: 'squash' as const },
+    };
     const id1 = await s.addReceipt(gate);
     const id2 = await s.addReceipt(promotion);
     await s.addReceipt({ ...promotion, change: 43 });
     // A row an older version wrote, in a shape this one does not read: reported, never cast.
-    await s.db.query(`INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', $1, 42, 1, $2, '{"winner": 12}')`, [REPO, T1]);
+    await s.db.query(
+      `INSERT INTO receipts (kind, repo, change, round, at, data) VALUES ('CANDIDATE_SELECTION', $1, 42, 1, $2, '{"winner": 12}')`,
+      [REPO, T1],
+    );
     expect(id2).toBeGreaterThan(id1);
     const listed = await s.listReceipts(REPO, 42);
     expect(listed.map((r) => ({ id: r.id, kind: r.kind, receipt: r.receipt }))).toEqual([
@@ -271,7 +317,12 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     const s = b.store;
     expect(await s.getConfigState(REPO)).toEqual({ valid: true, config: null, loadedAt: null, generation: 0 });
     expect(await s.cacheConfig(REPO, { config: { mode: 'live' }, loadedAt: T0, generation: 0 })).toBe(true);
-    expect(await s.getConfigState(REPO)).toEqual({ valid: true, config: { mode: 'live' }, loadedAt: T0, generation: 0 });
+    expect(await s.getConfigState(REPO)).toEqual({
+      valid: true,
+      config: { mode: 'live' },
+      loadedAt: T0,
+      generation: 0,
+    });
 
     // A push drops it; a load that began before the push stores nothing, one after it does.
     await s.dropCachedConfig(REPO);
@@ -301,7 +352,10 @@ describe.each(BACKENDS)('store on %s', (backend) => {
       [REPO],
     );
     await expect(s.getChange(REPO, 1)).rejects.toMatchObject({ name: 'StoreError', code: 'bad-row' });
-    await expect(s.db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ name: 'StoreError', code: 'query' });
+    await expect(s.db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'query',
+    });
   });
 
   it('rolls back a transaction that throws', async () => {

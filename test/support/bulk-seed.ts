@@ -5,15 +5,49 @@
 import type { Db } from '../../src/store/db.ts';
 
 export interface BulkRows {
-  changes: { repo: string; number: number; installation_id: number; title: string; body: string; criteria: unknown; state: string }[];
+  changes: {
+    repo: string;
+    number: number;
+    installation_id: number;
+    title: string;
+    body: string;
+    criteria: unknown;
+    state: string;
+  }[];
   rounds: { repo: string; change: number; base: string; number: number; opened_at: string }[];
-  candidates: { repo: string; pr: number; change: number; base: string; head_sha: string; author: string; state: string; reason: string; head_seen_at: string; created_at: string }[];
-  patches: { repo: string; pr: number; head_sha: string; merge_base: string; patch: string; truncated: boolean; files: unknown }[];
+  candidates: {
+    repo: string;
+    pr: number;
+    change: number;
+    base: string;
+    head_sha: string;
+    author: string;
+    state: string;
+    reason: string;
+    head_seen_at: string;
+    created_at: string;
+  }[];
+  patches: {
+    repo: string;
+    pr: number;
+    head_sha: string;
+    merge_base: string;
+    patch: string;
+    truncated: boolean;
+    files: unknown;
+  }[];
   evidence: { repo: string; pr: number; head_sha: string; kind: string; data: unknown }[];
   applied: { key: string; result: unknown; at: string }[];
 }
 
-export const emptyRows = (): BulkRows => ({ changes: [], rounds: [], candidates: [], patches: [], evidence: [], applied: [] });
+export const emptyRows = (): BulkRows => ({
+  changes: [],
+  rounds: [],
+  candidates: [],
+  patches: [],
+  evidence: [],
+  applied: [],
+});
 
 const STATEMENTS: { table: keyof BulkRows; sql: string }[] = [
   {

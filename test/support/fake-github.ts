@@ -186,7 +186,16 @@ export class FakeGitHub implements GitHubPort {
     },
     openDraftPull: (input) =>
       this.write(`open draft from ${input.branch}`, () => {
-        const pull = { number: this.nextId++, state: 'open', headSha: this.branchRefs.get(input.branch) ?? '', draft: true, body: input.body, author: this.botLogin, branch: input.branch, base: input.base };
+        const pull = {
+          number: this.nextId++,
+          state: 'open',
+          headSha: this.branchRefs.get(input.branch) ?? '',
+          draft: true,
+          body: input.body,
+          author: this.botLogin,
+          branch: input.branch,
+          base: input.base,
+        };
         this.openedPulls.push(pull);
         return pull;
       }),
@@ -201,7 +210,12 @@ export class FakeGitHub implements GitHubPort {
       await this.read(`check runs ${name} on ${sha}`);
       return this.checkRuns
         .filter((r) => r.sha === sha && r.name === name)
-        .map((r) => ({ id: r.id, completed: r.status === 'completed', score: r.status === 'completed' ? readScore({ title: r.title, summary: r.summary }) : null, appSlug: null }));
+        .map((r) => ({
+          id: r.id,
+          completed: r.status === 'completed',
+          score: r.status === 'completed' ? readScore({ title: r.title, summary: r.summary }) : null,
+          appSlug: null,
+        }));
     },
     rerun: (run) => this.write(`rerun check run ${run.id}`, () => undefined),
   };
@@ -213,7 +227,13 @@ export class FakeGitHub implements GitHubPort {
       return [...this.issues]
         .filter(([, i]) => i.author === this.botLogin)
         .sort(([a], [b]) => a - b)
-        .map(([number, i]): IssueSnapshot => ({ number, title: i.title, body: i.body, state: i.state, user: { login: this.botLogin } }));
+        .map(([number, i]): IssueSnapshot => ({
+          number,
+          title: i.title,
+          body: i.body,
+          state: i.state,
+          user: { login: this.botLogin },
+        }));
     },
     open: (title, body) =>
       this.write(`open issue "${title}"`, (): IssueSnapshot => {
@@ -318,21 +338,30 @@ export class FakeGitHub implements GitHubPort {
 
   /** The writes that landed on GitHub (a lost answer counts: the write happened). */
   applied(): string[] {
-    return this.writes.filter((w) => !w.includes(' → ') || w.endsWith('(applied, answer lost)')).map((w) => w.replace(/ → .*$/, ''));
+    return this.writes
+      .filter((w) => !w.includes(' → ') || w.endsWith('(applied, answer lost)'))
+      .map((w) => w.replace(/ → .*$/, ''));
   }
 
   // ------------------------------------------------------------------ reads
 
   async readGroup(prs: number[]): Promise<Map<number, PullState>> {
     await this.read(`graphql ArbiterGroup ${prs.map((n) => `#${n}`).join(',')}`);
-    return readGroupState(async (query, variables) => this.answerGraphql(query, variables), this.owner, this.repo, prs, this.appSlug);
+    return readGroupState(
+      async (query, variables) => this.answerGraphql(query, variables),
+      this.owner,
+      this.repo,
+      prs,
+      this.appSlug,
+    );
   }
 
   /** Answers the group query the way GitHub's GraphQL API shapes it. */
   /** Answers the group query from the fake repository, as GitHub would (tests use it to script partial answers). */
   answerGraphql(query: string, variables: Record<string, unknown>): unknown {
     if (variables.owner !== this.owner || variables.name !== this.repo) throw new Error('graphql: wrong repository');
-    if (!query.startsWith('query ArbiterGroup')) throw new Error(`graphql: the fake answers only ArbiterGroup, not ${query.slice(0, 40)}`);
+    if (!query.startsWith('query ArbiterGroup'))
+      throw new Error(`graphql: the fake answers only ArbiterGroup, not ${query.slice(0, 40)}`);
     const repository: Record<string, unknown> = {};
     for (const [, alias, number] of query.matchAll(GROUP_ALIAS)) {
       const p = this.pulls.get(Number(number));
@@ -344,7 +373,12 @@ export class FakeGitHub implements GitHubPort {
   private pullNode(p: FakePull): unknown {
     const ci = p.checks.map((c) =>
       c.kind === 'status'
-        ? { __typename: 'StatusContext', context: c.name, state: c.conclusion.toUpperCase(), description: c.title ?? null }
+        ? {
+            __typename: 'StatusContext',
+            context: c.name,
+            state: c.conclusion.toUpperCase(),
+            description: c.title ?? null,
+          }
         : {
             __typename: 'CheckRun',
             name: c.name,
@@ -357,7 +391,15 @@ export class FakeGitHub implements GitHubPort {
     );
     const own = this.checkRuns
       .filter((r) => r.sha === p.headSha)
-      .map((r) => ({ __typename: 'CheckRun', name: r.name, status: r.status.toUpperCase(), conclusion: r.conclusion?.toUpperCase() ?? null, title: r.title, summary: r.summary, checkSuite: { app: { slug: this.appSlug } } }));
+      .map((r) => ({
+        __typename: 'CheckRun',
+        name: r.name,
+        status: r.status.toUpperCase(),
+        conclusion: r.conclusion?.toUpperCase() ?? null,
+        title: r.title,
+        summary: r.summary,
+        checkSuite: { app: { slug: this.appSlug } },
+      }));
     return {
       id: p.nodeId,
       number: p.number,
@@ -371,7 +413,18 @@ export class FakeGitHub implements GitHubPort {
       body: p.body,
       author: { login: p.author },
       labels: { nodes: p.labels.map((name) => ({ name })) },
-      commits: { nodes: [{ commit: { oid: p.headSha, statusCheckRollup: { contexts: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [...ci, ...own] } } } }] },
+      commits: {
+        nodes: [
+          {
+            commit: {
+              oid: p.headSha,
+              statusCheckRollup: {
+                contexts: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [...ci, ...own] },
+              },
+            },
+          },
+        ],
+      },
     };
   }
 
@@ -380,12 +433,35 @@ export class FakeGitHub implements GitHubPort {
     return { ...this.branch, required: this.branch.required ? [...this.branch.required] : null };
   }
 
-  async getIssue(number: number): Promise<{ number: number; title: string; body: string | null; state: string; pull_request?: unknown; user: { login: string } | null } | null> {
+  async getIssue(number: number): Promise<{
+    number: number;
+    title: string;
+    body: string | null;
+    state: string;
+    pull_request?: unknown;
+    user: { login: string } | null;
+  } | null> {
     await this.read(`issue #${number}`);
     const issue = this.issues.get(number);
-    if (issue) return { number, title: issue.title, body: issue.body, state: issue.state, user: { login: issue.author ?? 'maintainer' } };
+    if (issue)
+      return {
+        number,
+        title: issue.title,
+        body: issue.body,
+        state: issue.state,
+        user: { login: issue.author ?? 'maintainer' },
+      };
     const pull = this.pulls.get(number);
-    return pull ? { number, title: pull.title, body: pull.body, state: pull.state, pull_request: {}, user: { login: pull.author } } : null;
+    return pull
+      ? {
+          number,
+          title: pull.title,
+          body: pull.body,
+          state: pull.state,
+          pull_request: {},
+          user: { login: pull.author },
+        }
+      : null;
   }
 
   async permission(user: string): Promise<Permission> {
@@ -425,7 +501,8 @@ export class FakeGitHub implements GitHubPort {
     const files = new Map<string, HeadFile>();
     for (const path of input.paths) {
       const text = this.headFiles.get(`${input.sha}:${path}`);
-      if (text !== undefined) files.set(path, { text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false });
+      if (text !== undefined)
+        files.set(path, { text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false });
     }
     const tree = [...this.headFiles.keys()]
       .filter((k) => k.startsWith(`${input.sha}:`))
@@ -450,12 +527,31 @@ export class FakeGitHub implements GitHubPort {
   async listCheckRunsNamed(target: { sha: string; name: string }): Promise<unknown> {
     await this.read(`check runs ${target.name} on ${target.sha.slice(0, 7)}`);
     const runs = this.checkRuns.filter((r) => r.sha === target.sha && r.name === target.name);
-    return { check_runs: runs.map((r) => ({ id: r.id, name: r.name, status: r.status, conclusion: r.conclusion, output: { title: r.title, summary: r.summary }, app: { slug: this.appSlug } })) };
+    return {
+      check_runs: runs.map((r) => ({
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        conclusion: r.conclusion,
+        output: { title: r.title, summary: r.summary },
+        app: { slug: this.appSlug },
+      })),
+    };
   }
 
   async createConfigRun(target: { sha: string }, body: ConfigRunBody): Promise<void> {
     await this.write(`check ${body.name} on ${target.sha.slice(0, 7)} ${body.conclusion}`, () => {
-      const run = { id: this.nextId++, sha: target.sha, pr: null, name: body.name, status: body.status, conclusion: body.conclusion, title: body.output.title, summary: body.output.summary, buttons: [] };
+      const run = {
+        id: this.nextId++,
+        sha: target.sha,
+        pr: null,
+        name: body.name,
+        status: body.status,
+        conclusion: body.conclusion,
+        title: body.output.title,
+        summary: body.output.summary,
+        buttons: [],
+      };
       this.checkRuns.push(run);
     });
   }
@@ -464,7 +560,12 @@ export class FakeGitHub implements GitHubPort {
     await this.write(`check ${body.name} #${target.id} ${body.conclusion}`, () => {
       const run = this.checkRuns.find((r) => r.id === target.id);
       if (!run) throw new GitHubError('update check run', 404, 'Not Found', null);
-      Object.assign(run, { status: body.status, conclusion: body.conclusion, title: body.output.title, summary: body.output.summary });
+      Object.assign(run, {
+        status: body.status,
+        conclusion: body.conclusion,
+        title: body.output.title,
+        summary: body.output.summary,
+      });
     });
   }
 
@@ -485,7 +586,16 @@ export class FakeGitHub implements GitHubPort {
     const p = this.pulls.get(pr);
     if (!p) throw new GitHubError('get pull request', 404, 'Not Found', null);
     const mergeableState = p.merged ? 'unknown' : !p.mergeable ? 'dirty' : p.draft ? 'draft' : 'clean';
-    return { state: p.state, merged: p.merged, draft: p.draft, headSha: p.headSha, nodeId: p.nodeId, labels: [...p.labels], mergeable: p.merged ? null : p.mergeable, mergeableState };
+    return {
+      state: p.state,
+      merged: p.merged,
+      draft: p.draft,
+      headSha: p.headSha,
+      nodeId: p.nodeId,
+      labels: [...p.labels],
+      mergeable: p.merged ? null : p.mergeable,
+      mergeableState,
+    };
   }
 
   async findCheckRun(sha: string, name: CheckRunName): Promise<number | null> {
@@ -509,7 +619,12 @@ export class FakeGitHub implements GitHubPort {
 
   // ------------------------------------------------------------------ writes
 
-  async upsertComment(issue: number, marker: string, body: string, ours?: OwnComment[]): Promise<{ id: number; created: boolean }> {
+  async upsertComment(
+    issue: number,
+    marker: string,
+    body: string,
+    ours?: OwnComment[],
+  ): Promise<{ id: number; created: boolean }> {
     if (ours === undefined) await this.read(`comments #${issue}`, 'lookup');
     const write = planCommentWrite(ours ?? this.ownComments(issue), marker, body);
     if (write.kind === 'keep') return { id: write.id, created: false };
@@ -523,7 +638,8 @@ export class FakeGitHub implements GitHubPort {
     }
     const id = await this.write(`comment #${issue} ${marker}`, () => {
       // As on GitHub: an app cannot comment on a locked conversation.
-      if (this.locked.has(issue)) throw new GitHubError('create comment', 403, 'Unable to create comment because issue is locked.', null);
+      if (this.locked.has(issue))
+        throw new GitHubError('create comment', 403, 'Unable to create comment because issue is locked.', null);
       const c = { id: this.nextId++, issue, user: this.botLogin, body: write.text };
       this.comments.push(c);
       return c.id;
@@ -564,8 +680,10 @@ export class FakeGitHub implements GitHubPort {
     try {
       return await this.write(`merge #${pr} sha=${sha}`, (): MergeResult => {
         const p = this.pull(pr);
-        if (p.headSha !== sha) throw new GitHubError('merge', 409, 'Head branch was modified. Review and try the merge again.', null);
-        if (p.merged || p.state !== 'open' || !p.mergeable) throw new GitHubError('merge', 405, 'Pull Request is not mergeable', null);
+        if (p.headSha !== sha)
+          throw new GitHubError('merge', 409, 'Head branch was modified. Review and try the merge again.', null);
+        if (p.merged || p.state !== 'open' || !p.mergeable)
+          throw new GitHubError('merge', 405, 'Pull Request is not mergeable', null);
         p.merged = true;
         p.state = 'closed';
         return { ok: true, sha: `merge-of-${sha}-${method}` };
@@ -579,9 +697,17 @@ export class FakeGitHub implements GitHubPort {
     }
   }
 
-  async enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
+  async enableAutoMerge(
+    nodeId: string,
+    sha: string,
+    method: 'merge' | 'squash' | 'rebase',
+    queue: boolean,
+  ): Promise<void> {
     const p = [...this.pulls.values()].find((x) => x.nodeId === nodeId);
-    await this.write(`${queue ? 'enqueue' : 'auto-merge'} #${p?.number ?? nodeId} sha=${sha} ${method}`, () => undefined);
+    await this.write(
+      `${queue ? 'enqueue' : 'auto-merge'} #${p?.number ?? nodeId} sha=${sha} ${method}`,
+      () => undefined,
+    );
   }
 
   async requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
@@ -595,7 +721,8 @@ export class FakeGitHub implements GitHubPort {
   /** GitHub refuses more than 10 top-level client_payload keys and event types over 100 characters. */
   async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
     await this.write(`dispatch ${eventType}`, () => {
-      if (Object.keys(payload).length > 10) throw new GitHubError('repository dispatch', 422, 'client_payload has more than 10 properties', null);
+      if (Object.keys(payload).length > 10)
+        throw new GitHubError('repository dispatch', 422, 'client_payload has more than 10 properties', null);
       if (eventType.length > 100) throw new GitHubError('repository dispatch', 422, 'event_type is too long', null);
       this.dispatches.push({ eventType, payload: structuredClone(payload) });
     });
@@ -611,11 +738,25 @@ export class FakeGitHub implements GitHubPort {
     const state = input.status === 'completed' ? `completed ${input.conclusion ?? 'neutral'}` : input.status;
     return this.write(`check #${pr ?? input.sha.slice(0, 7)} ${input.name} ${state} "${input.title}"`, () => {
       const buttons = input.buttons ?? [];
-      const bad = buttons.length > 3 || buttons.some((b) => b.label.length > 20 || b.description.length > 40 || b.identifier.length > 20);
-      if (bad || input.summary.length > 65_535 || (input.text?.length ?? 0) > 65_535) throw new GitHubError('check run', 422, 'Invalid request', null);
+      const bad =
+        buttons.length > 3 ||
+        buttons.some((b) => b.label.length > 20 || b.description.length > 40 || b.identifier.length > 20);
+      if (bad || input.summary.length > 65_535 || (input.text?.length ?? 0) > 65_535)
+        throw new GitHubError('check run', 422, 'Invalid request', null);
       // GitHub wants a details_url for action_required: the page where the action is.
-      if (input.conclusion === 'action_required' && !input.detailsUrl) throw new GitHubError('check run', 422, 'details_url is required for action_required', null);
-      const fields = { sha: input.sha, pr, name: input.name, status: input.status, conclusion: input.status === 'completed' ? (input.conclusion ?? 'neutral') : null, title: input.title, summary: input.summary, buttons, detailsUrl: input.detailsUrl };
+      if (input.conclusion === 'action_required' && !input.detailsUrl)
+        throw new GitHubError('check run', 422, 'details_url is required for action_required', null);
+      const fields = {
+        sha: input.sha,
+        pr,
+        name: input.name,
+        status: input.status,
+        conclusion: input.status === 'completed' ? (input.conclusion ?? 'neutral') : null,
+        title: input.title,
+        summary: input.summary,
+        buttons,
+        detailsUrl: input.detailsUrl,
+      };
       if (input.id === null) {
         const run = { id: this.nextId++, ...fields };
         this.checkRuns.push(run);
@@ -647,9 +788,29 @@ export class FakeAppHooks implements AppHooksPort {
   ) {}
 
   /** An attempt GitHub made: the app answered `statusCode` (0: no answer at all). */
-  deliver(guid: string, event: string, statusCode: number, at: Date = this.now(), redelivery = false): HookDeliveryAttempt {
-    const status = statusCode >= 200 && statusCode < 300 ? 'OK' : statusCode === 0 ? 'failed to connect' : `Invalid HTTP Response: ${statusCode}`;
-    const a: HookDeliveryAttempt = { id: this.nextId++, guid, deliveredAt: at.toISOString(), redelivery, status, statusCode, event, action: null };
+  deliver(
+    guid: string,
+    event: string,
+    statusCode: number,
+    at: Date = this.now(),
+    redelivery = false,
+  ): HookDeliveryAttempt {
+    const status =
+      statusCode >= 200 && statusCode < 300
+        ? 'OK'
+        : statusCode === 0
+          ? 'failed to connect'
+          : `Invalid HTTP Response: ${statusCode}`;
+    const a: HookDeliveryAttempt = {
+      id: this.nextId++,
+      guid,
+      deliveredAt: at.toISOString(),
+      redelivery,
+      status,
+      statusCode,
+      event,
+      action: null,
+    };
     this.attempts.push(a);
     return a;
   }

@@ -20,7 +20,12 @@ export interface Structure {
 }
 
 const decode = (text: string): string =>
-  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** Walks the HTML with a tag stack (micromark's output is well formed). */
 export function structureOf(markdown: string): Structure {
@@ -75,7 +80,16 @@ const LISTS = new Set(['ul', 'ol', 'li']);
 export const inList = (ancestors: string[]): boolean => ancestors.some((t) => LISTS.has(t));
 
 /** The bodies a transcript holds: every comment, and every check run's summary and text. */
-export function transcriptBodies(t: { prs: Record<string, { comments: { user: string; body: string }[]; checks: Record<string, { summary?: string | null; text?: string | null }> }>; issues: Record<string, { comments: { user: string; body: string }[] }> }): { where: string; body: string }[] {
+export function transcriptBodies(t: {
+  prs: Record<
+    string,
+    {
+      comments: { user: string; body: string }[];
+      checks: Record<string, { summary?: string | null; text?: string | null }>;
+    }
+  >;
+  issues: Record<string, { comments: { user: string; body: string }[] }>;
+}): { where: string; body: string }[] {
   const out: { where: string; body: string }[] = [];
   for (const [n, thread] of [...Object.entries(t.prs), ...Object.entries(t.issues)]) {
     // Arbiter's own comments: what people write is theirs (a scenario may post a 1 MB comment).
@@ -100,10 +114,15 @@ export function expectRendersClean<T extends Parameters<typeof transcriptBodies>
   for (const { where, body } of transcriptBodies(t)) {
     expect(body.length, where).toBeLessThanOrEqual(65_535);
     const { visible, tables } = structureOf(body);
-    expect(visible, `${where}: a hidden marker shows`).not.toMatch(/<!--|-->|arbiter:(?:comparison|receipt|gate|note|repair)/);
+    expect(visible, `${where}: a hidden marker shows`).not.toMatch(
+      /<!--|-->|arbiter:(?:comparison|receipt|gate|note|repair)/,
+    );
     if (body.includes('<!-- arbiter:comparison:')) {
       expect(tables.length, `${where}: the comparison has its table`).toBeGreaterThan(0);
-      expect(tables.filter((x) => inList(x.ancestors)), `${where}: a table inside a list`).toEqual([]);
+      expect(
+        tables.filter((x) => inList(x.ancestors)),
+        `${where}: a table inside a list`,
+      ).toEqual([]);
     }
   }
   return t;

@@ -27,7 +27,13 @@ export function tableLlm(table: { judge?: unknown | 'unavailable' } = {}): LlmCl
     async complete(req): Promise<CompletionResult> {
       calls.push(req);
       if (req.kind === 'judge' && table.judge !== undefined && table.judge !== 'unavailable') {
-        return { ok: true, text: JSON.stringify(table.judge), json: table.judge, model: req.model, usage: { input: 10, output: 10 } };
+        return {
+          ok: true,
+          text: JSON.stringify(table.judge),
+          json: table.judge,
+          model: req.model,
+          usage: { input: 10, output: 10 },
+        };
       }
       return { ok: false, gap: 'model-error' };
     },
@@ -58,7 +64,8 @@ export function recordingQueue(): JobQueue & { sent: string[]; states: Map<strin
 }
 
 /** Config from the written form (as in `.github/arbiter.yml`), defaults applied. */
-export const configOf = (written: Record<string, unknown> = {}): ArbiterConfig => ConfigSchema.parse({ gate: { required: ['test'] }, ...written });
+export const configOf = (written: Record<string, unknown> = {}): ArbiterConfig =>
+  ConfigSchema.parse({ gate: { required: ['test'] }, ...written });
 
 export interface World {
   store: Store;
@@ -73,7 +80,12 @@ export interface World {
   queue: ReturnType<typeof recordingQueue>;
 }
 
-export function makeWorld(input: { store: Store; gh?: FakeGitHub; config?: ArbiterConfig; llm?: LlmClient & { calls: CompletionRequest[] } }): World {
+export function makeWorld(input: {
+  store: Store;
+  gh?: FakeGitHub;
+  config?: ArbiterConfig;
+  llm?: LlmClient & { calls: CompletionRequest[] };
+}): World {
   const gh = input.gh ?? new FakeGitHub();
   const clock = new ManualClock(START);
   const queue = recordingQueue();
@@ -105,7 +117,11 @@ export function makeWorld(input: { store: Store; gh?: FakeGitHub; config?: Arbit
   return { store: input.store, gh, clock, llm, deps, config, ctx, queue };
 }
 
-export const CRITERIA_TEXT = ['The home page shows a calendar of the current month', 'Each day of the calendar holds a kanban list', 'A card can be dragged between days'];
+export const CRITERIA_TEXT = [
+  'The home page shows a calendar of the current month',
+  'Each day of the calendar holds a kanban list',
+  'A card can be dragged between days',
+];
 
 export interface SiblingSpec {
   pr: number;
@@ -125,18 +141,29 @@ export interface SiblingSpec {
 export const shaOf = (pr: number, v = 0): string => `${pr}${'abcdef0123456789'[v % 16]}`.padEnd(40, v % 2 ? 'e' : 'a');
 
 /** Acceptance evidence from statuses: a `met` carries a (verified) citation. */
-export function acceptanceOf(change: ChangeRow, statuses: Partial<Record<string, CriterionStatus>>): AcceptanceEvidence {
+export function acceptanceOf(
+  change: ChangeRow,
+  statuses: Partial<Record<string, CriterionStatus>>,
+): AcceptanceEvidence {
   const results = change.criteria.map((c) => {
     const status = statuses[c.id] ?? 'met';
     return {
       id: c.id,
       status,
-      citation: status === 'met' ? { path: 'src/calendar.ts', quote: `implements ${c.id}: ${c.text}`, line: 1, side: 'head' as const } : null,
+      citation:
+        status === 'met'
+          ? { path: 'src/calendar.ts', quote: `implements ${c.id}: ${c.text}`, line: 1, side: 'head' as const }
+          : null,
       reason: status === 'met' ? '' : `${c.id} is ${status}`,
       source: 'small' as const,
     };
   });
-  return { status: change.criteria.length === 0 ? 'none' : results.every((r) => r.status === 'met') ? 'pass' : 'fail', results, truncated: false, modelCalls: { small: 1, large: 0 } };
+  return {
+    status: change.criteria.length === 0 ? 'none' : results.every((r) => r.status === 'met') ? 'pass' : 'fail',
+    results,
+    truncated: false,
+    modelCalls: { small: 1, large: 0 },
+  };
 }
 
 export const observedChecks = (checks: FakeCheck[]): ObservedCheck[] =>
@@ -144,39 +171,111 @@ export const observedChecks = (checks: FakeCheck[]): ObservedCheck[] =>
     const kind = c.kind ?? 'check';
     const status = c.conclusion === 'pending' ? 'in_progress' : 'completed';
     const raw = kind === 'status' ? c.conclusion : c.conclusion === 'pending' ? status : c.conclusion;
-    return { name: c.name, kind, raw, outcome: kind === 'status' ? checkOutcome('status', c.conclusion, null) : checkOutcome('check', status, c.conclusion === 'pending' ? null : c.conclusion), title: c.title ?? null, summary: c.summary ?? null };
+    return {
+      name: c.name,
+      kind,
+      raw,
+      outcome:
+        kind === 'status'
+          ? checkOutcome('status', c.conclusion, null)
+          : checkOutcome('check', status, c.conclusion === 'pending' ? null : c.conclusion),
+      title: c.title ?? null,
+      summary: c.summary ?? null,
+    };
   });
 
 /** Puts a sibling's head, evidence and state where verifyCandidate would have left them. */
-export async function seedSibling(world: World, change: ChangeRow, s: SiblingSpec, opts: { base?: string; round?: boolean } = {}): Promise<void> {
+export async function seedSibling(
+  world: World,
+  change: ChangeRow,
+  s: SiblingSpec,
+  opts: { base?: string; round?: boolean } = {},
+): Promise<void> {
   const ctx = world.ctx('seed');
   const { store, gh, config } = world;
   const sha = s.sha ?? shaOf(s.pr);
   const checks = s.checks ?? [{ name: 'test', conclusion: 'success' }];
   const base = opts.base ?? 'main';
   if (gh.pulls.has(s.pr)) gh.push(s.pr, sha, checks);
-  else gh.addPull({ number: s.pr, headSha: sha, checks, draft: s.draft ?? true, author: s.author ?? 'agent-bot', labels: s.labels ?? [], body: `Candidate-for: #${change.number}`, baseRef: base });
-  const gate = computeGate({ configured: config.gate.required, branchRequired: gh.branch.required, observed: observedChecks(checks), scoreCheck: config.gate.score });
+  else
+    gh.addPull({
+      number: s.pr,
+      headSha: sha,
+      checks,
+      draft: s.draft ?? true,
+      author: s.author ?? 'agent-bot',
+      labels: s.labels ?? [],
+      body: `Candidate-for: #${change.number}`,
+      baseRef: base,
+    });
+  const gate = computeGate({
+    configured: config.gate.required,
+    branchRequired: gh.branch.required,
+    observed: observedChecks(checks),
+    scoreCheck: config.gate.score,
+  });
   const state: CandidateState = !gate.settled ? 'verifying' : gate.promotable ? 'verified' : 'unpromotable';
-  await store.upsertCandidate({ repo: ctx.key, pr: s.pr, change: change.number, base, headSha: sha, author: s.author ?? 'agent-bot', state, reason: gate.reason, headSeenAt: world.clock.now().toISOString() });
+  await store.upsertCandidate({
+    repo: ctx.key,
+    pr: s.pr,
+    change: change.number,
+    base,
+    headSha: sha,
+    author: s.author ?? 'agent-bot',
+    state,
+    reason: gate.reason,
+    headSeenAt: world.clock.now().toISOString(),
+  });
   const paths = s.paths ?? ['src/calendar.ts'];
-  await store.putPatch({ repo: ctx.key, pr: s.pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: paths.map((path) => ({ path, status: 'modified', additions: s.lines ?? 10, deletions: 0 })) });
+  await store.putPatch({
+    repo: ctx.key,
+    pr: s.pr,
+    headSha: sha,
+    mergeBase: 'base0000',
+    patch: '',
+    truncated: false,
+    files: paths.map((path) => ({ path, status: 'modified', additions: s.lines ?? 10, deletions: 0 })),
+  });
   await store.putEvidence(ctx.key, s.pr, sha, 'gate', gate);
   if (s.acceptance !== null && gate.settled) {
-    await store.putEvidence(ctx.key, s.pr, sha, 'acceptance', { ...acceptanceOf(change, s.acceptance ?? {}), criteriaHash: criteriaHash(change) });
+    await store.putEvidence(ctx.key, s.pr, sha, 'acceptance', {
+      ...acceptanceOf(change, s.acceptance ?? {}),
+      criteriaHash: criteriaHash(change),
+    });
   }
   // recordCandidate shows the selection check in progress as soon as a head is recorded.
-  await writeCheck(ctx, { pr: s.pr, headSha: sha, name: 'Arbiter / selection', status: 'in_progress', title: 'Waiting for evidence', summary: `Candidate for #${change.number}.` });
+  await writeCheck(ctx, {
+    pr: s.pr,
+    headSha: sha,
+    name: 'Arbiter / selection',
+    status: 'in_progress',
+    title: 'Waiting for evidence',
+    summary: `Candidate for #${change.number}.`,
+  });
 }
 
 /** The Change (issue in the fake, row in the store) and its siblings; the record starts empty. */
-export async function seedGroup(world: World, spec: { change?: number; criteria?: string[]; siblings: SiblingSpec[]; base?: string }): Promise<ChangeRow> {
+export async function seedGroup(
+  world: World,
+  spec: { change?: number; criteria?: string[]; siblings: SiblingSpec[]; base?: string },
+): Promise<ChangeRow> {
   const number = spec.change ?? 42;
   const texts = spec.criteria ?? CRITERIA_TEXT;
-  const body = texts.length > 0 ? `Please build it.\n\n## Acceptance criteria\n${texts.map((t) => `- [ ] ${t}`).join('\n')}\n` : 'Please build it.';
+  const body =
+    texts.length > 0
+      ? `Please build it.\n\n## Acceptance criteria\n${texts.map((t) => `- [ ] ${t}`).join('\n')}\n`
+      : 'Please build it.';
   world.gh.issues.set(number, { title: 'Calendar with a kanban list per day', body, state: 'open' });
   const key = `${world.gh.owner}/${world.gh.repo}`;
-  const change = await world.store.upsertChange({ repo: key, number, installationId: 7, title: 'Calendar with a kanban list per day', body, criteria: parseCriteria(body), state: 'open' });
+  const change = await world.store.upsertChange({
+    repo: key,
+    number,
+    installationId: 7,
+    title: 'Calendar with a kanban list per day',
+    body,
+    criteria: parseCriteria(body),
+    state: 'open',
+  });
   await world.store.currentRound(key, number, spec.base ?? 'main', world.clock.now().toISOString());
   for (const s of spec.siblings) await seedSibling(world, change, s, { base: spec.base });
   world.gh.resetRecord();

@@ -32,12 +32,25 @@ beforeAll(async () => {
 afterAll(async () => opened?.dispose());
 
 beforeEach(async () => {
-  w = makeWorld({ store: opened.store, gh: new FakeGitHub({ repo: `ends-${run++}` }), config: configOf({ policy: { reviewers: ['maintainer'] } }) });
+  w = makeWorld({
+    store: opened.store,
+    gh: new FakeGitHub({ repo: `ends-${run++}` }),
+    config: configOf({ policy: { reviewers: ['maintainer'] } }),
+  });
   key = w.ctx('read').key;
 });
 
 /** The stored patch of a head, so recording it reads nothing more from GitHub. */
-const patchOf = (pr: number, sha: string) => w.store.putPatch({ repo: key, pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }] });
+const patchOf = (pr: number, sha: string) =>
+  w.store.putPatch({
+    repo: key,
+    pr,
+    headSha: sha,
+    mergeBase: 'base0000',
+    patch: '',
+    truncated: false,
+    files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }],
+  });
 
 /** #12 settled, #13 with CI running: its gate and acceptance checks are shown in progress. */
 async function groupWithPendingSibling(): Promise<ChangeRow> {
@@ -61,13 +74,27 @@ function closedHook(pr: number, sender: string): Record<string, unknown> {
   return {
     action: 'closed',
     sender: { login: sender },
-    pull_request: { number: pr, state: 'closed', draft: p.draft, merged: false, body: p.body, user: { login: p.author }, base: { ref: p.baseRef }, head: { sha: p.headSha }, labels: [] },
+    pull_request: {
+      number: pr,
+      state: 'closed',
+      draft: p.draft,
+      merged: false,
+      body: p.body,
+      user: { login: p.author },
+      base: { ref: p.baseRef },
+      head: { sha: p.headSha },
+      labels: [],
+    },
   };
 }
 
-const issueHook = (action: string, sender: string, number = 42): Record<string, unknown> => ({ action, sender: { login: sender }, issue: { number, state: action === 'closed' ? 'closed' : 'open' } });
+const issueHook = (action: string, sender: string, number = 42): Record<string, unknown> => ({
+  action,
+  sender: { login: sender },
+  issue: { number, state: action === 'closed' ? 'closed' : 'open' },
+});
 
-describe("a candidate that leaves: its own in-progress checks are completed, neutral, with the reason", () => {
+describe('a candidate that leaves: its own in-progress checks are completed, neutral, with the reason', () => {
   it('withdrawn (closed by a person)', async () => {
     await groupWithPendingSibling();
     w.gh.pull(13).state = 'closed';
@@ -80,7 +107,15 @@ describe("a candidate that leaves: its own in-progress checks are completed, neu
     const change = await groupWithPendingSibling();
     w.gh.pull(12).merged = true;
     w.gh.pull(12).state = 'closed';
-    await afterMerged(w.ctx('merged-12'), { change, base: 'main', pr: 12, sha: shaOf(12), by: 'maintainer', round: 1, scope: 'merged' });
+    await afterMerged(w.ctx('merged-12'), {
+      change,
+      base: 'main',
+      pr: 12,
+      sha: shaOf(12),
+      by: 'maintainer',
+      round: 1,
+      scope: 'merged',
+    });
     expect((await w.store.getCandidate(key, 13))?.state).toBe('stale');
     expect(w.gh.pull(13).state).toBe('closed');
     expectOwnChecksEnded(13, /Superseded: #12 shipped/);
@@ -98,7 +133,15 @@ describe("a candidate that leaves: its own in-progress checks are completed, neu
 describe('arbiter:awaiting-approval goes when its reason ends', () => {
   /** A rubric-free human gate: #12 misses a criterion, repair is off, so #12 waits for a person. */
   async function gated(): Promise<ChangeRow> {
-    w = makeWorld({ store: opened.store, gh: w.gh, config: configOf({ repair: { enabled: false }, combine: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    w = makeWorld({
+      store: opened.store,
+      gh: w.gh,
+      config: configOf({
+        repair: { enabled: false },
+        combine: { enabled: false },
+        policy: { reviewers: ['maintainer'] },
+      }),
+    });
     const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'not_met' } }] });
     await selectionStep(w.ctx('decide'), 42, 'main');
     expect(w.gh.pull(12).labels).toContain(AWAITING);
@@ -110,7 +153,16 @@ describe('arbiter:awaiting-approval goes when its reason ends', () => {
     w.gh.push(12, shaOf(12, 1), PENDING);
     await patchOf(12, shaOf(12, 1));
     const p = w.gh.pull(12);
-    await recordCandidate(w.ctx('push-12'), { number: 12, draft: p.draft, state: 'open', body: p.body, base: 'main', headSha: p.headSha, author: p.author, labels: [...p.labels] });
+    await recordCandidate(w.ctx('push-12'), {
+      number: 12,
+      draft: p.draft,
+      state: 'open',
+      body: p.body,
+      base: 'main',
+      headSha: p.headSha,
+      author: p.author,
+      labels: [...p.labels],
+    });
     expect(w.gh.pull(12).labels).not.toContain(AWAITING);
   });
 
@@ -126,7 +178,15 @@ describe('arbiter:awaiting-approval goes when its reason ends', () => {
     await seedSibling(w, change, { pr: 14 });
     w.gh.pull(14).merged = true;
     w.gh.pull(14).state = 'closed';
-    await afterMerged(w.ctx('merged-14'), { change, base: 'main', pr: 14, sha: shaOf(14), by: 'maintainer', round: 2, scope: 'merged' });
+    await afterMerged(w.ctx('merged-14'), {
+      change,
+      base: 'main',
+      pr: 14,
+      sha: shaOf(14),
+      by: 'maintainer',
+      round: 2,
+      scope: 'merged',
+    });
     expect(w.gh.pull(12).labels).not.toContain(AWAITING);
     expect(w.gh.pull(12).state).toBe('closed');
   });
@@ -134,23 +194,51 @@ describe('arbiter:awaiting-approval goes when its reason ends', () => {
 
 describe('a repair a person asked for ends somewhere', () => {
   it('a changes-requested review on a gated winner starts the repair; when nothing arrives in time, a person is asked with a review request', async () => {
-    w = makeWorld({ store: opened.store, gh: w.gh, config: configOf({ repair: { timeout: 600 }, combine: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    w = makeWorld({
+      store: opened.store,
+      gh: w.gh,
+      config: configOf({
+        repair: { timeout: 600 },
+        combine: { enabled: false },
+        policy: { reviewers: ['maintainer'] },
+      }),
+    });
     // AC3 unclear: no repair from the round, so #12 waits before a person.
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'unclear' } }] });
     await selectionStep(w.ctx('decide'), 42, 'main');
     expect(w.gh.pull(12).labels).toContain(AWAITING);
-    const review = { action: 'submitted', review: { state: 'changes_requested', body: 'the calendar starts on Sunday', user: { login: 'maintainer' } }, pull_request: { number: 12, labels: [] }, sender: { login: 'maintainer' } };
+    const review = {
+      action: 'submitted',
+      review: { state: 'changes_requested', body: 'the calendar starts on Sunday', user: { login: 'maintainer' } },
+      pull_request: { number: 12, labels: [] },
+      sender: { login: 'maintainer' },
+    };
     await onReview(w.ctx('review-12'), review);
-    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual(['arbiter.repair #12']);
+    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual([
+      'arbiter.repair #12',
+    ]);
     expect(w.gh.pull(12).state).toBe('open');
     expect((await w.store.getCandidate(key, 12))?.state).toBe('rejected');
     // Nothing arrives within repair.timeout: the sweep puts the Change before a person, in full.
     w.gh.resetRecord();
     w.clock.advance(601_000);
     await expireRepair(w.ctx('sweep'), 42);
-    expect(w.gh.applied()).toEqual(expect.arrayContaining(['label #12 arbiter:awaiting-approval', 'review #12 maintainer']));
-    expect(w.gh.checkOn(12, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide' });
-    expect(w.gh.commentsOn(42).map((c) => c.body).join('\n')).toContain('The requested repair of #12 did not arrive within 10 minutes. #12 was rejected by a person and stays out');
+    expect(w.gh.applied()).toEqual(
+      expect.arrayContaining(['label #12 arbiter:awaiting-approval', 'review #12 maintainer']),
+    );
+    expect(w.gh.checkOn(12, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Repair timed out: a person must decide',
+    });
+    expect(
+      w.gh
+        .commentsOn(42)
+        .map((c) => c.body)
+        .join('\n'),
+    ).toContain(
+      'The requested repair of #12 did not arrive within 10 minutes. #12 was rejected by a person and stays out',
+    );
     expect((await w.store.getChange(key, 42))?.state).toBe('human');
   });
 });
@@ -163,7 +251,11 @@ describe('the Change itself closed, reopened or locked', () => {
     expect((await w.store.getChange(key, 42))?.state).toBe('cancelled');
     for (const pr of [12, 13]) {
       expect(w.gh.pull(pr).state).toBe('closed');
-      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Change cancelled' });
+      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Change cancelled',
+      });
     }
     expectOwnChecksEnded(13, /Change cancelled/);
     expect(w.gh.commentsOn(42).at(-1)?.body).toMatch(/@maintainer closed #42[\s\S]*Reopen #42/);
@@ -174,7 +266,20 @@ describe('the Change itself closed, reopened or locked', () => {
     w.gh.pull(12).state = 'open';
     const p = w.gh.pull(12);
     const reopenCtx = w.ctx('reopen-12');
-    const back = await recordCandidate(reopenCtx, { number: 12, draft: p.draft, state: 'open', body: p.body, base: 'main', headSha: p.headSha, author: p.author, labels: [] }, { revive: 'reopened' });
+    const back = await recordCandidate(
+      reopenCtx,
+      {
+        number: 12,
+        draft: p.draft,
+        state: 'open',
+        body: p.body,
+        base: 'main',
+        headSha: p.headSha,
+        author: p.author,
+        labels: [],
+      },
+      { revive: 'reopened' },
+    );
     await runSteps(reopenCtx, back.next);
     expect(back.candidate?.state).toBe('verifying');
     expect((await w.store.currentRound(key, 42, 'main', '2026-03-02T10:00:00.000Z')).number).toBeGreaterThan(0);
@@ -225,16 +330,52 @@ describe('shipping is per base branch', () => {
     expect(w.gh.pull(21).state).toBe('closed');
     expect(w.gh.checkOn(21, 'Arbiter / selection')?.title).toBe('Lost to #22');
     // A late PR on main is answered as shipped; on a third base it is a candidate of its own group.
-    w.gh.addPull({ number: 31, headSha: shaOf(31), body: 'Candidate-for: #42', author: 'agent-bot', baseRef: 'main', checks: PENDING });
+    w.gh.addPull({
+      number: 31,
+      headSha: shaOf(31),
+      body: 'Candidate-for: #42',
+      author: 'agent-bot',
+      baseRef: 'main',
+      checks: PENDING,
+    });
     const lateCtx = w.ctx('open-31');
-    const late = await recordCandidate(lateCtx, { number: 31, draft: true, state: 'open', body: 'Candidate-for: #42', base: 'main', headSha: shaOf(31), author: 'agent-bot', labels: [] });
+    const late = await recordCandidate(lateCtx, {
+      number: 31,
+      draft: true,
+      state: 'open',
+      body: 'Candidate-for: #42',
+      base: 'main',
+      headSha: shaOf(31),
+      author: 'agent-bot',
+      labels: [],
+    });
     await runSteps(lateCtx, late.next);
     expect(late.candidate).toBeNull();
-    expect(w.gh.checkOn(31, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: '#13 already shipped for #42' });
+    expect(w.gh.checkOn(31, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: '#13 already shipped for #42',
+    });
     await patchOf(32, shaOf(32));
-    w.gh.addPull({ number: 32, headSha: shaOf(32), body: 'Candidate-for: #42', author: 'agent-bot', baseRef: 'v2', checks: PENDING });
+    w.gh.addPull({
+      number: 32,
+      headSha: shaOf(32),
+      body: 'Candidate-for: #42',
+      author: 'agent-bot',
+      baseRef: 'v2',
+      checks: PENDING,
+    });
     const otherCtx = w.ctx('open-32');
-    const other = await recordCandidate(otherCtx, { number: 32, draft: true, state: 'open', body: 'Candidate-for: #42', base: 'v2', headSha: shaOf(32), author: 'agent-bot', labels: [] });
+    const other = await recordCandidate(otherCtx, {
+      number: 32,
+      draft: true,
+      state: 'open',
+      body: 'Candidate-for: #42',
+      base: 'v2',
+      headSha: shaOf(32),
+      author: 'agent-bot',
+      labels: [],
+    });
     await runSteps(otherCtx, other.next);
     expect(other.candidate?.state).toBe('verifying');
     expect(w.gh.checkOn(32, 'Arbiter / selection')?.status).toBe('in_progress');

@@ -10,7 +10,13 @@ import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { makeWorld, type World } from '../support/selection-world.ts';
 
-const note = (pr: number, text: string, key = `acme/todo#42/r1/note/${pr}`): Action => ({ kind: 'comment', key, issue: pr, marker: `note:${pr}:r1`, body: `${markerFor(`note:${pr}:r1`)}\n${text}` });
+const note = (pr: number, text: string, key = `acme/todo#42/r1/note/${pr}`): Action => ({
+  kind: 'comment',
+  key,
+  issue: pr,
+  marker: `note:${pr}:r1`,
+  body: `${markerFor(`note:${pr}:r1`)}\n${text}`,
+});
 const BOT = 'arbiter[bot]';
 
 describe('comments of a plan', () => {
@@ -32,7 +38,9 @@ describe('comments of a plan', () => {
     await executePlan(w.ctx('job'), [note(12, 'Lost to #14.'), note(13, 'Lost to #14.'), note(14, 'Shipped.')]);
     expect(w.gh.lookups).toEqual(['comments #12,#13,#14']);
     expect(w.gh.writes).toEqual(['comment #12 note:12:r1', 'edit comment #13 note:13:r1', 'comment #14 note:14:r1']);
-    expect(w.gh.commentsOn(13)).toEqual([{ id: 1, issue: 13, user: BOT, body: `${markerFor('note:13:r1')}\nLost to #14.` }]);
+    expect(w.gh.commentsOn(13)).toEqual([
+      { id: 1, issue: 13, user: BOT, body: `${markerFor('note:13:r1')}\nLost to #14.` },
+    ]);
   });
 
   it('writes nothing when the marked comment already says the same', async () => {
@@ -76,7 +84,11 @@ describe('comments of a plan', () => {
   it('a run resuming its own claim (it died after writing, before recording) looks again, and does not repeat it', async () => {
     const plan = [note(12, 'Lost.'), note(13, 'Lost.')];
     // The first run claimed and wrote #12's note, then died before recording it.
-    await opened.store.recordAppliedAction('claim:action:acme/todo#42/r1/note/12', { token: 'job' }, '2026-03-02T09:00:00Z');
+    await opened.store.recordAppliedAction(
+      'claim:action:acme/todo#42/r1/note/12',
+      { token: 'job' },
+      '2026-03-02T09:00:00Z',
+    );
     w.gh.comments.push({ id: 1, issue: 12, user: BOT, body: `${markerFor('note:12:r1')}\nLost.` });
     await executePlan(w.ctx('job'), plan);
     expect(w.gh.lookups).toEqual(['comments #12,#13', 'comments #12']);
@@ -93,7 +105,8 @@ describe('comments of a plan', () => {
   it('when the one read fails, each comment looks for its marker alone', async () => {
     const gh = new FakeGitHub({
       latency: async (call) => {
-        if (call.startsWith('comments #12,')) throw new GitHubError('find comments', 403, 'Resource not accessible by integration', null);
+        if (call.startsWith('comments #12,'))
+          throw new GitHubError('find comments', 403, 'Resource not accessible by integration', null);
       },
     });
     w = makeWorld({ store: opened.store, gh });

@@ -24,11 +24,50 @@ function theDashboard(w: World): { number: number; issue: { body: string; state:
 
 async function seed(w: World): Promise<void> {
   const { store } = w;
-  await store.upsertChange({ repo: REPO, number: 42, installationId: 7, title: 'Calendar', body: '', criteria: [], state: 'shipped' });
-  await store.upsertChange({ repo: REPO, number: 43, installationId: 7, title: 'Dark mode', body: '', criteria: [], state: 'human' });
-  await store.upsertCandidate({ repo: REPO, pr: 21, change: 43, base: 'main', headSha: 'a'.repeat(40), author: 'agent-bot', state: 'selected', reason: 'meets 1 of 2' });
-  await store.addReceipt({ kind: 'PROMOTION', repo: REPO, change: 42, round: 1, at: new Date(START).toISOString(), data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } });
-  await store.addReceipt({ kind: 'HUMAN_GATE', repo: REPO, change: 43, round: 1, at: new Date(START).toISOString(), data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' } });
+  await store.upsertChange({
+    repo: REPO,
+    number: 42,
+    installationId: 7,
+    title: 'Calendar',
+    body: '',
+    criteria: [],
+    state: 'shipped',
+  });
+  await store.upsertChange({
+    repo: REPO,
+    number: 43,
+    installationId: 7,
+    title: 'Dark mode',
+    body: '',
+    criteria: [],
+    state: 'human',
+  });
+  await store.upsertCandidate({
+    repo: REPO,
+    pr: 21,
+    change: 43,
+    base: 'main',
+    headSha: 'a'.repeat(40),
+    author: 'agent-bot',
+    state: 'selected',
+    reason: 'meets 1 of 2',
+  });
+  await store.addReceipt({
+    kind: 'PROMOTION',
+    repo: REPO,
+    change: 42,
+    round: 1,
+    at: new Date(START).toISOString(),
+    data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' },
+  });
+  await store.addReceipt({
+    kind: 'HUMAN_GATE',
+    repo: REPO,
+    change: 43,
+    round: 1,
+    at: new Date(START).toISOString(),
+    data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' },
+  });
 }
 
 describe('the dashboard issue', () => {
@@ -48,7 +87,9 @@ describe('the dashboard issue', () => {
     await seed(w);
     await requestDashboard(w.ctx('delivery-1'));
     await requestDashboard(w.ctx('delivery-1-again')); // a redelivery, a second event of that minute
-    expect(w.queue.sent).toEqual([`dashboard ${REPO}@${START / 60_000 + 1} at ${new Date(START + 60_000).toISOString()}`]);
+    expect(w.queue.sent).toEqual([
+      `dashboard ${REPO}@${START / 60_000 + 1} at ${new Date(START + 60_000).toISOString()}`,
+    ]);
     w.clock.advance(60_000);
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
     expect(opened(w)).toEqual([`open issue "${DASHBOARD_TITLE}"`]);
@@ -78,7 +119,9 @@ describe('the dashboard issue', () => {
     w.clock.advance(31_000); // the next minute of the clock, 31 s after the write
     await db.store.setChangeState(REPO, 43, 'shipped');
     expect(await refreshDashboard(w.ctx('job-b'))).toBe('deferred');
-    expect(w.queue.sent.at(-1)).toBe(`dashboard ${REPO}@${START / 60_000 + 2} at ${new Date(START + 120_000).toISOString()}`);
+    expect(w.queue.sent.at(-1)).toBe(
+      `dashboard ${REPO}@${START / 60_000 + 2} at ${new Date(START + 120_000).toISOString()}`,
+    );
     w.clock.set(START + 120_000);
     expect(await refreshDashboard(w.ctx('job-c'))).toBe('edited');
     expect(w.gh.writes.filter((l) => /^(open|edit) issue/.test(l))).toHaveLength(2);
@@ -104,7 +147,7 @@ describe('the dashboard issue', () => {
     expect(dashboards(w)).toHaveLength(1);
   });
 
-  it('opens one issue when a run stalls past its minute before opening: a later minute\'s run leaves the opening to it', async () => {
+  it("opens one issue when a run stalls past its minute before opening: a later minute's run leaves the opening to it", async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);
     // job-a takes the opening and fails before GitHub answers (the stand-in for a stall).
@@ -122,13 +165,20 @@ describe('the dashboard issue', () => {
     expect(dashboards(w)).toHaveLength(1);
     // The per-minute claims are pruned (the sweep drops those older than an hour).
     w.clock.advance(3_600_000);
-    expect(await db.store.pruneAppliedActions('dashboard-run:', new Date(w.clock.now().getTime() - 3_600_000).toISOString())).toBeGreaterThanOrEqual(2);
+    expect(
+      await db.store.pruneAppliedActions('dashboard-run:', new Date(w.clock.now().getTime() - 3_600_000).toISOString()),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it("counts only Arbiter's own issue: a stranger's copy is ignored, a closed or edited one is kept", async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);
-    w.gh.issues.set(5, { title: DASHBOARD_TITLE, body: `${markerFor(DASHBOARD_MARKER)}\nfake`, state: 'open', author: 'mallory' });
+    w.gh.issues.set(5, {
+      title: DASHBOARD_TITLE,
+      body: `${markerFor(DASHBOARD_MARKER)}\nfake`,
+      state: 'open',
+      author: 'mallory',
+    });
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
     expect(w.gh.issues.get(5)!.body).toContain('fake');
     const { number } = theDashboard(w);
@@ -146,7 +196,7 @@ describe('the dashboard issue', () => {
     expect(dashboards(w)).toHaveLength(1);
   });
 
-  it('is written in shadow mode too (Arbiter\'s own issue), saying what would wait', async () => {
+  it("is written in shadow mode too (Arbiter's own issue), saying what would wait", async () => {
     const w = makeWorld({ store: db.store, config: configOf({ mode: 'shadow' }) });
     await seed(w);
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
@@ -159,10 +209,16 @@ describe('the dashboard issue', () => {
   it('waits while the installation is low on its rate limit, and is off with dashboard: false', async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);
-    rateBudgets.record(7, { 'x-ratelimit-remaining': '10', 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': String((START + 600_000) / 1000) });
+    rateBudgets.record(7, {
+      'x-ratelimit-remaining': '10',
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-reset': String((START + 600_000) / 1000),
+    });
     expect(await refreshDashboard(w.ctx('job-1'))).toBe('deferred');
     expect(w.gh.writes).toEqual([]);
-    expect(w.queue.sent).toEqual([`dashboard ${REPO}@${(START + 600_000) / 60_000 + 1} at ${new Date(START + 660_000).toISOString()}`]);
+    expect(w.queue.sent).toEqual([
+      `dashboard ${REPO}@${(START + 600_000) / 60_000 + 1} at ${new Date(START + 660_000).toISOString()}`,
+    ]);
     const off = makeWorld({ store: db.store, config: configOf({ dashboard: false }) });
     rateBudgets.clear();
     await requestDashboard(off.ctx('delivery-1'));

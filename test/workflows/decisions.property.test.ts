@@ -52,20 +52,53 @@ const arbCase = fc.record({
 
 const statusMap = (s: CriterionStatus[]): Record<string, CriterionStatus> => ({ AC1: s[0]!, AC2: s[1]! });
 
-function pullPayload(w: World, pr: number, action: string, sender: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function pullPayload(
+  w: World,
+  pr: number,
+  action: string,
+  sender: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const p = w.gh.pull(pr);
   return {
     action,
     sender: { login: sender },
-    pull_request: { number: pr, state: p.state, draft: p.draft, merged: p.merged, body: p.body, user: { login: p.author }, base: { ref: p.baseRef }, head: { sha: p.headSha }, labels: p.labels.map((name) => ({ name })) },
+    pull_request: {
+      number: pr,
+      state: p.state,
+      draft: p.draft,
+      merged: p.merged,
+      body: p.body,
+      user: { login: p.author },
+      base: { ref: p.baseRef },
+      head: { sha: p.headSha },
+      labels: p.labels.map((name) => ({ name })),
+    },
     ...extra,
   };
 }
 
 /** A new head whose checks passed and whose acceptance is known, as CI and the model would leave it. */
-async function prepareHead(w: World, change: ChangeRow, pr: number, sha: string, statuses: CriterionStatus[]): Promise<void> {
-  await w.store.putPatch({ repo: KEY, pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: [{ path: 'src/calendar.ts', status: 'modified', additions: 10, deletions: 0 }] });
-  await w.store.putEvidence(KEY, pr, sha, 'acceptance', { ...acceptanceOf(change, statusMap(statuses)), criteriaHash: criteriaHash(change) });
+async function prepareHead(
+  w: World,
+  change: ChangeRow,
+  pr: number,
+  sha: string,
+  statuses: CriterionStatus[],
+): Promise<void> {
+  await w.store.putPatch({
+    repo: KEY,
+    pr,
+    headSha: sha,
+    mergeBase: 'base0000',
+    patch: '',
+    truncated: false,
+    files: [{ path: 'src/calendar.ts', status: 'modified', additions: 10, deletions: 0 }],
+  });
+  await w.store.putEvidence(KEY, pr, sha, 'acceptance', {
+    ...acceptanceOf(change, statusMap(statuses)),
+    criteriaHash: criteriaHash(change),
+  });
   w.gh.push(pr, sha, [{ name: 'test', conclusion: 'success' }]);
 }
 
@@ -84,10 +117,17 @@ describe('decisions over random event sequences', () => {
     await fc.assert(
       fc.asyncProperty(arbCase, async (c) => {
         await opened.truncate();
-        const config = configOf({ mode: c.shadow ? 'shadow' : 'live', policy: { reviewers: ['maintainer'] }, repair: { timeout: 600 } });
+        const config = configOf({
+          mode: c.shadow ? 'shadow' : 'live',
+          policy: { reviewers: ['maintainer'] },
+          repair: { timeout: 600 },
+        });
         const w = makeWorld({ store, config });
         w.gh.permissions.set('maintainer', 'write');
-        const change = await seedGroup(w, { criteria: ['A search box filters the list', 'The search ignores case'], siblings: PRS.map((pr, i) => ({ pr, acceptance: statusMap(c.initial[i]!) })) });
+        const change = await seedGroup(w, {
+          criteria: ['A search box filters the list', 'The search ignores case'],
+          siblings: PRS.map((pr, i) => ({ pr, acceptance: statusMap(c.initial[i]!) })),
+        });
         const ctx = () => w.ctx(`job-${w.gh.writes.length}-${w.clock.now().getTime()}`);
         const rejected = new Set<string>();
         let pushes = 0;
@@ -97,13 +137,28 @@ describe('decisions over random event sequences', () => {
           const p = w.gh.pull(op.kind === 'sweep' ? PRS[0]! : op.pr);
           if (op.kind === 'reject' || op.kind === 'changes-requested') {
             const before = await store.getCandidate(KEY, p.number);
-            const result = op.kind === 'reject'
-              ? await rejectByPerson(ctx(), p.number, 'maintainer', 'not what we asked for')
-              : (await onReview(ctx(), { action: 'submitted', review: { state: 'changes_requested', body: 'not what we asked for', user: { login: 'maintainer' } }, pull_request: { number: p.number, labels: p.labels.map((name) => ({ name })) } }), null);
+            const result =
+              op.kind === 'reject'
+                ? await rejectByPerson(ctx(), p.number, 'maintainer', 'not what we asked for')
+                : (await onReview(ctx(), {
+                    action: 'submitted',
+                    review: {
+                      state: 'changes_requested',
+                      body: 'not what we asked for',
+                      user: { login: 'maintainer' },
+                    },
+                    pull_request: { number: p.number, labels: p.labels.map((name) => ({ name })) },
+                  }),
+                  null);
             const after = await store.getCandidate(KEY, p.number);
-            if (result?.ok || (before?.state !== after?.state && after?.state === 'rejected')) rejected.add(`${p.number}@${before?.headSha}`);
+            if (result?.ok || (before?.state !== after?.state && after?.state === 'rejected'))
+              rejected.add(`${p.number}@${before?.headSha}`);
           } else if (op.kind === 'approve') {
-            await onReview(ctx(), { action: 'submitted', review: { state: 'approved', body: null, user: { login: 'maintainer' } }, pull_request: { number: p.number, labels: p.labels.map((name) => ({ name })) } });
+            await onReview(ctx(), {
+              action: 'submitted',
+              review: { state: 'approved', body: null, user: { login: 'maintainer' } },
+              pull_request: { number: p.number, labels: p.labels.map((name) => ({ name })) },
+            });
           } else if (op.kind === 'push') {
             if (p.state !== 'open') continue;
             await prepareHead(w, change, p.number, shaOf(p.number, ++pushes), op.statuses);
@@ -120,7 +175,10 @@ describe('decisions over random event sequences', () => {
             if (p.state !== 'open') continue;
             const from = p.baseRef;
             p.baseRef = from === 'main' ? 'release' : 'main';
-            await onPullRequest(ctx(), pullPayload(w, p.number, 'edited', 'maintainer', { changes: { base: { ref: { from } } } }));
+            await onPullRequest(
+              ctx(),
+              pullPayload(w, p.number, 'edited', 'maintainer', { changes: { base: { ref: { from } } } }),
+            );
           } else {
             w.clock.advance(601_000);
             await expireRepair(ctx(), 42);
@@ -131,9 +189,13 @@ describe('decisions over random event sequences', () => {
         w.clock.advance(601_000);
         await expireRepair(ctx(), 42);
 
-        if (process.env.DECISIONS_CASE) console.log(w.gh.writes.join("\n"));
+        if (process.env.DECISIONS_CASE) console.log(w.gh.writes.join('\n'));
         const applied = w.gh.applied();
-        if (c.shadow) expect(applied.filter((l) => PR_STATE_WRITE.test(l)), 'shadow PR-state writes').toEqual([]);
+        if (c.shadow)
+          expect(
+            applied.filter((l) => PR_STATE_WRITE.test(l)),
+            'shadow PR-state writes',
+          ).toEqual([]);
         if (c.shadow) expect(w.gh.dispatches).toEqual([]);
         if (c.shadow) expect(await store.getRepair(KEY, 42)).toBeNull();
         for (const line of applied.filter((l) => l.startsWith('merge '))) {
@@ -147,18 +209,46 @@ describe('decisions over random event sequences', () => {
           const group = candidates.filter((x) => x.base === base);
           const open = group.filter((x) => w.gh.pull(x.pr).state === 'open');
           const shipped = group.some((x) => w.gh.pull(x.pr).merged);
-          const beforePerson = open.some((x) => w.gh.pull(x.pr).labels.includes(AWAITING) && w.gh.pull(x.pr).reviewers.includes('maintainer'));
-          const waiting = open.some((x) => /^Waiting on #\d+/.test(w.gh.checkOn(x.pr, 'Arbiter / selection')?.title ?? ''));
-          const noneLeft = open.length === 0 && (group.every((x) => x.state === 'withdrawn') || w.gh.commentsOn(42).some((m) => m.body.includes('remains open')));
+          const beforePerson = open.some(
+            (x) => w.gh.pull(x.pr).labels.includes(AWAITING) && w.gh.pull(x.pr).reviewers.includes('maintainer'),
+          );
+          const waiting = open.some((x) =>
+            /^Waiting on #\d+/.test(w.gh.checkOn(x.pr, 'Arbiter / selection')?.title ?? ''),
+          );
+          const noneLeft =
+            open.length === 0 &&
+            (group.every((x) => x.state === 'withdrawn') ||
+              w.gh.commentsOn(42).some((m) => m.body.includes('remains open')));
           // Shadow mode decides and says so, but asks nobody and closes nothing.
-          const shadowSaid = c.shadow && open.every((x) => w.gh.checkOn(x.pr, 'Arbiter / selection')?.status === 'completed');
-          const ending = shipped ? 'shipped' : beforePerson ? 'person' : waiting ? 'waiting' : noneLeft ? 'none-left' : shadowSaid ? 'shadow' : null;
-          const states = group.map((x) => `#${x.pr} ${x.state} ${w.gh.pull(x.pr).state} [${w.gh.pull(x.pr).labels}] ${w.gh.checkOn(x.pr, 'Arbiter / selection')?.title}`);
-          expect(ending, `group ${base} of a Change in state ${row?.state}: ${states.join('; ')} ops ${JSON.stringify(c.ops)}`).not.toBeNull();
+          const shadowSaid =
+            c.shadow && open.every((x) => w.gh.checkOn(x.pr, 'Arbiter / selection')?.status === 'completed');
+          const ending = shipped
+            ? 'shipped'
+            : beforePerson
+              ? 'person'
+              : waiting
+                ? 'waiting'
+                : noneLeft
+                  ? 'none-left'
+                  : shadowSaid
+                    ? 'shadow'
+                    : null;
+          const states = group.map(
+            (x) =>
+              `#${x.pr} ${x.state} ${w.gh.pull(x.pr).state} [${w.gh.pull(x.pr).labels}] ${w.gh.checkOn(x.pr, 'Arbiter / selection')?.title}`,
+          );
+          expect(
+            ending,
+            `group ${base} of a Change in state ${row?.state}: ${states.join('; ')} ops ${JSON.stringify(c.ops)}`,
+          ).not.toBeNull();
           seen.add(ending!);
         }
       }),
-      { seed: 20261201, numRuns: Number(process.env.DECISIONS_RUNS ?? 25), ...(process.env.DECISIONS_CASE ? { examples: [[JSON.parse(process.env.DECISIONS_CASE)]], numRuns: 1 } : {}) },
+      {
+        seed: 20261201,
+        numRuns: Number(process.env.DECISIONS_RUNS ?? 25),
+        ...(process.env.DECISIONS_CASE ? { examples: [[JSON.parse(process.env.DECISIONS_CASE)]], numRuns: 1 } : {}),
+      },
     );
     // The endings above are not vacuous: the sequences reach each of them.
     expect([...seen].sort()).toEqual(expect.arrayContaining(['person', 'shipped']));

@@ -25,10 +25,16 @@ const arbSibling = (criteria: Criterion[]) =>
   fc.record({
     gate: fc.constantFrom('pass', 'fail', 'timed-out'),
     // Mostly met, so ties and full passes are common.
-    statuses: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constant<CriterionStatus>('met') }, { weight: 2, arbitrary: fc.constantFrom(...STATUSES) }), {
-      minLength: criteria.length,
-      maxLength: criteria.length,
-    }),
+    statuses: fc.array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant<CriterionStatus>('met') },
+        { weight: 2, arbitrary: fc.constantFrom(...STATUSES) },
+      ),
+      {
+        minLength: criteria.length,
+        maxLength: criteria.length,
+      },
+    ),
     judged: fc.boolean(),
     score: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
     passing: fc.integer({ min: 1, max: 2 }),
@@ -40,21 +46,40 @@ const arbSibling = (criteria: Criterion[]) =>
 type SiblingCase = ReturnType<typeof arbSibling> extends fc.Arbitrary<infer T> ? T : never;
 
 function evidenceOf(pr: number, s: SiblingCase, criteria: Criterion[]): CandidateEvidence {
-  const results = criteria.map((c, i) => ({ id: c.id, status: s.statuses[i]!, citation: s.statuses[i] === 'met' ? { path: 'src/a.ts', quote: `does ${c.id}` } : null }));
+  const results = criteria.map((c, i) => ({
+    id: c.id,
+    status: s.statuses[i]!,
+    citation: s.statuses[i] === 'met' ? { path: 'src/a.ts', quote: `does ${c.id}` } : null,
+  }));
   return CandidateEvidence.parse({
     pr,
     headSha: `sha-${pr}`,
     gate: {
-      required: [{ name: 'test', outcome: s.gate === 'pass' ? 'pass' : s.gate === 'fail' ? 'fail' : 'pending', raw: s.gate === 'fail' ? 'failure' : 'success' }],
+      required: [
+        {
+          name: 'test',
+          outcome: s.gate === 'pass' ? 'pass' : s.gate === 'fail' ? 'fail' : 'pending',
+          raw: s.gate === 'fail' ? 'failure' : 'success',
+        },
+      ],
       source: 'config',
       settled: true,
       promotable: s.gate === 'pass',
-      reason: s.gate === 'fail' ? 'required check `test` failed' : s.gate === 'timed-out' ? 'timed out: waiting on `test`' : 'every required check passed',
+      reason:
+        s.gate === 'fail'
+          ? 'required check `test` failed'
+          : s.gate === 'timed-out'
+            ? 'timed out: waiting on `test`'
+            : 'every required check passed',
       passingChecks: s.passing,
       score: s.score,
       timedOut: s.gate === 'timed-out',
     },
-    acceptance: !s.judged ? null : criteria.length === 0 ? { status: 'none', results: [] } : { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
+    acceptance: !s.judged
+      ? null
+      : criteria.length === 0
+        ? { status: 'none', results: [] }
+        : { status: results.every((r) => r.status === 'met') ? 'pass' : 'fail', results },
     changedPaths: s.workflows ? ['.github/workflows/ci.yml'] : ['src/a.ts'],
     changedLines: s.lines,
   });
@@ -77,8 +102,14 @@ const arbGroup = fc
   .chain((g) =>
     fc.record({
       group: fc.constant(g),
-      siblings: fc.array(arbSibling(CRITERIA.slice(0, g.criteriaCount)), { minLength: g.prs.length, maxLength: g.prs.length }),
-      order: fc.shuffledSubarray(g.prs.map((_, i) => i), { minLength: g.prs.length, maxLength: g.prs.length }),
+      siblings: fc.array(arbSibling(CRITERIA.slice(0, g.criteriaCount)), {
+        minLength: g.prs.length,
+        maxLength: g.prs.length,
+      }),
+      order: fc.shuffledSubarray(
+        g.prs.map((_, i) => i),
+        { minLength: g.prs.length, maxLength: g.prs.length },
+      ),
     }),
   );
 
@@ -90,17 +121,38 @@ function plan(c: Case, order: number[], gap?: GapReason): { plan: SelectionPlan;
   const criteria = CRITERIA.slice(0, group.criteriaCount);
   const evidence = order.map((i) => evidenceOf(group.prs[i]!, c.siblings[i]!, criteria));
   // A gap carries its code (the plan decides on it) and the words the renderer chose for it.
-  for (const e of evidence) for (const r of e.acceptance?.results ?? []) if (r.status === 'gap' && gap) Object.assign(r, { gap, reason: GAP_WORDING[gap] });
+  for (const e of evidence)
+    for (const r of e.acceptance?.results ?? [])
+      if (r.status === 'gap' && gap) Object.assign(r, { gap, reason: GAP_WORDING[gap] });
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
   if (ranking.tiedAtTop) {
     const tied = [...ranking.top].sort((a, b) => a - b);
-    const winner = group.judgePick === 99 ? Math.max(...group.prs) + 1 : group.judgePick === 98 ? tied[0]! : group.judgePick < 0 ? null : (tied[group.judgePick] ?? null);
-    judge = { comparison: 'judged', winner, reason: winner === null ? 'escalate_to_human' : 'judge-preferred', source: winner === null ? 'none' : 'llm-judge', evidence: winner === null ? [] : [`ev:${winner}:check:test`], explanation: '', ranking: null };
+    const winner =
+      group.judgePick === 99
+        ? Math.max(...group.prs) + 1
+        : group.judgePick === 98
+          ? tied[0]!
+          : group.judgePick < 0
+            ? null
+            : (tied[group.judgePick] ?? null);
+    judge = {
+      comparison: 'judged',
+      winner,
+      reason: winner === null ? 'escalate_to_human' : 'judge-preferred',
+      source: winner === null ? 'none' : 'llm-judge',
+      evidence: winner === null ? [] : [`ev:${winner}:check:test`],
+      explanation: '',
+      ranking: null,
+    };
     // A rubric matrix whose top group is tied: the rubric's order, not evidence, named a "winner".
-    if (group.judgePick === 98) judge = { ...judge, comparison: 'scored', reason: 'judge-tied', source: 'deterministic', evidence: [] };
+    if (group.judgePick === 98)
+      judge = { ...judge, comparison: 'scored', reason: 'judge-tied', source: 'deterministic', evidence: [] };
   }
-  const config = configOf({ repair: { enabled: group.repairEnabled }, acceptance: { required: group.acceptanceRequired } });
+  const config = configOf({
+    repair: { enabled: group.repairEnabled },
+    acceptance: { required: group.acceptanceRequired },
+  });
   const input: SelectionInput = {
     repo: 'acme/todo',
     change: { number: 42, title: 'Calendar', criteria },
@@ -121,7 +173,8 @@ function plan(c: Case, order: number[], gap?: GapReason): { plan: SelectionPlan;
   return { plan: planSelection(input), evidence };
 }
 
-const of = <K extends Action['kind']>(actions: Action[], kind: K): Extract<Action, { kind: K }>[] => actions.filter((a): a is Extract<Action, { kind: K }> => a.kind === kind);
+const of = <K extends Action['kind']>(actions: Action[], kind: K): Extract<Action, { kind: K }>[] =>
+  actions.filter((a): a is Extract<Action, { kind: K }> => a.kind === kind);
 
 describe('planSelection over random groups', () => {
   it('never closes the winner, never merges the unpromotable, and closes each loser once with one reason', () => {
@@ -132,8 +185,14 @@ describe('planSelection over random groups', () => {
         const byPr = new Map(evidence.map((e) => [e.pr, e]));
         const v = p.verdict;
         // A tie the judge did not settle by a valid verdict (a rubric tie too) goes to a person.
-        if (p.receipt.data.judge && (p.receipt.data.judge as { source: string }).source !== 'llm-judge') expect(v.kind).not.toBe('ship');
-        const kept = v.kind === 'ship' ? [v.winner] : v.kind === 'repair' ? [v.target] : [...v.before, ...(v.winner === null ? [] : [v.winner])];
+        if (p.receipt.data.judge && (p.receipt.data.judge as { source: string }).source !== 'llm-judge')
+          expect(v.kind).not.toBe('ship');
+        const kept =
+          v.kind === 'ship'
+            ? [v.winner]
+            : v.kind === 'repair'
+              ? [v.target]
+              : [...v.before, ...(v.winner === null ? [] : [v.winner])];
         // A ship verdict's losers close only after the merge succeeded: their actions come after it.
         const all = [...p.actions, ...(p.afterShip ?? [])];
         if (v.kind === 'ship') expect(of(p.actions, 'close')).toEqual([]);
@@ -141,22 +200,27 @@ describe('planSelection over random groups', () => {
         for (const pr of kept) expect(closed).not.toContain(pr);
         // Closes are exactly the losers, each once, each with one reason (note, check run and receipt).
         expect([...closed].sort((a, b) => a - b)).toEqual([...v.losers].sort((a, b) => a - b));
-        const receiptLosers = (p.receipt.data.losers as { pr: number; reason: string }[]);
+        const receiptLosers = p.receipt.data.losers as { pr: number; reason: string }[];
         expect(receiptLosers.map((l) => l.pr).sort((a, b) => a - b)).toEqual([...v.losers].sort((a, b) => a - b));
         for (const pr of v.losers) {
           const reason = receiptLosers.find((l) => l.pr === pr)?.reason ?? '';
           // Nobody chosen: a loser ranks below those before a person; it never "lost to" one of them.
-          if (v.kind === 'human' && v.winner === null) expect(reason).toMatch(/^Ranks below (#\d+, )*#\d+ \(before a person\): /);
+          if (v.kind === 'human' && v.winner === null)
+            expect(reason).toMatch(/^Ranks below (#\d+, )*#\d+ \(before a person\): /);
           else expect(reason).toMatch(/^Lost to #\d+: /);
           expect(of(all, 'comment').filter((a) => a.issue === pr)).toHaveLength(1);
           expect(of(all, 'comment').find((a) => a.issue === pr)?.body).toContain(reason);
-          expect(of(all, 'label').filter((a) => a.issue === pr)).toEqual([expect.objectContaining({ labels: ['arbiter:lost'] })]);
+          expect(of(all, 'label').filter((a) => a.issue === pr)).toEqual([
+            expect.objectContaining({ labels: ['arbiter:lost'] }),
+          ]);
           expect(kept).not.toContain(pr);
         }
         // A sibling that was not fully judged and could rank above the kept one is never closed.
-        const anchor = v.kind === 'ship' ? v.winner : v.kind === 'repair' ? v.target : (v.winner ?? v.before[0] ?? null);
+        const anchor =
+          v.kind === 'ship' ? v.winner : v.kind === 'repair' ? v.target : (v.winner ?? v.before[0] ?? null);
         if (anchor !== null) {
-          for (const pr of v.losers) expect(mightOutrank(summarise(byPr.get(pr)!), summarise(byPr.get(anchor)!))).toBe(false);
+          for (const pr of v.losers)
+            expect(mightOutrank(summarise(byPr.get(pr)!), summarise(byPr.get(anchor)!))).toBe(false);
         }
         // Only a promotable candidate is merged (or queued), and only when the verdict ships it.
         const merged = [...of(p.actions, 'merge'), ...of(p.actions, 'auto-merge')];
@@ -202,10 +266,33 @@ describe('planSelection over random groups', () => {
   });
 
   it('sends a fully met winner to a person while a sibling with gaps could rank above it', () => {
-    const met = { gate: 'pass', statuses: ['met', 'met', 'met'], judged: true, score: 1, passing: 1, workflows: false, lines: 10, draft: true } as const;
+    const met = {
+      gate: 'pass',
+      statuses: ['met', 'met', 'met'],
+      judged: true,
+      score: 1,
+      passing: 1,
+      workflows: false,
+      lines: 10,
+      draft: true,
+    } as const;
     const c = (gapSibling: SiblingCase): Case => ({
-      group: { criteriaCount: 3, prs: [50, 51, 52], repairAvailable: true, repairEnabled: true, acceptanceRequired: true, judgePick: -1, reviewers: [], branch: { requiredReviews: 0, mergeQueue: false }, seed: 1 },
-      siblings: [{ ...met, statuses: [...met.statuses] }, gapSibling, { ...met, statuses: ['met', 'not_met', 'not_met'], score: 0 }],
+      group: {
+        criteriaCount: 3,
+        prs: [50, 51, 52],
+        repairAvailable: true,
+        repairEnabled: true,
+        acceptanceRequired: true,
+        judgePick: -1,
+        reviewers: [],
+        branch: { requiredReviews: 0, mergeQueue: false },
+        seed: 1,
+      },
+      siblings: [
+        { ...met, statuses: [...met.statuses] },
+        gapSibling,
+        { ...met, statuses: ['met', 'not_met', 'not_met'], score: 0 },
+      ],
       order: [0, 1, 2],
     });
     // #51 met one criterion; the other two are gaps (say, the budget ran out): it could meet all three.
@@ -222,13 +309,20 @@ describe('planSelection over random groups', () => {
     const settled = plan(c({ ...met, statuses: ['met', 'gap', 'gap'], score: 0 }), [0, 1, 2]).plan;
     expect(settled.verdict).toMatchObject({ kind: 'ship', winner: 50 });
     expect(of(settled.actions, 'close')).toEqual([]);
-    expect(of(settled.afterShip ?? [], 'close').map((a) => a.pr).sort()).toEqual([51, 52]);
+    expect(
+      of(settled.afterShip ?? [], 'close')
+        .map((a) => a.pr)
+        .sort(),
+    ).toEqual([51, 52]);
   });
 
   it('samples every kind of verdict, ties and merges (the properties above are not vacuous)', () => {
     const seen = new Set<string>();
     for (const c of fc.sample(arbGroup, { seed: 20260302, numRuns: 400 })) {
-      const { plan: p } = plan(c, c.group.prs.map((_, i) => i));
+      const { plan: p } = plan(
+        c,
+        c.group.prs.map((_, i) => i),
+      );
       seen.add(p.verdict.kind);
       if (p.verdict.losers.length > 0) seen.add('losers');
       if ((p.receipt.data.judge as { winner: number | null } | null)?.winner) seen.add('judge-winner');

@@ -21,8 +21,18 @@ async function wideRound(w: World): Promise<void> {
   });
   const now = w.clock.now().toISOString();
   await w.store.startPortfolio({
-    repo: KEY, change: 42, number: 1, base: 'main', baseSha: 'base0000', policy: 'successive-halving', k: 1,
-    phase: 'wide', wideRound: 1, requestedBy: 'maintainer', token: 'job-explore', startedAt: now,
+    repo: KEY,
+    change: 42,
+    number: 1,
+    base: 'main',
+    baseSha: 'base0000',
+    policy: 'successive-halving',
+    k: 1,
+    phase: 'wide',
+    wideRound: 1,
+    requestedBy: 'maintainer',
+    token: 'job-explore',
+    startedAt: now,
   });
   w.gh.resetRecord();
 }

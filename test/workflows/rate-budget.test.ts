@@ -22,7 +22,9 @@ describe('waiting-list refreshes under a low rate limit', () => {
 
   it('writes the settled sibling only, and the sweep nothing, until the budget is back', async () => {
     const world = makeWorld({ store: opened.store, config: configOf() });
-    const change = await seedGroup(world, { siblings: [100, 101, 102].map((pr) => ({ pr, checks: PENDING, acceptance: null })) });
+    const change = await seedGroup(world, {
+      siblings: [100, 101, 102].map((pr) => ({ pr, checks: PENDING, acceptance: null })),
+    });
     await seedSibling(world, change, { pr: 100 });
     rateBudgets.record(INSTALLATION, low);
     world.gh.resetRecord();

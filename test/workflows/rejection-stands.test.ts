@@ -16,8 +16,15 @@ function reopened(w: World, pr: number): Record<string, unknown> {
     action: 'reopened',
     sender: { login: 'agent-bot' },
     pull_request: {
-      number: pr, state: p.state, draft: p.draft, merged: p.merged, body: p.body, user: { login: p.author },
-      base: { ref: p.baseRef }, head: { sha: p.headSha }, labels: p.labels.map((name) => ({ name })),
+      number: pr,
+      state: p.state,
+      draft: p.draft,
+      merged: p.merged,
+      body: p.body,
+      user: { login: p.author },
+      base: { ref: p.baseRef },
+      head: { sha: p.headSha },
+      labels: p.labels.map((name) => ({ name })),
     },
   };
 }
@@ -60,20 +67,34 @@ describe('a person’s rejection stands', () => {
     const change = await seedGroup(w, { siblings });
     await seedSibling(w, change, { pr: 20, author: 'arbiter[bot]' });
     const side = (pr: number) => ({ pr, headSha: shaOf(pr), met: ['AC1'], changedPaths: ['src/calendar.ts'] });
-    await store.recordAppliedAction(`combined:${KEY}#42`, {
-      proposal: {
-        change: 42, round: 1, a: side(11), b: { ...side(12), brings: ['AC3'] },
-        together: ['AC1', 'AC2', 'AC3'], branch: 'arbiter/combined-42', base: 'main',
+    await store.recordAppliedAction(
+      `combined:${KEY}#42`,
+      {
+        proposal: {
+          change: 42,
+          round: 1,
+          a: side(11),
+          b: { ...side(12), brings: ['AC3'] },
+          together: ['AC1', 'AC2', 'AC3'],
+          branch: 'arbiter/combined-42',
+          base: 'main',
+        },
+        outcome: { outcome: 'opened', pr: 20, headSha: shaOf(20), baseSha: 'base0000', merges: [] },
       },
-      outcome: { outcome: 'opened', pr: 20, headSha: shaOf(20), baseSha: 'base0000', merges: [] },
-    }, w.clock.now().toISOString());
+      w.clock.now().toISOString(),
+    );
     w.gh.resetRecord();
 
     const result = await rejectByPerson(w.ctx('job-reject'), 12, 'maintainer', 'breaks the API');
     expect(result.ok && result.message).toContain('#20, built from #12, was rejected and closed too');
     expect((await store.getCandidate(KEY, 20))?.state).toBe('rejected');
     expect(w.gh.pull(20)).toMatchObject({ state: 'closed', merged: false });
-    expect(w.gh.commentsOn(20).map((c) => c.body).join('\n')).toContain('built from #12, which @maintainer rejected');
+    expect(
+      w.gh
+        .commentsOn(20)
+        .map((c) => c.body)
+        .join('\n'),
+    ).toContain('built from #12, which @maintainer rejected');
     expect(w.gh.applied()).not.toContain(`merge #20 sha=${shaOf(20)}`);
   });
 

@@ -7,7 +7,14 @@ import type { StoreWithDb } from '../../src/store/store.ts';
 import { readGroupView, selectionStep } from '../../src/workflows/select.ts';
 import { RULES_WINDOW_SECONDS } from '../../src/workflows/branch-rules.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
-import { configOf, makeWorld, seedGroup, seedSibling, type SiblingSpec, type World } from '../support/selection-world.ts';
+import {
+  configOf,
+  makeWorld,
+  seedGroup,
+  seedSibling,
+  type SiblingSpec,
+  type World,
+} from '../support/selection-world.ts';
 
 interface Counts {
   reads: string[];
@@ -15,21 +22,34 @@ interface Counts {
   writes: number;
 }
 
-async function decide(store: StoreWithDb, n: number, shape: 'ship' | 'human'): Promise<{ world: World; counts: Counts }> {
+async function decide(
+  store: StoreWithDb,
+  n: number,
+  shape: 'ship' | 'human',
+): Promise<{ world: World; counts: Counts }> {
   const config = shape === 'ship' ? configOf() : configOf({ repair: { enabled: false } });
   const world = makeWorld({ store, config });
   world.gh.files.set('.github/CODEOWNERS', '* @maintainer\n');
   // #100 is the best; shape `human`: it misses one criterion and repair is off, so a person decides.
   const siblings: SiblingSpec[] = Array.from({ length: n }, (_, i) => ({
     pr: 100 + i,
-    acceptance: i === 0 ? (shape === 'ship' ? {} : { AC3: 'not_met' as const }) : { AC2: 'not_met' as const, AC3: 'not_met' as const },
+    acceptance:
+      i === 0
+        ? shape === 'ship'
+          ? {}
+          : { AC3: 'not_met' as const }
+        : { AC2: 'not_met' as const, AC3: 'not_met' as const },
   }));
   await seedGroup(world, { siblings });
   await selectionStep(world.ctx('job'), 42, 'main');
-  return { world, counts: { reads: [...world.gh.reads], lookups: [...world.gh.lookups], writes: world.gh.writes.length } };
+  return {
+    world,
+    counts: { reads: [...world.gh.reads], lookups: [...world.gh.lookups], writes: world.gh.writes.length },
+  };
 }
 
-const normalise = (reads: string[]): string[] => reads.map((r) => r.replace(/^graphql ArbiterGroup .*/, 'graphql ArbiterGroup'));
+const normalise = (reads: string[]): string[] =>
+  reads.map((r) => r.replace(/^graphql ArbiterGroup .*/, 'graphql ArbiterGroup'));
 
 describe('GitHub requests of the selection step', () => {
   let opened: OpenedBackend;
@@ -46,14 +66,22 @@ describe('GitHub requests of the selection step', () => {
     expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main', 'pull #100']);
     expect(normalise(twenty.counts.reads)).toEqual(normalise(two.counts.reads));
     // One group query names every sibling.
-    expect(twenty.counts.reads[0]).toBe(`graphql ArbiterGroup ${Array.from({ length: 20 }, (_, i) => `#${100 + i}`).join(',')}`);
+    expect(twenty.counts.reads[0]).toBe(
+      `graphql ArbiterGroup ${Array.from({ length: 20 }, (_, i) => `#${100 + i}`).join(',')}`,
+    );
     // Writes: the comparison, four per loser (check, note, label, close), and the winner's check, ready, merge, shipped check.
-    for (const { n, counts } of [{ n: 2, counts: two.counts }, { n: 20, counts: twenty.counts }]) {
+    for (const { n, counts } of [
+      { n: 2, counts: two.counts },
+      { n: 20, counts: twenty.counts },
+    ]) {
       expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
       // Every comment looks for its marker (so a lost store never repeats a comment): one read for
       // the comparison on #42, and, since the losers close only after the merge succeeded, one read
       // for all the losers' notes together.
-      expect(counts.lookups).toEqual(['comments #42', `comments ${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`]);
+      expect(counts.lookups).toEqual([
+        'comments #42',
+        `comments ${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`,
+      ]);
     }
   });
 
@@ -61,15 +89,27 @@ describe('GitHub requests of the selection step', () => {
     const two = await decide(opened.store, 2, 'human');
     await opened.truncate();
     const twenty = await decide(opened.store, 20, 'human');
-    expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main', 'file .github/CODEOWNERS']);
+    expect(normalise(two.counts.reads)).toEqual([
+      'graphql ArbiterGroup',
+      'branch rules main',
+      'file .github/CODEOWNERS',
+    ]);
     expect(normalise(twenty.counts.reads)).toEqual(normalise(two.counts.reads));
-    for (const { n, counts } of [{ n: 2, counts: two.counts }, { n: 20, counts: twenty.counts }]) {
+    for (const { n, counts } of [
+      { n: 2, counts: two.counts },
+      { n: 20, counts: twenty.counts },
+    ]) {
       // The comparison, four per loser, and the gated winner's check, label, review request and note.
       expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
       // One read looks for the markers of every comment: the comparison, the losers' notes, the winner's.
-      expect(counts.lookups).toEqual([`comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')},#100`]);
+      expect(counts.lookups).toEqual([
+        `comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')},#100`,
+      ]);
     }
-    expect(twenty.world.gh.pull(100)).toMatchObject({ reviewers: ['maintainer'], labels: ['arbiter:awaiting-approval'] });
+    expect(twenty.world.gh.pull(100)).toMatchObject({
+      reviewers: ['maintainer'],
+      labels: ['arbiter:awaiting-approval'],
+    });
   });
 });
 
@@ -83,7 +123,9 @@ describe('GitHub requests shared across steps', () => {
 
   it(`reads a branch's rules once per ${RULES_WINDOW_SECONDS} s window, whatever the number of steps`, async () => {
     const world = makeWorld({ store: opened.store, config: configOf() });
-    await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }] });
+    await seedGroup(world, {
+      siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }],
+    });
     const rulesReads = () => world.gh.reads.filter((r) => r === 'branch rules main').length;
     // #101 is still running CI: each step shows the waiting list, and reads the group each time.
     await readGroupView(world.ctx('a'), 42, 'main');
@@ -105,12 +147,17 @@ describe('GitHub requests shared across steps', () => {
     expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([]);
     // A read that misses a sibling is not used: the group is read whole.
     await readGroupView(world.ctx('b'), 42, 'main', await world.gh.readGroup([100]));
-    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual(['graphql ArbiterGroup #100', 'graphql ArbiterGroup #100,#101']);
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([
+      'graphql ArbiterGroup #100',
+      'graphql ArbiterGroup #100,#101',
+    ]);
   });
 
   it('counts a sibling as settled when its own job stored a settled gate after this job read the group', async () => {
     const world = makeWorld({ store: opened.store, config: configOf() });
-    const change = await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }] });
+    const change = await seedGroup(world, {
+      siblings: [{ pr: 100 }, { pr: 101, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }],
+    });
     const read = await world.gh.readGroup([100, 101]);
     expect((await readGroupView(world.ctx('a'), 42, 'main', read))?.pending).toEqual([{ pr: 101, why: 'CI running' }]);
     // #101's CI passed and its job stored its gate and acceptance: the older read does not hide it.

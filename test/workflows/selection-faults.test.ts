@@ -32,13 +32,18 @@ describe('selection step faults', () => {
     await selectionStep(w.ctx('job-a'), 42, 'main');
     expect(kinds(await opened.store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
     expect(w.gh.pull(13).labels).not.toContain('arbiter:awaiting-approval');
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      conclusion: 'success',
+      title: 'Selected: shipped',
+    });
     expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
   });
 
-  it('the sweep carries through a round whose claimant failed for good, under the claimant\'s token, repeating nothing', async () => {
+  it("the sweep carries through a round whose claimant failed for good, under the claimant's token, repeating nothing", async () => {
     const w = makeWorld({ store: opened.store });
-    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }] });
+    await seedGroup(w, {
+      siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }],
+    });
     await opened.store.recordDelivery('dlv-claimant', 'check_run', {});
     // The claimant closes #12, then GitHub refuses to close #14, and its job fails.
     w.gh.fail({ match: 'close #14', status: 422 });
@@ -49,7 +54,11 @@ describe('selection step faults', () => {
     await resume();
     expect(w.gh.pull(14).state).toBe('open');
     // Its job has failed for good: the next sweep finishes the round as the claimant would have.
-    await opened.store.failDelivery('dlv-claimant', 'handler broke', { repo: KEY, data: {}, at: '2026-03-02T09:05:00.000Z' });
+    await opened.store.failDelivery('dlv-claimant', 'handler broke', {
+      repo: KEY,
+      data: {},
+      at: '2026-03-02T09:05:00.000Z',
+    });
     await resume();
     expect(w.gh.pull(14).state).toBe('closed');
     expect(w.gh.pull(13).merged).toBe(true);
@@ -79,22 +88,36 @@ describe('selection step faults', () => {
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 
-  it('a claimant that dies among the losers\' actions after the merge finishes them on retry, though the merge\'s webhook marked the Change shipped', async () => {
+  it("a claimant that dies among the losers' actions after the merge finishes them on retry, though the merge's webhook marked the Change shipped", async () => {
     const w = makeWorld({ store: opened.store });
-    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }] });
+    const change = await seedGroup(w, {
+      siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }, { pr: 14, acceptance: { AC2: 'not_met' } }],
+    });
     // The claimant merges #13 and closes #12, then dies while closing #14 (it claimed that action).
     w.gh.fail({ match: 'close #14', status: 401 });
     await expect(selectionStep(w.ctx('delivery:claimant'), 42, 'main')).rejects.toThrow(/401/);
     expect(w.gh.pull(13).merged).toBe(true);
     // The merge's own webhook (another run) ships the Change; it leaves #14's claimed close to the claimant.
-    await afterMerged(w.ctx('delivery:merged'), { change, base: 'main', pr: 13, sha: shaOf(13), by: null, round: 1, scope: 'merged' });
+    await afterMerged(w.ctx('delivery:merged'), {
+      change,
+      base: 'main',
+      pr: 13,
+      sha: shaOf(13),
+      by: null,
+      round: 1,
+      scope: 'merged',
+    });
     expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
     expect(w.gh.pull(14).state).toBe('open');
     // The claimant's retry carries the decided round through: #14 closes as lost, its check says so.
     await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
     expect(w.gh.pull(14).state).toBe('closed');
     expect(w.gh.pull(14).labels).toContain('arbiter:lost');
-    expect(w.gh.checkOn(14, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Lost to #13' });
+    expect(w.gh.checkOn(14, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Lost to #13',
+    });
     expect(w.gh.applied().filter((line) => line.startsWith('close #'))).toEqual(['close #12', 'close #14']);
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
@@ -105,11 +128,19 @@ describe('selection step faults', () => {
     // The claimant took the round and died before deciding; then #12 got new commits, CI running.
     const round = await opened.store.currentRound(KEY, 42, 'main', '2026-03-02T09:00:00.000Z');
     expect(await opened.store.claimRound(round.id, 'delivery:dead')).toBe('claimed');
-    await seedSibling(w, change, { pr: 12, sha: shaOf(12, 1), checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null });
+    await seedSibling(w, change, {
+      pr: 12,
+      sha: shaOf(12, 1),
+      checks: [{ name: 'test', conclusion: 'pending' }],
+      acceptance: null,
+    });
     // Its retry (or the sweep under its token) sees #12 pending: it lets go and shows the wait.
     await selectionStep(w.ctx('delivery:dead'), 42, 'main');
     expect((await opened.store.getRound(round.id))?.selection).toBeNull();
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'in_progress', title: 'Waiting on #12 (CI running)' });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      status: 'in_progress',
+      title: 'Waiting on #12 (CI running)',
+    });
     // #12 settles; its run claims the round and decides it.
     await seedSibling(w, change, { pr: 12, sha: shaOf(12, 1), acceptance: { AC1: 'not_met' } });
     await selectionStep(w.ctx('delivery:settle-12'), 42, 'main', { settled: 12 });
@@ -134,9 +165,18 @@ describe('selection step faults', () => {
       },
     });
     // #12 and #13 together meet every criterion: combining is off, this test is about the waiting list.
-    const config = configOf({ repair: { enabled: false }, combine: { enabled: false }, policy: { reviewers: ['maintainer'] } });
+    const config = configOf({
+      repair: { enabled: false },
+      combine: { enabled: false },
+      policy: { reviewers: ['maintainer'] },
+    });
     const w = makeWorld({ store: opened.store, gh, config });
-    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met', AC2: 'not_met' } }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC1: 'not_met', AC2: 'not_met' } },
+        { pr: 13, acceptance: { AC3: 'not_met' } },
+      ],
+    });
     holding = true;
     const late = selectionStep(w.ctx('job-b'), 42, 'main');
     await atHold;
@@ -145,13 +185,21 @@ describe('selection step faults', () => {
     expect(decided).toMatchObject({ status: 'completed', title: 'Selected: awaiting approval' });
     release();
     await late;
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', title: 'Selected: awaiting approval' });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      title: 'Selected: awaiting approval',
+    });
     expect(w.gh.writes.filter((l) => l.includes('Waiting on'))).toEqual([]);
   });
 
   it('a claimant that dies after taking the repair but before recording its decision still sends that repair on retry', async () => {
     const w = makeWorld({ store: opened.store });
-    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC2: 'not_met', AC3: 'not_met' } }, { pr: 13, acceptance: { AC3: 'not_met' } }] });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC2: 'not_met', AC3: 'not_met' } },
+        { pr: 13, acceptance: { AC3: 'not_met' } },
+      ],
+    });
     // The store goes away once, right when the decision is to be recorded.
     let failures = 1;
     const flaky: Store = {
@@ -164,7 +212,9 @@ describe('selection step faults', () => {
     await expect(selectionStep(w.ctx('job-a', { store: flaky }), 42, 'main')).rejects.toThrow('connection lost');
     expect(await opened.store.getRepair(KEY, 42)).toMatchObject({ pr: 13 });
     await selectionStep(w.ctx('job-a', { store: flaky }), 42, 'main');
-    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual(['arbiter.repair #13']);
+    expect(w.gh.dispatches.map((d) => `${d.eventType} #${String(d.payload.candidate)}`)).toEqual([
+      'arbiter.repair #13',
+    ]);
     expect(kinds(await opened.store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR']);
     expect(w.gh.pull(13).labels).not.toContain('arbiter:awaiting-approval');
     // Another run with another token still cannot take a second repair.

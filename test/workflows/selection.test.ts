@@ -7,7 +7,15 @@ import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectAndFollow } from '../../src/workflows/flow.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
-import { configOf, makeWorld, seedGroup, seedSibling, shaOf, tableLlm, type World } from '../support/selection-world.ts';
+import {
+  configOf,
+  makeWorld,
+  seedGroup,
+  seedSibling,
+  shaOf,
+  tableLlm,
+  type World,
+} from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
 const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
@@ -71,7 +79,8 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     ]);
     const note = w.gh.commentsOn(12)[0]?.body ?? '';
     // The reason names the criterion that decided.
-    const reason = 'Lost to #13: #13 also meets AC3 (A card can be dragged between days) (met 3 of 3 criteria, this met 2 of 3).';
+    const reason =
+      'Lost to #13: #13 also meets AC3 (A card can be dragged between days) (met 3 of 3 criteria, this met 2 of 3).';
     expect(note).toContain(reason);
     expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toBe(reason);
     expect(w.gh.pull(12)).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
@@ -89,7 +98,10 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
   });
 
   it('a candidate that meets more criteria but failed a required check loses to a promotable one', async () => {
-    const w = makeWorld({ store, config: configOf({ repair: { enabled: false }, policy: { reviewers: ['maintainer'] } }) });
+    const w = makeWorld({
+      store,
+      config: configOf({ repair: { enabled: false }, policy: { reviewers: ['maintainer'] } }),
+    });
     await seedGroup(w, {
       siblings: [
         { pr: 12, checks: [{ name: 'test', conclusion: 'failure' }] },
@@ -101,10 +113,16 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     expect(w.gh.pull(12).state).toBe('closed');
     // #13 is the best promotable candidate but misses a criterion: a person decides, nothing merges.
     expect(w.gh.writes.some((l) => l.startsWith('merge'))).toBe(false);
-    expect(w.gh.pull(13)).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'], reviewers: ['maintainer'] });
+    expect(w.gh.pull(13)).toMatchObject({
+      state: 'open',
+      labels: ['arbiter:awaiting-approval'],
+      reviewers: ['maintainer'],
+    });
     const gate = w.gh.commentsOn(13)[0]?.body ?? '';
     expect(gate).toContain('Best candidate #13 meets 2 of 3 criteria (1 not met).');
-    expect(gate).toContain('**Not met (the change does not do this)**: AC2 (Each day of the calendar holds a kanban list)');
+    expect(gate).toContain(
+      '**Not met (the change does not do this)**: AC2 (Each day of the calendar holds a kanban list)',
+    );
     expect(gate).toContain('@maintainer');
     expect(gate).toContain('`/arbiter promote`');
   });
@@ -118,12 +136,29 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       ],
     });
     await step(w, 'job-a');
-    expect(selectionWrites(w)).toEqual(['comment #42 comparison:42@main', 'comment #12 note:12:r1', 'label #12 arbiter:lost', 'close #12', 'dispatch arbiter.repair', 'comment #42 repair:42']);
+    expect(selectionWrites(w)).toEqual([
+      'comment #42 comparison:42@main',
+      'comment #12 note:12:r1',
+      'label #12 arbiter:lost',
+      'close #12',
+      'dispatch arbiter.repair',
+      'comment #42 repair:42',
+    ]);
     expect(w.gh.dispatches).toHaveLength(1);
     const payload = w.gh.dispatches[0]!.payload;
     expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
-    expect(payload).toMatchObject({ change: 42, candidate: 13, head_sha: shaOf(13), criteria: [{ id: 'AC3', text: 'A card can be dragged between days' }], round: 1 });
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'neutral', title: 'Repair requested' });
+    expect(payload).toMatchObject({
+      change: 42,
+      candidate: 13,
+      head_sha: shaOf(13),
+      criteria: [{ id: 'AC3', text: 'A card can be dragged between days' }],
+      round: 1,
+    });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Repair requested',
+    });
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR']);
     expect(await store.getRepair(KEY, 42)).toMatchObject({ pr: 13 });
 
@@ -133,18 +168,35 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.resetRecord();
     await step(w, 'job-b');
     expect(w.gh.dispatches).toHaveLength(1);
-    expect(selectionWrites(w)).toEqual(['edit comment #42 comparison:42@main', 'label #13 arbiter:awaiting-approval', 'review #13 maintainer', 'comment #13 gate:13:r2']);
-    expect(w.gh.commentsOn(13)[0]?.body).toContain('Best candidate #13 meets 2 of 3 criteria (1 not met). Approve to ship it or cancel the change.');
+    expect(selectionWrites(w)).toEqual([
+      'edit comment #42 comparison:42@main',
+      'label #13 arbiter:awaiting-approval',
+      'review #13 maintainer',
+      'comment #13 gate:13:r2',
+    ]);
+    expect(w.gh.commentsOn(13)[0]?.body).toContain(
+      'Best candidate #13 meets 2 of 3 criteria (1 not met). Approve to ship it or cancel the change.',
+    );
     expect(w.gh.commentsOn(13)[0]?.body).toContain('AC3 (A card can be dragged between days)');
     // While a person must act, the run asks for action and links the comparison.
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'action_required', title: 'Selected: awaiting approval' });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      conclusion: 'action_required',
+      title: 'Selected: awaiting approval',
+    });
     expect(w.gh.pull(13)).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
-    expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'ACCEPTANCE_REPAIR', 'CANDIDATE_SELECTION', 'HUMAN_GATE']);
+    expect(kinds(await store.listReceipts(KEY, 42))).toEqual([
+      'CANDIDATE_SELECTION',
+      'ACCEPTANCE_REPAIR',
+      'CANDIDATE_SELECTION',
+      'HUMAN_GATE',
+    ]);
     expect((await store.getChange(KEY, 42))?.state).toBe('human');
   });
 
   it('puts both tied candidates before a person when the judge does not pick one', async () => {
-    const llm = tableLlm({ judge: { verdict: 'escalate_to_human', candidate: null, evidence: [], reason: 'both look the same' } });
+    const llm = tableLlm({
+      judge: { verdict: 'escalate_to_human', candidate: null, evidence: [], reason: 'both look the same' },
+    });
     const w = makeWorld({ store, llm, config: configOf({ policy: { reviewers: ['maintainer'] } }) });
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
     await step(w, 'job-a');
@@ -159,18 +211,35 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'comment #13 gate:13:r1',
     ]);
     for (const pr of [12, 13]) {
-      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({ conclusion: 'action_required', title: 'A person must choose' });
-      expect(w.gh.commentsOn(pr)[0]?.body).toContain('#12, #13 are tied on every evidence key and the judge did not settle it (the model judge asked for a person)');
+      expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({
+        conclusion: 'action_required',
+        title: 'A person must choose',
+      });
+      expect(w.gh.commentsOn(pr)[0]?.body).toContain(
+        '#12, #13 are tied on every evidence key and the judge did not settle it (the model judge asked for a person)',
+      );
     }
   });
 
   it('merges the tied candidate a valid judge verdict prefers, and says so to the other', async () => {
-    const llm = tableLlm({ judge: { verdict: 'prefer_candidate', candidate: 13, evidence: ['ev:13:acceptance:AC1'], reason: 'clearer calendar' } });
+    const llm = tableLlm({
+      judge: {
+        verdict: 'prefer_candidate',
+        candidate: 13,
+        evidence: ['ev:13:acceptance:AC1'],
+        reason: 'clearer calendar',
+      },
+    });
     const w = makeWorld({ store, llm });
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
     await step(w, 'job-a');
-    expect(w.gh.commentsOn(12)[0]?.body).toContain('Lost to #13: same evidence; the judge preferred #13 (ev:13:acceptance:AC1).');
-    expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual([`merge #13 sha=${shaOf(13)}`, 'close #12']);
+    expect(w.gh.commentsOn(12)[0]?.body).toContain(
+      'Lost to #13: same evidence; the judge preferred #13 (ev:13:acceptance:AC1).',
+    );
+    expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual([
+      `merge #13 sha=${shaOf(13)}`,
+      'close #12',
+    ]);
   });
 
   it('opens the next round and reports no merge when the head moved (409)', async () => {
@@ -179,9 +248,15 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     // GitHub keeps answering 409 for this sha: round 2 re-verifies it once, tries once more, and stops.
     w.gh.fail({ match: 'merge #13', status: 409, times: 5 });
     await step(w, 'job-a');
-    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`, `merge #13 sha=${shaOf(13)} → 409`]);
+    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([
+      `merge #13 sha=${shaOf(13)} → 409`,
+      `merge #13 sha=${shaOf(13)} → 409`,
+    ]);
     expect(w.gh.pull(13).merged).toBe(false);
-    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ conclusion: 'neutral', title: 'Head moved during promotion' });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      conclusion: 'neutral',
+      title: 'Head moved during promotion',
+    });
     expect(kinds(await store.listReceipts(KEY, 42)).filter((k) => k === 'PROMOTION')).toEqual([]);
     expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(3);
     expect((await store.getCandidate(KEY, 13))?.state).toBe('verifying');
@@ -193,7 +268,10 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
     w.gh.fail({ match: 'merge #13', status: 409, times: 1 });
     await step(w, 'job-a');
-    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([`merge #13 sha=${shaOf(13)} → 409`, `merge #13 sha=${shaOf(13)}`]);
+    expect(w.gh.writes.filter((l) => l.startsWith('merge'))).toEqual([
+      `merge #13 sha=${shaOf(13)} → 409`,
+      `merge #13 sha=${shaOf(13)}`,
+    ]);
     expect(w.gh.pull(13).merged).toBe(true);
     expect(kinds(await store.listReceipts(KEY, 42)).filter((k) => k === 'PROMOTION')).toEqual(['PROMOTION']);
     expect((await store.currentRound(KEY, 42, 'main', 'now')).number).toBe(2);
@@ -215,26 +293,41 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     ]);
     expect(w.gh.commentsOn(13)[0]?.body).toContain('GitHub refused to merge #13 (405');
     expect(w.gh.pull(12)).toMatchObject({ state: 'open', labels: [] });
-    expect(w.gh.commentsOn(42)[0]?.body).toContain('#13 won, but GitHub did not merge it: a person must act. #12 stays open until a person decides.');
+    expect(w.gh.commentsOn(42)[0]?.body).toContain(
+      '#13 won, but GitHub did not merge it: a person must act. #12 stays open until a person decides.',
+    );
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'HUMAN_GATE']);
     expect((await store.getChange(KEY, 42))?.state).toBe('human');
   });
 
   it('in shadow mode writes only the comparison, notes and check runs', async () => {
     const w = makeWorld({ store, config: configOf({ mode: 'shadow' }) });
-    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC3: 'not_met' } }, { pr: 13 }, { pr: 14, checks: [{ name: 'test', conclusion: 'failure' }] }] });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC3: 'not_met' } },
+        { pr: 13 },
+        { pr: 14, checks: [{ name: 'test', conclusion: 'failure' }] },
+      ],
+    });
     await step(w, 'job-a');
     expect(w.gh.writes.length).toBeGreaterThan(0);
     expect(w.gh.writes.filter((l) => !l.startsWith('comment ') && !l.startsWith('check '))).toEqual([]);
     expect(w.gh.comments.some((c) => c.issue === 42)).toBe(true);
-    for (const pr of [12, 13, 14]) expect(w.gh.pull(pr)).toMatchObject({ state: 'open', merged: false, labels: [], draft: true });
+    for (const pr of [12, 13, 14])
+      expect(w.gh.pull(pr)).toMatchObject({ state: 'open', merged: false, labels: [], draft: true });
     expect(w.gh.dispatches).toEqual([]);
     expect(kinds(await store.listReceipts(KEY, 42))).not.toContain('PROMOTION');
   });
 
   it('with a pending sibling, nobody claims and the waiting list names it', async () => {
     const w = makeWorld({ store });
-    await seedGroup(w, { siblings: [{ pr: 12, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null }, { pr: 13 }, { pr: 14, acceptance: null }] });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null },
+        { pr: 13 },
+        { pr: 14, acceptance: null },
+      ],
+    });
     await step(w, 'job-13');
     await step(w, 'job-14');
     expect((await store.currentRound(KEY, 42, 'main', 'now')).selection).toBeNull();
@@ -245,7 +338,13 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
 
   it('a retry by the claimant after a failure part-way continues without repeating a write', async () => {
     const w = makeWorld({ store });
-    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13, acceptance: { AC1: 'not_met', AC2: 'not_met' } }, { pr: 14 }] });
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, acceptance: { AC1: 'not_met' } },
+        { pr: 13, acceptance: { AC1: 'not_met', AC2: 'not_met' } },
+        { pr: 14 },
+      ],
+    });
     w.gh.fail({ match: 'close #13', status: 422 });
     await expect(step(w, 'job-a')).rejects.toThrow(/422/);
     const before = w.gh.applied();

@@ -81,7 +81,12 @@ function pullHook(action: string, pr: number, sender: string): Record<string, un
 /** GitHub lists the open pull requests whose head is the check's commit (same repository). */
 const checkHook = (sha: string, pulls: number[] = [13]): Record<string, unknown> => ({
   action: 'completed',
-  check_run: { name: 'test', head_sha: sha, app: { slug: 'github-actions' }, pull_requests: pulls.map((number) => ({ number })) },
+  check_run: {
+    name: 'test',
+    head_sha: sha,
+    app: { slug: 'github-actions' },
+    pull_requests: pulls.map((number) => ({ number })),
+  },
 });
 
 const stateOf = async (pr: number): Promise<string | undefined> => (await w.store.getCandidate(key, pr))?.state;

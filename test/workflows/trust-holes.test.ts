@@ -36,11 +36,27 @@ beforeEach(async () => {
 /** A head the workflows can evaluate without reading a patch or asking a model. */
 async function prepareHead(pr: number, sha: string): Promise<void> {
   const key = w.ctx('seed').key;
-  await w.store.putPatch({ repo: key, pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }] });
-  await w.store.putEvidence(key, pr, sha, 'acceptance', { ...acceptanceOf(change, {}), criteriaHash: criteriaHash(change) });
+  await w.store.putPatch({
+    repo: key,
+    pr,
+    headSha: sha,
+    mergeBase: 'base0000',
+    patch: '',
+    truncated: false,
+    files: [{ path: 'src/calendar.ts', status: 'modified', additions: 3, deletions: 0 }],
+  });
+  await w.store.putEvidence(key, pr, sha, 'acceptance', {
+    ...acceptanceOf(change, {}),
+    criteriaHash: criteriaHash(change),
+  });
 }
 
-function pullHook(action: string, pr: number, sender: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function pullHook(
+  action: string,
+  pr: number,
+  sender: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const p = w.gh.pull(pr);
   return {
     action,
@@ -63,7 +79,8 @@ function pullHook(action: string, pr: number, sender: string, extra: Record<stri
 const PENDING = [{ name: 'test', conclusion: 'pending' }];
 /** Recorded and in its group (CI still running, so nothing is decided). */
 const inGroup = async (pr: number): Promise<boolean> => OPEN_STATES.has(((await stateOf(pr)) ?? 'none') as never);
-const stateOf = async (pr: number): Promise<string | undefined> => (await w.store.getCandidate(w.ctx('read').key, pr))?.state;
+const stateOf = async (pr: number): Promise<string | undefined> =>
+  (await w.store.getCandidate(w.ctx('read').key, pr))?.state;
 
 describe('an admission covers the head it vouched for', () => {
   it("an admitted stranger's new head leaves the comparison until a maintainer admits it", async () => {
@@ -101,7 +118,13 @@ describe('an admission covers the head it vouched for', () => {
   });
 
   it('an admission of a PR that links nothing does not cover a link edited in later', async () => {
-    w.gh.addPull({ number: 103, headSha: shaOf(103), author: 'stranger', body: 'Some work', checks: [{ name: 'test', conclusion: 'success' }] });
+    w.gh.addPull({
+      number: 103,
+      headSha: shaOf(103),
+      author: 'stranger',
+      body: 'Some work',
+      checks: [{ name: 'test', conclusion: 'success' }],
+    });
     await prepareHead(103, shaOf(103));
     expect((await admitPull(w.ctx('d1'), 103, true, 'maintainer')).ok).toBe(false);
     w.gh.pull(103).body = 'Candidate-for: #42';
@@ -128,7 +151,7 @@ describe('the criteria come only from bodies trusted accounts wrote', () => {
     expect(stored?.criteria.map((c) => c.text)).toEqual(change.criteria.map((c) => c.text));
   });
 
-  it("a trusted body edit sets the criteria from the body it wrote, not the live one", async () => {
+  it('a trusted body edit sets the criteria from the body it wrote, not the live one', async () => {
     const mine = 'Please build it.\n\n## Acceptance criteria\n- [ ] The calendar shows weeks\n';
     w.gh.issues.get(42)!.body = hacked; // an untrusted edit landed after the maintainer's
     await onIssues(w.ctx('d1'), edit('maintainer', mine));
@@ -139,7 +162,14 @@ describe('the criteria come only from bodies trusted accounts wrote', () => {
 
 describe('the selection label counts only from a trusted sender', () => {
   it('a stranger labelling a ready PR does not make it a candidate; a maintainer does', async () => {
-    w.gh.addPull({ number: 104, headSha: shaOf(104), author: 'agent-bot', draft: false, labels: [LABEL], checks: PENDING });
+    w.gh.addPull({
+      number: 104,
+      headSha: shaOf(104),
+      author: 'agent-bot',
+      draft: false,
+      labels: [LABEL],
+      checks: PENDING,
+    });
     await prepareHead(104, shaOf(104));
     await onPullRequest(w.ctx('d1'), pullHook('labeled', 104, 'stranger', { label: { name: LABEL } }));
     await onPullRequest(w.ctx('d2'), pullHook('edited', 104, 'agent-bot'));
@@ -155,7 +185,10 @@ describe('a stale payload never brings back a candidate that left its group', ()
     await prepareHead(pr, shaOf(pr));
     await onPullRequest(w.ctx(`o${pr}`), pullHook('opened', pr, 'agent-bot'));
     w.gh.pull(pr).state = 'closed';
-    await onPullRequest(w.ctx(`c${pr}`), { ...pullHook('closed', pr, 'maintainer'), pull_request: { ...(pullHook('closed', pr, 'maintainer').pull_request as object), state: 'closed' } });
+    await onPullRequest(w.ctx(`c${pr}`), {
+      ...pullHook('closed', pr, 'maintainer'),
+      pull_request: { ...(pullHook('closed', pr, 'maintainer').pull_request as object), state: 'closed' },
+    });
     expect(await stateOf(pr)).toBe('withdrawn');
   }
 
@@ -176,7 +209,17 @@ describe('a stale payload never brings back a candidate that left its group', ()
 
   it('a promoted candidate is never recorded again', async () => {
     w.gh.addPull({ number: 107, headSha: shaOf(107), author: 'agent-bot' });
-    await w.store.upsertCandidate({ repo: w.ctx('s').key, pr: 107, change: 42, base: 'main', headSha: shaOf(107), author: 'agent-bot', state: 'promoted', reason: 'merged', headSeenAt: w.clock.now().toISOString() });
+    await w.store.upsertCandidate({
+      repo: w.ctx('s').key,
+      pr: 107,
+      change: 42,
+      base: 'main',
+      headSha: shaOf(107),
+      author: 'agent-bot',
+      state: 'promoted',
+      reason: 'merged',
+      headSeenAt: w.clock.now().toISOString(),
+    });
     await onPullRequest(w.ctx('d1'), pullHook('reopened', 107, 'maintainer'));
     await onPullRequest(w.ctx('d2'), pullHook('synchronize', 107, 'agent-bot'));
     expect(await stateOf(107)).toBe('promoted');
@@ -184,11 +227,22 @@ describe('a stale payload never brings back a candidate that left its group', ()
 });
 
 describe('explore records the adoption of an issue nobody trusted opened', () => {
-  it("the maintainer who runs it adopts the issue, as track would", async () => {
+  it('the maintainer who runs it adopts the issue, as track would', async () => {
     w.gh.permissions.set('maintainer', 'read'); // the fake's issues are opened by @maintainer
     w.gh.permissions.set('lead', 'write');
     w.gh.issues.set(43, { title: 'Dark mode', body: '## Acceptance criteria\n- [ ] A dark theme\n', state: 'open' });
-    const t = { owner: w.gh.owner, repo: w.gh.repo, installationId: 7, issueNumber: 43, isPullRequest: false, user: 'lead', userIsBot: false, commentId: 1, commentBody: '/arbiter explore', source: 'comment' as const };
+    const t = {
+      owner: w.gh.owner,
+      repo: w.gh.repo,
+      installationId: 7,
+      issueNumber: 43,
+      isPullRequest: false,
+      user: 'lead',
+      userIsBot: false,
+      commentId: 1,
+      commentBody: '/arbiter explore',
+      source: 'comment' as const,
+    };
     await explore(w.ctx('d1'), t, null);
     expect(await adoptedBy(w.ctx('read'), 43)).toBe('lead');
     expect((await w.store.getChange(w.ctx('read').key, 43))?.criteria.map((c) => c.text)).toEqual(['A dark theme']);

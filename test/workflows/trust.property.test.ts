@@ -35,10 +35,23 @@ const pullPayload = (action: string, pr: number, author: string, sha: string): H
   payload: {
     action,
     sender: { login: author },
-    pull_request: { number: pr, state: 'open', draft: true, merged: false, body: 'Candidate-for: #42', user: { login: author }, base: { ref: 'main' }, head: { sha }, labels: [] },
+    pull_request: {
+      number: pr,
+      state: 'open',
+      draft: true,
+      merged: false,
+      body: 'Candidate-for: #42',
+      user: { login: author },
+      base: { ref: 'main' },
+      head: { sha },
+      labels: [],
+    },
   },
 });
-const checkPayload = (sha: string): Hook => ({ event: 'check_run', payload: { action: 'completed', check_run: { name: 'test', head_sha: sha, app: { slug: 'ci' } } } });
+const checkPayload = (sha: string): Hook => ({
+  event: 'check_run',
+  payload: { action: 'completed', check_run: { name: 'test', head_sha: sha, app: { slug: 'ci' } } },
+});
 const reviewPayload = (pr: number, login: string, bot: boolean): Hook => ({
   event: 'pull_request_review',
   payload: {
@@ -48,9 +61,17 @@ const reviewPayload = (pr: number, login: string, bot: boolean): Hook => ({
     sender: { login, type: bot ? 'Bot' : 'User' },
   },
 });
-const editPayload = (login: string): Hook => ({ event: 'issues', payload: { action: 'edited', issue: { number: 42 }, sender: { login } } });
+const editPayload = (login: string): Hook => ({
+  event: 'issues',
+  payload: { action: 'edited', issue: { number: 42 }, sender: { login } },
+});
 
-const HANDLERS = { pull_request: onPullRequest, check_run: onCheckEvent, pull_request_review: onReview, issues: onIssues } as const;
+const HANDLERS = {
+  pull_request: onPullRequest,
+  check_run: onCheckEvent,
+  pull_request_review: onReview,
+  issues: onIssues,
+} as const;
 
 const arbCase = fc.record({
   authors: fc.array(fc.constantFrom(...NAMES), { minLength: 2, maxLength: 4 }),
@@ -79,7 +100,16 @@ describe('trust property', () => {
         const w = makeWorld({ store: opened.store, gh, config });
         const key = `${gh.owner}/${gh.repo}`;
         gh.issues.set(42, { title: 'Calendar', body: BODY, state: 'open' });
-        const change = { repo: key, number: 42, installationId: 7, title: 'Calendar', body: BODY, criteria: parseCriteria(BODY), state: 'open', updatedAt: '' } satisfies ChangeRow;
+        const change = {
+          repo: key,
+          number: 42,
+          installationId: 7,
+          title: 'Calendar',
+          body: BODY,
+          criteria: parseCriteria(BODY),
+          state: 'open',
+          updatedAt: '',
+        } satisfies ChangeRow;
         const hooks: Hook[] = [editPayload('stranger'), editPayload('helper[bot]')];
         const byPr = new Map<number, string>();
         for (const [i, author] of c.authors.entries()) {
@@ -87,14 +117,32 @@ describe('trust property', () => {
           const sha = shaOf(pr);
           byPr.set(pr, author);
           gh.addPull({ number: pr, headSha: sha, author, checks: [{ name: 'test', conclusion: 'success' }] });
-          await opened.store.putPatch({ repo: key, pr, headSha: sha, mergeBase: 'base0000', patch: '', truncated: false, files: [{ path: 'src/calendar.ts', status: 'modified', additions: 10, deletions: 0 }] });
+          await opened.store.putPatch({
+            repo: key,
+            pr,
+            headSha: sha,
+            mergeBase: 'base0000',
+            patch: '',
+            truncated: false,
+            files: [{ path: 'src/calendar.ts', status: 'modified', additions: 10, deletions: 0 }],
+          });
           const statuses = AUTHORS[author] && c.trustedMiss ? { AC3: 'not_met' as const } : {};
-          await opened.store.putEvidence(key, pr, sha, 'acceptance', { ...acceptanceOf(change, statuses), criteriaHash: criteriaHash(change) });
+          await opened.store.putEvidence(key, pr, sha, 'acceptance', {
+            ...acceptanceOf(change, statuses),
+            criteriaHash: criteriaHash(change),
+          });
           hooks.push(pullPayload('opened', pr, author, sha), pullPayload('edited', pr, author, sha), checkPayload(sha));
-          hooks.push(reviewPayload(pr, 'helper[bot]', true), reviewPayload(pr, 'stranger', false), reviewPayload(pr, 'renovate[bot]', true));
+          hooks.push(
+            reviewPayload(pr, 'helper[bot]', true),
+            reviewPayload(pr, 'stranger', false),
+            reviewPayload(pr, 'renovate[bot]', true),
+          );
         }
         // A random order (a permutation drawn from `order`), then redeliveries of random hooks.
-        const order = hooks.map((h, i) => ({ h, k: c.order[i % c.order.length]! * 1000 + i })).sort((a, b) => a.k - b.k).map((x) => x.h);
+        const order = hooks
+          .map((h, i) => ({ h, k: c.order[i % c.order.length]! * 1000 + i }))
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.h);
         for (const e of c.extra) order.splice(e % (order.length + 1), 0, order[e % order.length]!);
         for (const [i, hook] of order.entries()) {
           await HANDLERS[hook.event as keyof typeof HANDLERS](w.ctx(`delivery:${run}-${i}`), hook.payload);
@@ -104,7 +152,10 @@ describe('trust property', () => {
         // An untrusted PR is never a sibling: never closed, labelled or commented on by Arbiter.
         for (const [pr, author] of byPr) {
           if (AUTHORS[author]) continue;
-          expect(gh.writes.filter((line) => new RegExp(`#${pr}\\b`).test(line) && !line.startsWith('check ')), `#${pr}`).toEqual([]);
+          expect(
+            gh.writes.filter((line) => new RegExp(`#${pr}\\b`).test(line) && !line.startsWith('check ')),
+            `#${pr}`,
+          ).toEqual([]);
         }
       }),
       { numRuns: 25, seed: 11 },

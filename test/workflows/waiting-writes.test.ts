@@ -47,7 +47,9 @@ describe('waiting-list writes while siblings settle', () => {
     const n = 12;
     const { perSettle, world } = await settleAllButLast(opened.store, n);
     expect(perSettle.map((w) => w.length)).toEqual(Array.from({ length: n - 1 }, () => 1));
-    expect(perSettle[4]).toEqual([`check #104 Arbiter / selection in_progress "Waiting on ${[105, 106, 107, 108, 109, 110, 111].map((p) => `#${p} (CI running)`).join(', ')}"`]);
+    expect(perSettle[4]).toEqual([
+      `check #104 Arbiter / selection in_progress "Waiting on ${[105, 106, 107, 108, 109, 110, 111].map((p) => `#${p} (CI running)`).join(', ')}"`,
+    ]);
     // The sweep (no settling sibling) brings every open sibling's list up to date at once.
     world.gh.resetRecord();
     await selectionStep(world.ctx('sweep'), 42, 'main');

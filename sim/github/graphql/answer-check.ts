@@ -11,9 +11,18 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 
 /** What a value of each custom scalar must look like on the wire, as GitHub documents it. */
 const SCALAR_RULES: Readonly<Record<string, { rule: string; ok: (value: unknown) => boolean }>> = {
-  DateTime: { rule: 'an ISO-8601 time with its zone', ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)) },
-  PreciseDateTime: { rule: 'an ISO-8601 time with its zone', ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)) },
-  GitTimestamp: { rule: 'an ISO-8601 time with its zone', ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)) },
+  DateTime: {
+    rule: 'an ISO-8601 time with its zone',
+    ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)),
+  },
+  PreciseDateTime: {
+    rule: 'an ISO-8601 time with its zone',
+    ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)),
+  },
+  GitTimestamp: {
+    rule: 'an ISO-8601 time with its zone',
+    ok: (v) => isString(v) && ISO_TIME.test(v) && !Number.isNaN(Date.parse(v)),
+  },
   Date: { rule: 'an ISO-8601 date', ok: (v) => isString(v) && /^\d{4}-\d{2}-\d{2}$/.test(v) },
   GitObjectID: { rule: 'a hexadecimal object id', ok: (v) => isString(v) && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(v) },
   // a resource path ("/acme/app/pull/1") is a URI too
@@ -32,7 +41,8 @@ export function checkCustomScalars(schema: GraphQLSchema): void {
     const type = schema.getType(name);
     if (!(type instanceof GraphQLScalarType)) throw new Error(`GitHub's GraphQL schema has no scalar ${name}`);
     type.serialize = (value: unknown) => {
-      if (!ok(value)) throw new TypeError(`${name} cannot represent ${JSON.stringify(value) ?? String(value)}: GitHub sends ${rule}`);
+      if (!ok(value))
+        throw new TypeError(`${name} cannot represent ${JSON.stringify(value) ?? String(value)}: GitHub sends ${rule}`);
       return value;
     };
   }

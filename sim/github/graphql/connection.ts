@@ -16,9 +16,15 @@ function decodeCursor(cursor: string | null | undefined): number | null {
   return Number(m[1]);
 }
 
-export function connection<T>(items: T[], args: ConnectionArgs, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function connection<T>(
+  items: T[],
+  args: ConnectionArgs,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   if ((args.first ?? 0) > 100 || (args.last ?? 0) > 100)
-    throw new Error(`Requesting ${args.first ?? args.last} records on the connection exceeds the \`first\` limit of 100 records.`);
+    throw new Error(
+      `Requesting ${args.first ?? args.last} records on the connection exceeds the \`first\` limit of 100 records.`,
+    );
   let start = 0;
   let end = items.length;
   const after = decodeCursor(args.after);

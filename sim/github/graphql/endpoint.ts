@@ -4,7 +4,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { buildSchema, execute, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { z } from 'zod';
 import type { Sent } from '../issue-acts.ts';
 import { enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
@@ -35,7 +46,11 @@ export function githubSchema(): GraphQLSchema {
   return schema;
 }
 
-export const GraphqlRequest = z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).nullable().optional(), operationName: z.string().nullable().optional() });
+export const GraphqlRequest = z.object({
+  query: z.string(),
+  variables: z.record(z.string(), z.unknown()).nullable().optional(),
+  operationName: z.string().nullable().optional(),
+});
 
 export interface GraphqlOutcome {
   status: number;
@@ -50,7 +65,13 @@ export interface GraphqlOutcome {
   breaches: string[];
 }
 
-const ERROR_TYPES: Record<number, string> = { 404: 'NOT_FOUND', 403: 'FORBIDDEN', 422: 'UNPROCESSABLE', 409: 'UNPROCESSABLE', 405: 'UNPROCESSABLE' };
+const ERROR_TYPES: Record<number, string> = {
+  404: 'NOT_FOUND',
+  403: 'FORBIDDEN',
+  422: 'UNPROCESSABLE',
+  409: 'UNPROCESSABLE',
+  405: 'UNPROCESSABLE',
+};
 
 function formatError(error: GraphQLError): Record<string, unknown> {
   const original = error.originalError;
@@ -93,8 +114,14 @@ interface MutationContext {
 }
 
 const PullInput = z.object({ pullRequestId: z.string(), clientMutationId: z.string().nullable().optional() });
-const AutoMergeInput = PullInput.extend({ expectedHeadOid: z.string().nullable().optional(), mergeMethod: z.enum(['MERGE', 'SQUASH', 'REBASE']).nullable().optional() });
-const EnqueueInput = PullInput.extend({ expectedHeadOid: z.string().nullable().optional(), jump: z.boolean().nullable().optional() });
+const AutoMergeInput = PullInput.extend({
+  expectedHeadOid: z.string().nullable().optional(),
+  mergeMethod: z.enum(['MERGE', 'SQUASH', 'REBASE']).nullable().optional(),
+});
+const EnqueueInput = PullInput.extend({
+  expectedHeadOid: z.string().nullable().optional(),
+  jump: z.boolean().nullable().optional(),
+});
 
 function parseInput<T extends z.ZodType>(schema: T, args: unknown): z.infer<T> {
   const raw = typeof args === 'object' && args !== null && 'input' in args ? args.input : undefined;
@@ -114,7 +141,14 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
     node: ({ id }: { id: string }) => nodeById(world, id),
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(world, id)),
     viewer: () => actor(world, ctx.actor),
-    rateLimit: () => ({ cost: 1, limit: 5000, remaining: 4999, used: 1, resetAt: iso(world.now() + 3_600_000), nodeCount: 1 }),
+    rateLimit: () => ({
+      cost: 1,
+      limit: 5000,
+      remaining: 4999,
+      used: 1,
+      resetAt: iso(world.now() + 3_600_000),
+      nodeCount: 1,
+    }),
     markPullRequestReadyForReview: (args: unknown) => {
       const input = parseInput(PullInput, args);
       const { repo, number } = pullByNodeId(world, input.pullRequestId);
@@ -125,9 +159,20 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
     enablePullRequestAutoMerge: (args: unknown) => {
       const input = parseInput(AutoMergeInput, args);
       const { repo, number } = pullByNodeId(world, input.pullRequestId);
-      enableAutoMerge(world, repo, number, { expectedHeadOid: input.expectedHeadOid ?? undefined, method: input.mergeMethod ?? 'MERGE' }, ctx.actor, ctx.out);
+      enableAutoMerge(
+        world,
+        repo,
+        number,
+        { expectedHeadOid: input.expectedHeadOid ?? undefined, method: input.mergeMethod ?? 'MERGE' },
+        ctx.actor,
+        ctx.out,
+      );
       ctx.summaries.push(`auto-merge #${number}`);
-      return { clientMutationId: input.clientMutationId ?? null, actor: actor(world, ctx.actor), pullRequest: pullRequestNode(world, repo, number) };
+      return {
+        clientMutationId: input.clientMutationId ?? null,
+        actor: actor(world, ctx.actor),
+        pullRequest: pullRequestNode(world, repo, number),
+      };
     },
     enqueuePullRequest: (args: unknown) => {
       const input = parseInput(EnqueueInput, args);
@@ -137,7 +182,17 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
       const pull = pullRequestNode(world, repo, number);
       return {
         clientMutationId: input.clientMutationId ?? null,
-        mergeQueueEntry: { __typename: 'MergeQueueEntry', id: nodeId('MQE_', number), position: 1, state: 'QUEUED', enqueuedAt: iso(world.now()), enqueuer: actor(world, ctx.actor), jump: false, solo: false, pullRequest: pull },
+        mergeQueueEntry: {
+          __typename: 'MergeQueueEntry',
+          id: nodeId('MQE_', number),
+          position: 1,
+          state: 'QUEUED',
+          enqueuedAt: iso(world.now()),
+          enqueuer: actor(world, ctx.actor),
+          jump: false,
+          solo: false,
+          pullRequest: pull,
+        },
       };
     },
   };
@@ -146,24 +201,66 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
 /** Runs one GraphQL request body as the given actor. */
 export function runGraphql(world: World, body: unknown, actorLogin: string, out: Sent): GraphqlOutcome {
   const request = GraphqlRequest.safeParse(body);
-  if (!request.success) return { status: 400, json: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' }, mutations: [], summaries: [], refused: 'the request body is not a GraphQL request', breaches: [] };
+  if (!request.success)
+    return {
+      status: 400,
+      json: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' },
+      mutations: [],
+      summaries: [],
+      refused: 'the request body is not a GraphQL request',
+      breaches: [],
+    };
   let document: DocumentNode;
   try {
     document = parse(request.data.query);
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message : String(error);
-    return { status: 200, json: { errors: [{ message, locations: error instanceof GraphQLError ? error.locations : undefined }] }, mutations: [], summaries: [], refused: message, breaches: [] };
+    return {
+      status: 200,
+      json: { errors: [{ message, locations: error instanceof GraphQLError ? error.locations : undefined }] },
+      mutations: [],
+      summaries: [],
+      refused: message,
+      breaches: [],
+    };
   }
   const problems = validate(githubSchema(), document, [...specifiedRules, paginationBoundaries]);
   if (problems.length > 0)
-    return { status: 200, json: { errors: problems.map((p) => ({ path: p.path, extensions: { code: 'invalid' }, locations: p.locations, message: p.message })) }, mutations: [], summaries: [], refused: problems.map((p) => p.message).join('; '), breaches: [] };
+    return {
+      status: 200,
+      json: {
+        errors: problems.map((p) => ({
+          path: p.path,
+          extensions: { code: 'invalid' },
+          locations: p.locations,
+          message: p.message,
+        })),
+      },
+      mutations: [],
+      summaries: [],
+      refused: problems.map((p) => p.message).join('; '),
+      breaches: [],
+    };
   const mutations = mutationNames(request.data.query, request.data.operationName);
   const ctx: MutationContext = { world, actor: actorLogin, out, summaries: [] };
-  const result = execute({ schema: githubSchema(), document, rootValue: rootValue(ctx), variableValues: request.data.variables ?? undefined, operationName: request.data.operationName ?? undefined });
+  const result = execute({
+    schema: githubSchema(),
+    document,
+    rootValue: rootValue(ctx),
+    variableValues: request.data.variables ?? undefined,
+    operationName: request.data.operationName ?? undefined,
+  });
   if ('then' in result) throw new Error('the emulator resolves GraphQL synchronously');
   const json: Record<string, unknown> = { data: result.data ?? null };
   if (result.errors && result.errors.length > 0) json.errors = result.errors.map(formatError);
   // errors without a path are about the request: variables GitHub's schema does not accept
   const requestErrors = (result.errors ?? []).filter((e) => e.path === undefined).map((e) => e.message);
-  return { status: 200, json, mutations, summaries: ctx.summaries, refused: requestErrors.length > 0 ? requestErrors.join('; ') : null, breaches: schemaBreaches(result.errors) };
+  return {
+    status: 200,
+    json,
+    mutations,
+    summaries: ctx.summaries,
+    refused: requestErrors.length > 0 ? requestErrors.join('; ') : null,
+    breaches: schemaBreaches(result.errors),
+  };
 }

@@ -15,12 +15,28 @@ const FAILING = new Set(['failure', 'cancelled', 'timed_out', 'action_required',
 
 export function actor(world: World, login: string): Obj {
   const bot = login.endsWith('[bot]');
-  return { __typename: bot ? 'Bot' : 'User', login: bot ? login.slice(0, -5) : login, url: `${world.urls.html}/${login}`, avatarUrl: `https://avatars.githubusercontent.com/u/1?v=4`, resourcePath: `/${login}` };
+  return {
+    __typename: bot ? 'Bot' : 'User',
+    login: bot ? login.slice(0, -5) : login,
+    url: `${world.urls.html}/${login}`,
+    avatarUrl: `https://avatars.githubusercontent.com/u/1?v=4`,
+    resourcePath: `/${login}`,
+  };
 }
 
 function appNode(world: World, slug: string): Obj {
   const app = world.app(slug);
-  return { __typename: 'App', id: nodeId('A_', app.id), databaseId: app.id, slug: app.slug, name: app.name, url: `${world.urls.html}/apps/${app.slug}`, createdAt: iso(app.createdAt), updatedAt: iso(app.createdAt), logoBackgroundColor: 'ffffff' };
+  return {
+    __typename: 'App',
+    id: nodeId('A_', app.id),
+    databaseId: app.id,
+    slug: app.slug,
+    name: app.name,
+    url: `${world.urls.html}/apps/${app.slug}`,
+    createdAt: iso(app.createdAt),
+    updatedAt: iso(app.createdAt),
+    logoBackgroundColor: 'ffffff',
+  };
 }
 
 function checkRunNode(world: World, repo: Repo, run: CheckRun): Obj {
@@ -79,7 +95,11 @@ function latestStatuses(repo: Repo, sha: string): CommitStatus[] {
 }
 
 function rollupState(runs: CheckRun[], statuses: CommitStatus[]): string {
-  if (runs.some((r) => r.conclusion !== null && FAILING.has(r.conclusion)) || statuses.some((s) => s.state === 'failure')) return 'FAILURE';
+  if (
+    runs.some((r) => r.conclusion !== null && FAILING.has(r.conclusion)) ||
+    statuses.some((s) => s.state === 'failure')
+  )
+    return 'FAILURE';
   if (statuses.some((s) => s.state === 'error')) return 'ERROR';
   if (runs.some((r) => r.status !== 'completed') || statuses.some((s) => s.state === 'pending')) return 'PENDING';
   return 'SUCCESS';
@@ -89,7 +109,10 @@ export function commitNode(world: World, repo: Repo, sha: string): Obj {
   const commit = repo.git.get(sha);
   const runs = (): CheckRun[] => latestRuns(repo, sha);
   const statuses = (): CommitStatus[] => latestStatuses(repo, sha);
-  const contexts = (): Obj[] => [...runs().map((r) => checkRunNode(world, repo, r)), ...statuses().map((s) => statusNode(world, repo, s))];
+  const contexts = (): Obj[] => [
+    ...runs().map((r) => checkRunNode(world, repo, r)),
+    ...statuses().map((s) => statusNode(world, repo, s)),
+  ];
   return {
     __typename: 'Commit',
     id: nodeId('C_', commit.timestamp),
@@ -102,36 +125,68 @@ export function commitNode(world: World, repo: Repo, sha: string): Obj {
     authoredDate: iso(commit.timestamp),
     url: `${world.urls.html}/${repo.fullName}/commit/${sha}`,
     tree: { __typename: 'Tree', oid: commit.treeSha, abbreviatedOid: commit.treeSha.slice(0, 7) },
-    parents: (args: ConnectionArgs) => connection(commit.parents.map((p) => commitNode(world, repo, p)), args),
+    parents: (args: ConnectionArgs) =>
+      connection(
+        commit.parents.map((p) => commitNode(world, repo, p)),
+        args,
+      ),
     statusCheckRollup: () => {
       if (runs().length === 0 && statuses().length === 0) return null;
       return {
         __typename: 'StatusCheckRollup',
         id: nodeId('SCR_', commit.timestamp),
         state: rollupState(runs(), statuses()),
-        contexts: (args: ConnectionArgs) => connection(contexts(), args, { checkRunCount: runs().length, statusContextCount: statuses().length }),
+        contexts: (args: ConnectionArgs) =>
+          connection(contexts(), args, { checkRunCount: runs().length, statusContextCount: statuses().length }),
       };
     },
     status: () => {
       const list = statuses();
       if (list.length === 0) return null;
-      return { __typename: 'Status', id: nodeId('ST_', commit.timestamp), state: rollupState([], list), contexts: list.map((s) => statusNode(world, repo, s)), context: ({ name }: { name: string }) => list.filter((s) => s.context === name).map((s) => statusNode(world, repo, s))[0] ?? null };
+      return {
+        __typename: 'Status',
+        id: nodeId('ST_', commit.timestamp),
+        state: rollupState([], list),
+        contexts: list.map((s) => statusNode(world, repo, s)),
+        context: ({ name }: { name: string }) =>
+          list.filter((s) => s.context === name).map((s) => statusNode(world, repo, s))[0] ?? null,
+      };
     },
     checkSuites: (args: ConnectionArgs) =>
       connection(
-        repo.suites.filter((s) => s.headSha === sha).map((s) => ({ __typename: 'CheckSuite', id: nodeId('CS_', s.id), databaseId: s.id, status: upper(s.status), conclusion: s.conclusion ? upper(s.conclusion) : null, app: () => appNode(world, s.app), checkRuns: (a: ConnectionArgs) => connection(repo.runs.filter((r) => r.suiteId === s.id).map((r) => checkRunNode(world, repo, r)), a) })),
+        repo.suites
+          .filter((s) => s.headSha === sha)
+          .map((s) => ({
+            __typename: 'CheckSuite',
+            id: nodeId('CS_', s.id),
+            databaseId: s.id,
+            status: upper(s.status),
+            conclusion: s.conclusion ? upper(s.conclusion) : null,
+            app: () => appNode(world, s.app),
+            checkRuns: (a: ConnectionArgs) =>
+              connection(
+                repo.runs.filter((r) => r.suiteId === s.id).map((r) => checkRunNode(world, repo, r)),
+                a,
+              ),
+          })),
         args,
       ),
   };
 }
 
 /** `object(expression: "<rev>:<path>")`: a Blob for a file, a Commit for a bare rev, else null. */
-export function gitObject(world: World, repo: Repo, expression: string | undefined, oid: string | undefined): Obj | null {
+export function gitObject(
+  world: World,
+  repo: Repo,
+  expression: string | undefined,
+  oid: string | undefined,
+): Obj | null {
   if (oid) return repo.git.commits.has(oid) ? commitNode(world, repo, oid) : null;
   if (!expression) return null;
   const colon = expression.indexOf(':');
   const rev = colon === -1 ? expression : expression.slice(0, colon);
-  const sha = repo.git.resolve(rev === '' ? 'HEAD' : rev) ?? (rev === 'HEAD' ? repo.git.resolve(repo.defaultBranch) : null);
+  const sha =
+    repo.git.resolve(rev === '' ? 'HEAD' : rev) ?? (rev === 'HEAD' ? repo.git.resolve(repo.defaultBranch) : null);
   if (!sha) return null;
   if (colon === -1) return commitNode(world, repo, sha);
   const path = expression.slice(colon + 1);
@@ -147,14 +202,28 @@ export function gitObject(world: World, repo: Repo, expression: string | undefin
     byteSize: bytes,
     isBinary: binary,
     isTruncated: bytes > BLOB_TEXT_LIMIT,
-    text: binary ? null : bytes > BLOB_TEXT_LIMIT ? Buffer.from(text).subarray(0, BLOB_TEXT_LIMIT).toString('utf8') : text,
+    text: binary
+      ? null
+      : bytes > BLOB_TEXT_LIMIT
+        ? Buffer.from(text).subarray(0, BLOB_TEXT_LIMIT).toString('utf8')
+        : text,
     commitUrl: `${world.urls.html}/${repo.fullName}/commit/${sha}`,
     commitResourcePath: `/${repo.fullName}/commit/${sha}`,
   };
 }
 
 function labelsOf(world: World, issue: Issue): (args: ConnectionArgs) => Record<string, unknown> {
-  return (args) => connection(issue.labels.map((name) => ({ __typename: 'Label', id: nodeId('LA_', name.length), name, color: 'ededed', description: null })), args);
+  return (args) =>
+    connection(
+      issue.labels.map((name) => ({
+        __typename: 'Label',
+        id: nodeId('LA_', name.length),
+        name,
+        color: 'ededed',
+        description: null,
+      })),
+      args,
+    );
 }
 
 function commentsOf(world: World, repo: Repo, issue: Issue): (args: ConnectionArgs) => Record<string, unknown> {
@@ -164,7 +233,19 @@ function commentsOf(world: World, repo: Repo, issue: Issue): (args: ConnectionAr
         const c = repo.comments.get(id);
         // fullDatabaseId is a BigInt, which GitHub sends as a decimal string.
         return c
-          ? [{ __typename: 'IssueComment', id: nodeId('IC_', c.id), databaseId: c.id, fullDatabaseId: String(c.id), body: c.body, author: actor(world, c.user), createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), url: `${world.urls.html}/${repo.fullName}/issues/${issue.number}#issuecomment-${c.id}` }]
+          ? [
+              {
+                __typename: 'IssueComment',
+                id: nodeId('IC_', c.id),
+                databaseId: c.id,
+                fullDatabaseId: String(c.id),
+                body: c.body,
+                author: actor(world, c.user),
+                createdAt: iso(c.createdAt),
+                updatedAt: iso(c.updatedAt),
+                url: `${world.urls.html}/${repo.fullName}/issues/${issue.number}#issuecomment-${c.id}`,
+              },
+            ]
           : [];
       }),
       args,
@@ -225,10 +306,13 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
     changedFiles: () => stats().changedFiles,
     isInMergeQueue: pull.queued,
     mergeCommit: () => (pull.mergeCommitSha ? commitNode(world, repo, pull.mergeCommitSha) : null),
-    autoMergeRequest: pull.autoMerge ? { mergeMethod: pull.autoMerge.method, enabledBy: actor(world, pull.autoMerge.enabledBy), enabledAt: null } : null,
+    autoMergeRequest: pull.autoMerge
+      ? { mergeMethod: pull.autoMerge.method, enabledBy: actor(world, pull.autoMerge.enabledBy), enabledAt: null }
+      : null,
     reviewDecision: () => {
       const latest = new Map<string, string>();
-      for (const r of repo.reviews.filter((x) => x.pullNumber === number && x.state !== 'COMMENTED')) latest.set(r.user, r.state);
+      for (const r of repo.reviews.filter((x) => x.pullNumber === number && x.state !== 'COMMENTED'))
+        latest.set(r.user, r.state);
       const states = [...latest.values()];
       if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED';
       if (states.includes('APPROVED')) return 'APPROVED';
@@ -238,19 +322,62 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
       const { mergeBase } = world.pullDiff(repo, pull);
       const baseAncestors = repo.git.ancestors(mergeBase);
       const shas: string[] = [];
-      for (let sha: string | undefined = pull.headSha; sha && !baseAncestors.has(sha); sha = repo.git.get(sha).parents[0]) shas.unshift(sha);
-      return connection(shas.map((sha) => ({ __typename: 'PullRequestCommit', id: nodeId('PRC_', shas.indexOf(sha)), commit: commitNode(world, repo, sha), url: `${world.urls.html}/${repo.fullName}/pull/${number}/commits/${sha}` })), args);
+      for (
+        let sha: string | undefined = pull.headSha;
+        sha && !baseAncestors.has(sha);
+        sha = repo.git.get(sha).parents[0]
+      )
+        shas.unshift(sha);
+      return connection(
+        shas.map((sha) => ({
+          __typename: 'PullRequestCommit',
+          id: nodeId('PRC_', shas.indexOf(sha)),
+          commit: commitNode(world, repo, sha),
+          url: `${world.urls.html}/${repo.fullName}/pull/${number}/commits/${sha}`,
+        })),
+        args,
+      );
     },
     files: (args: ConnectionArgs) =>
-      connection(world.pullDiff(repo, pull).files.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions, changeType: f.status === 'added' ? 'ADDED' : f.status === 'removed' ? 'DELETED' : f.status === 'renamed' ? 'RENAMED' : 'MODIFIED', viewerViewedState: 'UNVIEWED' })), args),
+      connection(
+        world.pullDiff(repo, pull).files.map((f) => ({
+          path: f.filename,
+          additions: f.additions,
+          deletions: f.deletions,
+          changeType:
+            f.status === 'added'
+              ? 'ADDED'
+              : f.status === 'removed'
+                ? 'DELETED'
+                : f.status === 'renamed'
+                  ? 'RENAMED'
+                  : 'MODIFIED',
+          viewerViewedState: 'UNVIEWED',
+        })),
+        args,
+      ),
     reviews: (args: ConnectionArgs & { states?: string[] | null }) =>
       connection(
         repo.reviews
           .filter((r) => r.pullNumber === number && (!args.states || args.states.includes(r.state)))
-          .map((r) => ({ __typename: 'PullRequestReview', id: nodeId('PRR_', r.id), databaseId: r.id, state: r.state, body: r.body, author: actor(world, r.user), submittedAt: iso(r.submittedAt), createdAt: iso(r.submittedAt), commit: { oid: r.commitId } })),
+          .map((r) => ({
+            __typename: 'PullRequestReview',
+            id: nodeId('PRR_', r.id),
+            databaseId: r.id,
+            state: r.state,
+            body: r.body,
+            author: actor(world, r.user),
+            submittedAt: iso(r.submittedAt),
+            createdAt: iso(r.submittedAt),
+            commit: { oid: r.commitId },
+          })),
         args,
       ),
-    reviewRequests: (args: ConnectionArgs) => connection(pull.requestedReviewers.map((login) => ({ requestedReviewer: actor(world, login) })), args),
+    reviewRequests: (args: ConnectionArgs) =>
+      connection(
+        pull.requestedReviewers.map((login) => ({ requestedReviewer: actor(world, login) })),
+        args,
+      ),
     closingIssuesReferences: (args: ConnectionArgs) =>
       connection(
         [...issue.body.matchAll(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)/gi)].flatMap((m) => {
@@ -264,7 +391,10 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
 
 export function repositoryNode(world: World, repo: Repo): Obj {
   const notFound = (kind: string, number: number): never => {
-    throw new GitHubError(404, `Could not resolve to ${/^[AEIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind} with the number of ${number}.`);
+    throw new GitHubError(
+      404,
+      `Could not resolve to ${/^[AEIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind} with the number of ${number}.`,
+    );
   };
   return {
     __typename: 'Repository',
@@ -278,7 +408,9 @@ export function repositoryNode(world: World, repo: Repo): Obj {
     isPrivate: false,
     defaultBranchRef: () => {
       const sha = repo.git.resolve(repo.defaultBranch);
-      return sha ? { __typename: 'Ref', name: repo.defaultBranch, prefix: 'refs/heads/', target: commitNode(world, repo, sha) } : null;
+      return sha
+        ? { __typename: 'Ref', name: repo.defaultBranch, prefix: 'refs/heads/', target: commitNode(world, repo, sha) }
+        : null;
     },
     ref: ({ qualifiedName }: { qualifiedName: string }) => {
       const name = qualifiedName.replace(/^refs\/heads\//, '');
@@ -290,19 +422,26 @@ export function repositoryNode(world: World, repo: Repo): Obj {
       if (!issue || repo.pulls.has(number)) return notFound('Issue', number);
       return issueNode(world, repo, issue);
     },
-    pullRequest: ({ number }: { number: number }) => (repo.pulls.has(number) ? pullRequestNode(world, repo, number) : notFound('PullRequest', number)),
+    pullRequest: ({ number }: { number: number }) =>
+      repo.pulls.has(number) ? pullRequestNode(world, repo, number) : notFound('PullRequest', number),
     issueOrPullRequest: ({ number }: { number: number }) => {
       const issue = repo.issues.get(number);
       if (!issue) return notFound('issue or pull request', number);
       return repo.pulls.has(number) ? pullRequestNode(world, repo, number) : issueNode(world, repo, issue);
     },
-    pullRequests: (args: ConnectionArgs & { states?: string[] | null; headRefName?: string | null; baseRefName?: string | null }) =>
+    pullRequests: (
+      args: ConnectionArgs & { states?: string[] | null; headRefName?: string | null; baseRefName?: string | null },
+    ) =>
       connection(
         [...repo.pulls.values()]
           .filter((p) => {
             const issue = repo.issues.get(p.number);
             const state = p.merged ? 'MERGED' : upper(issue?.state ?? 'open');
-            return (!args.states || args.states.includes(state)) && (!args.headRefName || args.headRefName === p.head) && (!args.baseRefName || args.baseRefName === p.base);
+            return (
+              (!args.states || args.states.includes(state)) &&
+              (!args.headRefName || args.headRefName === p.head) &&
+              (!args.baseRefName || args.baseRefName === p.base)
+            );
           })
           .map((p) => pullRequestNode(world, repo, p.number)),
         args,
@@ -334,7 +473,8 @@ export function pullByNodeId(world: World, id: string): { repo: Repo; number: nu
   const m = /^0:PR_(\d+)$/.exec(decoded);
   if (m) {
     for (const repo of world.repos.values())
-      for (const issue of repo.issues.values()) if (issue.id === Number(m[1]) && repo.pulls.has(issue.number)) return { repo, number: issue.number };
+      for (const issue of repo.issues.values())
+        if (issue.id === Number(m[1]) && repo.pulls.has(issue.number)) return { repo, number: issue.number };
   }
   throw new GitHubError(404, `Could not resolve to a node with the global id of '${id}'`);
 }

@@ -11,9 +11,19 @@ export function paginationBoundaries(context: ValidationContext): ASTVisitor {
       if (!names.has('first') || !names.has('last')) return;
       const given = new Set((node.arguments ?? []).map((a) => a.name.value));
       if (!given.has('first') && !given.has('last')) {
-        context.reportError(new GraphQLError(`You must provide a \`first\` or \`last\` value to properly paginate the \`${field.name}\` connection.`, { nodes: node }));
+        context.reportError(
+          new GraphQLError(
+            `You must provide a \`first\` or \`last\` value to properly paginate the \`${field.name}\` connection.`,
+            { nodes: node },
+          ),
+        );
       } else if (given.has('first') && given.has('last')) {
-        context.reportError(new GraphQLError(`Passing both \`first\` and \`last\` to paginate the \`${field.name}\` connection is not supported.`, { nodes: node }));
+        context.reportError(
+          new GraphQLError(
+            `Passing both \`first\` and \`last\` to paginate the \`${field.name}\` connection is not supported.`,
+            { nodes: node },
+          ),
+        );
       }
     },
   };

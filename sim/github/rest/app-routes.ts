@@ -30,7 +30,8 @@ function listDeliveries(req: RestRequest): RestResponse {
   }
   const status = req.query.get('status');
   const wanted = (a: HookAttempt) =>
-    status === null || (status === 'success' ? a.status_code >= 200 && a.status_code < 400 : a.status_code >= 400 && a.status_code < 600);
+    status === null ||
+    (status === 'success' ? a.status_code >= 200 && a.status_code < 400 : a.status_code >= 400 && a.status_code < 600);
   const all = [...req.world.webhooks.attempts].reverse().filter((a) => a.id < before && wanted(a));
   const page = all.slice(0, Math.min(perPage, 100));
   const last = page[page.length - 1];
@@ -65,8 +66,24 @@ function installationJson(world: World): Record<string, unknown> {
     app_slug: app.slug,
     target_id: userJson(world.urls, owner).id,
     target_type: 'User',
-    permissions: { checks: 'write', contents: 'write', issues: 'write', metadata: 'read', pull_requests: 'write', statuses: 'read' },
-    events: ['check_run', 'check_suite', 'issue_comment', 'issues', 'pull_request', 'pull_request_review', 'push', 'status'],
+    permissions: {
+      checks: 'write',
+      contents: 'write',
+      issues: 'write',
+      metadata: 'read',
+      pull_requests: 'write',
+      statuses: 'read',
+    },
+    events: [
+      'check_run',
+      'check_suite',
+      'issue_comment',
+      'issues',
+      'pull_request',
+      'pull_request_review',
+      'push',
+      'status',
+    ],
     created_at: iso(app.createdAt),
     updated_at: iso(app.createdAt),
     single_file_name: null,
@@ -93,7 +110,14 @@ export function appRoutes(auth: AppAuth): RouteTable {
         json: {
           token: issued.token,
           expires_at: iso(issued.expiresAt),
-          permissions: { checks: 'write', contents: 'write', issues: 'write', metadata: 'read', pull_requests: 'write', statuses: 'read' },
+          permissions: {
+            checks: 'write',
+            contents: 'write',
+            issues: 'write',
+            metadata: 'read',
+            pull_requests: 'write',
+            statuses: 'read',
+          },
           repository_selection: 'all',
         },
       };

@@ -1,7 +1,15 @@
 // REST routes on checks: create and update check runs (with GitHub's limits), list runs and
 // suites of a ref.
 import { z } from 'zod';
-import { createCheckRun, findRun, latestRuns, runPayload, suitePayload, updateCheckRun, type CheckRunInput } from '../check-acts.ts';
+import {
+  createCheckRun,
+  findRun,
+  latestRuns,
+  runPayload,
+  suitePayload,
+  updateCheckRun,
+  type CheckRunInput,
+} from '../check-acts.ts';
 import type { Repo } from '../model.ts';
 import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route-kit.ts';
 
@@ -23,9 +31,18 @@ const CheckRunBody = z.object({
   external_id: z.string().optional(),
   status: z.enum(['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending']).optional(),
   started_at: z.string().optional(),
-  conclusion: z.enum(['action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out']).optional(),
+  conclusion: z
+    .enum(['action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out'])
+    .optional(),
   completed_at: z.string().optional(),
-  output: z.object({ title: z.string().optional(), summary: z.string().optional(), text: z.string().optional(), annotations: z.array(Annotation).optional() }).optional(),
+  output: z
+    .object({
+      title: z.string().optional(),
+      summary: z.string().optional(),
+      text: z.string().optional(),
+      annotations: z.array(Annotation).optional(),
+    })
+    .optional(),
   actions: z.array(z.object({ label: z.string(), description: z.string(), identifier: z.string() })).optional(),
 });
 
@@ -34,7 +51,11 @@ function prNumbers(repo: Repo, sha: string): string {
   return numbers.length > 0 ? numbers.join(', ') : sha.slice(0, 7);
 }
 
-function describe(repo: Repo, input: CheckRunInput, run: { name: string; headSha: string; status: string; conclusion: string | null }): string {
+function describe(
+  repo: Repo,
+  input: CheckRunInput,
+  run: { name: string; headSha: string; status: string; conclusion: string | null },
+): string {
   const state = run.status === 'completed' ? `completed ${run.conclusion ?? ''}`.trim() : run.status;
   const notes = input.output?.annotations?.length ? ` (+${input.output.annotations.length} annotations)` : '';
   return `check-run ${run.name} on ${prNumbers(repo, run.headSha)}: ${state}${notes}`;
@@ -71,19 +92,28 @@ export const checkRoutes: RouteTable = {
     const sha = req.world.resolveSha(repo, req.params.ref);
     const name = req.query.get('check_name');
     const status = req.query.get('status');
-    const runs = (req.query.get('filter') === 'all' ? repo.runs.filter((r) => r.headSha === sha) : latestRuns(repo, sha))
+    const runs = (
+      req.query.get('filter') === 'all' ? repo.runs.filter((r) => r.headSha === sha) : latestRuns(repo, sha)
+    )
       .filter((r) => name === null || r.name === name)
       .filter((r) => status === null || r.status === status)
       .sort((a, b) => b.id - a.id);
     const page = paged(req, runs);
-    return { status: 200, headers: page.headers, json: { total_count: runs.length, check_runs: page.items.map((r) => runPayload(req.world, repo, r)) } };
+    return {
+      status: 200,
+      headers: page.headers,
+      json: { total_count: runs.length, check_runs: page.items.map((r) => runPayload(req.world, repo, r)) },
+    };
   },
   'GET /repos/{owner}/{repo}/commits/{ref}/check-suites': (req) => {
     const repo = repoOf(req);
     const sha = req.world.resolveSha(repo, req.params.ref);
     const suites = repo.suites.filter((s) => s.headSha === sha);
     const page = paged(req, suites);
-    return { status: 200, headers: page.headers, json: { total_count: suites.length, check_suites: page.items.map((s) => suitePayload(req.world, repo, s)) } };
+    return {
+      status: 200,
+      headers: page.headers,
+      json: { total_count: suites.length, check_suites: page.items.map((s) => suitePayload(req.world, repo, s)) },
+    };
   },
 };
-

@@ -1,7 +1,18 @@
 // REST routes on issues and their conversation: read and edit issues, comments (paged),
 // labels and reactions. Pull requests are issues here too, as on GitHub.
 import { z } from 'zod';
-import { addComment, addLabels, addReaction, commentPayload, editComment, editIssue, issuePayload, openIssue, removeLabel, setIssueState } from '../issue-acts.ts';
+import {
+  addComment,
+  addLabels,
+  addReaction,
+  commentPayload,
+  editComment,
+  editIssue,
+  issuePayload,
+  openIssue,
+  removeLabel,
+  setIssueState,
+} from '../issue-acts.ts';
 import { labelJson, reactionJson } from '../payloads.ts';
 import { setPullState } from '../pull-acts.ts';
 import { GitHubError } from '../world.ts';
@@ -10,9 +21,20 @@ import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route
 const CommentBody = z.object({ body: z.string() });
 const NewIssue = z.object({ title: z.union([z.string().min(1), z.number()]), body: z.string().nullable().optional() });
 const ListState = z.enum(['open', 'closed', 'all']).catch('open');
-const IssuePatch = z.object({ title: z.union([z.string(), z.number()]).nullable().optional(), body: z.string().nullable().optional(), state: z.enum(['open', 'closed']).optional(), state_reason: z.enum(['completed', 'not_planned', 'reopened']).nullable().optional() });
-const LabelsBody = z.union([z.object({ labels: z.array(z.union([z.string(), z.object({ name: z.string() })])) }), z.array(z.union([z.string(), z.object({ name: z.string() })])), z.string()]);
-const ReactionBody = z.object({ content: z.enum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']) });
+const IssuePatch = z.object({
+  title: z.union([z.string(), z.number()]).nullable().optional(),
+  body: z.string().nullable().optional(),
+  state: z.enum(['open', 'closed']).optional(),
+  state_reason: z.enum(['completed', 'not_planned', 'reopened']).nullable().optional(),
+});
+const LabelsBody = z.union([
+  z.object({ labels: z.array(z.union([z.string(), z.object({ name: z.string() })])) }),
+  z.array(z.union([z.string(), z.object({ name: z.string() })])),
+  z.string(),
+]);
+const ReactionBody = z.object({
+  content: z.enum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']),
+});
 
 const labelNames = (body: z.infer<typeof LabelsBody>): string[] => {
   const list = typeof body === 'string' ? [body] : Array.isArray(body) ? body : body.labels;
@@ -26,7 +48,8 @@ export const issueRoutes: RouteTable = {
     const state = ListState.parse(req.query.get('state') ?? 'open');
     const creator = req.query.get('creator');
     const asc = req.query.get('direction') === 'asc';
-    if ((req.query.get('sort') ?? 'created') !== 'created') throw new GitHubError(422, 'the emulator sorts issues by created only');
+    if ((req.query.get('sort') ?? 'created') !== 'created')
+      throw new GitHubError(422, 'the emulator sorts issues by created only');
     const issues = [...repo.issues.values()]
       .filter((i) => (state === 'all' || i.state === state) && (creator === null || i.user === creator))
       .sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
@@ -36,7 +59,12 @@ export const issueRoutes: RouteTable = {
   'POST /repos/{owner}/{repo}/issues': (req) => {
     const repo = repoOf(req);
     const body = parseBody(NewIssue, req.body);
-    const issue = openIssue(req.world, repo, { title: String(body.title), body: body.body ?? '', user: req.actor }, req.out);
+    const issue = openIssue(
+      req.world,
+      repo,
+      { title: String(body.title), body: body.body ?? '', user: req.actor },
+      req.out,
+    );
     return ok(issuePayload(req.world, repo, issue), `open issue #${issue.number} "${issue.title}"`, 201);
   },
   'GET /repos/{owner}/{repo}/issues/{issue_number}': (req) => {
@@ -48,11 +76,30 @@ export const issueRoutes: RouteTable = {
     const issue = req.world.issue(repo, intParam(req, 'issue_number'));
     const body = parseBody(IssuePatch, req.body);
     const done: string[] = [];
-    editIssue(req.world, repo, issue, { title: body.title === null || body.title === undefined ? undefined : String(body.title), body: body.body ?? undefined }, req.actor, req.out);
+    editIssue(
+      req.world,
+      repo,
+      issue,
+      {
+        title: body.title === null || body.title === undefined ? undefined : String(body.title),
+        body: body.body ?? undefined,
+      },
+      req.actor,
+      req.out,
+    );
     if (body.title !== undefined || body.body !== undefined) done.push(`edit #${issue.number}`);
     if (body.state !== undefined && body.state !== issue.state) {
       if (repo.pulls.has(issue.number)) setPullState(req.world, repo, issue.number, body.state, req.actor, req.out);
-      else setIssueState(req.world, repo, issue, body.state, req.actor, req.out, body.state_reason === 'not_planned' ? 'not_planned' : 'completed');
+      else
+        setIssueState(
+          req.world,
+          repo,
+          issue,
+          body.state,
+          req.actor,
+          req.out,
+          body.state_reason === 'not_planned' ? 'not_planned' : 'completed',
+        );
       done.push(`${body.state === 'closed' ? 'close' : 'reopen'} #${issue.number}`);
     }
     return ok(issuePayload(req.world, repo, issue), done.join(', ') || `edit #${issue.number} (no change)`);
@@ -84,13 +131,19 @@ export const issueRoutes: RouteTable = {
     const issue = req.world.issue(repo, intParam(req, 'issue_number'));
     const names = labelNames(parseBody(LabelsBody, req.body));
     addLabels(req.world, repo, issue, names, req.actor, req.out);
-    return ok(issue.labels.map((name) => labelJson(req.world.urls, repo, name)), `label #${issue.number} ${names.join(', ')}`);
+    return ok(
+      issue.labels.map((name) => labelJson(req.world.urls, repo, name)),
+      `label #${issue.number} ${names.join(', ')}`,
+    );
   },
   'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}': (req) => {
     const repo = repoOf(req);
     const issue = req.world.issue(repo, intParam(req, 'issue_number'));
     removeLabel(req.world, repo, issue, req.params.name, req.actor, req.out);
-    return ok(issue.labels.map((name) => labelJson(req.world.urls, repo, name)), `unlabel #${issue.number} ${req.params.name}`);
+    return ok(
+      issue.labels.map((name) => labelJson(req.world.urls, repo, name)),
+      `unlabel #${issue.number} ${req.params.name}`,
+    );
   },
   'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': (req) => {
     const repo = repoOf(req);
@@ -98,7 +151,11 @@ export const issueRoutes: RouteTable = {
     if (!comment) throw new GitHubError(404, 'Not Found');
     const body = parseBody(ReactionBody, req.body);
     const { reaction, created } = addReaction(req.world, comment.reactions, req.actor, body.content);
-    return ok(reactionJson(req.world.urls, reaction), `react ${body.content} to a comment on #${comment.issueNumber}`, created ? 201 : 200);
+    return ok(
+      reactionJson(req.world.urls, reaction),
+      `react ${body.content} to a comment on #${comment.issueNumber}`,
+      created ? 201 : 200,
+    );
   },
   'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions': (req) => {
     const repo = repoOf(req);

@@ -12,11 +12,29 @@ import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route
 const DIFF_MAX_LINES = 20_000;
 const DIFF_MAX_FILES = 300;
 
-const PullPatch = z.object({ title: z.string().optional(), body: z.string().optional(), state: z.enum(['open', 'closed']).optional(), base: z.string().optional(), maintainer_can_modify: z.boolean().optional() });
-const MergeBody = z.object({ sha: z.string().optional(), merge_method: z.enum(['merge', 'squash', 'rebase']).optional(), commit_title: z.string().optional(), commit_message: z.string().optional() });
-const ReviewersBody = z.object({ reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional() });
+const PullPatch = z.object({
+  title: z.string().optional(),
+  body: z.string().optional(),
+  state: z.enum(['open', 'closed']).optional(),
+  base: z.string().optional(),
+  maintainer_can_modify: z.boolean().optional(),
+});
+const MergeBody = z.object({
+  sha: z.string().optional(),
+  merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
+  commit_title: z.string().optional(),
+  commit_message: z.string().optional(),
+});
+const ReviewersBody = z.object({
+  reviewers: z.array(z.string()).optional(),
+  team_reviewers: z.array(z.string()).optional(),
+});
 
-const blobSha = (text: string): string => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
+const blobSha = (text: string): string =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0`)
+    .update(text)
+    .digest('hex');
 
 export const pullRoutes: RouteTable = {
   'GET /repos/{owner}/{repo}/pulls': (req) => {
@@ -41,10 +59,16 @@ export const pullRoutes: RouteTable = {
     if (/application\/vnd\.github(\.v3)?\.(diff|patch)/.test(accept)) {
       const { files } = req.world.pullDiff(repo, pull);
       if (files.length > DIFF_MAX_FILES || diffLineCount(files) > DIFF_MAX_LINES)
-        throw new GitHubError(406, `Sorry, the diff exceeded the maximum number of ${files.length > DIFF_MAX_FILES ? 'files' : 'lines'} (${files.length > DIFF_MAX_FILES ? DIFF_MAX_FILES : DIFF_MAX_LINES}). Consider using 'List pull requests files' API or locally cloning the repository instead.`, [
-          { resource: 'PullRequest', field: 'diff', code: 'too_large' },
-        ]);
-      return { status: 200, text: renderUnifiedDiff(files), headers: { 'content-type': 'application/vnd.github.diff; charset=utf-8' } };
+        throw new GitHubError(
+          406,
+          `Sorry, the diff exceeded the maximum number of ${files.length > DIFF_MAX_FILES ? 'files' : 'lines'} (${files.length > DIFF_MAX_FILES ? DIFF_MAX_FILES : DIFF_MAX_LINES}). Consider using 'List pull requests files' API or locally cloning the repository instead.`,
+          [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }],
+        );
+      return {
+        status: 200,
+        text: renderUnifiedDiff(files),
+        headers: { 'content-type': 'application/vnd.github.diff; charset=utf-8' },
+      };
     }
     return ok(req.world.readPull(repo, number));
   },
@@ -59,7 +83,8 @@ export const pullRoutes: RouteTable = {
       done.push(`edit #${number}`);
     }
     if (body.base !== undefined && body.base !== pull.base) {
-      if (!repo.git.branches.has(body.base)) throw new GitHubError(422, `Proposed base branch '${body.base}' was not found`);
+      if (!repo.git.branches.has(body.base))
+        throw new GitHubError(422, `Proposed base branch '${body.base}' was not found`);
       pull.base = body.base;
       done.push(`rebase #${number} onto ${body.base}`);
     }
@@ -98,14 +123,24 @@ export const pullRoutes: RouteTable = {
     const repo = repoOf(req);
     const number = intParam(req, 'pull_number');
     const body = parseBody(MergeBody, req.body);
-    const sha = mergePull(req.world, repo, number, { sha: body.sha, method: body.merge_method, title: body.commit_title }, req.actor, req.out);
+    const sha = mergePull(
+      req.world,
+      repo,
+      number,
+      { sha: body.sha, method: body.merge_method, title: body.commit_title },
+      req.actor,
+      req.out,
+    );
     return ok({ sha, merged: true, message: 'Pull Request successfully merged' }, `merge #${number}`);
   },
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews': (req) => {
     const repo = repoOf(req);
     const number = intParam(req, 'pull_number');
     req.world.pull(repo, number);
-    const page = paged(req, repo.reviews.filter((r) => r.pullNumber === number));
+    const page = paged(
+      req,
+      repo.reviews.filter((r) => r.pullNumber === number),
+    );
     return { status: 200, json: page.items.map((r) => reviewJson(req.world.urls, repo, r)), headers: page.headers };
   },
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': (req) => {
@@ -114,6 +149,10 @@ export const pullRoutes: RouteTable = {
     const body = parseBody(ReviewersBody, req.body);
     const reviewers = body.reviewers ?? [];
     requestReviewers(req.world, repo, number, reviewers, req.actor, req.out);
-    return ok(req.world.pullJson(repo, number), `request review on #${number} from ${reviewers.join(', ') || 'nobody'}`, 201);
+    return ok(
+      req.world.pullJson(repo, number),
+      `request review on #${number} from ${reviewers.join(', ') || 'nobody'}`,
+      201,
+    );
   },
 };

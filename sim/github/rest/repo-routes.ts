@@ -9,44 +9,90 @@ import { iso, nodeId, repoJson, statusJson, userJson } from '../payloads.ts';
 import { GitHubError } from '../world.ts';
 import { ok, paged, parseBody, repoOf, type RestRequest, type RouteTable } from './route-kit.ts';
 
-const blobSha = (text: string): string => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest('hex');
+const blobSha = (text: string): string =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0`)
+    .update(text)
+    .digest('hex');
 
 export function commitJson(req: RestRequest, sha: string): Record<string, unknown> {
   const repo = repoOf(req);
   const commit = repo.git.get(sha);
   const api = `${req.world.urls.api}/repos/${repo.fullName}`;
-  const person = { name: commit.author, email: `${commit.author}@users.noreply.github.com`, date: iso(commit.timestamp) };
+  const person = {
+    name: commit.author,
+    email: `${commit.author}@users.noreply.github.com`,
+    date: iso(commit.timestamp),
+  };
   return {
     sha,
     node_id: nodeId('C_', commit.timestamp),
-    commit: { author: person, committer: person, message: commit.message, tree: { sha: commit.treeSha, url: `${api}/git/trees/${commit.treeSha}` }, url: `${api}/git/commits/${sha}`, comment_count: 0 },
+    commit: {
+      author: person,
+      committer: person,
+      message: commit.message,
+      tree: { sha: commit.treeSha, url: `${api}/git/trees/${commit.treeSha}` },
+      url: `${api}/git/commits/${sha}`,
+      comment_count: 0,
+    },
     url: `${api}/commits/${sha}`,
     html_url: `${req.world.urls.html}/${repo.fullName}/commit/${sha}`,
     comments_url: `${api}/commits/${sha}/comments`,
     author: userJson(req.world.urls, commit.author),
     committer: userJson(req.world.urls, commit.author),
-    parents: commit.parents.map((p) => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${req.world.urls.html}/${repo.fullName}/commit/${p}` })),
+    parents: commit.parents.map((p) => ({
+      sha: p,
+      url: `${api}/commits/${p}`,
+      html_url: `${req.world.urls.html}/${repo.fullName}/commit/${p}`,
+    })),
   };
 }
 
-const StatusBody = z.object({ state: z.enum(['error', 'failure', 'pending', 'success']), target_url: z.string().nullable().optional(), description: z.string().nullable().optional(), context: z.string().optional() });
+const StatusBody = z.object({
+  state: z.enum(['error', 'failure', 'pending', 'success']),
+  target_url: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  context: z.string().optional(),
+});
 const DispatchBody = z.object({ event_type: z.string(), client_payload: z.record(z.string(), z.unknown()).optional() });
 
 function combinedStatus(req: RestRequest): Record<string, unknown> {
   const repo = repoOf(req);
   const sha = req.world.resolveSha(repo, req.params.ref);
   const latest = new Map<string, ReturnType<typeof statusJson>>();
-  for (const status of repo.statuses.filter((s) => s.sha === sha)) latest.set(status.context, statusJson(req.world.urls, repo, status));
+  for (const status of repo.statuses.filter((s) => s.sha === sha))
+    latest.set(status.context, statusJson(req.world.urls, repo, status));
   const statuses = [...latest.values()];
   const states = statuses.map((s) => s.state);
-  const state = states.some((s) => s === 'failure' || s === 'error') ? 'failure' : states.length > 0 && states.every((s) => s === 'success') ? 'success' : 'pending';
-  return { state, statuses, sha, total_count: statuses.length, repository: repoJson(req.world.urls, repo, req.world.lastPush(repo)), commit_url: `${req.world.urls.api}/repos/${repo.fullName}/commits/${sha}`, url: `${req.world.urls.api}/repos/${repo.fullName}/commits/${sha}/status` };
+  const state = states.some((s) => s === 'failure' || s === 'error')
+    ? 'failure'
+    : states.length > 0 && states.every((s) => s === 'success')
+      ? 'success'
+      : 'pending';
+  return {
+    state,
+    statuses,
+    sha,
+    total_count: statuses.length,
+    repository: repoJson(req.world.urls, repo, req.world.lastPush(repo)),
+    commit_url: `${req.world.urls.api}/repos/${repo.fullName}/commits/${sha}`,
+    url: `${req.world.urls.api}/repos/${repo.fullName}/commits/${sha}/status`,
+  };
 }
 
 export const repoRoutes: RouteTable = {
   'GET /repos/{owner}/{repo}': (req) => {
     const repo = repoOf(req);
-    return ok({ ...repoJson(req.world.urls, repo, req.world.lastPush(repo)), allow_merge_commit: true, allow_squash_merge: true, allow_rebase_merge: true, allow_auto_merge: true, delete_branch_on_merge: false, network_count: 0, subscribers_count: 0 });
+    return ok({
+      ...repoJson(req.world.urls, repo, req.world.lastPush(repo)),
+      allow_merge_commit: true,
+      allow_squash_merge: true,
+      allow_rebase_merge: true,
+      allow_auto_merge: true,
+      delete_branch_on_merge: false,
+      network_count: 0,
+      subscribers_count: 0,
+    });
   },
   'GET /repos/{owner}/{repo}/contents/{path}': (req) => {
     const repo = repoOf(req);
@@ -80,7 +126,17 @@ export const repoRoutes: RouteTable = {
     const repo = repoOf(req);
     const sha = repo.git.branches.get(req.params.branch);
     if (!sha) throw new GitHubError(404, 'Branch not found');
-    return ok({ name: req.params.branch, commit: commitJson(req, sha), _links: { self: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}`, html: `${req.world.urls.html}/${repo.fullName}/tree/${req.params.branch}` }, protected: false, protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } }, protection_url: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}/protection` });
+    return ok({
+      name: req.params.branch,
+      commit: commitJson(req, sha),
+      _links: {
+        self: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}`,
+        html: `${req.world.urls.html}/${repo.fullName}/tree/${req.params.branch}`,
+      },
+      protected: false,
+      protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
+      protection_url: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}/protection`,
+    });
   },
   'GET /repos/{owner}/{repo}/compare/{basehead}': (req) => {
     const repo = repoOf(req);
@@ -96,7 +152,14 @@ export const repoRoutes: RouteTable = {
     const headAncestors = repo.git.ancestors(head);
     const ahead = [...headAncestors].filter((s) => !baseAncestors.has(s));
     const behind = [...baseAncestors].filter((s) => !headAncestors.has(s)).length;
-    const status = ahead.length === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged';
+    const status =
+      ahead.length === 0 && behind === 0
+        ? 'identical'
+        : behind === 0
+          ? 'ahead'
+          : ahead.length === 0
+            ? 'behind'
+            : 'diverged';
     const api = `${req.world.urls.api}/repos/${repo.fullName}`;
     return ok({
       url: `${api}/compare/${req.params.basehead}`,
@@ -111,7 +174,19 @@ export const repoRoutes: RouteTable = {
       behind_by: behind,
       total_commits: ahead.length,
       commits: ahead.map((sha) => commitJson(req, sha)).sort((a, b) => String(a.sha).localeCompare(String(b.sha))),
-      files: files.map((f) => ({ sha: blobSha(f.after ?? ''), filename: f.filename, status: f.status, ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}), additions: f.additions, deletions: f.deletions, changes: f.changes, blob_url: `${req.world.urls.html}/${repo.fullName}/blob/${head}/${f.filename}`, raw_url: `${req.world.urls.html}/${repo.fullName}/raw/${head}/${f.filename}`, contents_url: `${api}/contents/${f.filename}?ref=${head}`, ...(f.patch !== undefined ? { patch: f.patch } : {}) })),
+      files: files.map((f) => ({
+        sha: blobSha(f.after ?? ''),
+        filename: f.filename,
+        status: f.status,
+        ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}),
+        additions: f.additions,
+        deletions: f.deletions,
+        changes: f.changes,
+        blob_url: `${req.world.urls.html}/${repo.fullName}/blob/${head}/${f.filename}`,
+        raw_url: `${req.world.urls.html}/${repo.fullName}/raw/${head}/${f.filename}`,
+        contents_url: `${api}/contents/${f.filename}?ref=${head}`,
+        ...(f.patch !== undefined ? { patch: f.patch } : {}),
+      })),
     });
   },
   'GET /repos/{owner}/{repo}/rules/branches/{branch}': (req) => {
@@ -120,23 +195,66 @@ export const repoRoutes: RouteTable = {
     const source = { ruleset_source_type: 'Repository', ruleset_source: repo.fullName, ruleset_id: 1 };
     const branch = rulesFor(repo, req.params.branch);
     if (branch.required && branch.required.length > 0)
-      rules.push({ type: 'required_status_checks', ...source, parameters: { strict_required_status_checks_policy: false, required_status_checks: branch.required.map((context) => ({ context })) } });
+      rules.push({
+        type: 'required_status_checks',
+        ...source,
+        parameters: {
+          strict_required_status_checks_policy: false,
+          required_status_checks: branch.required.map((context) => ({ context })),
+        },
+      });
     if (branch.requiredReviews !== undefined)
-      rules.push({ type: 'pull_request', ...source, parameters: { required_approving_review_count: branch.requiredReviews, dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_review_thread_resolution: false } });
-    if (branch.mergeQueue) rules.push({ type: 'merge_queue', ...source, parameters: { check_response_timeout_minutes: 60, grouping_strategy: 'ALLGREEN', max_entries_to_build: 5, max_entries_to_merge: 5, merge_method: 'MERGE', min_entries_to_merge: 1, min_entries_to_merge_wait_minutes: 5 } });
+      rules.push({
+        type: 'pull_request',
+        ...source,
+        parameters: {
+          required_approving_review_count: branch.requiredReviews,
+          dismiss_stale_reviews_on_push: false,
+          require_code_owner_review: false,
+          require_last_push_approval: false,
+          required_review_thread_resolution: false,
+        },
+      });
+    if (branch.mergeQueue)
+      rules.push({
+        type: 'merge_queue',
+        ...source,
+        parameters: {
+          check_response_timeout_minutes: 60,
+          grouping_strategy: 'ALLGREEN',
+          max_entries_to_build: 5,
+          max_entries_to_merge: 5,
+          merge_method: 'MERGE',
+          min_entries_to_merge: 1,
+          min_entries_to_merge_wait_minutes: 5,
+        },
+      });
     return ok(rules);
   },
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (req) => {
     const repo = repoOf(req);
     const role = req.world.permissionOf(repo, req.params.username);
-    const user = { ...userJson(req.world.urls, req.params.username), permissions: { admin: role === 'admin', maintain: role === 'maintain' || role === 'admin', push: REST_PERMISSION[role] !== 'read', triage: role !== 'read', pull: true }, role_name: role };
+    const user = {
+      ...userJson(req.world.urls, req.params.username),
+      permissions: {
+        admin: role === 'admin',
+        maintain: role === 'maintain' || role === 'admin',
+        push: REST_PERMISSION[role] !== 'read',
+        triage: role !== 'read',
+        pull: true,
+      },
+      role_name: role,
+    };
     return ok({ permission: REST_PERMISSION[role], role_name: role, user });
   },
   'GET /repos/{owner}/{repo}/commits/{ref}/status': (req) => ok(combinedStatus(req)),
   'GET /repos/{owner}/{repo}/commits/{ref}/statuses': (req) => {
     const repo = repoOf(req);
     const sha = req.world.resolveSha(repo, req.params.ref);
-    const list = repo.statuses.filter((s) => s.sha === sha).reverse().map((s) => statusJson(req.world.urls, repo, s));
+    const list = repo.statuses
+      .filter((s) => s.sha === sha)
+      .reverse()
+      .map((s) => statusJson(req.world.urls, repo, s));
     const page = paged(req, list);
     return { status: 200, json: page.items, headers: page.headers };
   },
@@ -144,7 +262,11 @@ export const repoRoutes: RouteTable = {
     const repo = repoOf(req);
     const body = parseBody(StatusBody, req.body);
     const status = setStatus(req.world, repo, req.params.sha, body, req.actor, req.out);
-    return ok(statusJson(req.world.urls, repo, status), `status ${status.context} on ${req.params.sha.slice(0, 7)}: ${status.state}`, 201);
+    return ok(
+      statusJson(req.world.urls, repo, status),
+      `status ${status.context} on ${req.params.sha.slice(0, 7)}: ${status.state}`,
+      201,
+    );
   },
   'POST /repos/{owner}/{repo}/dispatches': (req) => {
     const repo = repoOf(req);

@@ -49,12 +49,20 @@ export function intParam(req: RestRequest, name: string): number {
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new GitHubError(422, `Invalid request.\n\n${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new GitHubError(
+      422,
+      `Invalid request.\n\n${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('\n')}`,
+    );
   return parsed.data;
 }
 
 /** One page of a list, with GitHub's Link header. */
-export function paged<T>(req: RestRequest, items: T[], maxPerPage = 100): { items: T[]; headers: Record<string, string> } {
+export function paged<T>(
+  req: RestRequest,
+  items: T[],
+  maxPerPage = 100,
+): { items: T[]; headers: Record<string, string> } {
   const perPage = Math.min(Math.max(Number(req.query.get('per_page') ?? 30) || 30, 1), maxPerPage);
   const page = Math.max(Number(req.query.get('page') ?? 1) || 1, 1);
   const last = Math.max(Math.ceil(items.length / perPage), 1);
@@ -67,7 +75,10 @@ export function paged<T>(req: RestRequest, items: T[], maxPerPage = 100): { item
   const links: string[] = [];
   if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
   if (page > 1) links.push(link(1, 'first'), link(page - 1, 'prev'));
-  return { items: items.slice((page - 1) * perPage, page * perPage), headers: links.length > 0 ? { link: links.join(', ') } : {} };
+  return {
+    items: items.slice((page - 1) * perPage, page * perPage),
+    headers: links.length > 0 ? { link: links.join(', ') } : {},
+  };
 }
 
 export const ok = (json: unknown, summary?: string, status = 200): RestResponse => ({ status, json, summary });

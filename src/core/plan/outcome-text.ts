@@ -10,17 +10,27 @@ import { byPr, type SelectionInput } from './verdict.ts';
 export function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>, shadow: boolean): string {
   if (reasons.has(pr)) return reasons.get(pr)!;
   if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
-  if (verdict.kind === 'repair') return verdict.target === pr ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}` : 'waiting';
+  if (verdict.kind === 'repair')
+    return verdict.target === pr
+      ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}`
+      : 'waiting';
   return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
 }
 
-export function reasonsFor(input: SelectionInput, verdict: Verdict, ranked: Map<number, RankedCandidate>): Map<number, string> {
+export function reasonsFor(
+  input: SelectionInput,
+  verdict: Verdict,
+  ranked: Map<number, RankedCandidate>,
+): Map<number, string> {
   const evidence = byPr(input.siblings);
   const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
   const anchor = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : undefined);
   const reasons = new Map<number, string>();
   if (anchor === undefined) return reasons;
-  const head = chosen === null && verdict.kind === 'human' ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)` : undefined;
+  const head =
+    chosen === null && verdict.kind === 'human'
+      ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)`
+      : undefined;
   for (const pr of verdict.losers) {
     const combined = combinedIntoReason(input.combined, verdict.kind === 'repair' ? null : (chosen ?? null), pr);
     reasons.set(

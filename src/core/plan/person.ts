@@ -36,7 +36,8 @@ export interface RejectionPlan {
 }
 
 const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => string> = {
-  'not-gated': (pr) => `#${pr} was not before a person (only the rejection of a candidate at the human gate starts the Change's repair)`,
+  'not-gated': (pr) =>
+    `#${pr} was not before a person (only the rejection of a candidate at the human gate starts the Change's repair)`,
   used: () => "the Change's one repair is already used",
   spent: (pr) => `the Change's one repair was already spent on #${pr} (a round asked for it), so no new repair starts`,
   'source-rejected': () => 'a combined candidate built from a rejected candidate gets no repair',
@@ -49,7 +50,9 @@ export function planRejection(input: RejectionInput): RejectionPlan {
   const reason = input.reason.slice(0, 500);
   const text = `Rejected by @${user}: ${reason}`;
   const state: Action = { kind: 'set-state', key: k('state'), pr, state: 'rejected', reason: text };
-  const actions: Action[] = input.awaiting ? [{ kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING }] : [];
+  const actions: Action[] = input.awaiting
+    ? [{ kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING }]
+    : [];
   if (input.repair === 'granted') {
     const receipt: Receipt = {
       kind: 'ACCEPTANCE_REPAIR',
@@ -67,16 +70,41 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       ? `${text}\n\nShadow mode: Arbiter would take #${pr} out of the running and ask for one repair; it stays as it is.`
       : `${text}\n\n#${pr} is out of the running. It stays open for the repair's commits, which bring it back in the next round.`;
     actions.push(
-      { kind: 'check-run', key: k('check'), pr, headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: shadow ? 'Shadow: would reject and ask for a repair' : 'Rejected: repair requested', summary },
+      {
+        kind: 'check-run',
+        key: k('check'),
+        pr,
+        headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: shadow ? 'Shadow: would reject and ask for a repair' : 'Rejected: repair requested',
+        summary,
+      },
       state,
       { kind: 'receipt', key: k('receipt'), receipt },
       {
         kind: 'dispatch',
         key: `${repo}#${change}/repair-by-rejection`,
         eventType: 'arbiter.repair',
-        payload: { change, candidate: pr, base: input.base, head_sha: headSha, objective: reason, reason: text.slice(0, 500), round: input.round, by: user },
+        payload: {
+          change,
+          candidate: pr,
+          base: input.base,
+          head_sha: headSha,
+          objective: reason,
+          reason: text.slice(0, 500),
+          round: input.round,
+          by: user,
+        },
       },
-      { kind: 'comment', key: k('note'), issue: change, marker: `repair:${change}`, body: `${markerFor(`repair:${change}`)}\n${note}` },
+      {
+        kind: 'comment',
+        key: k('note'),
+        issue: change,
+        marker: `repair:${change}`,
+        body: `${markerFor(`repair:${change}`)}\n${note}`,
+      },
     );
     const reply = shadow
       ? `Shadow mode: Arbiter would reject #${pr} and ask for the Change's one repair (${reason.slice(0, 200)}); no pull request was changed and nothing was dispatched.`
@@ -84,12 +112,43 @@ export function planRejection(input: RejectionInput): RejectionPlan {
     return { actions, reply, keptForRepair: true };
   }
   const why = WHY_NO_REPAIR[input.repair](pr);
-  const summary = shadow ? `${text}\n\nShadow mode: Arbiter would close this candidate; no repair would start: ${why}.` : `${text}\n\nNo repair was started: ${why}.`;
-  const note = shadow ? `Shadow mode: Arbiter would close this candidate. ${text}. No repair would start: ${why}.` : `${text}. This candidate is out of the running and closed; no repair was started: ${why}.`;
+  const summary = shadow
+    ? `${text}\n\nShadow mode: Arbiter would close this candidate; no repair would start: ${why}.`
+    : `${text}\n\nNo repair was started: ${why}.`;
+  const note = shadow
+    ? `Shadow mode: Arbiter would close this candidate. ${text}. No repair would start: ${why}.`
+    : `${text}. This candidate is out of the running and closed; no repair was started: ${why}.`;
   actions.push(
-    { kind: 'check-run', key: k('check'), pr, headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: shadow ? 'Shadow: would reject' : 'Rejected', summary },
-    { kind: 'comment', key: k('note'), issue: pr, marker: `rejected:${pr}`, body: `${markerFor(`rejected:${pr}`)}\n${note}` },
-    { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo, change, round: input.round, at: input.now, data: { candidates: [pr], decision: 'rejected by a person', by: user, reason, repair: input.repair } } },
+    {
+      kind: 'check-run',
+      key: k('check'),
+      pr,
+      headSha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'neutral',
+      title: shadow ? 'Shadow: would reject' : 'Rejected',
+      summary,
+    },
+    {
+      kind: 'comment',
+      key: k('note'),
+      issue: pr,
+      marker: `rejected:${pr}`,
+      body: `${markerFor(`rejected:${pr}`)}\n${note}`,
+    },
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo,
+        change,
+        round: input.round,
+        at: input.now,
+        data: { candidates: [pr], decision: 'rejected by a person', by: user, reason, repair: input.repair },
+      },
+    },
     { kind: 'close', key: k('close'), pr },
     state,
   );

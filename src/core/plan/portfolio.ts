@@ -51,8 +51,13 @@ const MAX_TEXT = 200;
 const clip = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text);
 
 function unmetCriteria(e: CandidateEvidence, criteria: Criterion[]): { id: string; text: string }[] {
-  const open = new Set((e.acceptance?.results ?? []).filter((r) => r.status !== 'met' && r.status !== 'uncheckable').map((r) => r.id));
-  return criteria.filter((c) => open.has(c.id)).slice(0, MAX_LISTED).map((c) => ({ id: c.id, text: clip(c.text) }));
+  const open = new Set(
+    (e.acceptance?.results ?? []).filter((r) => r.status !== 'met' && r.status !== 'uncheckable').map((r) => r.id),
+  );
+  return criteria
+    .filter((c) => open.has(c.id))
+    .slice(0, MAX_LISTED)
+    .map((c) => ({ id: c.id, text: clip(c.text) }));
 }
 
 const rounded = (v: number | null): number | null => (v === null ? null : Math.round(v * 10_000) / 10_000);
@@ -62,18 +67,37 @@ export function planWideRound(input: WideInput): WidePlan {
   const key = (suffix: string): string => `${repo}#${change.number}/p${input.portfolio}/wide/${suffix}`;
   const evidence = new Map(input.siblings.map((e) => [e.pr, e]));
   // Averages are shown to two decimals, as the readings are.
-  const ranked = new Map(step.ranking.map((c) => [c.pr, { ...c, score: c.score === null ? null : Number(c.score.toFixed(2)) }]));
+  const ranked = new Map(
+    step.ranking.map((c) => [c.pr, { ...c, score: c.score === null ? null : Number(c.score.toFixed(2)) }]),
+  );
   const slotOfPr = new Map(input.slots.filter((s) => s.pr !== null).map((s) => [s.pr!, s]));
   const readingsOf = (pr: number): number[] => input.readings.get(pr) ?? [];
   const lastDeep = ranked.get(step.deep[step.deep.length - 1]);
   const reasons = new Map<number, string>();
   for (const pr of step.out) {
-    const beat = lastDeep ? loserReason({ winner: lastDeep, loser: ranked.get(pr)!, loserEvidence: evidence.get(pr)!, criteriaCount: change.criteria.length, judge: null }) : 'nothing went deep';
-    reasons.set(pr, `Not in the top ${k} of the wide round: ${beat.replace(/^Lost to (#\d+): /, '$1 ranks above (').replace(/\.$/, ').')} Readings: ${describeReadings(readingsOf(pr))}.`);
+    const beat = lastDeep
+      ? loserReason({
+          winner: lastDeep,
+          loser: ranked.get(pr)!,
+          loserEvidence: evidence.get(pr)!,
+          criteriaCount: change.criteria.length,
+          judge: null,
+        })
+      : 'nothing went deep';
+    reasons.set(
+      pr,
+      `Not in the top ${k} of the wide round: ${beat.replace(/^Lost to (#\d+): /, '$1 ranks above (').replace(/\.$/, ').')} Readings: ${describeReadings(readingsOf(pr))}.`,
+    );
   }
   const readingsData = Object.fromEntries(step.ranking.map((c) => [String(c.pr), readingsOf(c.pr)]));
   const averages = Object.fromEntries(step.ranking.map((c) => [String(c.pr), rounded(mean(readingsOf(c.pr)))]));
-  const slots = input.slots.map((s) => ({ slot: s.slot, approach: s.approach, state: s.state, pr: s.pr, reason: s.reason }));
+  const slots = input.slots.map((s) => ({
+    slot: s.slot,
+    approach: s.approach,
+    state: s.state,
+    pr: s.pr,
+    reason: s.reason,
+  }));
   const wide: Receipt = {
     kind: 'PORTFOLIO_WIDE',
     repo,
@@ -86,7 +110,15 @@ export function planWideRound(input: WideInput): WidePlan {
       k,
       readings: readingsData,
       averages,
-      ranking: step.ranking.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({ pr, rank, promotable, met, gaps, score: rounded(score), passing })),
+      ranking: step.ranking.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({
+        pr,
+        rank,
+        promotable,
+        met,
+        gaps,
+        score: rounded(score),
+        passing,
+      })),
       deep: step.deep,
       out: step.out.map((pr) => ({ pr, reason: reasons.get(pr) })),
       slots,
@@ -116,7 +148,14 @@ export function planWideRound(input: WideInput): WidePlan {
     change: change.number,
     round,
     at: input.now,
-    data: { portfolio: input.portfolio, policy: input.policy, k, readings: readingsData, deep: refines.map(({ change: _c, phase: _p, ...rest }) => rest), dispatches: refines.length },
+    data: {
+      portfolio: input.portfolio,
+      policy: input.policy,
+      k,
+      readings: readingsData,
+      deep: refines.map(({ change: _c, phase: _p, ...rest }) => rest),
+      dispatches: refines.length,
+    },
   };
 
   const deepList = step.deep.map((n) => `#${n}`).join(', ') || 'nobody';
@@ -126,10 +165,16 @@ export function planWideRound(input: WideInput): WidePlan {
   for (const c of step.ranking) {
     const slot = slotOfPr.get(c.pr);
     const who = slot ? ` (slot \`${slot.slot}\`: ${clip(slot.approach)})` : '';
-    detail.push(`#${c.pr}${who}: readings ${describeReadings(readingsOf(c.pr))}${step.deep.includes(c.pr) ? ' → deep round' : ''}`);
+    detail.push(
+      `#${c.pr}${who}: readings ${describeReadings(readingsOf(c.pr))}${step.deep.includes(c.pr) ? ' → deep round' : ''}`,
+    );
   }
-  for (const s of input.slots.filter((x) => x.state !== 'open')) detail.push(`Slot \`${s.slot}\` (${clip(s.approach)}): ${s.state}${s.reason ? `: ${s.reason}` : ''}`);
-  for (const u of input.unlinked) detail.push(`#${u.pr} names slot \`${u.slot}\`, which is not an open slot of #${change.number}: it is an ordinary candidate.`);
+  for (const s of input.slots.filter((x) => x.state !== 'open'))
+    detail.push(`Slot \`${s.slot}\` (${clip(s.approach)}): ${s.state}${s.reason ? `: ${s.reason}` : ''}`);
+  for (const u of input.unlinked)
+    detail.push(
+      `#${u.pr} names slot \`${u.slot}\`, which is not an open slot of #${change.number}: it is an ordinary candidate.`,
+    );
   const rows: ComparisonRow[] = step.ranking.map((c) => ({
     evidence: { ...evidence.get(c.pr)!, gate: { ...evidence.get(c.pr)!.gate, score: rounded(c.score) } },
     rank: c.rank,
@@ -144,7 +189,16 @@ export function planWideRound(input: WideInput): WidePlan {
       issue: change.number,
       // Its own comment, kept: the normal comparison of the deep round comes later and is another.
       marker: `comparison:${change.number}:wide:${input.portfolio}`,
-      body: renderComparisonComment({ change: change.number, round, headline, notes: detail, criteria: change.criteria, rows, receipt: wide, shadow: input.config.mode === 'shadow' }).replace(
+      body: renderComparisonComment({
+        change: change.number,
+        round,
+        headline,
+        notes: detail,
+        criteria: change.criteria,
+        rows,
+        receipt: wide,
+        shadow: input.config.mode === 'shadow',
+      }).replace(
         markerFor(`comparison:${change.number}`),
         markerFor(`comparison:${change.number}:wide:${input.portfolio}`),
       ),
@@ -154,8 +208,24 @@ export function planWideRound(input: WideInput): WidePlan {
     const reason = reasons.get(pr)!;
     const e = evidence.get(pr)!;
     actions.push(
-      { kind: 'check-run', key: key(`check/${pr}`), pr, headSha: e.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: `Not in the top ${k} of the wide round`, summary: reason },
-      { kind: 'comment', key: key(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.` },
+      {
+        kind: 'check-run',
+        key: key(`check/${pr}`),
+        pr,
+        headSha: e.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: `Not in the top ${k} of the wide round`,
+        summary: reason,
+      },
+      {
+        kind: 'comment',
+        key: key(`note/${pr}`),
+        issue: pr,
+        marker: `note:${pr}:r${round}`,
+        body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.`,
+      },
       { kind: 'label', key: key(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] },
       { kind: 'close', key: key(`close/${pr}`), pr },
       { kind: 'set-state', key: key(`state/${pr}`), pr, state: 'rejected', reason },
@@ -165,10 +235,23 @@ export function planWideRound(input: WideInput): WidePlan {
     const e = evidence.get(payload.pr)!;
     const summary = `${headline}\n\nArbiter asked the agent to refine #${payload.pr} (readings ${describeReadings(readingsOf(payload.pr))}). Its next push opens round ${round + 1}, the normal selection.`;
     actions.push(
-      { kind: 'check-run', key: key(`check/${payload.pr}`), pr: payload.pr, headSha: e.headSha, name: 'Arbiter / selection', status: 'in_progress', title: 'Deep round: refinement requested', summary },
+      {
+        kind: 'check-run',
+        key: key(`check/${payload.pr}`),
+        pr: payload.pr,
+        headSha: e.headSha,
+        name: 'Arbiter / selection',
+        status: 'in_progress',
+        title: 'Deep round: refinement requested',
+        summary,
+      },
       { kind: 'dispatch', key: key(`refine/${payload.pr}`), eventType: 'arbiter.candidate.refine', payload },
     );
   }
   const shadow = input.config.mode === 'shadow';
-  return { wide, deep, actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind) && a.kind !== 'set-state') : actions };
+  return {
+    wide,
+    deep,
+    actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind) && a.kind !== 'set-state') : actions,
+  };
 }

@@ -35,7 +35,10 @@ export function planSelection(input: SelectionInput): SelectionPlan {
     drafts: [...given.drafts].sort((a, b) => a - b),
     config: selectionConfigOf(input.config),
   };
-  const receipt: SelectionReceipt = { ...plan.receipt, data: { ...plan.receipt.data, inputs, outcome: describePlan(plan) } };
+  const receipt: SelectionReceipt = {
+    ...plan.receipt,
+    data: { ...plan.receipt.data, inputs, outcome: describePlan(plan) },
+  };
   const key = `${input.repo}#${input.change.number}@${input.base}/r${input.round}/receipt/selection`;
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
 }
@@ -62,8 +65,24 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       repairTarget: verdict.kind === 'repair' ? verdict.target : null,
       beforePerson: verdict.kind === 'human' ? verdict.before : [],
       losers: losers.map((pr) => ({ pr, reason: reasons.get(pr) })),
-      ranking: ranking.ordered.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({ pr, rank, promotable, met, gaps, score, passing })),
-      judge: input.judge ? { comparison: input.judge.comparison, winner: input.judge.winner, reason: input.judge.reason, source: input.judge.source, evidence: input.judge.evidence } : null,
+      ranking: ranking.ordered.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({
+        pr,
+        rank,
+        promotable,
+        met,
+        gaps,
+        score,
+        passing,
+      })),
+      judge: input.judge
+        ? {
+            comparison: input.judge.comparison,
+            winner: input.judge.winner,
+            reason: input.judge.reason,
+            source: input.judge.source,
+            evidence: input.judge.evidence,
+          }
+        : null,
       risk: verdict.kind === 'ship' ? { risk: verdict.risk.risk, reasons: verdict.risk.reasons } : null,
       diagnostics: input.diagnostics,
       mode: config.mode,
@@ -94,10 +113,18 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     key: k(key),
     issue: change.number,
     marker,
-    body: renderComparisonComment({ change: change.number, round, headline: title, notes, criteria: change.criteria, rows: lines, receipt, shadow, repoUrl, earlier: display.earlier }).replace(
-      markerFor(`comparison:${change.number}`),
-      markerFor(marker),
-    ),
+    body: renderComparisonComment({
+      change: change.number,
+      round,
+      headline: title,
+      notes,
+      criteria: change.criteria,
+      rows: lines,
+      receipt,
+      shadow,
+      repoUrl,
+      earlier: display.earlier,
+    }).replace(markerFor(`comparison:${change.number}`), markerFor(marker)),
   });
   const actions: Action[] = [comparison('comparison', headline, rows)];
   // For a ship verdict the losers close only after the merge succeeded (executeDecision).
@@ -105,7 +132,13 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;
   type Conclusion = 'success' | 'neutral' | 'action_required';
-  const selectionRun = (pr: number, conclusion: Conclusion, title: string, summary: string, buttons = false): Action => ({
+  const selectionRun = (
+    pr: number,
+    conclusion: Conclusion,
+    title: string,
+    summary: string,
+    buttons = false,
+  ): Action => ({
     kind: 'check-run',
     key: k(`check/selection/${pr}`),
     pr,
@@ -124,9 +157,16 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     const reason = reasons.get(pr)!;
     const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
     lost.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
-    lost.push({ kind: 'comment', key: k(`note/${pr}`), issue: pr, marker: `note:${pr}:r${round}`, body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.` });
+    lost.push({
+      kind: 'comment',
+      key: k(`note/${pr}`),
+      issue: pr,
+      marker: `note:${pr}:r${round}`,
+      body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.`,
+    });
     lost.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
-    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING)) lost.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
+    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING))
+      lost.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
     lost.push({ kind: 'close', key: k(`close/${pr}`), pr });
     lost.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
   }
@@ -134,30 +174,87 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   if (verdict.kind === 'ship') {
     const w = verdict.winner;
     actions.push(selectionRun(w, 'success', shadow ? 'Shadow: would ship' : 'Selected: ships', headline));
-    if (evidence.get(w)!.labels.includes(LABEL_AWAITING)) actions.push({ kind: 'unlabel', key: k(`unlabel/${w}`), issue: w, label: LABEL_AWAITING });
+    if (evidence.get(w)!.labels.includes(LABEL_AWAITING))
+      actions.push({ kind: 'unlabel', key: k(`unlabel/${w}`), issue: w, label: LABEL_AWAITING });
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
     if (input.drafts.includes(w)) actions.push({ kind: 'mark-ready', key: k(`ready/${w}`), pr: w });
     const sha = evidence.get(w)!.headSha;
     if (input.branch.requiredReviews > 0 || input.branch.mergeQueue) {
-      actions.push({ kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: config.policy.mergeMethod, queue: input.branch.mergeQueue });
+      actions.push({
+        kind: 'auto-merge',
+        key: k(`auto-merge/${w}`),
+        pr: w,
+        sha,
+        method: config.policy.mergeMethod,
+        queue: input.branch.mergeQueue,
+      });
     } else {
       actions.push({ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: config.policy.mergeMethod });
     }
     const open = losers.map((n) => `#${n}`).join(', ');
-    const stay = losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
-    const refusedRows = rows.map((r) => (losers.includes(r.evidence.pr) ? { ...r, outcome: `open: ${r.outcome}` } : r.evidence.pr === w ? { ...r, outcome: 'merge refused: awaiting a person' } : r));
-    const refused = comparison('comparison/refused', `#${w} won, but GitHub did not merge it: a person must act.${stay}`, refusedRows);
-    const waiting = losers.map((pr) => ({ ...selectionRun(pr, 'neutral', `Open: #${w} was not merged`, `#${w} won, but GitHub did not merge it; this candidate stays open until a person decides.`), key: k(`check/refused/${pr}`) }));
+    const stay =
+      losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
+    const refusedRows = rows.map((r) =>
+      losers.includes(r.evidence.pr)
+        ? { ...r, outcome: `open: ${r.outcome}` }
+        : r.evidence.pr === w
+          ? { ...r, outcome: 'merge refused: awaiting a person' }
+          : r,
+    );
+    const refused = comparison(
+      'comparison/refused',
+      `#${w} won, but GitHub did not merge it: a person must act.${stay}`,
+      refusedRows,
+    );
+    const waiting = losers.map((pr) => ({
+      ...selectionRun(
+        pr,
+        'neutral',
+        `Open: #${w} was not merged`,
+        `#${w} won, but GitHub did not merge it; this candidate stays open until a person decides.`,
+      ),
+      key: k(`check/refused/${pr}`),
+    }));
     return { verdict, receipt, actions, afterShip: lost, onRefused: [refused, ...waiting] };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;
-    const reason = verdict.unmet.length > 0 ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}`).join('; ')}` : e.gate.reason;
-    const repairReceipt: Receipt = { kind: 'ACCEPTANCE_REPAIR', repo, change: change.number, round, at: input.now, data: { candidate: t, headSha: e.headSha, objective: verdict.objective, unmet: verdict.unmet.map((c) => c.id), trigger: 'selection' } };
-    const asked = shadow ? `Shadow mode: Arbiter would ask for one more attempt (${reason}); nothing was dispatched.` : `Arbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`;
-    actions.push(selectionRun(t, 'neutral', shadow ? 'Shadow: would ask for a repair' : 'Repair requested', `${headline}\n\n${asked}`, true));
+    const reason =
+      verdict.unmet.length > 0 ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}`).join('; ')}` : e.gate.reason;
+    const repairReceipt: Receipt = {
+      kind: 'ACCEPTANCE_REPAIR',
+      repo,
+      change: change.number,
+      round,
+      at: input.now,
+      data: {
+        candidate: t,
+        headSha: e.headSha,
+        objective: verdict.objective,
+        unmet: verdict.unmet.map((c) => c.id),
+        trigger: 'selection',
+      },
+    };
+    const asked = shadow
+      ? `Shadow mode: Arbiter would ask for one more attempt (${reason}); nothing was dispatched.`
+      : `Arbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`;
+    actions.push(
+      selectionRun(
+        t,
+        'neutral',
+        shadow ? 'Shadow: would ask for a repair' : 'Repair requested',
+        `${headline}\n\n${asked}`,
+        true,
+      ),
+    );
     actions.push({ kind: 'receipt', key: k(`receipt/repair`), receipt: repairReceipt });
-    actions.push({ kind: 'set-state', key: k(`state/${t}`), pr: t, state: 'selected', reason: `repair requested: ${verdict.objective}` });
+    actions.push({
+      kind: 'set-state',
+      key: k(`state/${t}`),
+      pr: t,
+      state: 'selected',
+      reason: `repair requested: ${verdict.objective}`,
+    });
     actions.push({
       kind: 'dispatch',
       key: k(`repair`),
@@ -204,18 +301,45 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       });
       // While a person must act the run asks for action (not a green success), wherever GitHub shows it.
       const conclusion: Conclusion = comparisonUrl ? 'action_required' : 'neutral';
-      actions.push(selectionRun(pr, conclusion, verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose', gate.split('\n').slice(1).join('\n').trim(), true));
+      actions.push(
+        selectionRun(
+          pr,
+          conclusion,
+          verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose',
+          gate.split('\n').slice(1).join('\n').trim(),
+          true,
+        ),
+      );
       actions.push({ kind: 'label', key: k(`label-awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] });
       if (input.reviewers.users.length + input.reviewers.teams.length > 0) {
-        actions.push({ kind: 'request-review', key: k(`review/${pr}`), pr, reviewers: input.reviewers.users, teams: input.reviewers.teams });
+        actions.push({
+          kind: 'request-review',
+          key: k(`review/${pr}`),
+          pr,
+          reviewers: input.reviewers.users,
+          teams: input.reviewers.teams,
+        });
       }
-      actions.push({ kind: 'comment', key: k(`gate-note/${pr}`), issue: pr, marker: `gate:${pr}:r${round}`, body: gate });
+      actions.push({
+        kind: 'comment',
+        key: k(`gate-note/${pr}`),
+        issue: pr,
+        marker: `gate:${pr}:r${round}`,
+        body: gate,
+      });
       actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'selected', reason: verdict.why });
     }
     actions.push({
       kind: 'receipt',
       key: k('receipt/human'),
-      receipt: { kind: 'HUMAN_GATE', repo, change: change.number, round, at: input.now, data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why } },
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo,
+        change: change.number,
+        round,
+        at: input.now,
+        data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why },
+      },
     });
   }
   // Shadow mode is applied by the executor (src/core/shadow.ts); the wording above says "would".

@@ -36,15 +36,65 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
     const out = repairOf.rejected && t.pr === repairOf.pr;
     actions.push(
       { kind: 'label', key: k(`label/${t.pr}`), issue: t.pr, labels: [LABEL_AWAITING] },
-      ...(asked ? [{ kind: 'request-review' as const, key: k(`review/${t.pr}`), pr: t.pr, reviewers: input.reviewers.users, teams: input.reviewers.teams }] : []),
-      { kind: 'comment', key: k(`note/${t.pr}`), issue: t.pr, marker: `repair-timeout:${t.pr}`, body: `${markerFor(`repair-timeout:${t.pr}`)}\n${why}` },
-      { kind: 'check-run', key: k(`check/${t.pr}`), pr: t.pr, headSha: t.headSha, name: 'Arbiter / selection', status: 'completed', conclusion: 'neutral', title: 'Repair timed out: a person must decide', summary: why },
-      ...(out ? [] : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected' as const, reason: why }]),
+      ...(asked
+        ? [
+            {
+              kind: 'request-review' as const,
+              key: k(`review/${t.pr}`),
+              pr: t.pr,
+              reviewers: input.reviewers.users,
+              teams: input.reviewers.teams,
+            },
+          ]
+        : []),
+      {
+        kind: 'comment',
+        key: k(`note/${t.pr}`),
+        issue: t.pr,
+        marker: `repair-timeout:${t.pr}`,
+        body: `${markerFor(`repair-timeout:${t.pr}`)}\n${why}`,
+      },
+      {
+        kind: 'check-run',
+        key: k(`check/${t.pr}`),
+        pr: t.pr,
+        headSha: t.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Repair timed out: a person must decide',
+        summary: why,
+      },
+      ...(out
+        ? []
+        : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected' as const, reason: why }]),
     );
   }
   actions.push(
-    { kind: 'comment', key: k('change-note'), issue: change, marker: `repair-timeout:${change}`, body: `${markerFor(`repair-timeout:${change}`)}\n${why}` },
-    { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo, change, round, at: input.now, data: { candidates: input.targets.map((t) => t.pr), winner: repairOf.rejected ? null : repairOf.pr, why: 'repair timed out', reviewers: input.reviewers } } },
+    {
+      kind: 'comment',
+      key: k('change-note'),
+      issue: change,
+      marker: `repair-timeout:${change}`,
+      body: `${markerFor(`repair-timeout:${change}`)}\n${why}`,
+    },
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo,
+        change,
+        round,
+        at: input.now,
+        data: {
+          candidates: input.targets.map((t) => t.pr),
+          winner: repairOf.rejected ? null : repairOf.pr,
+          why: 'repair timed out',
+          reviewers: input.reviewers,
+        },
+      },
+    },
   );
   return { actions, why };
 }

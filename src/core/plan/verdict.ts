@@ -27,10 +27,20 @@ export function decide(input: SelectionInput): Verdict {
     if (best && input.repairAvailable && config.repair.enabled) {
       const e = evidence.get(best.pr)!;
       const failed = failedRequired(e);
-      const objective = e.gate.timedOut ? 'checks never finished' : failed.length > 0 ? `make required check ${failed.map((n) => `\`${n}\``).join(', ')} pass` : e.gate.reason;
+      const objective = e.gate.timedOut
+        ? 'checks never finished'
+        : failed.length > 0
+          ? `make required check ${failed.map((n) => `\`${n}\``).join(', ')} pass`
+          : e.gate.reason;
       return { kind: 'repair', target: best.pr, losers: [], objective, unmet: [] };
     }
-    return { kind: 'human', winner: null, before: all, losers: [], why: 'No candidate is promotable: every one failed a required check or timed out.' };
+    return {
+      kind: 'human',
+      winner: null,
+      before: all,
+      losers: [],
+      why: 'No candidate is promotable: every one failed a required check or timed out.',
+    };
   }
   const total = change.criteria.length;
   // A sibling whose criteria were not all judged must not lose to one that was: were its gaps
@@ -40,8 +50,12 @@ export function decide(input: SelectionInput): Verdict {
     const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
     const first = ranking.top.map((n) => `#${n}`).join(', ');
     const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
-    const budgetSpent = unjudged.some((c) => evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.gap === 'budget'));
-    const raise = budgetSpent ? ` The model budget ran out: raise \`acceptance.budget.perChange\` in \`.github/arbiter.yml\` first.` : '';
+    const budgetSpent = unjudged.some((c) =>
+      evidence.get(c.pr)?.acceptance?.results.some((r) => r.status === 'gap' && r.gap === 'budget'),
+    );
+    const raise = budgetSpent
+      ? ` The model budget ran out: raise \`acceptance.budget.perChange\` in \`.github/arbiter.yml\` first.`
+      : '';
     return {
       kind: 'human',
       winner: ranking.tiedAtTop ? null : ranking.top[0],
@@ -59,7 +73,13 @@ export function decide(input: SelectionInput): Verdict {
       const why = judge
         ? `${tied} are tied on every evidence key and the judge did not settle it (${judgeNoWinnerWords(judge)}). Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`
         : `${tied} are tied on every evidence key. Choose one with \`${config.commands.prefix} promote\` on it, or cancel the change.`;
-      return { kind: 'human', winner: null, before: ranking.top, losers: all.filter((n) => !ranking.top.includes(n)), why };
+      return {
+        kind: 'human',
+        winner: null,
+        before: ranking.top,
+        losers: all.filter((n) => !ranking.top.includes(n)),
+        why,
+      };
     }
     winner = judge.winner;
   } else {
@@ -74,14 +94,32 @@ export function decide(input: SelectionInput): Verdict {
   if (allMet || noCriteriaOk) {
     const risk = assessRisk(config.policy, e);
     if (risk.mayShip) return { kind: 'ship', winner, losers, risk };
-    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} is ${risk.risk} risk (${risk.reasons.join('; ')}), which the policy does not ship without a person. Approve to ship it or cancel the change.` };
+    return {
+      kind: 'human',
+      winner,
+      before: [winner],
+      losers,
+      why: `Best candidate #${winner} is ${risk.risk} risk (${risk.reasons.join('; ')}), which the policy does not ship without a person. Approve to ship it or cancel the change.`,
+    };
   }
   const notMet = criteriaBy(e, change.criteria, ['not_met']);
   if (notMet.length > 0 && input.repairAvailable && config.repair.enabled) {
-    return { kind: 'repair', target: winner, losers, objective: `meet ${notMet.map((c) => c.id).join(', ')}`, unmet: notMet };
+    return {
+      kind: 'repair',
+      target: winner,
+      losers,
+      objective: `meet ${notMet.map((c) => c.id).join(', ')}`,
+      unmet: notMet,
+    };
   }
   if (acceptance === null || acceptance.status === 'none') {
-    return { kind: 'human', winner, before: [winner], losers, why: `Best candidate #${winner} has no acceptance result (the Change lists no acceptance criteria). Approve to ship it or cancel the change.` };
+    return {
+      kind: 'human',
+      winner,
+      before: [winner],
+      losers,
+      why: `Best candidate #${winner} has no acceptance result (the Change lists no acceptance criteria). Approve to ship it or cancel the change.`,
+    };
   }
   const words = missingCounts(e, change.criteria);
   return {

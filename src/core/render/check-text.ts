@@ -15,7 +15,9 @@ const SOURCE_WORDS: Record<GateEvidence['source'], string> = {
 };
 
 export function renderGateTable(gate: GateEvidence): string {
-  const rows = gate.required.map((c) => `| \`${cell(c.name)}\` | ${OUTCOME_ICON[c.outcome]} ${c.raw ?? 'not reported yet'} |`);
+  const rows = gate.required.map(
+    (c) => `| \`${cell(c.name)}\` | ${OUTCOME_ICON[c.outcome]} ${c.raw ?? 'not reported yet'} |`,
+  );
   const verdict = gate.promotable ? 'Promotable' : gate.settled ? 'Not promotable' : 'Waiting';
   return blocks(
     `**${verdict}**: ${gate.reason || 'every required check passed'}.`,
@@ -28,7 +30,8 @@ export function renderGateTable(gate: GateEvidence): string {
 export function gateTitle(gate: GateEvidence): string {
   if (gate.timedOut) return 'Timed out: checks never finished';
   // The reason already says what is awaited ("waiting on `test`"): say it once.
-  if (!gate.settled) return shorten(/^waiting\b/i.test(gate.reason) ? capital(gate.reason) : `Waiting: ${gate.reason}`, 200);
+  if (!gate.settled)
+    return shorten(/^waiting\b/i.test(gate.reason) ? capital(gate.reason) : `Waiting: ${gate.reason}`, 200);
   return gate.promotable ? `Promotable: ${gate.reason}` : shorten(`Not promotable: ${gate.reason}`, 200);
 }
 

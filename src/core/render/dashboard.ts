@@ -54,7 +54,8 @@ const oneLine = (text: string, max: number): string => shorten(text.replace(/\s+
 /** What a person does about one waiting Change: the candidate and the exact command. */
 function actionOf(view: DashboardView, w: WaitingChange): string {
   const cancel = `\`${view.prefix} cancel\` on ${issueLink(view.repoUrl, w.change)}`;
-  if (w.winner !== null) return `approve ${prLink(view.repoUrl, w.winner)} or comment \`${view.prefix} promote\` on ${prLink(view.repoUrl, w.winner)}; or ${cancel}`;
+  if (w.winner !== null)
+    return `approve ${prLink(view.repoUrl, w.winner)} or comment \`${view.prefix} promote\` on ${prLink(view.repoUrl, w.winner)}; or ${cancel}`;
   if (w.candidates.length === 0) return `open a candidate, or ${cancel}`;
   return `choose one of ${w.candidates.map((n) => prLink(view.repoUrl, n)).join(', ')} and comment \`${view.prefix} promote\` on it; or ${cancel}`;
 }
@@ -62,7 +63,10 @@ function actionOf(view: DashboardView, w: WaitingChange): string {
 function waitingTable(view: DashboardView, items: WaitingChange[], whyMax: number): string {
   if (items.length === 0) return view.shadow ? 'Nothing would wait for a person.' : 'Nothing waits for a person.';
   const rows = items.map((w) => {
-    const candidate = w.winner !== null ? prLink(view.repoUrl, w.winner) : w.candidates.map((n) => prLink(view.repoUrl, n)).join(', ') || '—';
+    const candidate =
+      w.winner !== null
+        ? prLink(view.repoUrl, w.winner)
+        : w.candidates.map((n) => prLink(view.repoUrl, n)).join(', ') || '—';
     return `| ${issueLink(view.repoUrl, w.change)} ${cell(oneLine(w.title, 60))} | ${cell(oneLine(w.why, whyMax))} | ${candidate} | ${cell(actionOf(view, w))} |`;
   });
   return ['| Change | Reason | Candidate | Action |', '| --- | --- | --- | --- |', ...rows].join('\n');
@@ -72,7 +76,10 @@ function roundList(view: DashboardView, items: OpenRound[]): string {
   if (items.length === 0) return 'No round is open.';
   return items
     .map((r) => {
-      const what = r.waitingOn.length > 0 ? `waits for ${r.waitingOn.map((w) => oneLine(w, 80)).join('; ')}` : 'every candidate has settled: being compared';
+      const what =
+        r.waitingOn.length > 0
+          ? `waits for ${r.waitingOn.map((w) => oneLine(w, 80)).join('; ')}`
+          : 'every candidate has settled: being compared';
       return `- ${issueLink(view.repoUrl, r.change)} ${oneLine(r.title, 60)}, round ${r.round} on \`${cell(r.base)}\`: ${what}`;
     })
     .join('\n');
@@ -82,11 +89,20 @@ function decisionList(view: DashboardView): string {
   const shown = view.decisions.slice(0, DASHBOARD_DECISIONS);
   if (shown.length === 0) return 'No decision yet.';
   return shown
-    .map((d) => `- ${d.at.slice(0, 16).replace('T', ' ')} UTC, ${issueLink(view.repoUrl, d.change)} round ${d.round}: ${oneLine(d.what, 160)}`)
+    .map(
+      (d) =>
+        `- ${d.at.slice(0, 16).replace('T', ' ')} UTC, ${issueLink(view.repoUrl, d.change)} round ${d.round}: ${oneLine(d.what, 160)}`,
+    )
     .join('\n');
 }
 
-function render(view: DashboardView, waiting: WaitingChange[], rounds: OpenRound[], whyMax: number, cut: string | null): string {
+function render(
+  view: DashboardView,
+  waiting: WaitingChange[],
+  rounds: OpenRound[],
+  whyMax: number,
+  cut: string | null,
+): string {
   const verb = view.shadow ? 'would wait' : 'waits';
   return blocks(
     markerFor(DASHBOARD_MARKER),
@@ -111,9 +127,12 @@ export function renderDashboard(view: DashboardView): string {
   // Too long: shorter reasons, and as many rows as fit (found by halving), saying how many are not shown.
   const cutOf = (keep: number): string | null => {
     const hidden = Math.max(0, view.waiting.length - keep) + Math.max(0, view.rounds.length - keep);
-    return hidden > 0 ? `_${hidden} more ${hidden === 1 ? 'entry is' : 'entries are'} not shown (GitHub's length limit)._` : null;
+    return hidden > 0
+      ? `_${hidden} more ${hidden === 1 ? 'entry is' : 'entries are'} not shown (GitHub's length limit)._`
+      : null;
   };
-  const at = (keep: number): string => render(view, view.waiting.slice(0, keep), view.rounds.slice(0, keep), 80, cutOf(keep));
+  const at = (keep: number): string =>
+    render(view, view.waiting.slice(0, keep), view.rounds.slice(0, keep), 80, cutOf(keep));
   let lo = 0;
   let hi = Math.max(view.waiting.length, view.rounds.length);
   while (lo < hi) {
@@ -128,7 +147,8 @@ export function renderDashboard(view: DashboardView): string {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-const prs = (v: unknown): string => (Array.isArray(v) ? v.flatMap((n) => (num(n) === null ? [] : [`#${n}`])).join(', ') : '');
+const prs = (v: unknown): string =>
+  Array.isArray(v) ? v.flatMap((n) => (num(n) === null ? [] : [`#${n}`])).join(', ') : '';
 
 /** One line for a decision receipt (GitHub links the `#N` it names). */
 /** A receipt's kind and data, kept together per kind. */

@@ -48,7 +48,9 @@ export function missingCriteria(criteria: Criterion[], evidence: CandidateEviden
 }
 
 /** The ways out, each a thing to do and where. */
-export function gateActions(input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl'>): string {
+export function gateActions(
+  input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl'>,
+): string {
   const here = prLink(input.repoUrl, input.pr);
   const ship = [
     `- approve ${here} in a review (write access);`,
@@ -58,7 +60,9 @@ export function gateActions(input: Pick<HumanGateInput, 'pr' | 'winner' | 'chang
   const other = [
     `- to stop the Change, comment \`${input.prefix} cancel\` on #${input.change}.`,
     ...(input.losers.length > 0
-      ? [`- to ship a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}), reopen it and comment \`${input.prefix} promote\` on it.`]
+      ? [
+          `- to ship a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}), reopen it and comment \`${input.prefix} promote\` on it.`,
+        ]
       : []),
   ];
   // A paragraph between the two lists keeps them apart (adjacent lists would merge into one).

@@ -20,9 +20,14 @@ export const LEGEND = '✅ met · ❌ not met · ❔ unclear · ⚪ cannot be ch
 
 /** A table cell: pipes escaped, one line. */
 export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-export const shorten = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+export const shorten = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 /** Text a link label can hold: brackets and backticks would end it early. */
-const label = (text: string): string => text.replace(/[[\]`<>]/g, '').replace(/\s+/g, ' ').trim();
+const label = (text: string): string =>
+  text
+    .replace(/[[\]`<>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Blocks of markdown, separated by blank lines (a block may be several lines; empty ones drop). */
 export const blocks = (...parts: (string | null | undefined | false)[]): string =>
@@ -31,8 +36,10 @@ export const blocks = (...parts: (string | null | undefined | false)[]): string 
 /** Where a repository's pages are (`https://github.com/o/r`); null renders plain `#N` references. */
 export type RepoUrl = string | null;
 
-export const prLink = (repoUrl: RepoUrl, pr: number): string => (repoUrl ? `[#${pr}](${repoUrl}/pull/${pr})` : `#${pr}`);
-export const checksLink = (repoUrl: RepoUrl, pr: number, text: string): string => (repoUrl ? `[${text}](${repoUrl}/pull/${pr}/checks)` : text);
+export const prLink = (repoUrl: RepoUrl, pr: number): string =>
+  repoUrl ? `[#${pr}](${repoUrl}/pull/${pr})` : `#${pr}`;
+export const checksLink = (repoUrl: RepoUrl, pr: number, text: string): string =>
+  repoUrl ? `[${text}](${repoUrl}/pull/${pr}/checks)` : text;
 
 export interface ComparisonRow {
   evidence: CandidateEvidence;
@@ -84,16 +91,22 @@ export function renderOutcomes(rows: ComparisonRow[], repoUrl: RepoUrl): string 
 }
 
 /** A collapsed section; the blank line after `<summary>` lets GitHub render the markdown inside. */
-export const details = (summary: string, body: string): string => `<details>\n<summary>${summary}</summary>\n\n${body}\n\n</details>`;
+export const details = (summary: string, body: string): string =>
+  `<details>\n<summary>${summary}</summary>\n\n${body}\n\n</details>`;
 
 function criteriaInFull(criteria: Criterion[], max: number): string {
-  const lines = criteria.map((c) => `- **${c.id}** ${shorten(c.text.replace(/\s+/g, ' ').trim(), max)}${c.check ? ` (judged by the check \`${c.check}\`)` : ''}`);
+  const lines = criteria.map(
+    (c) =>
+      `- **${c.id}** ${shorten(c.text.replace(/\s+/g, ' ').trim(), max)}${c.check ? ` (judged by the check \`${c.check}\`)` : ''}`,
+  );
   return lines.join('\n');
 }
 
 function earlierRounds(earlier: EarlierRound[]): string | null {
   if (earlier.length === 0) return null;
-  const list = [...earlier].sort((a, b) => b.round - a.round).map((e) => `- **Round ${e.round}**: ${e.summary.replace(/\r?\n/g, ' ')}`);
+  const list = [...earlier]
+    .sort((a, b) => b.round - a.round)
+    .map((e) => `- **Round ${e.round}**: ${e.summary.replace(/\r?\n/g, ' ')}`);
   return details(`Earlier rounds (${earlier.length})`, list.join('\n'));
 }
 
@@ -116,9 +129,13 @@ export function renderComparisonComment(input: ComparisonInput): string {
   const build = (criterionMax: number, earlier: EarlierRound[], criteriaShown: number): string => {
     const shown = input.criteria.slice(0, criteriaShown);
     const cut = input.criteria.length - shown.length;
-    const full = input.criteria.length === 0
-      ? null
-      : details(`The ${input.criteria.length} criteria in full`, `${criteriaInFull(shown, criterionMax)}${cut > 0 ? `\n\n${cut} more in #${input.change}.` : ''}`);
+    const full =
+      input.criteria.length === 0
+        ? null
+        : details(
+            `The ${input.criteria.length} criteria in full`,
+            `${criteriaInFull(shown, criterionMax)}${cut > 0 ? `\n\n${cut} more in #${input.change}.` : ''}`,
+          );
     return blocks(
       markerFor(`comparison:${input.change}`),
       `### Arbiter: comparison of the candidates for #${input.change} (round ${input.round})`,
@@ -137,7 +154,11 @@ export function renderComparisonComment(input: ComparisonInput): string {
   // criteria in the matrix, the rest named by count, until it fits.
   const recent = [...(input.earlier ?? [])].sort((a, b) => b.round - a.round);
   const all = input.criteria.length;
-  const tries: [number, number, number][] = [[1000, recent.length, all], [200, recent.length, all], [120, 5, all]];
+  const tries: [number, number, number][] = [
+    [1000, recent.length, all],
+    [200, recent.length, all],
+    [120, 5, all],
+  ];
   for (let shown = Math.floor(all * 0.8); shown > 0; shown = Math.floor(shown * 0.8)) tries.push([80, 0, shown]);
   for (const [max, keep, shown] of tries) {
     const body = build(max, recent.slice(0, keep), shown);
