@@ -60,6 +60,24 @@ describe('decisions that hold up', () => {
     expect(bot(t, 11)).toContain('The requested repair of #101 did not arrive within 10 minutes.');
   });
 
+  it(
+    'a push after the human gate moves the candidate on: awaiting-approval goes, and the new head ships',
+    SLOW,
+    async () => {
+      const t = await play('decisions-awaiting-push');
+      const writes = applied(t);
+      const labelled = writes.indexOf(`label #31 ${AWAITING}`);
+      const unlabelled = writes.indexOf(`unlabel #31 ${AWAITING}`);
+      expect(labelled).toBeGreaterThanOrEqual(0);
+      // The label goes when the push ends its reason, before the new head is even judged.
+      expect(unlabelled).toBeGreaterThan(labelled);
+      expect(unlabelled).toBeLessThan(writes.indexOf('merge #31'));
+      expect(t.prs['31']).toMatchObject({ state: 'closed', merged: true });
+      expect(t.prs['31'].labels).not.toContain(AWAITING);
+      expect(t.prs['31'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+    },
+  );
+
   it('a rubric tie goes to a person: no PR number picks a winner', SLOW, async () => {
     const t = await play('decisions-rubric-tie');
     expect(applied(t).filter((s) => /^(merge|close) /.test(s))).toEqual([]);

@@ -73,6 +73,9 @@ function bothBeforeAPerson(t: Transcript, at: number, reason: string): void {
     expect(botComments(t, pr).join('\n')).toContain(
       `#91, #92 are tied on every evidence key and the judge did not settle it (${reason})`,
     );
+    // Nobody was chosen, so nobody "lost to" anyone (issue 14): each is before a person.
+    expect(botComments(t, pr).join('\n')).not.toContain('Lost to');
+    expect(t.prs[String(pr)].checks[SELECTION]?.title ?? '').not.toContain('Lost to');
   }
   expect(before.filter((s) => s.startsWith('label ') && s.endsWith('arbiter:lost'))).toEqual([]);
   const receipt = selectionReceipt(t);
