@@ -28,6 +28,7 @@ import {
   type RunRecovery,
 } from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import { InstallationBlocks } from './jobs/rate-limit.ts';
 import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';
@@ -144,10 +145,12 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         current = deps;
         const requeued = await requeuePendingDeliveries(store, queue);
         if (requeued > 0) app.log.info({ deliveries: requeued }, 're-enqueued deliveries recorded before a restart');
-        const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps) });
+        // One record of installations waiting out a rate limit, for every job of this app.
+        const blocks = new InstallationBlocks();
+        const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps), blocks });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
         await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
-        await queue.work(DASHBOARD_QUEUE, dashboardJob(deps));
+        await queue.work(DASHBOARD_QUEUE, dashboardJob(deps, blocks));
         const recover =
           opts.recover ??
           (async () =>

@@ -3,13 +3,19 @@
 import { getRepoConfig } from '../config/check.ts';
 import type { Deps } from '../deps.ts';
 import { gatewayFor, repoContext } from '../workflows/context.ts';
-import { DashboardJobData, refreshDashboard } from '../workflows/dashboard.ts';
+import { DashboardJobData, refreshDashboard, scheduleAfterBlock } from '../workflows/dashboard.ts';
 import type { JobHandler } from './queue.ts';
+import type { InstallationBlocks } from './rate-limit.ts';
 
 export { DASHBOARD_QUEUE } from '../workflows/dashboard.ts';
 
+/**
+ * `blocks` is the app's one record of installations waiting out a rate limit (shared with the
+ * delivery job): a blocked installation's refresh is a job for the end of the wait, asked for
+ * before anything is read from GitHub.
+ */
 export const dashboardJob =
-  (deps: Deps): JobHandler =>
+  (deps: Deps, blocks?: InstallationBlocks): JobHandler =>
   async (job) => {
     const data = DashboardJobData.safeParse(job.data);
     if (!data.success) {
@@ -17,12 +23,23 @@ export const dashboardJob =
       return;
     }
     const { owner, repo, installationId } = data.data;
+    const blocked = blocks?.blockedUntil(installationId, deps.clock.now());
+    if (blocked) {
+      job.log.info(
+        { repo: `${owner}/${repo}`, until: blocked.toISOString() },
+        'installation waits out a rate limit: dashboard deferred',
+      );
+      await scheduleAfterBlock(deps, data.data, blocked);
+      return;
+    }
     const scoped: Deps = { ...deps, log: job.log };
     const gh = await gatewayFor(scoped, installationId, owner, repo);
     const config = await getRepoConfig(scoped, gh, { owner, repo });
     if (!config) return; // an invalid config: Arbiter does nothing for the repository until it is fixed
-    // The job's id names the run: a retry of it continues its own claim of the minute.
-    const ctx = await repoContext(scoped, { owner, repo, installationId, config, token: `dashboard:${job.id}`, gh });
-    const result = await refreshDashboard(ctx);
+    // The job's id names the run: a retry of it continues its own claim of the minute, and so
+    // does the job a rate limit deferred it to (its `run`).
+    const token = data.data.run ?? `dashboard:${job.id}`;
+    const ctx = await repoContext(scoped, { owner, repo, installationId, config, token, gh });
+    const result = await refreshDashboard(ctx, blocks);
     job.log.debug({ repo: ctx.key, result }, 'dashboard refreshed');
   };

@@ -16,6 +16,7 @@ import {
 import { hasMarker } from '../core/render/markers.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
+import { rateLimitOf, type InstallationBlocks } from '../jobs/rate-limit.ts';
 import type { IssueSnapshot } from '../github/port.ts';
 import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -27,7 +28,10 @@ export const DashboardJobData = z.object({
   owner: z.string().min(1),
   repo: z.string().min(1),
   installationId: z.number().int(),
+  /** The token of the run this job continues (a refresh deferred by a rate limit keeps its claims). */
+  run: z.string().min(1).optional(),
 });
+export type DashboardJobData = z.infer<typeof DashboardJobData>;
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
 const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
@@ -45,17 +49,30 @@ const openKey = (ctx: RepoContext, now: number): string =>
 const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
-async function scheduleRefresh(ctx: RepoContext, notBefore: number): Promise<void> {
+export async function scheduleDashboard(
+  deps: Pick<RepoContext['deps'], 'queue' | 'clock'>,
+  data: DashboardJobData,
+  notBefore: number,
+): Promise<void> {
   const minute = Math.floor(notBefore / MINUTE_MS) + 1;
-  const data = { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId };
-  await ctx.deps.queue.sendOnceAt(
+  await deps.queue.sendOnceAt(
     DASHBOARD_QUEUE,
-    data,
-    `${ctx.key}@${minute}`,
+    { ...data },
+    `${data.owner}/${data.repo}@${minute}`,
     new Date(minute * MINUTE_MS),
-    ctx.deps.clock.now(),
+    deps.clock.now(),
   );
 }
+
+const scheduleRefresh = (ctx: RepoContext, notBefore: number): Promise<void> =>
+  scheduleDashboard(ctx.deps, { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId }, notBefore);
+
+/** The refresh of the first minute boundary at or after the end of an installation's wait. */
+export const scheduleAfterBlock = (
+  deps: Pick<RepoContext['deps'], 'queue' | 'clock'>,
+  data: DashboardJobData,
+  until: Date,
+): Promise<void> => scheduleDashboard(deps, data, until.getTime() - 1);
 
 /** Asks for the dashboard to be brought up to date: from the first Change on, unless it is turned off. */
 export async function requestDashboard(ctx: RepoContext): Promise<void> {
@@ -71,12 +88,36 @@ const Stored = z.object({ issue: z.number().int() });
 
 /**
  * Brings the dashboard up to date. Deferred (a job for a later minute) while the installation is
- * low on GitHub's rate limit, when it was written less than a minute ago, or when another run
- * holds this minute. A run that failed is retried under the same token and first looks again for
- * the issue it may have opened, so a lost answer never opens a second one.
+ * low on GitHub's rate limit or waits out a rate-limit refusal (`blocks`, shared with the app's
+ * other jobs), when it was written less than a minute ago, or when another run holds this minute.
+ * A refusal with a rate limit blocks the installation for every job sharing `blocks` and defers
+ * the refresh to the end of the wait. A run that failed is retried under the same token and first
+ * looks again for the issue it may have opened, so a lost answer never opens a second one.
  */
-export async function refreshDashboard(ctx: RepoContext): Promise<RefreshResult> {
+export async function refreshDashboard(ctx: RepoContext, blocks?: InstallationBlocks): Promise<RefreshResult> {
   if (!dashboardOn(ctx)) return 'off';
+  const data = { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId };
+  const blocked = blocks?.blockedUntil(ctx.installationId, ctx.deps.clock.now());
+  if (blocked) {
+    await scheduleAfterBlock(ctx.deps, data, blocked);
+    return 'deferred';
+  }
+  try {
+    return await refreshUnblocked(ctx);
+  } catch (error) {
+    const limit = rateLimitOf(error);
+    if (!limit || !blocks) throw error;
+    const until = blocks.block(ctx.installationId, ctx.deps.clock.now(), limit.retryAfter ?? 0);
+    ctx.log.warn(
+      { status: limit.status, operation: limit.operation, until: until.toISOString() },
+      'GitHub rate limit: dashboard refresh deferred',
+    );
+    await scheduleAfterBlock(ctx.deps, { ...data, run: ctx.token }, until);
+    return 'deferred';
+  }
+}
+
+async function refreshUnblocked(ctx: RepoContext): Promise<RefreshResult> {
   const { store } = ctx.deps;
   const now = ctx.deps.clock.now().getTime();
   if (rateBudgets.isLow(ctx.installationId, now)) {

@@ -5,7 +5,7 @@ import type { VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
 import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan/person.ts';
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
-import { readSelectionPlan } from '../core/plan-schema.ts';
+import { readablePlan } from './recorded-plan.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
@@ -83,7 +83,7 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
 async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
   const { store } = ctx.deps;
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  const decided = readSelectionPlan(round.decision);
+  const decided = await readablePlan(ctx, round);
   if (decided?.verdict.kind === 'human' && decided.verdict.before.includes(candidate.pr)) return true;
   // A winner whose merge ended with a person (405, a policy that changed) waits there too.
   const change = await store.getChange(ctx.key, candidate.change);

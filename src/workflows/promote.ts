@@ -5,7 +5,7 @@
 // asked, and the losers stay open.
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
-import { readSelectionPlan } from '../core/plan-schema.ts';
+import { readablePlan } from './recorded-plan.ts';
 import type { Receipt } from '../core/receipt.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { MergeResult } from '../github/gateway.ts';
@@ -202,9 +202,8 @@ export async function afterMerged(
       summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.`,
     });
   }
-  const decided = readSelectionPlan(
-    (await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx))).decision,
-  );
+  // A plan this version cannot read was said so on the Change: the merge that happened is handled as not the round's.
+  const decided = await readablePlan(ctx, await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx)));
   const ours = decided !== null && decided.verdict.kind === 'ship' && decided.verdict.winner === pr;
   const queued = ours && (await queuedByRound(ctx, decided));
   // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts';
 import { readSelectionPlan } from '../core/plan-schema.ts';
+import { isUnreadable, readablePlan, readRoundPlan } from './recorded-plan.ts';
 import { planSelection } from '../core/plan/selection.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
@@ -262,7 +263,7 @@ async function computePlan(
 async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRow): Promise<NextStep[]> {
   if (round.selection !== ctx.token) return [];
   const { store } = ctx.deps;
-  const plan = readSelectionPlan(round.decision);
+  const plan = await readablePlan(ctx, round);
   const winner = plan?.verdict.kind === 'ship' ? plan.verdict.winner : null;
   const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
   const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
@@ -316,7 +317,13 @@ export async function selectionStep(
   if (claim === 'taken') return [];
   if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
-  let plan = readSelectionPlan(round.decision);
+  const recorded = await readRoundPlan(ctx, round);
+  if (isUnreadable(recorded)) {
+    // Decided, but not readable by this version: said on the Change; the round is left to a person.
+    await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, unreadable: true }, nowIso(ctx));
+    return [];
+  }
+  let plan = recorded;
   if (plan === null) {
     // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));

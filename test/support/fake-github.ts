@@ -88,6 +88,8 @@ export interface Fault {
   times: number;
   /** `before`: nothing is applied. `after`: the write lands, then the answer is lost. */
   when: 'before' | 'after';
+  /** Set: the refusal is a rate limit (a 403/429 with retry-after) asking for this many seconds. */
+  retryAfter?: number;
 }
 
 export interface FakeGitHubOptions {
@@ -324,7 +326,8 @@ export class FakeGitHub implements GitHubPort {
       fault.times -= 1;
       if (fault.when === 'after') apply();
       this.writes.push(`${line} → ${fault.status}${fault.when === 'after' ? ' (applied, answer lost)' : ''}`);
-      throw new GitHubError(line, fault.status, `scripted ${fault.status}`, null);
+      const limited = fault.retryAfter !== undefined;
+      throw new GitHubError(line, fault.status, `scripted ${fault.status}`, fault.retryAfter ?? null, limited);
     }
     try {
       const result = apply();

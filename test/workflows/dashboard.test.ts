@@ -5,13 +5,26 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from '../../src/core/render/dashboard.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { rateBudgets } from '../../src/github/rate-budget.ts';
+import { dashboardJob } from '../../src/jobs/dashboard-job.ts';
+import { deliveryJob } from '../../src/jobs/delivery-job.ts';
+import type { JobContext } from '../../src/jobs/queue-types.ts';
+import { InstallationBlocks } from '../../src/jobs/rate-limit.ts';
 import { refreshChange } from '../../src/workflows/changes.ts';
 import { refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { structureOf } from '../support/gfm.ts';
-import { configOf, makeWorld, START, type World } from '../support/selection-world.ts';
+import { configOf, makeWorld, silentLog, START, type World } from '../support/selection-world.ts';
 
 const REPO = 'acme/todo';
+const jobOf = (id: string, data: Record<string, unknown>): JobContext => ({
+  id,
+  name: 'job',
+  data,
+  retryCount: 0,
+  retryLimit: 3,
+  final: false,
+  log: silentLog,
+});
 const opened = (w: World) => w.gh.writes.filter((l) => l.startsWith('open issue'));
 const dashboards = (w: World) => [...w.gh.issues].filter(([, i]) => i.author === w.gh.botLogin);
 /** The one dashboard issue: its number and its state in the fake. */
@@ -225,5 +238,41 @@ describe('the dashboard issue', () => {
     expect(await refreshDashboard(off.ctx('job-2'))).toBe('off');
     expect(off.queue.sent).toEqual([]);
     expect(off.gh.writes).toEqual([]);
+  });
+
+  it("waits out a rate-limit refusal of its own write, and that refusal holds the installation's other jobs too", async () => {
+    const w = makeWorld({ store: db.store, config: configOf() });
+    await seed(w);
+    const blocks = new InstallationBlocks(); // the app's one record, shared by its jobs
+    w.gh.fail({ match: 'open issue', status: 403, retryAfter: 300 });
+    expect(await refreshDashboard(w.ctx('dashboard:job-1'), blocks)).toBe('deferred');
+    const end = START + 300_000;
+    expect(blocks.blockedUntil(7, w.clock.now())).toEqual(new Date(end));
+    const due = `dashboard ${REPO}@${end / 60_000} at ${new Date(end).toISOString()}`;
+    expect(w.queue.sent).toEqual([due]);
+    // While blocked: a dashboard job reads nothing from GitHub (the world's octokitFor throws) and
+    // asks for the refresh at the end of the wait; a delivery of the installation is deferred there.
+    w.clock.advance(60_000);
+    w.gh.resetRecord();
+    await dashboardJob(w.deps, blocks)(jobOf('job-2', { owner: 'acme', repo: 'todo', installationId: 7 }));
+    expect(await refreshDashboard(w.ctx('dashboard:job-3'), blocks)).toBe('deferred');
+    expect(w.gh.reads.length + w.gh.writes.length + w.gh.lookups.length).toBe(0);
+    expect(w.queue.sent).toEqual([due]);
+    await db.store.recordDeliveries([{ id: 'd-1', event: 'issues', payload: { installation: { id: 7 } } }]);
+    const handled: string[] = [];
+    const deferred: string[] = [];
+    const delivery = deliveryJob(w.deps, async (_deps, d) => void handled.push(d.id), {
+      blocks,
+      defer: async (id, until) => void deferred.push(`${id} at ${until.toISOString()}`),
+    });
+    await delivery.handler(jobOf('delivery-1', { id: 'd-1' }));
+    expect(handled).toEqual([]);
+    expect(deferred).toEqual([`d-1 at ${new Date(end).toISOString()}`]);
+    // After the wait, the deferred run (its token) opens the one issue.
+    w.clock.set(end);
+    expect(blocks.blockedUntil(7, w.clock.now())).toBeNull();
+    expect(await refreshDashboard(w.ctx('dashboard:job-1'), blocks)).toBe('created');
+    expect(opened(w)).toEqual([`open issue "${DASHBOARD_TITLE}"`]);
+    theDashboard(w);
   });
 });
