@@ -1,7 +1,9 @@
 // A person's decisions as plans. A rejection (`/arbiter reject <reason>`, or a changes-requested
 // review): the candidate leaves the running at once, whatever its round's state; the shell passes in
 // whether the candidate was gated and whether the Change's one repair was granted to it. A promotion:
-// the merge at the verified head, or a refusal saying why. A cancel: every candidate closed. Pure.
+// the merge at the verified head, or a refusal saying why. A cancel: every candidate closed. An
+// admission: which head is vouched for, for which Change, and the reply. Pure.
+import { linkedChange } from '../link.ts';
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
@@ -302,4 +304,91 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
       ? `Cancelled #${change}: closed ${list}.`
       : `Cancelled #${change}; it had no open candidates.`;
   return { actions, reply };
+}
+
+/** A reply to a person's verb. */
+export type PersonReply = { ok: true; message: string } | ({ ok: false } & Refusal);
+
+export interface AdmissionInput {
+  pr: number;
+  by: string;
+  prefix: string;
+  /** `selection.label`, which a non-draft pull request may carry to be recorded. */
+  label: string | null;
+  isPullRequest: boolean;
+  /** The Change the pull request is already an open candidate for (null: none, or not read). */
+  candidateFor: number | null;
+  /** The pull request as GitHub shows it now (null: not found, or not read). */
+  pull: { open: boolean; body: string | null; headSha: string } | null;
+}
+
+export type AdmissionPlan =
+  /** Nothing is admitted: the reply says why. */
+  | { kind: 'answer'; reply: PersonReply }
+  /** The head is admitted, but it links no Change: the reply asks for the link. */
+  | { kind: 'unlinked'; headSha: string; reply: PersonReply }
+  /** The head is admitted for `change`; the reply depends on whether the Change is tracked and the candidate recorded. */
+  | {
+      kind: 'admit';
+      headSha: string;
+      change: number;
+      replies: { notAChange: PersonReply; notRecorded: PersonReply; admitted: PersonReply };
+    };
+
+/**
+ * A maintainer's `admit`: vouches for this head of a pull request whose author has no write access,
+ * for the Change it links (a new head or a new link needs a new admission). Pure: the shell reads
+ * the candidate row and the pull request, records the admission, and records the candidate.
+ */
+export function planAdmission(input: AdmissionInput): AdmissionPlan {
+  const { pr, prefix } = input;
+  const refuse = (code: string, message: string): AdmissionPlan => ({
+    kind: 'answer',
+    reply: { ok: false, code, message },
+  });
+  if (!input.isPullRequest)
+    return refuse(
+      'not_a_pull_request',
+      `#${pr} is an issue; \`${prefix} admit\` applies to a pull request (\`${prefix} track\` adopts an issue).`,
+    );
+  if (input.candidateFor !== null)
+    return {
+      kind: 'answer',
+      reply: { ok: true, message: `#${pr} is already a candidate for #${input.candidateFor}.` },
+    };
+  if (!input.pull || !input.pull.open) return refuse('not_open', `#${pr} is not open, so it cannot be admitted.`);
+  const { headSha } = input.pull;
+  const change = linkedChange(input.pull.body);
+  if (change === null)
+    return {
+      kind: 'unlinked',
+      headSha,
+      reply: {
+        ok: false,
+        code: 'not_linked',
+        message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description, then run \`${prefix} admit\` again.`,
+      },
+    };
+  const label = input.label;
+  return {
+    kind: 'admit',
+    headSha,
+    change,
+    replies: {
+      notAChange: {
+        ok: false,
+        code: 'not_a_change',
+        message: `#${pr} is admitted, but #${change} is not a Change Arbiter tracks; \`${prefix} track\` on #${change} adopts it.`,
+      },
+      notRecorded: {
+        ok: false,
+        code: 'not_recorded',
+        message: `#${pr} is admitted but is not recorded yet: a candidate must be a draft when it is first recorded${label ? ` (or carry \`${label}\`)` : ''}.`,
+      },
+      admitted: {
+        ok: true,
+        message: `Admitted on @${input.by}'s word: #${pr} is a candidate for #${change}, compared with its siblings like any other.`,
+      },
+    },
+  };
 }
