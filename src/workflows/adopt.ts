@@ -2,7 +2,7 @@
 // that an account without write access opened. The permission check happened before (the verb
 // needs write); here the vouch is recorded and the PR or issue is read from GitHub and recorded.
 import type { VerbResult } from '../commands/types.ts';
-import { linkedChange } from '../core/link.ts';
+import { planAdmission } from '../core/plan/person.ts';
 import { recordCandidate } from './candidates.ts';
 import { refreshChange, trackedChange } from './changes.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -11,63 +11,45 @@ import { runSteps } from './flow.ts';
 import { recordAdmission, recordAdoption } from './trust.ts';
 
 export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boolean, by: string): Promise<VerbResult> {
-  const prefix = ctx.config.commands.prefix;
-  if (!isPullRequest) {
-    return {
-      ok: false,
-      code: 'not_a_pull_request',
-      message: `#${pr} is an issue; \`${prefix} admit\` applies to a pull request (\`${prefix} track\` adopts an issue).`,
-    };
-  }
   const { store } = ctx.deps;
-  const existing = await store.getCandidate(ctx.key, pr);
-  if (existing && OPEN_STATES.has(existing.state))
-    return { ok: true, message: `#${pr} is already a candidate for #${existing.change}.` };
-  const state = (await ctx.gh.readGroup([pr])).get(pr);
-  if (!state || state.state !== 'OPEN')
-    return { ok: false, code: 'not_open', message: `#${pr} is not open, so it cannot be admitted.` };
-  const change = linkedChange(state.body);
+  // Read only what the decision needs: an issue reads nothing, a known candidate not its pull request.
+  const existing = isPullRequest ? await store.getCandidate(ctx.key, pr) : null;
+  const candidateFor = existing && OPEN_STATES.has(existing.state) ? existing.change : null;
+  const state = isPullRequest && candidateFor === null ? (await ctx.gh.readGroup([pr])).get(pr) : undefined;
+  const plan = planAdmission({
+    pr,
+    by,
+    prefix: ctx.config.commands.prefix,
+    label: ctx.config.selection.label,
+    isPullRequest,
+    candidateFor,
+    pull: state ? { open: state.state === 'OPEN', body: state.body, headSha: state.headSha } : null,
+  });
+  if (plan.kind === 'answer') return plan.reply;
   // The admission covers this head for this Change only: new code or a new link needs a new admission.
-  await recordAdmission(ctx, pr, { by, headSha: state.headSha, change });
-  if (change === null) {
-    return {
-      ok: false,
-      code: 'not_linked',
-      message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description, then run \`${prefix} admit\` again.`,
-    };
-  }
+  await recordAdmission(ctx, pr, { by, headSha: plan.headSha, change: plan.kind === 'admit' ? plan.change : null });
+  if (plan.kind === 'unlinked') return plan.reply;
+  const { change, replies } = plan;
+  // The plan admits only a pull request it was shown.
+  const read = state!;
   const pull = {
     number: pr,
-    draft: state.isDraft,
+    draft: read.isDraft,
     state: 'open',
-    body: state.body,
-    base: state.baseRef,
-    headSha: state.headSha,
-    author: state.author,
-    labels: state.labels,
+    body: read.body,
+    base: read.baseRef,
+    headSha: read.headSha,
+    author: read.author,
+    labels: read.labels,
   };
-  if (!(await trackedChange(ctx, change, null))) {
-    return {
-      ok: false,
-      code: 'not_a_change',
-      message: `#${pr} is admitted, but #${change} is not a Change Arbiter tracks; \`${prefix} track\` on #${change} adopts it.`,
-    };
-  }
+  if (!(await trackedChange(ctx, change, null))) return replies.notAChange;
   const recorded = await recordCandidate(ctx, pull, { revive: 'admitted' });
   if (!recorded.candidate) {
     await runSteps(ctx, recorded.next);
-    const label = ctx.config.selection.label;
-    return {
-      ok: false,
-      code: 'not_recorded',
-      message: `#${pr} is admitted but is not recorded yet: a candidate must be a draft when it is first recorded${label ? ` (or carry \`${label}\`)` : ''}.`,
-    };
+    return replies.notRecorded;
   }
   await runSteps(ctx, [...recorded.next, { kind: 'verify', pr }]);
-  return {
-    ok: true,
-    message: `Admitted on @${by}'s word: #${pr} is a candidate for #${change}, compared with its siblings like any other.`,
-  };
+  return replies.admitted;
 }
 
 export async function trackIssue(

@@ -2,8 +2,14 @@
 // automatic path, never past a failed required check), reject one (which starts the one repair),
 // cancel a Change, re-run acceptance, re-rank. Each returns a VerbResult for the reply.
 import type { VerbResult } from '../commands/types.ts';
-import type { Action } from '../core/actions.ts';
-import { planRejection, type RejectionPlan, type RepairChance } from '../core/plan/person.ts';
+import {
+  cancelledCandidates,
+  planCancel,
+  planPromotion,
+  planRejection,
+  type RejectionPlan,
+  type RepairChance,
+} from '../core/plan/person.ts';
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { markerFor } from '../core/render/markers.ts';
@@ -27,42 +33,34 @@ async function openCandidate(ctx: RepoContext, pr: number): Promise<CandidateRow
 
 export async function promoteByPerson(ctx: RepoContext, pr: number, user: string, source: string): Promise<VerbResult> {
   const candidate = await openCandidate(ctx, pr);
-  if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
-  const view = await readGroupView(ctx, candidate.change, candidate.base);
-  if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
-  if (view.pending.length > 0)
-    return refused('selection_pending', `Siblings are still pending: waiting on ${waitingList(view.pending)}.`);
-  const evidence = view.evidence.get(pr);
-  if (!evidence) return refused('selection_pending', `#${pr} has new commits that are not verified yet.`);
-  if (!evidence.gate.promotable)
-    return refused('failed_required_check', `#${pr} cannot ship: ${evidence.gate.reason}.`);
-  const sha = evidence.headSha;
-  const k = (suffix: string): string => `${ctx.key}#${candidate.change}/promote/${pr}@${sha}/${suffix}`;
-  const pull = view.pulls.get(pr);
-  const actions: Action[] = [
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo: ctx.key,
-        change: candidate.change,
-        round: view.round.number,
-        at: nowIso(ctx),
-        data: { candidates: [pr], winner: pr, decision: 'promoted by a person', by: user, source },
-      },
+  const view = candidate ? await readGroupView(ctx, candidate.change, candidate.base) : null;
+  const evidence = view?.evidence.get(pr);
+  const plan = planPromotion({
+    repo: ctx.key,
+    pr,
+    user,
+    source,
+    method: ctx.config.policy.mergeMethod,
+    candidate,
+    group: view && {
+      round: view.round.number,
+      waiting: view.pending.length > 0 ? waitingList(view.pending) : null,
+      evidence: evidence ?? null,
+      isDraft: view.pulls.get(pr)?.isDraft === true,
     },
-    { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
-  ];
-  if (pull?.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
-  actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: ctx.config.policy.mergeMethod });
+    now: nowIso(ctx),
+  });
+  if ('refused' in plan) return refused(plan.refused.code, plan.refused.message);
+  // The plan refuses unless both were read.
+  const [{ base }, { change, round }] = [candidate!, view!];
+  const { actions, sha } = plan;
   const result = await executePlan(ctx, actions);
   if (ctx.config.mode === 'shadow')
     return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
   const next = await afterMergeAnswer(ctx, {
-    change: view.change,
-    round: view.round,
-    base: candidate.base,
+    change,
+    round,
+    base,
     pr,
     sha,
     result: result.merge,
@@ -216,72 +214,29 @@ export async function cancelChange(
   const { store } = ctx.deps;
   // A rejected candidate kept open for its repair is closed too.
   const repair = await store.getRepair(ctx.key, change);
-  const candidates = (await store.listCandidatesOfChange(ctx.key, change)).filter(
-    (c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repair?.pr === c.pr),
-  );
+  const candidates = cancelledCandidates(await store.listCandidatesOfChange(ctx.key, change), repair?.pr ?? null);
   const shadow = ctx.config.mode === 'shadow';
-  const text = shadow ? `Shadow mode: ${how} Arbiter would close this candidate.` : how;
-  const k = (suffix: string): string => `${ctx.key}#${change}/cancel/${ctx.token}/${suffix}`;
   // The awaiting-approval label's reason ends with the Change: removed wherever GitHub shows it.
   const pulls = candidates.length > 0 ? await ctx.gh.readGroup(candidates.map((c) => c.pr)) : new Map();
-  const awaiting = (pr: number): boolean => pulls.get(pr)?.labels.includes(LABEL_AWAITING) === true;
-  const actions: Action[] = [
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'CANCEL',
-        repo: ctx.key,
-        change,
-        round: 0,
-        at: nowIso(ctx),
-        data: { by: user, closed: candidates.map((c) => c.pr) },
-      },
-    },
-  ];
-  for (const c of candidates) {
-    actions.push(
-      {
-        kind: 'check-run',
-        key: k(`check/${c.pr}`),
-        pr: c.pr,
-        headSha: c.headSha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'neutral',
-        title: shadow ? 'Shadow: would cancel' : 'Change cancelled',
-        summary: text,
-      },
-      {
-        kind: 'comment',
-        key: k(`note/${c.pr}`),
-        issue: c.pr,
-        marker: `cancel:${c.pr}`,
-        body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
-      },
-      ...(awaiting(c.pr)
-        ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }]
-        : []),
-      { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
-      { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
-    );
-  }
-  await executePlan(ctx, actions);
-  const list = candidates.map((c) => `#${c.pr}`).join(', ');
-  if (shadow)
-    return {
-      ok: true,
-      message: `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.`,
-    };
+  const plan = planCancel({
+    repo: ctx.key,
+    change,
+    token: ctx.token,
+    user,
+    how,
+    candidates: candidates.map((c) => ({
+      pr: c.pr,
+      headSha: c.headSha,
+      awaiting: pulls.get(c.pr)?.labels.includes(LABEL_AWAITING) === true,
+    })),
+    shadow,
+    now: nowIso(ctx),
+  });
+  await executePlan(ctx, plan.actions);
+  if (shadow) return { ok: true, message: plan.reply };
   for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
   await store.setChangeState(ctx.key, change, 'cancelled');
-  return {
-    ok: true,
-    message:
-      candidates.length > 0
-        ? `Cancelled #${change}: closed ${candidates.map((c) => `#${c.pr}`).join(', ')}.`
-        : `Cancelled #${change}; it had no open candidates.`,
-  };
+  return { ok: true, message: plan.reply };
 }
 
 export async function statusOf(ctx: RepoContext, pr: number): Promise<VerbResult> {

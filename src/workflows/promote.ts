@@ -6,11 +6,9 @@
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
-import type { Receipt } from '../core/receipt.ts';
-import { markerFor } from '../core/render/markers.ts';
+import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
-import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
@@ -68,46 +66,31 @@ export async function afterMergeAnswer(
 ): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
   const { store } = ctx.deps;
-  const k = (suffix: string): string => `${ctx.key}#${change.number}/${input.scope}/after/${suffix}`;
   if (!result) return [];
-  if (result.ok && 'queued' in result) {
-    await executePlan(ctx, [
-      {
-        kind: 'check-run',
-        key: k(`check/${pr}`),
-        pr,
-        headSha: sha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'success',
-        title: 'Selected: auto-merge enabled',
-        summary: `#${pr} merges once the branch's required reviews or merge queue let it.`,
-      },
-    ]);
+  const plan = planMergeAnswer({
+    repo: ctx.key,
+    change: change.number,
+    round: round.number,
+    pr,
+    sha,
+    scope: input.scope,
+    result: result.ok ? { ok: true, queued: 'queued' in result } : result,
+    now: nowIso(ctx),
+  });
+  if (plan.kind === 'queued') {
+    await executePlan(ctx, plan.actions);
     return [];
   }
-  if (result.ok) {
+  if (plan.kind === 'merged') {
     await afterMerged(ctx, { change, base: input.base, pr, sha, by, round: round.number, scope: input.scope });
     return [];
   }
-  if (result.status === 409) {
+  if (plan.kind === 'moved') {
     // The head moved between the decision and the merge: nothing shipped; the new head is compared afresh.
     await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
     await store.setCandidateState(ctx.key, pr, 'verifying', 'head moved during promotion');
     await store.addEvent(ctx.key, 'promotion.head-moved', { pr, sha, round: round.number }, nowIso(ctx));
-    await executePlan(ctx, [
-      {
-        kind: 'check-run',
-        key: k(`moved/${pr}`),
-        pr,
-        headSha: sha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'neutral',
-        title: 'Head moved during promotion',
-        summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round.number + 1}.`,
-      },
-    ]);
+    await executePlan(ctx, plan.actions);
     // The candidate is verified again next: a new head is recorded and judged afresh. If GitHub's
     // head is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
     // only once per sha: a head that keeps answering 409 waits for its synchronize webhook.
@@ -116,41 +99,8 @@ export async function afterMergeAnswer(
     await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
     return [{ kind: 'verify', pr }];
   }
-  const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
   await store.setChangeState(ctx.key, change.number, 'human');
-  await executePlan(ctx, [
-    { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },
-    {
-      kind: 'comment',
-      key: k(`refused/${pr}`),
-      issue: pr,
-      marker: `refused:${pr}:${input.scope}`,
-      body: `${markerFor(`refused:${pr}:${input.scope}`)}\n${why}`,
-    },
-    {
-      kind: 'check-run',
-      key: k(`refused-check/${pr}`),
-      pr,
-      headSha: sha,
-      name: 'Arbiter / selection',
-      status: 'completed',
-      conclusion: 'neutral',
-      title: 'Not mergeable: a person must act',
-      summary: why,
-    },
-    {
-      kind: 'receipt',
-      key: k('receipt/human'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo: ctx.key,
-        change: change.number,
-        round: round.number,
-        at: nowIso(ctx),
-        data: { candidates: [pr], winner: pr, why: `merge refused (${result.status})` },
-      },
-    },
-  ]);
+  await executePlan(ctx, plan.actions);
   return [];
 }
 
@@ -169,80 +119,37 @@ export async function afterMerged(
 ): Promise<void> {
   const { store } = ctx.deps;
   const { change, pr } = input;
-  const k = (suffix: string): string => `${ctx.key}#${change.number}/shipped/${suffix}`;
-  const receipt: Receipt = {
-    kind: 'PROMOTION',
+  const now = nowIso(ctx);
+  // A plan this version cannot read was said so on the Change: the merge that happened is handled as not the round's.
+  const round = await readablePlan(ctx, await store.currentRound(ctx.key, change.number, input.base, now));
+  const decided = round !== null && round.verdict.kind === 'ship' && round.verdict.winner === pr ? round : null;
+  const queued = decided !== null && (await queuedByRound(ctx, decided));
+  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
+  if (decided && queued) await executePlan(ctx, decided.afterShip ?? []);
+  // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
+  // token, finishes them should it die), so they are neither raced for nor closed as stale here.
+  const siblings = staleSiblings({
+    candidates: await store.listCandidates(ctx.key, change.number, input.base),
+    winner: pr,
+    decided,
+    queued,
+  });
+  const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
+  const actions = planShipped({
     repo: ctx.key,
     change: change.number,
     round: input.round,
-    at: nowIso(ctx),
-    data: { candidate: pr, headSha: input.sha, by: input.by ?? 'arbiter', method: ctx.config.policy.mergeMethod },
-  };
-  const actions: Action[] = [
-    { kind: 'receipt', key: k('receipt'), receipt },
-    {
-      kind: 'set-state',
-      key: k(`state/${pr}`),
-      pr,
-      state: 'promoted',
-      reason: input.by ? `promoted by @${input.by}` : 'merged',
-      observed: true,
-    },
-  ];
-  if (input.sha) {
-    actions.push({
-      kind: 'check-run',
-      key: k(`check/${pr}`),
-      pr,
-      headSha: input.sha,
-      name: 'Arbiter / selection',
-      status: 'completed',
-      conclusion: 'success',
-      title: input.by ? `Promoted by @${input.by}` : 'Selected: shipped',
-      summary: `#${pr} was merged${input.by ? ` on @${input.by}'s word` : ''}.`,
-    });
-  }
-  // A plan this version cannot read was said so on the Change: the merge that happened is handled as not the round's.
-  const decided = await readablePlan(ctx, await store.currentRound(ctx.key, change.number, input.base, nowIso(ctx)));
-  const ours = decided !== null && decided.verdict.kind === 'ship' && decided.verdict.winner === pr;
-  const queued = ours && (await queuedByRound(ctx, decided));
-  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
-  if (queued) await executePlan(ctx, decided.afterShip ?? []);
-  // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
-  // token, finishes them should it die), so they are neither raced for nor closed as stale here.
-  const leftToClaimant = new Set(
-    ours && !queued ? (decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : [])) : [],
-  );
-  const siblings = (await store.listCandidates(ctx.key, change.number, input.base)).filter(
-    (c) => c.pr !== pr && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr),
-  );
-  const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
-  for (const s of siblings) {
-    const reason = `Superseded: #${pr} shipped.`;
-    actions.push({
-      kind: 'check-run',
-      key: k(`stale-check/${s.pr}`),
+    pr,
+    sha: input.sha,
+    by: input.by,
+    method: ctx.config.policy.mergeMethod,
+    stale: siblings.map((s) => ({
       pr: s.pr,
       headSha: s.headSha,
-      name: 'Arbiter / selection',
-      status: 'completed',
-      conclusion: 'neutral',
-      title: reason,
-      summary: reason,
-    });
-    actions.push({
-      kind: 'comment',
-      key: k(`stale-note/${s.pr}`),
-      issue: s.pr,
-      marker: `stale:${s.pr}`,
-      body: `${markerFor(`stale:${s.pr}`)}\n${reason}`,
-    });
-    // A sibling that waited before a person carries the awaiting-approval label: it goes too.
-    if (pulls.get(s.pr)?.labels.includes(LABEL_AWAITING))
-      actions.push({ kind: 'unlabel', key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING });
-    actions.push({ kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr });
-    actions.push({ kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason });
-  }
+      awaiting: pulls.get(s.pr)?.labels.includes(LABEL_AWAITING) === true,
+    })),
+    now,
+  });
   await executePlan(ctx, actions);
   for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');

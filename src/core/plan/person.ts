@@ -1,10 +1,14 @@
-// A person's rejection (`/arbiter reject <reason>`, or a changes-requested review) as a plan:
-// the candidate leaves the running at once, whatever its round's state. Pure: the shell passes in
-// whether the candidate was gated and whether the Change's one repair was granted to it.
+// A person's decisions as plans. A rejection (`/arbiter reject <reason>`, or a changes-requested
+// review): the candidate leaves the running at once, whatever its round's state; the shell passes in
+// whether the candidate was gated and whether the Change's one repair was granted to it. A promotion:
+// the merge at the verified head, or a refusal saying why. A cancel: every candidate closed. An
+// admission: which head is vouched for, for which Change, and the reply. Pure.
+import { linkedChange } from '../link.ts';
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import type { Receipt } from '../receipt.ts';
+import { OPEN_STATES, type CandidateState } from '../types.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';
@@ -156,4 +160,235 @@ export function planRejection(input: RejectionInput): RejectionPlan {
     ? `Shadow mode: Arbiter would reject #${pr} and close it; no pull request was changed. No repair would start: ${why}.`
     : `Rejected #${pr} and closed it (${reason.slice(0, 200)}). No repair was started: ${why}.`;
   return { actions, reply, keptForRepair: false };
+}
+
+/** A person's verb refused, with the code and the reason the reply gives. */
+export interface Refusal {
+  code: string;
+  message: string;
+}
+
+export interface PromotionInput {
+  repo: string;
+  pr: number;
+  user: string;
+  /** Where the promotion came from (a command, a check-run button, an approval). */
+  source: string;
+  method: 'merge' | 'squash' | 'rebase';
+  /** The open candidate's Change; null when `pr` is not an open candidate. */
+  candidate: { change: number } | null;
+  /** The candidate's group as read now; null when its Change is not one Arbiter knows. */
+  group: {
+    round: number;
+    /** The siblings still pending, as the reply lists them; null when none is. */
+    waiting: string | null;
+    /** The candidate's verified evidence for its head; null when its new commits are not verified yet. */
+    evidence: { headSha: string; gate: { promotable: boolean; reason: string } } | null;
+    isDraft: boolean;
+  } | null;
+  now: string;
+}
+
+/**
+ * A person's promotion: the same merge as the automatic path at the verified head, never past a
+ * failed required check nor before every sibling settled. Pure: the shell reads the group.
+ */
+export function planPromotion(input: PromotionInput): { refused: Refusal } | { actions: Action[]; sha: string } {
+  const { pr, candidate, group } = input;
+  if (!candidate) return { refused: { code: 'not_open', message: `#${pr} is not an open candidate.` } };
+  if (!group)
+    return { refused: { code: 'not_a_candidate', message: `#${pr} is not linked to a Change Arbiter knows.` } };
+  if (group.waiting !== null)
+    return {
+      refused: { code: 'selection_pending', message: `Siblings are still pending: waiting on ${group.waiting}.` },
+    };
+  const evidence = group.evidence;
+  if (!evidence)
+    return { refused: { code: 'selection_pending', message: `#${pr} has new commits that are not verified yet.` } };
+  if (!evidence.gate.promotable)
+    return { refused: { code: 'failed_required_check', message: `#${pr} cannot ship: ${evidence.gate.reason}.` } };
+  const sha = evidence.headSha;
+  const k = (suffix: string): string => `${input.repo}#${candidate.change}/promote/${pr}@${sha}/${suffix}`;
+  const actions: Action[] = [
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo: input.repo,
+        change: candidate.change,
+        round: group.round,
+        at: input.now,
+        data: { candidates: [pr], winner: pr, decision: 'promoted by a person', by: input.user, source: input.source },
+      },
+    },
+    { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
+  ];
+  if (group.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
+  actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
+  return { actions, sha };
+}
+
+/** The candidates a cancel closes: every open one, and a rejected one kept open for the Change's repair. */
+export function cancelledCandidates<C extends { pr: number; state: CandidateState }>(
+  candidates: C[],
+  repairOf: number | null,
+): C[] {
+  return candidates.filter((c) => OPEN_STATES.has(c.state) || (c.state === 'rejected' && repairOf === c.pr));
+}
+
+export interface CancelInput {
+  repo: string;
+  change: number;
+  /** The job's token: a Change reopened and cancelled again is cancelled again. */
+  token: string;
+  user: string;
+  /** What cancelled it, in the notes and checks. */
+  how: string;
+  /** The candidates closed, and whether each carries `arbiter:awaiting-approval` (its reason ends too). */
+  candidates: { pr: number; headSha: string; awaiting: boolean }[];
+  shadow: boolean;
+  now: string;
+}
+
+/** Cancels a Change: CANCEL receipt, and every candidate's check completed, noted, closed and withdrawn. */
+export function planCancel(input: CancelInput): { actions: Action[]; reply: string } {
+  const { change, shadow, candidates } = input;
+  const text = shadow ? `Shadow mode: ${input.how} Arbiter would close this candidate.` : input.how;
+  const k = (suffix: string): string => `${input.repo}#${change}/cancel/${input.token}/${suffix}`;
+  const actions: Action[] = [
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'CANCEL',
+        repo: input.repo,
+        change,
+        round: 0,
+        at: input.now,
+        data: { by: input.user, closed: candidates.map((c) => c.pr) },
+      },
+    },
+  ];
+  for (const c of candidates) {
+    actions.push(
+      {
+        kind: 'check-run',
+        key: k(`check/${c.pr}`),
+        pr: c.pr,
+        headSha: c.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: shadow ? 'Shadow: would cancel' : 'Change cancelled',
+        summary: text,
+      },
+      {
+        kind: 'comment',
+        key: k(`note/${c.pr}`),
+        issue: c.pr,
+        marker: `cancel:${c.pr}`,
+        body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
+      },
+      ...(c.awaiting
+        ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }]
+        : []),
+      { kind: 'close', key: k(`close/${c.pr}`), pr: c.pr },
+      { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
+    );
+  }
+  const list = candidates.map((c) => `#${c.pr}`).join(', ');
+  const reply = shadow
+    ? `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.`
+    : candidates.length > 0
+      ? `Cancelled #${change}: closed ${list}.`
+      : `Cancelled #${change}; it had no open candidates.`;
+  return { actions, reply };
+}
+
+/** A reply to a person's verb. */
+export type PersonReply = { ok: true; message: string } | ({ ok: false } & Refusal);
+
+export interface AdmissionInput {
+  pr: number;
+  by: string;
+  prefix: string;
+  /** `selection.label`, which a non-draft pull request may carry to be recorded. */
+  label: string | null;
+  isPullRequest: boolean;
+  /** The Change the pull request is already an open candidate for (null: none, or not read). */
+  candidateFor: number | null;
+  /** The pull request as GitHub shows it now (null: not found, or not read). */
+  pull: { open: boolean; body: string | null; headSha: string } | null;
+}
+
+export type AdmissionPlan =
+  /** Nothing is admitted: the reply says why. */
+  | { kind: 'answer'; reply: PersonReply }
+  /** The head is admitted, but it links no Change: the reply asks for the link. */
+  | { kind: 'unlinked'; headSha: string; reply: PersonReply }
+  /** The head is admitted for `change`; the reply depends on whether the Change is tracked and the candidate recorded. */
+  | {
+      kind: 'admit';
+      headSha: string;
+      change: number;
+      replies: { notAChange: PersonReply; notRecorded: PersonReply; admitted: PersonReply };
+    };
+
+/**
+ * A maintainer's `admit`: vouches for this head of a pull request whose author has no write access,
+ * for the Change it links (a new head or a new link needs a new admission). Pure: the shell reads
+ * the candidate row and the pull request, records the admission, and records the candidate.
+ */
+export function planAdmission(input: AdmissionInput): AdmissionPlan {
+  const { pr, prefix } = input;
+  const refuse = (code: string, message: string): AdmissionPlan => ({
+    kind: 'answer',
+    reply: { ok: false, code, message },
+  });
+  if (!input.isPullRequest)
+    return refuse(
+      'not_a_pull_request',
+      `#${pr} is an issue; \`${prefix} admit\` applies to a pull request (\`${prefix} track\` adopts an issue).`,
+    );
+  if (input.candidateFor !== null)
+    return {
+      kind: 'answer',
+      reply: { ok: true, message: `#${pr} is already a candidate for #${input.candidateFor}.` },
+    };
+  if (!input.pull || !input.pull.open) return refuse('not_open', `#${pr} is not open, so it cannot be admitted.`);
+  const { headSha } = input.pull;
+  const change = linkedChange(input.pull.body);
+  if (change === null)
+    return {
+      kind: 'unlinked',
+      headSha,
+      reply: {
+        ok: false,
+        code: 'not_linked',
+        message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description, then run \`${prefix} admit\` again.`,
+      },
+    };
+  const label = input.label;
+  return {
+    kind: 'admit',
+    headSha,
+    change,
+    replies: {
+      notAChange: {
+        ok: false,
+        code: 'not_a_change',
+        message: `#${pr} is admitted, but #${change} is not a Change Arbiter tracks; \`${prefix} track\` on #${change} adopts it.`,
+      },
+      notRecorded: {
+        ok: false,
+        code: 'not_recorded',
+        message: `#${pr} is admitted but is not recorded yet: a candidate must be a draft when it is first recorded${label ? ` (or carry \`${label}\`)` : ''}.`,
+      },
+      admitted: {
+        ok: true,
+        message: `Admitted on @${input.by}'s word: #${pr} is a candidate for #${change}, compared with its siblings like any other.`,
+      },
+    },
+  };
 }

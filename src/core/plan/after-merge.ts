@@ -1,0 +1,212 @@
+// What follows a merge's answer, as plans: queued (auto-merge enabled), merged (PROMOTION receipt,
+// the winner promoted, its open siblings closed as stale), 409 (the head moved) and refused (a
+// person must act). Pure: the shell reads the round, the siblings and their labels, and applies
+// the store writes the answer needs (a new round, the Change's state) around the plan.
+import { markerFor } from '../render/markers.ts';
+import type { Action } from '../actions.ts';
+import { LABEL_AWAITING } from '../labels.ts';
+import type { SelectionPlan } from '../plan-schema.ts';
+import type { Receipt } from '../receipt.ts';
+import { OPEN_STATES, type CandidateState } from '../types.ts';
+
+/** The merge's answer as the plan needs it (`queued`: GitHub enabled auto-merge instead of merging). */
+export type MergeAnswer = { ok: true; queued: boolean } | { ok: false; status: number; message: string };
+
+export interface MergeAnswerInput {
+  repo: string;
+  change: number;
+  round: number;
+  pr: number;
+  sha: string;
+  /** Names the decision the answer belongs to, in every key: `base/rN`, or `promote/PR@SHA`. */
+  scope: string;
+  result: MergeAnswer;
+  now: string;
+}
+
+export type MergeAnswerPlan =
+  | { kind: 'queued'; actions: Action[] }
+  | { kind: 'merged' }
+  | { kind: 'moved'; actions: Action[] }
+  | { kind: 'refused'; actions: Action[] };
+
+/** Plans what the merge's answer asks for; a merge that shipped is planned by `planShipped`. */
+export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
+  const { pr, sha, result, round } = input;
+  const k = (suffix: string): string => `${input.repo}#${input.change}/${input.scope}/after/${suffix}`;
+  if (result.ok && result.queued) {
+    return {
+      kind: 'queued',
+      actions: [
+        {
+          kind: 'check-run',
+          key: k(`check/${pr}`),
+          pr,
+          headSha: sha,
+          name: 'Arbiter / selection',
+          status: 'completed',
+          conclusion: 'success',
+          title: 'Selected: auto-merge enabled',
+          summary: `#${pr} merges once the branch's required reviews or merge queue let it.`,
+        },
+      ],
+    };
+  }
+  if (result.ok) return { kind: 'merged' };
+  if (result.status === 409) {
+    return {
+      kind: 'moved',
+      actions: [
+        {
+          kind: 'check-run',
+          key: k(`moved/${pr}`),
+          pr,
+          headSha: sha,
+          name: 'Arbiter / selection',
+          status: 'completed',
+          conclusion: 'neutral',
+          title: 'Head moved during promotion',
+          summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round + 1}.`,
+        },
+      ],
+    };
+  }
+  const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
+  return {
+    kind: 'refused',
+    actions: [
+      { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },
+      {
+        kind: 'comment',
+        key: k(`refused/${pr}`),
+        issue: pr,
+        marker: `refused:${pr}:${input.scope}`,
+        body: `${markerFor(`refused:${pr}:${input.scope}`)}\n${why}`,
+      },
+      {
+        kind: 'check-run',
+        key: k(`refused-check/${pr}`),
+        pr,
+        headSha: sha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Not mergeable: a person must act',
+        summary: why,
+      },
+      {
+        kind: 'receipt',
+        key: k('receipt/human'),
+        receipt: {
+          kind: 'HUMAN_GATE',
+          repo: input.repo,
+          change: input.change,
+          round,
+          at: input.now,
+          data: { candidates: [pr], winner: pr, why: `merge refused (${result.status})` },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The siblings a shipped candidate closes as stale: its other open candidates, except the losers
+ * the round's own merge leaves to its claimant (who closes them as lost). `decided` is the round's
+ * plan when it shipped this very candidate; `queued` says its merge was an auto-merge that landed later.
+ */
+export function staleSiblings<C extends { pr: number; state: CandidateState }>(input: {
+  candidates: C[];
+  winner: number;
+  decided: SelectionPlan | null;
+  queued: boolean;
+}): C[] {
+  const { decided, winner } = input;
+  const leftToClaimant = new Set(
+    decided && !input.queued ? (decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : [])) : [],
+  );
+  return input.candidates.filter((c) => c.pr !== winner && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
+}
+
+export interface ShippedInput {
+  repo: string;
+  change: number;
+  round: number;
+  pr: number;
+  /** The merged head; empty when unknown (then no check is written on it). */
+  sha: string;
+  /** The person who promoted it, or null for Arbiter's own merge. */
+  by: string | null;
+  method: 'merge' | 'squash' | 'rebase';
+  /** The siblings closed as stale, and whether each carries `arbiter:awaiting-approval`. */
+  stale: { pr: number; headSha: string; awaiting: boolean }[];
+  now: string;
+}
+
+/** A candidate shipped: PROMOTION receipt, its state and check, and its open siblings closed as stale. */
+export function planShipped(input: ShippedInput): Action[] {
+  const { pr, by } = input;
+  const k = (suffix: string): string => `${input.repo}#${input.change}/shipped/${suffix}`;
+  const receipt: Receipt = {
+    kind: 'PROMOTION',
+    repo: input.repo,
+    change: input.change,
+    round: input.round,
+    at: input.now,
+    data: { candidate: pr, headSha: input.sha, by: by ?? 'arbiter', method: input.method },
+  };
+  const actions: Action[] = [
+    { kind: 'receipt', key: k('receipt'), receipt },
+    {
+      kind: 'set-state',
+      key: k(`state/${pr}`),
+      pr,
+      state: 'promoted',
+      reason: by ? `promoted by @${by}` : 'merged',
+      observed: true,
+    },
+  ];
+  if (input.sha) {
+    actions.push({
+      kind: 'check-run',
+      key: k(`check/${pr}`),
+      pr,
+      headSha: input.sha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'success',
+      title: by ? `Promoted by @${by}` : 'Selected: shipped',
+      summary: `#${pr} was merged${by ? ` on @${by}'s word` : ''}.`,
+    });
+  }
+  const reason = `Superseded: #${pr} shipped.`;
+  for (const s of input.stale) {
+    actions.push(
+      {
+        kind: 'check-run',
+        key: k(`stale-check/${s.pr}`),
+        pr: s.pr,
+        headSha: s.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: reason,
+        summary: reason,
+      },
+      {
+        kind: 'comment',
+        key: k(`stale-note/${s.pr}`),
+        issue: s.pr,
+        marker: `stale:${s.pr}`,
+        body: `${markerFor(`stale:${s.pr}`)}\n${reason}`,
+      },
+      // A sibling that waited before a person carries the awaiting-approval label: it goes too.
+      ...(s.awaiting
+        ? [{ kind: 'unlabel' as const, key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING }]
+        : []),
+      { kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr },
+      { kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason },
+    );
+  }
+  return actions;
+}

@@ -1,0 +1,159 @@
+// The pure planners of what follows a merge's answer: queued, merged (shipped, siblings stale),
+// head moved, refused. Keys, order and the decisions each makes; shadow mode is the executor's.
+import { describe, expect, it } from 'vitest';
+import type { Action } from '../../src/core/actions.ts';
+import { LABEL_AWAITING } from '../../src/core/labels.ts';
+import {
+  planMergeAnswer,
+  planShipped,
+  staleSiblings,
+  type MergeAnswerInput,
+  type ShippedInput,
+} from '../../src/core/plan/after-merge.ts';
+import type { SelectionPlan } from '../../src/core/plan-schema.ts';
+import type { CandidateState } from '../../src/core/types.ts';
+import { structureOf } from '../support/gfm.ts';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const shape = (actions: Action[]): string[] => actions.map((a) => `${a.kind} ${a.key}`);
+
+describe('planMergeAnswer', () => {
+  const input: MergeAnswerInput = {
+    repo: 'o/r',
+    change: 1,
+    round: 3,
+    pr: 7,
+    sha: 'abcdef1234',
+    scope: 'main/r3',
+    result: { ok: true, queued: false },
+    now: NOW,
+  };
+
+  it('leaves a merge that shipped to planShipped', () => {
+    expect(planMergeAnswer(input)).toEqual({ kind: 'merged' });
+  });
+
+  it('a queued auto-merge completes the selection check as a success', () => {
+    const plan = planMergeAnswer({ ...input, result: { ok: true, queued: true } });
+    expect(plan.kind).toBe('queued');
+    if (plan.kind !== 'queued') return;
+    expect(shape(plan.actions)).toEqual(['check-run o/r#1/main/r3/after/check/7']);
+    expect(plan.actions[0]).toMatchObject({ conclusion: 'success', title: 'Selected: auto-merge enabled' });
+  });
+
+  it('a 409 says the head moved and names the next round', () => {
+    const plan = planMergeAnswer({ ...input, result: { ok: false, status: 409, message: 'head moved' } });
+    expect(plan.kind).toBe('moved');
+    if (plan.kind !== 'moved') return;
+    expect(shape(plan.actions)).toEqual(['check-run o/r#1/main/r3/after/moved/7']);
+    expect(plan.actions[0]).toMatchObject({
+      headSha: 'abcdef1234',
+      title: 'Head moved during promotion',
+      summary:
+        'GitHub refused the merge of abcdef1 because the head moved. Nothing was merged; the new head starts round 4.',
+    });
+  });
+
+  it('any other refusal puts the candidate before a person: label, note, check, HUMAN_GATE receipt', () => {
+    const plan = planMergeAnswer({
+      ...input,
+      scope: 'promote/7@abcdef1234',
+      result: { ok: false, status: 405, message: '' },
+    });
+    expect(plan.kind).toBe('refused');
+    if (plan.kind !== 'refused') return;
+    expect(shape(plan.actions)).toEqual([
+      'label o/r#1/promote/7@abcdef1234/after/awaiting/7',
+      'comment o/r#1/promote/7@abcdef1234/after/refused/7',
+      'check-run o/r#1/promote/7@abcdef1234/after/refused-check/7',
+      'receipt o/r#1/promote/7@abcdef1234/after/receipt/human',
+    ]);
+    expect(plan.actions[0]).toMatchObject({ issue: 7, labels: [LABEL_AWAITING] });
+    const note = plan.actions[1];
+    if (note.kind !== 'comment') throw new Error('expected the note');
+    expect(note.marker).toBe('refused:7:promote/7@abcdef1234');
+    expect(structureOf(note.body).visible).toContain(
+      'GitHub refused to merge #7 (405: not mergeable, for example a conflict). Resolve it and approve, or cancel the change.',
+    );
+    expect(plan.actions[3]).toMatchObject({
+      receipt: { kind: 'HUMAN_GATE', round: 3, data: { candidates: [7], winner: 7, why: 'merge refused (405)' } },
+    });
+  });
+});
+
+describe('staleSiblings', () => {
+  const rows = (
+    [
+      [7, 'selected'],
+      [8, 'verified'],
+      [9, 'withdrawn'],
+      [10, 'unpromotable'],
+    ] as const
+  ).map(([pr, state]: readonly [number, CandidateState]) => ({ pr, state }));
+  const decided = {
+    verdict: { kind: 'ship', winner: 7 },
+    actions: [],
+    afterShip: [{ kind: 'close', key: 'k', pr: 10 }],
+  } as unknown as SelectionPlan;
+
+  it('closes the open siblings other than the winner', () => {
+    expect(staleSiblings({ candidates: rows, winner: 7, decided: null, queued: false }).map((c) => c.pr)).toEqual([
+      8, 10,
+    ]);
+  });
+
+  it("leaves the round's losers to its merge's claimant, unless the merge was a queued auto-merge", () => {
+    expect(staleSiblings({ candidates: rows, winner: 7, decided, queued: false }).map((c) => c.pr)).toEqual([8]);
+    expect(staleSiblings({ candidates: rows, winner: 7, decided, queued: true }).map((c) => c.pr)).toEqual([8, 10]);
+  });
+});
+
+describe('planShipped', () => {
+  const input: ShippedInput = {
+    repo: 'o/r',
+    change: 1,
+    round: 3,
+    pr: 7,
+    sha: 'abcdef1234',
+    by: null,
+    method: 'merge',
+    stale: [
+      { pr: 8, headSha: 's8', awaiting: true },
+      { pr: 9, headSha: 's9', awaiting: false },
+    ],
+    now: NOW,
+  };
+
+  it('records the promotion, then closes each sibling as stale; the awaiting label only where the PR has it', () => {
+    const actions = planShipped(input);
+    expect(shape(actions)).toEqual([
+      'receipt o/r#1/shipped/receipt',
+      'set-state o/r#1/shipped/state/7',
+      'check-run o/r#1/shipped/check/7',
+      'check-run o/r#1/shipped/stale-check/8',
+      'comment o/r#1/shipped/stale-note/8',
+      'unlabel o/r#1/shipped/stale-unlabel/8',
+      'close o/r#1/shipped/stale-close/8',
+      'set-state o/r#1/shipped/stale-state/8',
+      'check-run o/r#1/shipped/stale-check/9',
+      'comment o/r#1/shipped/stale-note/9',
+      'close o/r#1/shipped/stale-close/9',
+      'set-state o/r#1/shipped/stale-state/9',
+    ]);
+    expect(actions[0]).toMatchObject({
+      receipt: { kind: 'PROMOTION', round: 3, data: { candidate: 7, headSha: 'abcdef1234', by: 'arbiter' } },
+    });
+    expect(actions[1]).toMatchObject({ state: 'promoted', reason: 'merged', observed: true });
+    expect(actions[2]).toMatchObject({ title: 'Selected: shipped', summary: '#7 was merged.' });
+    expect(actions[7]).toMatchObject({ state: 'stale', reason: 'Superseded: #7 shipped.' });
+  });
+
+  it("a person's promotion says who; an unknown head gets no check", () => {
+    const actions = planShipped({ ...input, by: 'alice', sha: '', stale: [] });
+    expect(shape(actions)).toEqual(['receipt o/r#1/shipped/receipt', 'set-state o/r#1/shipped/state/7']);
+    expect(actions[0]).toMatchObject({ receipt: { data: { by: 'alice' } } });
+    expect(actions[1]).toMatchObject({ reason: 'promoted by @alice' });
+    const check = planShipped({ ...input, by: 'alice', stale: [] })[2];
+    expect(check).toMatchObject({ title: 'Promoted by @alice', summary: "#7 was merged on @alice's word." });
+  });
+});
