@@ -6,6 +6,7 @@ import type { Action, CombineBuild } from './actions.ts';
 import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
 import type { Receipt } from './receipt.ts';
+import { combinedMarker } from './keys.ts';
 
 export interface CombineInput {
   repo: string;
@@ -248,7 +249,7 @@ export function planCombined(input: {
     title: `Waiting for the combined candidate #${c}`,
     summary,
   });
-  const marker = `combined:${p.change}`;
+  const marker = combinedMarker(p.change);
   const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
   const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
   return [

@@ -6,6 +6,7 @@ import { gatewayFor, repoContext } from '../workflows/context.ts';
 import { DashboardJobData, refreshDashboard, scheduleAfterBlock } from '../workflows/dashboard.ts';
 import type { JobHandler } from './queue.ts';
 import type { InstallationBlocks } from './rate-limit.ts';
+import { dashboardJobToken } from '../core/keys.ts';
 
 export { DASHBOARD_QUEUE } from '../workflows/dashboard.ts';
 
@@ -38,7 +39,7 @@ export const dashboardJob =
     if (!config) return; // an invalid config: Arbiter does nothing for the repository until it is fixed
     // The job's id names the run: a retry of it continues its own claim of the minute, and so
     // does the job a rate limit deferred it to (its `run`).
-    const token = data.data.run ?? `dashboard:${job.id}`;
+    const token = data.data.run ?? dashboardJobToken(job.id);
     const ctx = await repoContext(scoped, { owner, repo, installationId, config, token, gh });
     const result = await refreshDashboard(ctx, blocks);
     job.log.debug({ repo: ctx.key, result }, 'dashboard refreshed');

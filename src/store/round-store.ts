@@ -4,6 +4,7 @@ import type { Db } from './db.ts';
 import { StoreError } from './errors.ts';
 import { parseRow, parseRows, RoundRowSchema, SelectionRow } from './rows.ts';
 import type { ClaimResult, RoundRow, Store } from './types.ts';
+import { KEY_NAMESPACES } from '../core/keys.ts';
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
@@ -104,10 +105,10 @@ export function roundStore(db: Db): RoundStore {
       const res = await db.query(
         `SELECT ${columns} FROM rounds r JOIN changes c ON c.repo = r.repo AND c.number = r.change
          WHERE r.selection IS NOT NULL AND c.state <> 'cancelled'
-           AND NOT EXISTS (SELECT 1 FROM applied_actions a WHERE a.key = 'round-done:' || r.id)
+           AND NOT EXISTS (SELECT 1 FROM applied_actions a WHERE a.key = $2::text || r.id)
            AND r.number = (SELECT max(n.number) FROM rounds n WHERE n.repo = r.repo AND n.change = r.change AND n.base = r.base)
          ORDER BY r.id DESC LIMIT $1`,
-        [limit],
+        [limit, KEY_NAMESPACES.roundDone],
       );
       return parseRows(RoundRowSchema, res.rows, 'round').map(toRound);
     },

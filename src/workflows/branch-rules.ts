@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { BranchRules } from '../github/port.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { branchRulesKey } from '../core/keys.ts';
 
 export const RULES_WINDOW_SECONDS = 300;
 
@@ -17,7 +18,7 @@ const StoredRules = z.object({
 
 export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<BranchRules> {
   const window = Math.floor(ctx.deps.clock.now().getTime() / (RULES_WINDOW_SECONDS * 1000));
-  const key = `branch-rules:${ctx.key}:${branch}:${window}`;
+  const key = branchRulesKey(ctx.key, branch, window);
   const stored = StoredRules.safeParse(await ctx.deps.store.getAppliedAction(key));
   if (stored.success) return stored.data;
   const rules = await ctx.gh.branchRules(branch);

@@ -20,6 +20,7 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { GroupView } from './select.ts';
 import type { NextStep } from './steps.ts';
+import { combinedRecordKey } from '../core/keys.ts';
 
 /** The Change's combined candidate and its sources, when one was opened. */
 export type Combined = { pr: number; sources: number[] } | null;
@@ -28,7 +29,7 @@ export type Combined = { pr: number; sources: number[] } | null;
 export type CombineStep =
   { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined };
 
-const recordKey = (ctx: RepoContext, change: number): string => `combined:${ctx.key}#${change}`;
+const recordKey = (ctx: RepoContext, change: number): string => combinedRecordKey(ctx.key, change);
 
 /** The Change's combine so far (at most one per Change), or null. */
 export async function readCombineRecord(ctx: RepoContext, change: number): Promise<CombineRecord | null> {

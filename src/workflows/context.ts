@@ -6,6 +6,7 @@ import type { ArbiterConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
 import { GitHubGateway } from '../github/gateway.ts';
 import type { GitHubPort } from '../github/port.ts';
+import * as keys from '../core/keys.ts';
 
 export interface RepoContext {
   deps: Deps;
@@ -68,10 +69,10 @@ export async function repoContext(
 }
 
 /** The token of a run that processes webhook delivery `id` (its job's retries carry the same). */
-export const deliveryToken = (id: string): string => `delivery:${id}`;
+export const deliveryToken = keys.deliveryToken;
 
 /** The delivery id a run's token names, or null for a token of another kind (a sweep's). */
-export const deliveryOfToken = (token: string): string | null => /^delivery:(.+)$/.exec(token)?.[1] ?? null;
+export const deliveryOfToken = keys.deliveryOfToken;
 
 export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock.now().toISOString();
 
@@ -84,7 +85,7 @@ const Holder = z.object({ token: z.string() });
  */
 export async function claim(ctx: RepoContext, key: string): Promise<'new' | 'mine' | 'taken'> {
   const { result, inserted } = await ctx.deps.store.claimAppliedAction(
-    `claim:${key}`,
+    keys.claimKey(key),
     { token: ctx.token },
     nowIso(ctx),
   );

@@ -20,6 +20,7 @@ import { rateLimitOf, type InstallationBlocks } from '../jobs/rate-limit.ts';
 import type { IssueSnapshot } from '../github/port.ts';
 import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { KEY_NAMESPACES, dashboardIssueKey, dashboardOpenKey, dashboardRunKey } from '../core/keys.ts';
 
 export const DASHBOARD_QUEUE = 'dashboard';
 const MINUTE_MS = 60_000;
@@ -34,18 +35,17 @@ export const DashboardJobData = z.object({
 export type DashboardJobData = z.infer<typeof DashboardJobData>;
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
-const issueKey = (ctx: RepoContext): string => `dashboard:${ctx.key}`;
+const issueKey = (ctx: RepoContext): string => dashboardIssueKey(ctx.key);
 /** The per-minute claims that space runs out; the sweep drops them after an hour. */
-export const DASHBOARD_RUN_PREFIX = 'dashboard-run:';
-const runKey = (ctx: RepoContext, minute: number): string => `${DASHBOARD_RUN_PREFIX}${ctx.key}@${minute}`;
+export const DASHBOARD_RUN_PREFIX = KEY_NAMESPACES.dashboardRun;
+const runKey = (ctx: RepoContext, minute: number): string => dashboardRunKey(ctx.key, minute);
 /**
  * Taken by the one run that may open the repository's dashboard issue within a ten-minute window:
  * a run stalled past its minute never races a later one, and a run that failed for good holds the
  * opening only until the window ends.
  */
 const OPEN_WINDOW_MS = 10 * MINUTE_MS;
-const openKey = (ctx: RepoContext, now: number): string =>
-  `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}`;
+const openKey = (ctx: RepoContext, now: number): string => dashboardOpenKey(ctx.key, Math.floor(now / OPEN_WINDOW_MS));
 const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */

@@ -12,6 +12,7 @@ import { buildCombined } from './combine-build.ts';
 import { RetryLater } from '../jobs/rate-limit.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
+import { actionKey, checkContentKey, checkCreateKey, checkIdKey, mergeRetryKey, repairKey } from '../core/keys.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,15 +35,15 @@ export type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
  */
 export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
   const { store } = ctx.deps;
-  const idKey = `check-id:${ctx.key}:${check.headSha}:${check.name}`;
-  const contentKey = `check-content:${ctx.key}:${check.headSha}:${check.name}:${contentHash(check)}`;
+  const idKey = checkIdKey(ctx.key, check.headSha, check.name);
+  const contentKey = checkContentKey(ctx.key, check.headSha, check.name, contentHash(check));
   const known = await store.getAppliedActions([contentKey, idKey]);
   if (known.has(contentKey)) return;
   // Two runs writing the same content at once: one writes it, the other has nothing to add.
   if (!(await claimOnce(ctx, contentKey))) return;
   let id = checkIdOf(known.get(idKey));
   if (id === null) {
-    const creator = await claimOnce(ctx, `check-create:${ctx.key}:${check.headSha}:${check.name}`);
+    const creator = await claimOnce(ctx, checkCreateKey(ctx.key, check.headSha, check.name));
     id = await ctx.gh.findCheckRun(check.headSha, check.name);
     if (id === null && !creator) {
       // Another run is creating it right now: wait for its id rather than create a second one.
@@ -147,7 +148,7 @@ async function mergeRefused(
   if (pull.mergeable === false || NOT_MERGEABLE.has(state) || pull.merged || pull.state !== 'open') {
     return { ok: false, status: 405, message: `${result.message} (mergeable_state: ${state})` };
   }
-  const tries = Array.from({ length: MERGE_RETRIES }, (_, i) => `merge-retry:${action.key}:${i + 1}`);
+  const tries = Array.from({ length: MERGE_RETRIES }, (_, i) => mergeRetryKey(action.key, i + 1));
   const done = await ctx.deps.store.getAppliedActions(tries);
   const next = tries.find((k) => !done.has(k));
   if (next === undefined)
@@ -240,7 +241,7 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
       return { id: await deps.store.addReceipt(action.receipt) };
     case 'claim-repair': {
       // A retry of the run that took the repair still holds it (claimRepair inserts only once).
-      const mine = await claimOnce(ctx, `repair:${ctx.key}#${action.change}`);
+      const mine = await claimOnce(ctx, repairKey(ctx.key, action.change));
       const granted =
         mine &&
         ((await deps.store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) ||
@@ -275,7 +276,7 @@ export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<
   for (const [index, action] of actions.entries()) {
     let result: unknown = known.get(action.key) ?? null;
     if (result === null) {
-      const held = await claim(ctx, `action:${action.key}`);
+      const held = await claim(ctx, actionKey(action.key));
       // Claimed before (this run died, or another run under its token is at it): it may have
       // been applied and recorded since the plan was read. Another run's claim is left to it.
       if (held !== 'new') result = await store.getAppliedAction(action.key);

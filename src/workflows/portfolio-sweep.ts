@@ -7,6 +7,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { selectAndFollow } from './flow.ts';
+import { sweepRoundToken } from '../core/keys.ts';
 
 type ContextOf = (c: { repo: string; change: number }) => Promise<RepoContext | null>;
 
@@ -16,7 +17,7 @@ const expired = (ctx: RepoContext, since: string): boolean =>
 /** Runs the group's selection step under the sweep's token for its current round. */
 async function stepGroup(ctx: RepoContext, change: number, base: string): Promise<void> {
   const round = await ctx.deps.store.currentRound(ctx.key, change, base, nowIso(ctx));
-  await selectAndFollow({ ...ctx, token: `sweep:${ctx.key}#${change}@${base}/r${round.number}` }, change, base);
+  await selectAndFollow({ ...ctx, token: sweepRoundToken(ctx.key, change, base, round.number) }, change, base);
 }
 
 /** Every slot of an explore reported or was dropped, and no candidate came: the explore ends, said once on the Change. */

@@ -10,6 +10,7 @@ import type { RoundRow } from '../store/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import type { GroupView } from './select.ts';
+import { roundDoneKey } from '../core/keys.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -128,7 +129,7 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
   }
   await executePlan(ctx, decided.actions);
   await store.setPortfolioPhase(ctx.key, p.change, p.number, 'wide', ctx.config.mode === 'shadow' ? 'done' : 'deep');
-  await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));
+  await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return true;
 }
 

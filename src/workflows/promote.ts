@@ -13,6 +13,7 @@ import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { NextStep } from './steps.ts';
+import { reverifyKey } from '../core/keys.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -94,7 +95,7 @@ export async function afterMergeAnswer(
     // The candidate is verified again next: a new head is recorded and judged afresh. If GitHub's
     // head is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
     // only once per sha: a head that keeps answering 409 waits for its synchronize webhook.
-    const once = `reverify:${ctx.key}#${pr}@${sha}`;
+    const once = reverifyKey(ctx.key, pr, sha);
     if ((await store.getAppliedAction(once)) !== null) return [];
     await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
     return [{ kind: 'verify', pr }];

@@ -2,11 +2,12 @@
 // rejection that took it records its PR and head here (DESIGN.md section 6: a rejection stands).
 import { z } from 'zod';
 import { nowIso, type RepoContext } from './context.ts';
+import { repairByRejectionKey } from '../core/keys.ts';
 
 const ByRejection = z.object({ pr: z.number(), headSha: z.string() });
 export type RepairByRejection = z.infer<typeof ByRejection>;
 
-const keyOf = (ctx: RepoContext, change: number): string => `repair-by-rejection:${ctx.key}#${change}`;
+const keyOf = (ctx: RepoContext, change: number): string => repairByRejectionKey(ctx.key, change);
 
 /** Records that the Change's one repair was granted by the rejection of `pr` at `headSha`. */
 export async function recordRepairByRejection(

@@ -28,6 +28,7 @@ import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
+import { claimKey, repairKey as repairKeyOf, roundDoneKey } from '../core/keys.ts';
 
 export interface GroupView {
   change: ChangeRow;
@@ -221,9 +222,9 @@ async function computePlan(
     combined: combine.combined,
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
-  const repairKey = `repair:${ctx.key}#${view.change.number}`;
+  const repairKey = repairKeyOf(ctx.key, view.change.number);
   const repairHeldByMe = async (): Promise<boolean> => {
-    const holder = z.object({ token: z.string() }).safeParse(await store.getAppliedAction(`claim:${repairKey}`));
+    const holder = z.object({ token: z.string() }).safeParse(await store.getAppliedAction(claimKey(repairKey)));
     return holder.success && holder.data.token === ctx.token;
   };
   const taken = await store.getRepair(ctx.key, view.change.number);
@@ -268,7 +269,7 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
   const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
   const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
   await store.recordAppliedAction(
-    `round-done:${round.id}`,
+    roundDoneKey(round.id),
     { token: ctx.token, ...(shipped ? {} : { superseded: true }) },
     nowIso(ctx),
   );
@@ -293,7 +294,7 @@ export async function selectionStep(
   let round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
   if (round.selection !== null && round.selection !== ctx.token) return [];
   // The claimant already carried this round's decision through to the end.
-  if (round.selection !== null && (await store.getAppliedAction(`round-done:${round.id}`)) !== null) return [];
+  if (round.selection !== null && (await store.getAppliedAction(roundDoneKey(round.id))) !== null) return [];
   if (await shippedOn(ctx, changeNumber, base)) return resumeShipped(ctx, change, round);
   const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
   if (!view || view.siblings.length === 0) return [];
@@ -320,7 +321,7 @@ export async function selectionStep(
   const recorded = await readRoundPlan(ctx, round);
   if (isUnreadable(recorded)) {
     // Decided, but not readable by this version: said on the Change; the round is left to a person.
-    await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, unreadable: true }, nowIso(ctx));
+    await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, unreadable: true }, nowIso(ctx));
     return [];
   }
   let plan = recorded;
@@ -329,7 +330,7 @@ export async function selectionStep(
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
     if (combine.handedOver) {
       // The combined candidate opened the next round, which compares the three.
-      await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token, combined: true }, nowIso(ctx));
+      await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, combined: true }, nowIso(ctx));
       return combine.next;
     }
     await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
@@ -347,6 +348,6 @@ export async function selectionStep(
     );
   }
   const next = await executeDecision(ctx, { change: view.change, round, base, plan });
-  await store.recordAppliedAction(`round-done:${round.id}`, { token: ctx.token }, nowIso(ctx));
+  await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

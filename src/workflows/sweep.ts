@@ -17,6 +17,7 @@ import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow } from './flow.ts';
 import { LIVE_WAITING_MAX } from './select.ts';
 import { shippedOn } from './shipped.ts';
+import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken } from '../core/keys.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -76,7 +77,7 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
   if (!repair || state === undefined || state === 'cancelled') return;
   const asked = Date.parse(repair.at);
   if (ctx.deps.clock.now().getTime() - asked < ctx.config.repair.timeout * 1000) return;
-  const done = `repair-expired:${ctx.key}#${change}@${repair.at}`;
+  const done = repairExpiredKey(ctx.key, change, repair.at);
   if ((await store.getAppliedAction(done)) !== null) return;
   const all = await store.listCandidatesOfChange(ctx.key, change);
   if (all.some((c) => Date.parse(c.headSeenAt) > asked)) return; // answered: the next round decides
@@ -122,7 +123,7 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
  * every action it claimed stays its own, and one it may have applied is looked up first.
  */
 export async function abandonedClaimant(deps: Pick<Deps, 'store' | 'queue'>, token: string): Promise<boolean> {
-  if (token.startsWith('sweep:')) return true;
+  if (isSweepToken(token)) return true;
   const delivery = deliveryOfToken(token);
   if (delivery === null) return false;
   const d = await deps.store.getDelivery(delivery);
@@ -160,7 +161,7 @@ export const KEPT_CHECK_EVENT_HOURS = 24;
 
 export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
-  const token = `sweep:${now.toISOString()}`;
+  const token = sweepToken(now.toISOString());
   await deps.store.pruneKeptCheckEvents(new Date(now.getTime() - KEPT_CHECK_EVENT_HOURS * 3_600_000).toISOString());
   // A dashboard run's claim only keeps runs a minute apart: after an hour it says nothing.
   await deps.store.pruneAppliedActions(DASHBOARD_RUN_PREFIX, new Date(now.getTime() - 3_600_000).toISOString());
@@ -189,7 +190,7 @@ export async function runSweep(deps: Deps): Promise<void> {
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
       await selectAndFollow(
-        { ...ctx, token: `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` },
+        { ...ctx, token: sweepRoundToken(c.repo, c.change, c.base, round.number) },
         c.change,
         c.base,
       );

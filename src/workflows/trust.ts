@@ -18,6 +18,13 @@ import {
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
+import {
+  headConfigKey,
+  trustAdmittedHeadKey,
+  trustAdmittedKey,
+  trustAdoptedKey,
+  trustSelectionLabelKey,
+} from '../core/keys.ts';
 
 /** How long a permission read stays good: short, so a removed collaborator loses trust soon. */
 export const PERMISSION_TTL_MS = 60_000;
@@ -48,8 +55,8 @@ export async function trustOfLogin(ctx: RepoContext, login: string, isBot = fals
 }
 
 const ByWhom = z.object({ by: z.string() });
-const adoptedKey = (ctx: RepoContext, issue: number): string => `trust:adopted:${ctx.key}#${issue}`;
-const admittedKey = (ctx: RepoContext, pr: number): string => `trust:admitted:${ctx.key}#${pr}`;
+const adoptedKey = (ctx: RepoContext, issue: number): string => trustAdoptedKey(ctx.key, issue);
+const admittedKey = (ctx: RepoContext, pr: number): string => trustAdmittedKey(ctx.key, pr);
 
 async function recordedBy(ctx: RepoContext, key: string): Promise<string | null> {
   const parsed = ByWhom.safeParse(await ctx.deps.store.getAppliedAction(key));
@@ -60,7 +67,7 @@ export const adoptedBy = (ctx: RepoContext, issue: number): Promise<string | nul
   recordedBy(ctx, adoptedKey(ctx, issue));
 
 const admittedHeadKey = (ctx: RepoContext, pr: number, headSha: string, change: number | null): string =>
-  `${admittedKey(ctx, pr)}@${headSha}>${change ?? 'none'}`;
+  trustAdmittedHeadKey(ctx.key, pr, headSha, change);
 
 /** Who admitted this head for this Change, or null: an admission covers the code vouched for, not the PR. */
 export const admittedBy = (ctx: RepoContext, pr: number, headSha: string, change: number): Promise<string | null> =>
@@ -70,7 +77,7 @@ export const admittedBy = (ctx: RepoContext, pr: number, headSha: string, change
 export const wasAdmitted = async (ctx: RepoContext, pr: number): Promise<boolean> =>
   (await recordedBy(ctx, admittedKey(ctx, pr))) !== null;
 
-const labelledKey = (ctx: RepoContext, pr: number): string => `trust:selection-label:${ctx.key}#${pr}`;
+const labelledKey = (ctx: RepoContext, pr: number): string => trustSelectionLabelKey(ctx.key, pr);
 
 /** Who added the selection label (a trusted account), or null: an untrusted sender's label does not count. */
 export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string | null> =>
@@ -191,7 +198,7 @@ export async function headBlockers(
   const { store } = ctx.deps;
   const patch = await store.getPatch(ctx.key, candidate.pr, candidate.headSha);
   if (!patch || !patch.files.some((f) => f.path === CONFIG_PATH && f.status !== 'removed')) return [];
-  const key = `head-config:${ctx.key}@${candidate.headSha}`;
+  const key = headConfigKey(ctx.key, candidate.headSha);
   const known = HeadConfig.safeParse(await store.getAppliedAction(key));
   let error: string | null;
   if (known.success) error = known.data.error;

@@ -15,6 +15,7 @@ import { writeCheck } from './execute.ts';
 import { shippedOn } from './shipped.ts';
 import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
+import { acceptanceKey, acceptanceWaitingKey, gateInProgressKey } from '../core/keys.ts';
 
 /** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
 export interface Verified {
@@ -74,7 +75,7 @@ export async function verifyCandidate(
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
   // The gate check is written once while CI runs (its first table), then each time its concluded
   // content changes: one write per state, not one per check event.
-  const inProgressShown = `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}`;
+  const inProgressShown = gateInProgressKey(ctx.key, pr, candidate.headSha);
   if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null)
     await writeCheck(ctx, {
       pr,
@@ -90,7 +91,7 @@ export async function verifyCandidate(
   if (!acceptance) {
     if (!gate.settled) {
       // Written once per head: the reason CI is awaited changes with every check event.
-      const waitingShown = `acceptance-waiting:${ctx.key}#${pr}@${candidate.headSha}`;
+      const waitingShown = acceptanceWaitingKey(ctx.key, pr, candidate.headSha);
       if ((await store.getAppliedAction(waitingShown)) !== null) return unsettled(next);
       await writeCheck(ctx, {
         pr,
@@ -104,12 +105,7 @@ export async function verifyCandidate(
       return unsettled(next);
     }
     // One run per head sha and criteria judges acceptance; the others leave it to that run.
-    if (
-      !(await claimOnce(
-        ctx,
-        `acceptance:${ctx.key}#${pr}@${candidate.headSha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`,
-      ))
-    )
+    if (!(await claimOnce(ctx, acceptanceKey(ctx.key, pr, candidate.headSha, criteriaHash(change), opts.recheck))))
       return unsettled(next);
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
     await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', {

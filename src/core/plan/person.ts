@@ -9,6 +9,7 @@ import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
+import { repairMarker } from '../keys.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';
@@ -106,8 +107,8 @@ export function planRejection(input: RejectionInput): RejectionPlan {
         kind: 'comment',
         key: k('note'),
         issue: change,
-        marker: `repair:${change}`,
-        body: `${markerFor(`repair:${change}`)}\n${note}`,
+        marker: repairMarker(change),
+        body: `${markerFor(repairMarker(change))}\n${note}`,
       },
     );
     const reply = shadow

@@ -15,6 +15,7 @@ import { outcomeText, reasonsFor } from './outcome-text.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
+import { repairMarker } from '../keys.ts';
 
 export type { SelectionDisplay } from '../receipt.ts';
 export type { SelectionPlan, Verdict } from '../plan-schema.ts';
@@ -274,10 +275,10 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       kind: 'comment',
       key: k(`repair-note`),
       issue: change.number,
-      marker: `repair:${change.number}`,
+      marker: repairMarker(change.number),
       body: shadow
-        ? `${markerFor(`repair:${change.number}`)}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
-        : `${markerFor(`repair:${change.number}`)}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+        ? `${markerFor(repairMarker(change.number))}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
+        : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
   } else {
     const { users, teams } = input.reviewers;

@@ -1,0 +1,119 @@
+// Every namespace of the keys Arbiter stores in `applied_actions` and of the run tokens it keeps
+// there, in one place (issue 12 item 6). A running deployment matches its stored rows and in-flight
+// jobs by these exact strings: a builder's output must never change (test/core/keys.test.ts pins
+// them), and no file outside this one spells a namespace (test/architecture/keys.test.ts).
+// `repo` is always `owner/name`.
+
+/** The namespaces: the prefix, what the key guards, and who writes it. */
+export const KEY_NAMESPACES = {
+  /** A run's claim of any key (holds its token); written by `claim` in workflows/context.ts. */
+  claim: 'claim:',
+  /** The claim of one plan action's key, so one run applies it; workflows/execute.ts. */
+  action: 'action:',
+  /** A round whose plan was applied to the end; workflows/select.ts and portfolio-wide.ts, read by the round store. */
+  roundDone: 'round-done:',
+  /** The Change's one repair (and the comment marker of its request); execute.ts, select.ts, core/plan. */
+  repair: 'repair:',
+  /** A repair past its timeout already handled; workflows/sweep.ts. */
+  repairExpired: 'repair-expired:',
+  /** The rejection that triggered a repair (PR and head); workflows/repair-trigger.ts. */
+  repairByRejection: 'repair-by-rejection:',
+  /** Who adopted an issue as a Change; workflows/trust.ts. */
+  trustAdopted: 'trust:adopted:',
+  /** Who admitted a pull request (and, with `@head>change`, which head); workflows/trust.ts. */
+  trustAdmitted: 'trust:admitted:',
+  /** Who added the selection label to a pull request; workflows/trust.ts. */
+  trustSelectionLabel: 'trust:selection-label:',
+  /** The verdict on a head's `.github/arbiter.yml` (an error once reported); workflows/trust.ts. */
+  headConfig: 'head-config:',
+  /** The repository's dashboard issue number, and the token of a dashboard job's run; dashboard.ts, dashboard-job.ts. */
+  dashboard: 'dashboard:',
+  /** The per-minute claim that spaces dashboard runs out (pruned after an hour); workflows/dashboard.ts. */
+  dashboardRun: 'dashboard-run:',
+  /** The one run that may open the dashboard issue in a ten-minute window; workflows/dashboard.ts. */
+  dashboardOpen: 'dashboard-open:',
+  /** The token of a sweep's run; workflows/sweep.ts and portfolio-sweep.ts. */
+  sweep: 'sweep:',
+  /** The token of the run that processes a webhook delivery; handlers via workflows/context.ts. */
+  delivery: 'delivery:',
+  /** The gate's in-progress check already shown for a head; workflows/verify.ts. */
+  gateInProgress: 'gate-in-progress:',
+  /** The acceptance "waiting" check already shown for a head; workflows/verify.ts. */
+  acceptanceWaiting: 'acceptance-waiting:',
+  /** The one run that judges acceptance for a head and criteria; workflows/verify.ts. */
+  acceptance: 'acceptance:',
+  /** The record of a combined candidate built for a Change (and its comment marker); workflows/combine.ts, core/combine.ts. */
+  combined: 'combined:',
+  /** The id of the check run Arbiter wrote for a head and name; workflows/execute.ts. */
+  checkId: 'check-id:',
+  /** A check run's content already written; workflows/execute.ts. */
+  checkContent: 'check-content:',
+  /** The one run that creates a check run for a head and name; workflows/execute.ts. */
+  checkCreate: 'check-create:',
+  /** One more try of a merge GitHub refused; workflows/execute.ts. */
+  mergeRetry: 'merge-retry:',
+  /** A branch's protection rules read in a time window; workflows/branch-rules.ts. */
+  branchRules: 'branch-rules:',
+  /** A promoted head re-verified once; workflows/promote.ts. */
+  reverify: 'reverify:',
+} as const;
+
+const N = KEY_NAMESPACES;
+
+/** A run's claim of `key`. */
+export const claimKey = (key: string): string => `${N.claim}${key}`;
+/** The claim of the plan action keyed `actionKey`. */
+export const actionKey = (actionKey: string): string => `${N.action}${actionKey}`;
+/** Round `roundId` (the row id) done. */
+export const roundDoneKey = (roundId: number): string => `${N.roundDone}${roundId}`;
+/** The Change's one repair. */
+export const repairKey = (repo: string, change: number): string => `${N.repair}${repo}#${change}`;
+/** The comment marker of a repair request on `issue` (shares the `repair:` namespace). */
+export const repairMarker = (issue: number): string => `${N.repair}${issue}`;
+/** The repair asked at `at` for `change`, expired and handled. */
+export const repairExpiredKey = (repo: string, change: number, at: string): string =>
+  `${N.repairExpired}${repo}#${change}@${at}`;
+export const repairByRejectionKey = (repo: string, change: number): string => `${N.repairByRejection}${repo}#${change}`;
+export const trustAdoptedKey = (repo: string, issue: number): string => `${N.trustAdopted}${repo}#${issue}`;
+export const trustAdmittedKey = (repo: string, pr: number): string => `${N.trustAdmitted}${repo}#${pr}`;
+/** The admission of one head of `pr` for `change` (null: no Change). */
+export const trustAdmittedHeadKey = (repo: string, pr: number, headSha: string, change: number | null): string =>
+  `${trustAdmittedKey(repo, pr)}@${headSha}>${change ?? 'none'}`;
+export const trustSelectionLabelKey = (repo: string, pr: number): string => `${N.trustSelectionLabel}${repo}#${pr}`;
+export const headConfigKey = (repo: string, headSha: string): string => `${N.headConfig}${repo}@${headSha}`;
+export const dashboardIssueKey = (repo: string): string => `${N.dashboard}${repo}`;
+/** The token of a dashboard job's run. */
+export const dashboardJobToken = (jobId: string): string => `${N.dashboard}${jobId}`;
+export const dashboardRunKey = (repo: string, minute: number): string => `${N.dashboardRun}${repo}@${minute}`;
+export const dashboardOpenKey = (repo: string, window: number): string => `${N.dashboardOpen}${repo}@${window}`;
+/** The token of the sweep that started at `at`. */
+export const sweepToken = (at: string): string => `${N.sweep}${at}`;
+/** The token of a sweep's resumption of one round. */
+export const sweepRoundToken = (repo: string, change: number, base: string, round: number): string =>
+  `${N.sweep}${repo}#${change}@${base}/r${round}`;
+export const isSweepToken = (token: string): boolean => token.startsWith(N.sweep);
+export const deliveryToken = (id: string): string => `${N.delivery}${id}`;
+/** The delivery id a token names, or null for a token of another kind. */
+export const deliveryOfToken = (token: string): string | null =>
+  token.startsWith(N.delivery) && token.length > N.delivery.length ? token.slice(N.delivery.length) : null;
+export const gateInProgressKey = (repo: string, pr: number, headSha: string): string =>
+  `${N.gateInProgress}${repo}#${pr}@${headSha}`;
+export const acceptanceWaitingKey = (repo: string, pr: number, headSha: string): string =>
+  `${N.acceptanceWaiting}${repo}#${pr}@${headSha}`;
+/** The one judgement of acceptance for a head and criteria hash (`recheck`: a person's recheck id). */
+export const acceptanceKey = (repo: string, pr: number, headSha: string, criteria: string, recheck?: string): string =>
+  `${N.acceptance}${repo}#${pr}@${headSha}/${criteria}${recheck ? `/recheck:${recheck}` : ''}`;
+export const combinedRecordKey = (repo: string, change: number): string => `${N.combined}${repo}#${change}`;
+/** The comment marker of a combined candidate's note on `change` (shares the `combined:` namespace). */
+export const combinedMarker = (change: number): string => `${N.combined}${change}`;
+export const checkIdKey = (repo: string, headSha: string, name: string): string =>
+  `${N.checkId}${repo}:${headSha}:${name}`;
+export const checkContentKey = (repo: string, headSha: string, name: string, hash: string): string =>
+  `${N.checkContent}${repo}:${headSha}:${name}:${hash}`;
+export const checkCreateKey = (repo: string, headSha: string, name: string): string =>
+  `${N.checkCreate}${repo}:${headSha}:${name}`;
+/** Try `n` (from 1) of the merge action keyed `actionKey`. */
+export const mergeRetryKey = (actionKey: string, n: number): string => `${N.mergeRetry}${actionKey}:${n}`;
+export const branchRulesKey = (repo: string, branch: string, window: number): string =>
+  `${N.branchRules}${repo}:${branch}:${window}`;
+export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;

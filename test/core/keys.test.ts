@@ -1,0 +1,97 @@
+// Every key builder's output, pinned to the exact string the code before src/core/keys.ts built
+// (the template it replaced is quoted beside each): a running deployment's stored rows and queued
+// jobs are matched by these strings, so none may change.
+import { describe, expect, it } from 'vitest';
+import * as keys from '../../src/core/keys.ts';
+
+const REPO = 'acme/widgets';
+const SHA = '0123456789abcdef0123456789abcdef01234567';
+
+describe('key builders', () => {
+  it.each([
+    // `claim:${key}` (workflows/context.ts)
+    [keys.claimKey('acme/widgets#7/merge'), 'claim:acme/widgets#7/merge'],
+    // `action:${action.key}` (workflows/execute.ts)
+    [keys.actionKey('acme/widgets#7@main/r2/close/9'), 'action:acme/widgets#7@main/r2/close/9'],
+    // `round-done:${round.id}` (workflows/select.ts, portfolio-wide.ts)
+    [keys.roundDoneKey(42), 'round-done:42'],
+    // `repair:${ctx.key}#${action.change}` (workflows/execute.ts, select.ts)
+    [keys.repairKey(REPO, 7), 'repair:acme/widgets#7'],
+    // `repair:${change}` (the repair request's comment marker, core/plan)
+    [keys.repairMarker(7), 'repair:7'],
+    // `repair-expired:${ctx.key}#${change}@${repair.at}` (workflows/sweep.ts)
+    [
+      keys.repairExpiredKey(REPO, 7, '2026-01-02T03:04:05.000Z'),
+      'repair-expired:acme/widgets#7@2026-01-02T03:04:05.000Z',
+    ],
+    // `repair-by-rejection:${ctx.key}#${change}` (workflows/repair-trigger.ts)
+    [keys.repairByRejectionKey(REPO, 7), 'repair-by-rejection:acme/widgets#7'],
+    // `trust:adopted:${ctx.key}#${issue}` (workflows/trust.ts)
+    [keys.trustAdoptedKey(REPO, 7), 'trust:adopted:acme/widgets#7'],
+    // `trust:admitted:${ctx.key}#${pr}` (workflows/trust.ts)
+    [keys.trustAdmittedKey(REPO, 9), 'trust:admitted:acme/widgets#9'],
+    // `${admittedKey(ctx, pr)}@${headSha}>${change ?? 'none'}` (workflows/trust.ts)
+    [keys.trustAdmittedHeadKey(REPO, 9, SHA, 7), `trust:admitted:acme/widgets#9@${SHA}>7`],
+    [keys.trustAdmittedHeadKey(REPO, 9, SHA, null), `trust:admitted:acme/widgets#9@${SHA}>none`],
+    // `trust:selection-label:${ctx.key}#${pr}` (workflows/trust.ts)
+    [keys.trustSelectionLabelKey(REPO, 9), 'trust:selection-label:acme/widgets#9'],
+    // `head-config:${ctx.key}@${candidate.headSha}` (workflows/trust.ts)
+    [keys.headConfigKey(REPO, SHA), `head-config:acme/widgets@${SHA}`],
+    // `dashboard:${ctx.key}` (workflows/dashboard.ts) and `dashboard:${job.id}` (jobs/dashboard-job.ts)
+    [keys.dashboardIssueKey(REPO), 'dashboard:acme/widgets'],
+    [keys.dashboardJobToken('5f0c6d1e-job'), 'dashboard:5f0c6d1e-job'],
+    // `${'dashboard-run:'}${ctx.key}@${minute}` (workflows/dashboard.ts)
+    [keys.dashboardRunKey(REPO, 29_000_001), 'dashboard-run:acme/widgets@29000001'],
+    // `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}` (workflows/dashboard.ts)
+    [keys.dashboardOpenKey(REPO, 2_900_000), 'dashboard-open:acme/widgets@2900000'],
+    // `sweep:${now.toISOString()}` and `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` (workflows/sweep.ts)
+    [keys.sweepToken('2026-01-02T03:04:05.000Z'), 'sweep:2026-01-02T03:04:05.000Z'],
+    [keys.sweepRoundToken(REPO, 7, 'main', 3), 'sweep:acme/widgets#7@main/r3'],
+    // `delivery:${id}` (workflows/context.ts)
+    [keys.deliveryToken('d-1'), 'delivery:d-1'],
+    // `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}` (workflows/verify.ts)
+    [keys.gateInProgressKey(REPO, 9, SHA), `gate-in-progress:acme/widgets#9@${SHA}`],
+    // `acceptance-waiting:${ctx.key}#${pr}@${candidate.headSha}` (workflows/verify.ts)
+    [keys.acceptanceWaitingKey(REPO, 9, SHA), `acceptance-waiting:acme/widgets#9@${SHA}`],
+    // `acceptance:${ctx.key}#${pr}@${sha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`
+    [keys.acceptanceKey(REPO, 9, SHA, 'c0ffee'), `acceptance:acme/widgets#9@${SHA}/c0ffee`],
+    [keys.acceptanceKey(REPO, 9, SHA, 'c0ffee', ''), `acceptance:acme/widgets#9@${SHA}/c0ffee`],
+    [keys.acceptanceKey(REPO, 9, SHA, 'c0ffee', '123'), `acceptance:acme/widgets#9@${SHA}/c0ffee/recheck:123`],
+    // `combined:${ctx.key}#${change}` (workflows/combine.ts) and `combined:${p.change}` (core/combine.ts marker)
+    [keys.combinedRecordKey(REPO, 7), 'combined:acme/widgets#7'],
+    [keys.combinedMarker(7), 'combined:7'],
+    // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
+    [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
+    [
+      keys.checkContentKey(REPO, SHA, 'Arbiter / selection', 'ab12'),
+      `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
+    ],
+    [keys.checkCreateKey(REPO, SHA, 'Arbiter / gate'), `check-create:acme/widgets:${SHA}:Arbiter / gate`],
+    // `merge-retry:${action.key}:${i + 1}` (workflows/execute.ts)
+    [keys.mergeRetryKey('acme/widgets#7@main/r2/merge', 2), 'merge-retry:acme/widgets#7@main/r2/merge:2'],
+    // `branch-rules:${ctx.key}:${branch}:${window}` (workflows/branch-rules.ts)
+    [keys.branchRulesKey(REPO, 'release/1.x', 4_830_000), 'branch-rules:acme/widgets:release/1.x:4830000'],
+    // `reverify:${ctx.key}#${pr}@${sha}` (workflows/promote.ts)
+    [keys.reverifyKey(REPO, 9, SHA), `reverify:acme/widgets#9@${SHA}`],
+  ])('%s', (built, expected) => {
+    expect(built).toBe(expected);
+  });
+
+  it('reads the delivery back out of a token as /^delivery:(.+)$/ did', () => {
+    expect(keys.deliveryOfToken('delivery:d-1')).toBe('d-1');
+    expect(keys.deliveryOfToken('delivery:')).toBeNull();
+    expect(keys.deliveryOfToken('sweep:2026-01-02T03:04:05.000Z')).toBeNull();
+    expect(keys.deliveryOfToken('dashboard:delivery:x')).toBeNull();
+  });
+
+  it('tells a sweep token from the others', () => {
+    expect(keys.isSweepToken(keys.sweepToken('2026-01-02T03:04:05.000Z'))).toBe(true);
+    expect(keys.isSweepToken(keys.sweepRoundToken(REPO, 7, 'main', 3))).toBe(true);
+    expect(keys.isSweepToken(keys.deliveryToken('d-1'))).toBe(false);
+  });
+
+  it('the dashboard runs the sweep prunes share one prefix', () => {
+    expect(keys.dashboardRunKey(REPO, 1).startsWith(keys.KEY_NAMESPACES.dashboardRun)).toBe(true);
+    expect(keys.KEY_NAMESPACES.dashboardRun).toBe('dashboard-run:');
+  });
+});
