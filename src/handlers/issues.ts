@@ -11,6 +11,7 @@ import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
 import { verifyAndSelect } from '../workflows/flow.ts';
 import { writeReply } from '../workflows/execute.ts';
 import { closeChangeByPerson, reopenChangeByPerson } from '../workflows/change-state.ts';
+import { shippedOn } from '../workflows/shipped.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
@@ -67,6 +68,8 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   if (!after || JSON.stringify(after.criteria) === JSON.stringify(before.criteria)) return;
   const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
   for (const base of new Set(open.map((c) => c.base))) {
+    // A base that shipped keeps its round: its claimant still closes the losers.
+    if (await shippedOn(ctx, number, base)) continue;
     const round = await store.currentRound(ctx.key, number, base, nowIso(ctx));
     if (round.selection !== null) await store.openNextRound(ctx.key, number, base, round.number, nowIso(ctx));
   }

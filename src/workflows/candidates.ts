@@ -13,6 +13,7 @@ import { trackedChange } from './changes.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
 import { dropUnadmittedHead, leaveOldGroup, staysRejected } from './regroup.ts';
+import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
 
 export { OPEN_STATES };
@@ -110,6 +111,9 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   const next = await leaveOldGroup(ctx, existing, candidate);
   // A cancelled Change compares nothing; a base that shipped answered its late siblings above.
   if (change.state === 'cancelled') return { candidate, next };
+  // A base that shipped opens no new round: the round that shipped still closes its losers (its
+  // claimant's retry, or the sweep), and a newer round would hide it from both.
+  if (await shippedOn(ctx, changeNumber, pull.base)) return { candidate, next };
   // A decided round sees a new sibling or new commits: the comparison starts again.
   if (round.decision !== null || round.selection !== null) {
     await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);

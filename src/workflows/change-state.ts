@@ -15,8 +15,12 @@ export async function closeChangeByPerson(ctx: RepoContext, number: number, user
   const change = await store.getChange(ctx.key, number);
   if (!change || change.state === 'cancelled') return;
   if ((await ctx.gh.getIssue(number))?.state !== 'closed') return; // reopened since
-  const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
-  if (open.length === 0) return; // nothing left to decide: it shipped, or had no candidate yet
+  const all = await store.listCandidatesOfChange(ctx.key, number);
+  // A Change that shipped on a base is closed by the winner's closing keyword (or after the fact):
+  // that close is not a cancellation, and a cancel would undo the shipped state and close the rest.
+  if (change.state === 'shipped' || all.some((c) => c.state === 'promoted')) return;
+  const open = all.filter((c) => OPEN_STATES.has(c.state));
+  if (open.length === 0) return; // nothing left to decide: no candidate yet
   // A closing keyword of a candidate that was just merged closes the issue too: that is a ship.
   const pulls = await ctx.gh.readGroup(open.map((c) => c.pr));
   if ([...pulls.values()].some((p) => p.state === 'MERGED')) return;

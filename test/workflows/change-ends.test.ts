@@ -316,6 +316,21 @@ describe('the Change itself closed, reopened or locked', () => {
 });
 
 describe('shipping is per base branch', () => {
+  it('closing the Change after one base shipped (its closing keyword) cancels nothing: the other base goes on', async () => {
+    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    await w.store.currentRound(key, 42, 'release', w.clock.now().toISOString());
+    await seedSibling(w, change, { pr: 21, checks: PENDING, acceptance: null }, { base: 'release' });
+    await seedSibling(w, change, { pr: 22 }, { base: 'release' });
+    await selectionStep(w.ctx('decide-main'), 42, 'main');
+    expect(w.gh.pull(13).merged).toBe(true);
+    // #13's "Closes #42" closes the issue, with the person who merged as its sender.
+    w.gh.issues.get(42)!.state = 'closed';
+    await onIssues(w.ctx('closed-by-keyword'), issueHook('closed', 'maintainer'));
+    expect((await w.store.getChange(key, 42))?.state).not.toBe('cancelled');
+    expect(w.gh.pull(21).state).toBe('open');
+    expect(w.gh.pull(22).state).toBe('open');
+  });
+
   it('one base shipping leaves the other base group to be decided, and only its own late PRs are "already shipped"', async () => {
     const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
     await w.store.currentRound(key, 42, 'release', w.clock.now().toISOString());
