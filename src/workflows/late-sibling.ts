@@ -26,17 +26,6 @@ export async function answerLateSibling(
   const summary = `${title}, so this pull request is not compared with anything. ${shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
   const k = (s: string): string => `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}`;
   const reason = `${title}.`;
-  await store.upsertCandidate({
-    repo: ctx.key,
-    pr: pull.number,
-    change: change.number,
-    base: pull.base,
-    headSha: pull.headSha,
-    author: pull.author,
-    state: 'stale',
-    reason,
-    headSeenAt: nowIso(ctx),
-  });
   const actions: Action[] = [
     {
       kind: 'check-run',
@@ -58,6 +47,19 @@ export async function answerLateSibling(
     },
     { kind: 'close', key: k('close'), pr: pull.number },
   ];
+  // The answer first, then the record: a retry after a kill in between finds no stale row that
+  // would keep it from answering (the actions are keyed, so nothing is written twice).
   await executePlan(ctx, actions);
+  await store.upsertCandidate({
+    repo: ctx.key,
+    pr: pull.number,
+    change: change.number,
+    base: pull.base,
+    headSha: pull.headSha,
+    author: pull.author,
+    state: 'stale',
+    reason,
+    headSeenAt: nowIso(ctx),
+  });
   return true;
 }
