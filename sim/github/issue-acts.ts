@@ -13,6 +13,28 @@ export function issuePayload(world: World, repo: Repo, issue: Issue): Record<str
   return issueJson(world.urls, repo, issue, repo.pulls.get(issue.number));
 }
 
+/** The webhook GitHub sends for an act on an issue: `pull_request` when the issue is a PR's, else `issues`. */
+function emitIssueAct(
+  world: World,
+  repo: Repo,
+  issue: Issue,
+  action: string,
+  extra: Record<string, unknown>,
+  user: string,
+  out: Sent,
+): void {
+  if (repo.pulls.has(issue.number))
+    out.push(
+      world.emit(
+        repo,
+        'pull_request',
+        { action, number: issue.number, ...extra, pull_request: world.pullJson(repo, issue.number) },
+        user,
+      ),
+    );
+  else out.push(world.emit(repo, 'issues', { action, ...extra, issue: issuePayload(world, repo, issue) }, user));
+}
+
 function takeNumber(repo: Repo, wanted: number | undefined): number {
   const number = wanted ?? repo.nextNumber;
   if (repo.issues.has(number)) throw new GitHubError(422, `issue or pull request #${number} already exists`);
@@ -77,18 +99,7 @@ export function editIssue(
   }
   if (Object.keys(changes).length === 0) return;
   issue.updatedAt = world.now();
-  const pull = repo.pulls.get(issue.number);
-  if (pull)
-    out.push(
-      world.emit(
-        repo,
-        'pull_request',
-        { action: 'edited', number: issue.number, changes, pull_request: world.pullJson(repo, issue.number) },
-        user,
-      ),
-    );
-  else
-    out.push(world.emit(repo, 'issues', { action: 'edited', changes, issue: issuePayload(world, repo, issue) }, user));
+  emitIssueAct(world, repo, issue, 'edited', { changes }, user, out);
 }
 
 /** Closes or reopens an issue (not a PR: see pull-acts). */
@@ -177,17 +188,7 @@ export function addLabels(world: World, repo: Repo, issue: Issue, names: string[
     issue.labels.push(name);
     issue.updatedAt = world.now();
     const label = labelJson(world.urls, repo, name);
-    if (repo.pulls.has(issue.number))
-      out.push(
-        world.emit(
-          repo,
-          'pull_request',
-          { action: 'labeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) },
-          user,
-        ),
-      );
-    else
-      out.push(world.emit(repo, 'issues', { action: 'labeled', label, issue: issuePayload(world, repo, issue) }, user));
+    emitIssueAct(world, repo, issue, 'labeled', { label }, user, out);
   }
 }
 
@@ -196,17 +197,7 @@ export function removeLabel(world: World, repo: Repo, issue: Issue, name: string
   issue.labels = issue.labels.filter((l) => l !== name);
   issue.updatedAt = world.now();
   const label = labelJson(world.urls, repo, name);
-  if (repo.pulls.has(issue.number))
-    out.push(
-      world.emit(
-        repo,
-        'pull_request',
-        { action: 'unlabeled', number: issue.number, label, pull_request: world.pullJson(repo, issue.number) },
-        user,
-      ),
-    );
-  else
-    out.push(world.emit(repo, 'issues', { action: 'unlabeled', label, issue: issuePayload(world, repo, issue) }, user));
+  emitIssueAct(world, repo, issue, 'unlabeled', { label }, user, out);
 }
 
 /** Adds a reaction; the same user and content twice gives back the first one (GitHub answers 200 then). */

@@ -55,6 +55,26 @@ export function userJson(urls: Urls, login: string, type?: 'User' | 'Bot'): Json
   };
 }
 
+/** What the emulated app may do and hears (the app, its installation and its tokens say the same). */
+export const APP_PERMISSIONS = {
+  checks: 'write',
+  contents: 'write',
+  issues: 'write',
+  metadata: 'read',
+  pull_requests: 'write',
+  statuses: 'read',
+} as const;
+export const APP_EVENTS = [
+  'check_run',
+  'check_suite',
+  'issue_comment',
+  'issues',
+  'pull_request',
+  'pull_request_review',
+  'push',
+  'status',
+] as const;
+
 export function appJson(urls: Urls, app: AppInfo): JsonObject {
   return {
     id: app.id,
@@ -67,24 +87,8 @@ export function appJson(urls: Urls, app: AppInfo): JsonObject {
     html_url: `${urls.html}/apps/${app.slug}`,
     created_at: iso(app.createdAt),
     updated_at: iso(app.createdAt),
-    permissions: {
-      checks: 'write',
-      contents: 'write',
-      issues: 'write',
-      metadata: 'read',
-      pull_requests: 'write',
-      statuses: 'read',
-    },
-    events: [
-      'check_run',
-      'check_suite',
-      'issue_comment',
-      'issues',
-      'pull_request',
-      'pull_request_review',
-      'push',
-      'status',
-    ],
+    permissions: { ...APP_PERMISSIONS },
+    events: [...APP_EVENTS],
   };
 }
 

@@ -6,12 +6,9 @@ import { z } from 'zod';
 import { editChangesCriteria, isBotAccount } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
 import { refreshChange } from '../workflows/changes.ts';
-import { OPEN_STATES } from '../core/types.ts';
-import { claimOnce, nowIso, type RepoContext } from '../workflows/context.ts';
-import { verifyAndSelect } from '../workflows/flow.ts';
+import { claimOnce, type RepoContext } from '../workflows/context.ts';
 import { writeReply } from '../workflows/execute.ts';
-import { closeChangeByPerson, reopenChangeByPerson } from '../workflows/change-state.ts';
-import { shippedOn } from '../workflows/shipped.ts';
+import { closeChangeByPerson, judgeAgainForCriteria, reopenChangeByPerson } from '../workflows/change-state.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
 const Payload = z.object({
@@ -66,17 +63,7 @@ export async function onIssues(ctx: RepoContext, payload: Record<string, unknown
   };
   const after = await refreshChange(ctx, number, written);
   if (!after || JSON.stringify(after.criteria) === JSON.stringify(before.criteria)) return;
-  const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
-  for (const base of new Set(open.map((c) => c.base))) {
-    // A base that shipped keeps its round: its claimant still closes the losers.
-    if (await shippedOn(ctx, number, base)) continue;
-    const round = await store.currentRound(ctx.key, number, base, nowIso(ctx));
-    if (round.selection !== null) await store.openNextRound(ctx.key, number, base, round.number, nowIso(ctx));
-  }
-  for (const c of open) {
-    await store.setCandidateState(ctx.key, c.pr, 'verifying', 'criteria changed');
-    await verifyAndSelect(ctx, c.pr);
-  }
+  await judgeAgainForCriteria(ctx, number);
 }
 
 /** The adoption label, added by a trusted account, makes the issue a Change. */

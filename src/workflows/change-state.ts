@@ -8,6 +8,7 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { verifyAndSelect } from './flow.ts';
 import { cancelChange } from './people.ts';
+import { shippedOn } from './shipped.ts';
 
 /** The Change's issue was closed by a trusted person (the payload may be late: GitHub is asked). */
 export async function closeChangeByPerson(ctx: RepoContext, number: number, user: string): Promise<void> {
@@ -49,6 +50,22 @@ export async function reopenChangeByPerson(ctx: RepoContext, number: number): Pr
   }
   for (const c of open) {
     await store.setCandidateState(ctx.key, c.pr, 'verifying', 'change reopened');
+    await verifyAndSelect(ctx, c.pr);
+  }
+}
+
+/** The Change's criteria changed: every open candidate is judged again, in a fresh round per base. */
+export async function judgeAgainForCriteria(ctx: RepoContext, number: number): Promise<void> {
+  const { store } = ctx.deps;
+  const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
+  for (const base of new Set(open.map((c) => c.base))) {
+    // A base that shipped keeps its round: its claimant still closes the losers.
+    if (await shippedOn(ctx, number, base)) continue;
+    const round = await store.currentRound(ctx.key, number, base, nowIso(ctx));
+    if (round.selection !== null) await store.openNextRound(ctx.key, number, base, round.number, nowIso(ctx));
+  }
+  for (const c of open) {
+    await store.setCandidateState(ctx.key, c.pr, 'verifying', 'criteria changed');
     await verifyAndSelect(ctx, c.pr);
   }
 }

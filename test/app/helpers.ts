@@ -1,6 +1,7 @@
 // Test helpers for the app shell: a throwaway RSA key, signed webhook requests, a free port.
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
+import { readEnv, type Env } from '../../src/env.ts';
 
 let key: string | undefined;
 export function testPrivateKey(): string {
@@ -53,3 +54,19 @@ export const issuePayload = (n: number) => ({
   issue: { number: n, title: 'x', body: '' },
   sender: { login: 'maintainer', type: 'User' },
 });
+
+/**
+ * The environment of an in-process `startArbiter` under test: credentials (a fresh key, this
+ * webhook secret), a free port on 127.0.0.1, a known app slug, no logs; `where` says which store.
+ */
+export const serverEnv = (secret: string, where: Record<string, string>): Env =>
+  readEnv({
+    ...where,
+    APP_ID: '1',
+    PRIVATE_KEY: testPrivateKey(),
+    WEBHOOK_SECRET: secret,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ARBITER_APP_SLUG: 'arbiter',
+    LOG_LEVEL: 'silent',
+  });

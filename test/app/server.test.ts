@@ -5,14 +5,13 @@ import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
-import { readEnv } from '../../src/env.ts';
 import { simControlHandler } from '../../sim/runner/sim-control.ts';
 import { startArbiter, type RunningArbiter } from '../../src/main.ts';
 import type { Delivery } from '../../src/handlers/index.ts';
 import { BACKENDS, dropSchema, freshPgliteDir, TEST_DATABASE_URL, uniqueSchema } from '../store/backends.ts';
 import pg from 'pg';
 import { until } from '../jobs/wait.ts';
-import { issuePayload, postWebhook, testPrivateKey } from './helpers.ts';
+import { issuePayload, postWebhook, serverEnv } from './helpers.ts';
 import { createStore } from '../../src/store/store.ts';
 
 const SECRET = 'test-secret';
@@ -42,15 +41,8 @@ describe.each(BACKENDS)('on %s', (backend) => {
       dir = await freshPgliteDir('server');
       where = { ARBITER_DATA_DIR: dir };
     }
-    const env = readEnv({
+    const env = serverEnv(SECRET, {
       ...where,
-      APP_ID: '1',
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ARBITER_APP_SLUG: 'arbiter',
-      LOG_LEVEL: 'silent',
     });
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     app = await startArbiter(env, {

@@ -8,10 +8,9 @@ import net from 'node:net';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEnv } from '../../src/env.ts';
 import type { Delivery } from '../../src/handlers/index.ts';
 import { startArbiter, type RunningArbiter } from '../../src/main.ts';
-import { issuePayload, postWebhook, testPrivateKey } from '../app/helpers.ts';
+import { issuePayload, postWebhook, serverEnv } from '../app/helpers.ts';
 import { until } from '../jobs/wait.ts';
 import { dropSchema, TEST_DATABASE_URL, uniqueSchema } from '../store/backends.ts';
 
@@ -82,16 +81,9 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
     url.searchParams.set('options', `-c search_path=${schema}`);
-    const env = readEnv({
+    const env = serverEnv(SECRET, {
       DATABASE_URL: url.toString(),
       ARBITER_QUEUE_SCHEMA: `${schema}_boss`,
-      APP_ID: '1',
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ARBITER_APP_SLUG: 'arbiter',
-      LOG_LEVEL: 'silent',
     });
     app = await startArbiter(env, {
       log: pino({ level: 'silent' }),

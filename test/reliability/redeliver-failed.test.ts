@@ -5,10 +5,9 @@
 import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEnv } from '../../src/env.ts';
 import type { Delivery } from '../../src/handlers/index.ts';
 import { startArbiter, type RunningArbiter } from '../../src/main.ts';
-import { issuePayload, postWebhook, testPrivateKey } from '../app/helpers.ts';
+import { issuePayload, postWebhook, serverEnv } from '../app/helpers.ts';
 import { until } from '../jobs/wait.ts';
 import { freshPgliteDir } from '../store/backends.ts';
 
@@ -22,15 +21,8 @@ describe('a webhook whose job failed for good, redelivered', () => {
 
   beforeAll(async () => {
     dir = await freshPgliteDir('redeliver-failed');
-    const env = readEnv({
+    const env = serverEnv(SECRET, {
       ARBITER_DATA_DIR: dir,
-      APP_ID: '1',
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ARBITER_APP_SLUG: 'arbiter',
-      LOG_LEVEL: 'silent',
     });
     app = await startArbiter(env, {
       log: pino({ level: 'silent' }),

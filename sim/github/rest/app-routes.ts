@@ -1,6 +1,6 @@
 // REST routes for the app itself: who it is, its installations, installation access tokens, and
 // its webhook's deliveries (listed newest first with GitHub's cursor paging; redelivered).
-import { appJson, iso, nodeId, userJson } from '../payloads.ts';
+import { APP_EVENTS, APP_PERMISSIONS, appJson, iso, nodeId, userJson } from '../payloads.ts';
 import type { AppAuth } from '../auth.ts';
 import { GitHubError, type World } from '../world.ts';
 import type { HookAttempt } from '../webhook-sender.ts';
@@ -66,24 +66,8 @@ function installationJson(world: World): Record<string, unknown> {
     app_slug: app.slug,
     target_id: userJson(world.urls, owner).id,
     target_type: 'User',
-    permissions: {
-      checks: 'write',
-      contents: 'write',
-      issues: 'write',
-      metadata: 'read',
-      pull_requests: 'write',
-      statuses: 'read',
-    },
-    events: [
-      'check_run',
-      'check_suite',
-      'issue_comment',
-      'issues',
-      'pull_request',
-      'pull_request_review',
-      'push',
-      'status',
-    ],
+    permissions: { ...APP_PERMISSIONS },
+    events: [...APP_EVENTS],
     created_at: iso(app.createdAt),
     updated_at: iso(app.createdAt),
     single_file_name: null,
@@ -110,14 +94,7 @@ export function appRoutes(auth: AppAuth): RouteTable {
         json: {
           token: issued.token,
           expires_at: iso(issued.expiresAt),
-          permissions: {
-            checks: 'write',
-            contents: 'write',
-            issues: 'write',
-            metadata: 'read',
-            pull_requests: 'write',
-            statuses: 'read',
-          },
+          permissions: { ...APP_PERMISSIONS },
           repository_selection: 'all',
         },
       };
