@@ -192,6 +192,8 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
         ARBITER_METRICS: '1',
+        // As production runs (the scenario runner turns the wait off).
+        ARBITER_CHECK_EVENT_WAIT: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
       },
     });

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
 import type { Clock } from './clock.ts';
+import { intakeSubject } from './core/check-subject.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
@@ -52,6 +53,8 @@ export interface ArbiterAppOptions {
   slugRetryMs?: number;
   /** How long a webhook waits for its intake commit before it is answered 503 (INTAKE_DEADLINE_MS). */
   intakeDeadlineMs?: number;
+  /** Seconds a check event's job waits (`ARBITER_CHECK_EVENT_WAIT`); default 0. */
+  checkEventWaitSeconds?: number;
   /** Parallel delivery workers. */
   workers?: number;
   /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
@@ -213,12 +216,17 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
       // (GitHub shows it failed, to be redelivered): none is acknowledged before it is stored.
       // A database that does not answer within the deadline gets 503, long before Probot's own
       // 202 after 9 s would acknowledge what was never stored.
-      const intake = createDeliveryIntake(store, queue);
+      const intake = createDeliveryIntake(store, queue, { checkEventWaitSeconds: opts.checkEventWaitSeconds ?? 0 });
       app.onAny(async (context) => {
         countWebhook(context.name, context.id);
         const result = await submitWithin(
           intake,
-          { id: context.id, name: context.name, payload: context.payload },
+          {
+            id: context.id,
+            name: context.name,
+            payload: context.payload,
+            subject: intakeSubject(context.name, context.payload, current?.appSlug),
+          },
           opts.intakeDeadlineMs,
         );
         app.log.debug({ delivery: context.id, event: context.name, result }, 'webhook recorded');

@@ -35,6 +35,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('pgboss'),
+  /**
+   * Seconds a check event's job waits before it runs, so a burst of check events on one head
+   * (CI reports each run and suite on its own) costs one read of that head (docs/OPERATIONS.md).
+   */
+  ARBITER_CHECK_EVENT_WAIT: z.coerce.number().min(0).max(60).default(1),
   /** `0`: no repository gets a dashboard issue, whatever its config (the scenario runner's default). */
   ARBITER_DASHBOARD: flag.default(true),
   /** Serves GET /metrics (Prometheus text format) without a token. */

@@ -36,7 +36,10 @@ export interface RunningArbiter {
 
 /** What a caller other than `npm start` changes: the scenario runner's entry and tests. */
 export interface StartOverrides extends Partial<
-  Pick<ArbiterAppOptions, 'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs'>
+  Pick<
+    ArbiterAppOptions,
+    'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs' | 'checkEventWaitSeconds'
+  >
 > {
   Octokit?: typeof ProbotOctokit;
   log?: pino.Logger;
@@ -71,6 +74,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       appSlug: env.ARBITER_APP_SLUG,
       workers: env.ARBITER_WORKERS,
       dashboards: env.ARBITER_DASHBOARD,
+      checkEventWaitSeconds: overrides.checkEventWaitSeconds ?? env.ARBITER_CHECK_EVENT_WAIT,
       scheduleSweep: overrides.scheduleSweep ?? true,
       ...(overrides.handle ? { handle: overrides.handle } : {}),
       ...(overrides.sweep ? { sweep: overrides.sweep } : {}),

@@ -46,6 +46,9 @@ async function start(): Promise<void> {
     // The runner's webhooks meet a machine busy with the emulator and other runs: a commit slower
     // than production's 500 ms would be answered 503 although it lands, a failure no scenario asked for.
     intakeDeadlineMs: 5_000,
+    // Scenarios play one webhook at a time: a check event's wait would only slow each one down.
+    // The end-to-end bench sets ARBITER_CHECK_EVENT_WAIT to run as production does.
+    checkEventWaitSeconds: process.env['ARBITER_CHECK_EVENT_WAIT'] === undefined ? 0 : env.ARBITER_CHECK_EVENT_WAIT,
   });
   stopOnSignals(running);
 }

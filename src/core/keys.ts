@@ -38,8 +38,6 @@ export const KEY_NAMESPACES = {
   delivery: 'delivery:',
   /** The gate's in-progress check already shown for a head; workflows/verify.ts. */
   gateInProgress: 'gate-in-progress:',
-  /** The acceptance "waiting" check already shown for a head; workflows/verify.ts. */
-  acceptanceWaiting: 'acceptance-waiting:',
   /** The one run that judges acceptance for a head and criteria; workflows/verify.ts. */
   acceptance: 'acceptance:',
   /** The record of a combined candidate built for a Change (and its comment marker); workflows/combine.ts, core/combine.ts. */
@@ -56,6 +54,13 @@ export const KEY_NAMESPACES = {
   branchRules: 'branch-rules:',
   /** A promoted head re-verified once; workflows/promote.ts. */
   reverify: 'reverify:',
+  /**
+   * The head a check event asks Arbiter to look at again, stored with the delivery (not an
+   * applied action): of pending deliveries on one head only the last reads GitHub; handlers/checks.ts.
+   */
+  checkSubject: 'check-events:',
+  /** A group whose siblings' waiting lists are behind (one settled and only its own was rewritten); select.ts, sweep.ts. */
+  waitingStale: 'waiting-stale:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -98,8 +103,6 @@ export const deliveryOfToken = (token: string): string | null =>
   token.startsWith(N.delivery) && token.length > N.delivery.length ? token.slice(N.delivery.length) : null;
 export const gateInProgressKey = (repo: string, pr: number, headSha: string): string =>
   `${N.gateInProgress}${repo}#${pr}@${headSha}`;
-export const acceptanceWaitingKey = (repo: string, pr: number, headSha: string): string =>
-  `${N.acceptanceWaiting}${repo}#${pr}@${headSha}`;
 /** The one judgement of acceptance for a head and criteria hash (`recheck`: a person's recheck id). */
 export const acceptanceKey = (repo: string, pr: number, headSha: string, criteria: string, recheck?: string): string =>
   `${N.acceptance}${repo}#${pr}@${headSha}/${criteria}${recheck ? `/recheck:${recheck}` : ''}`;
@@ -117,3 +120,8 @@ export const mergeRetryKey = (actionKey: string, n: number): string => `${N.merg
 export const branchRulesKey = (repo: string, branch: string, window: number): string =>
   `${N.branchRules}${repo}:${branch}:${window}`;
 export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;
+/** The subject of a check event on head `headSha` (deliveries with one subject are interchangeable). */
+export const checkSubjectKey = (repo: string, headSha: string): string => `${N.checkSubject}${repo}@${headSha}`;
+/** The mark of a group whose siblings' waiting lists the next sweep brings up to date. */
+export const waitingStaleKey = (repo: string, change: number, base: string): string =>
+  `${N.waitingStale}${repo}#${change}@${base}`;

@@ -1,11 +1,15 @@
 // check_run, check_suite and status: a check on a candidate head concluded or changed, so its
 // gate evidence is read again. Arbiter's own check runs never count. A check on a head no
 // candidate has recorded yet (its `synchronize` is still on its way) is kept, and applied when
-// that head is recorded (src/workflows/candidates.ts).
+// that head is recorded (src/workflows/candidates.ts). Of several check events still pending on
+// one head (CI reports each run and suite on its own), or on the heads of one small group, only
+// the last reads GitHub.
 import { z } from 'zod';
+import { checkEventSubject, concludesCheck } from '../core/check-subject.ts';
 import { isArbiterCheck } from '../core/gate.ts';
-import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { verifyAndSelect } from '../workflows/flow.ts';
+import { checkSubjectKey } from '../core/keys.ts';
+import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
+import { smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
@@ -25,16 +29,35 @@ const Payload = z.object({
   context: z.string().optional(),
 });
 
-export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
+export async function onCheckEvent(
+  ctx: RepoContext,
+  payload: Record<string, unknown>,
+  event = 'check_run',
+): Promise<void> {
   const parsed = Payload.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
   const slug = p.check_run?.app?.slug ?? p.check_run?.check_suite?.app?.slug ?? p.check_suite?.app?.slug;
   if (slug === ctx.deps.appSlug) return;
   if (p.check_run && isArbiterCheck(p.check_run.name)) return;
+  // A check queued or started settles nothing: its conclusion's own event asks for the read.
+  if (!concludesCheck(event, payload)) return;
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
   const { store } = ctx.deps;
+  const subject = checkEventSubject(event, payload, ctx.deps.appSlug);
+  const delivery = deliveryOfToken(ctx.token);
+  /**
+   * A later delivery still to run on one of these heads reads them after this event (its job runs
+   * after it was recorded): this run leaves the work to it.
+   */
+  const yields = async (heads: string[]): Promise<boolean> => {
+    if (!subject || !delivery) return false;
+    const subjects = [...new Set([subject, ...heads.map((h) => checkSubjectKey(ctx.key, h))])];
+    if (!(await store.yieldsToLaterDelivery(delivery, subjects))) return false;
+    ctx.log.debug({ subject, heads: subjects.length }, 'check event: a later delivery on this group reads it');
+    return true;
+  };
   // A candidate that left its group (shipped, lost) is verified no more, but the retry of the run
   // that decided its group on this check's delivery still finishes that decision: every candidate
   // on the head is looked at.
@@ -44,7 +67,7 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
     // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
     const pulls = p.check_run?.pull_requests ?? p.check_suite?.pull_requests ?? [];
-    if (pulls.length === 0) return;
+    if (pulls.length === 0 || (await yields([]))) return;
     await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
     // The head may have been recorded between the read and the keep, after its recorder looked
     // for kept events: read again, so one of the two always applies it.
@@ -52,5 +75,9 @@ export async function onCheckEvent(ctx: RepoContext, payload: Record<string, unk
     if (candidates.length === 0) return;
     await store.takeKeptCheckEvents(ctx.key, sha);
   }
-  for (const c of candidates) await verifyAndSelect(ctx, c.pr);
+  // A small group is verified whole (flow.ts), so a later event on any of its heads covers this one.
+  const only = candidates.length === 1 ? candidates[0] : undefined;
+  const group = only ? await smallGroupOf(ctx, only.pr) : null;
+  if (await yields(group?.map((s) => s.headSha) ?? [])) return;
+  for (const c of candidates) await verifyOnCheckEvent(ctx, c.pr);
 }

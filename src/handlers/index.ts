@@ -29,9 +29,9 @@ const HANDLERS: Record<string, Handler> = {
   check_run: async (ctx, payload) =>
     (payload as { action?: string }).action === 'requested_action'
       ? onRequestedAction(ctx, payload)
-      : onCheckEvent(ctx, payload),
-  check_suite: onCheckEvent,
-  status: onCheckEvent,
+      : onCheckEvent(ctx, payload, 'check_run'),
+  check_suite: (ctx, payload) => onCheckEvent(ctx, payload, 'check_suite'),
+  status: (ctx, payload) => onCheckEvent(ctx, payload, 'status'),
   issue_comment: onIssueComment,
   issues: onIssues,
 };

@@ -27,6 +27,8 @@ export interface IncomingDelivery {
   id: string;
   name: string;
   payload: unknown;
+  /** What the event asks to read again (src/core/check-subject.ts `intakeSubject`), stored with it. */
+  subject?: string | null;
 }
 
 /**
@@ -46,19 +48,31 @@ export async function commitDeliveries(
   store: StoreWithDb,
   queue: Queue,
   ds: IncomingDelivery[],
+  opts: { checkEventWaitSeconds?: number } = {},
 ): Promise<IntakeResult[]> {
   if (ds.length === 0) return [];
+  const wait = opts.checkEventWaitSeconds ?? 0;
+  const subjects = new Set(ds.filter((d) => d.subject).map((d) => d.id));
   await queue.prepare(DELIVERY_QUEUE);
   const recorded = await store.db.transaction(async (tx) => {
     const rows = await store.recordDeliveries(
-      ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload })),
+      ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload, subject: d.subject ?? null })),
       tx,
     );
-    const jobs = rows.filter((r) => !r.done).map((r) => ({ key: deliveryJobKey(r.id, r.rerun), data: { id: r.id } }));
+    const jobs = rows
+      .filter((r) => !r.done)
+      .map((r) => ({
+        key: deliveryJobKey(r.id, r.rerun),
+        data: { id: r.id },
+        // A check event waits a moment: one more on its head in that time is read in the same look.
+        ...(wait > 0 && subjects.has(r.id) ? { startAfterSeconds: wait } : {}),
+      }));
     await queue.insertOnce(DELIVERY_QUEUE, jobs, tx);
     return rows;
   });
   if (recorded.some((r) => !r.done)) queue.wake(DELIVERY_QUEUE);
+  if (wait > 0 && recorded.some((r) => !r.done && subjects.has(r.id)))
+    setTimeout(() => queue.wake(DELIVERY_QUEUE), wait * 1000 + 20).unref();
   const fresh = new Set(recorded.filter((r) => r.fresh).map((r) => r.id));
   // Only the first copy of a fresh id counts as queued; any later copy is a redelivery.
   return ds.map((d) => (fresh.delete(d.id) ? 'queued' : 'redelivery'));
@@ -78,9 +92,11 @@ export async function intakeDelivery(store: StoreWithDb, queue: Queue, d: Incomi
 export function createDeliveryIntake(
   store: StoreWithDb,
   queue: Queue,
-  opts: { maxGroup?: number; inFlight?: number } = {},
+  opts: { maxGroup?: number; inFlight?: number; checkEventWaitSeconds?: number } = {},
 ): GroupCommit<IncomingDelivery, IntakeResult> {
-  return createGroupCommit((ds: IncomingDelivery[]) => commitDeliveries(store, queue, ds), {
+  const commit = (ds: IncomingDelivery[]) =>
+    commitDeliveries(store, queue, ds, { checkEventWaitSeconds: opts.checkEventWaitSeconds ?? 0 });
+  return createGroupCommit(commit, {
     maxGroup: opts.maxGroup ?? MAX_INTAKE_GROUP,
     inFlight: opts.inFlight ?? INTAKE_IN_FLIGHT[store.db.kind],
   });

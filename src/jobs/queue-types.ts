@@ -46,9 +46,14 @@ export interface Queue extends JobQueue {
   prepare(name: string, policy?: QueuePolicy): Promise<void>;
   /**
    * Inserts jobs in one statement on `tx`, each with the id `sendOnce` derives from its key, so a
-   * key sent before adds nothing. The queue must be prepared. Call `wake` once `tx` committed.
+   * key sent before adds nothing; `startAfterSeconds`: the job starts that long after the insert
+   * (on the database's clock). The queue must be prepared. Call `wake` once `tx` committed.
    */
-  insertOnce(name: string, jobs: { key: string; data: Record<string, unknown> }[], tx: Queryable): Promise<void>;
+  insertOnce(
+    name: string,
+    jobs: { key: string; data: Record<string, unknown>; startAfterSeconds?: number }[],
+    tx: Queryable,
+  ): Promise<void>;
   /** Wakes this process's workers of the queue now instead of at their next poll. */
   wake(name: string): void;
   work(name: string, handler: JobHandler, opts?: WorkOptions): Promise<void>;

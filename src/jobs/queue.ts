@@ -213,7 +213,12 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       if (jobs.length === 0) return;
       // In id order, so transactions inserting the same jobs at once wait on each other in the same order.
       const rows = jobs
-        .map((j) => ({ id: jobIdFor(name, j.key), name, data: j.data }))
+        .map((j) => ({
+          id: jobIdFor(name, j.key),
+          name,
+          data: j.data,
+          ...(j.startAfterSeconds ? { startAfter: `${j.startAfterSeconds} seconds` } : {}),
+        }))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       await boss.insert(rows, { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } });
     },

@@ -31,6 +31,7 @@ export function deliveryStore(
   | 'markDeliveryDone'
   | 'failDelivery'
   | 'knownDeliveries'
+  | 'yieldsToLaterDelivery'
 > {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   return {
@@ -51,12 +52,12 @@ export function deliveryStore(
       const values = [...unique]
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
         .map((d) => {
-          params.push(d.id, d.event, json(d.payload));
+          params.push(d.id, d.event, json(d.payload), d.subject ?? null);
           const n = params.length;
-          return `($${n - 2}, $${n - 1}, $${n})`;
+          return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
         });
       const inserted = await tx.query(
-        `INSERT INTO deliveries (id, event, payload) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+        `INSERT INTO deliveries (id, event, payload, subject) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
         params,
       );
       const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
@@ -100,6 +101,25 @@ export function deliveryStore(
         id: r.id,
         ...(r.reruns > 0 ? { rerun: r.reruns } : {}),
       }));
+    },
+    async yieldsToLaterDelivery(id, subjects) {
+      // One statement: look for a later pending delivery on the subject, and when there is none
+      // mark this one as gone past (a retry of it then never yields: it may hold claims).
+      const res = await db.query(
+        `WITH me AS (SELECT id, received_at, evaluated_at FROM deliveries WHERE id = $1),
+         later AS (
+           SELECT 1 FROM deliveries d, me
+           WHERE me.evaluated_at IS NULL AND d.subject = ANY($2::text[]) AND d.done_at IS NULL AND d.id <> me.id
+             AND (d.received_at, d.id) > (me.received_at, me.id)
+           LIMIT 1),
+         mark AS (
+           UPDATE deliveries SET evaluated_at = now()
+           WHERE id = $1 AND evaluated_at IS NULL AND NOT EXISTS (SELECT 1 FROM later)
+           RETURNING id)
+         SELECT EXISTS (SELECT 1 FROM later) AS later, (SELECT count(*) FROM mark) AS marked`,
+        [id, subjects],
+      );
+      return parseRow(z.object({ later: z.boolean() }).passthrough(), res.rows[0], 'delivery').later;
     },
     async knownDeliveries(ids) {
       if (ids.length === 0) return new Set();

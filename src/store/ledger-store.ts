@@ -28,6 +28,7 @@ export type LedgerStore = Pick<
   | 'claimAppliedAction'
   | 'recordAppliedAction'
   | 'pruneAppliedActions'
+  | 'forgetAppliedAction'
 >;
 
 export function ledgerStore(db: Db): LedgerStore {
@@ -99,6 +100,10 @@ export function ledgerStore(db: Db): LedgerStore {
          ON CONFLICT (key) DO NOTHING`,
         [key, json(result ?? {}), at],
       );
+    },
+    async forgetAppliedAction(key) {
+      const res = await db.query('DELETE FROM applied_actions WHERE key = $1', [key]);
+      return (res.rowCount ?? 0) > 0;
     },
     async pruneAppliedActions(prefix, before) {
       const res = await db.query("DELETE FROM applied_actions WHERE key LIKE $1 || '%' AND at < $2::timestamptz", [

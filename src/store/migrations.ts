@@ -240,6 +240,19 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX kept_check_events_age ON kept_check_events (kept_at);
     `,
   },
+  {
+    version: 7,
+    name: 'delivery-subjects',
+    // A check event's head (`subject`, src/core/check-subject.ts): of pending deliveries on one
+    // head only the last reads GitHub. `evaluated_at`: this delivery's run went past that point
+    // (it may hold claims), so a retry of it never leaves its work to a later one.
+    sql: `
+      ALTER TABLE deliveries
+        ADD COLUMN subject text NULL,
+        ADD COLUMN evaluated_at timestamptz NULL;
+      CREATE INDEX deliveries_subject_pending ON deliveries (subject, received_at) WHERE done_at IS NULL AND subject IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

@@ -77,6 +77,8 @@ export interface NewDelivery {
   id: string;
   event: string;
   payload: unknown;
+  /** What the event asks Arbiter to read again (a check event's head, src/core/check-subject.ts), or none. */
+  subject?: string | null;
 }
 
 /** What recording a group of deliveries found for one distinct id. */
@@ -125,6 +127,13 @@ export interface Store extends PortfolioStore, DashboardStore {
    * redelivery of it (`recordDeliveries`) re-arms it for its next re-run.
    */
   failDelivery(id: string, reason: string, event: { repo: string; data: unknown; at: string }): Promise<void>;
+  /**
+   * True when a delivery recorded after `id` (or with it, later in id order) on one of
+   * `subjects` is still pending: its run reads them after this one's event, so this run may leave
+   * the work to it. False once this delivery's run went past this point before (a retry, or a
+   * deferral: it may hold claims), and then marks it so; false for an unknown id.
+   */
+  yieldsToLaterDelivery(id: string, subjects: string[]): Promise<boolean>;
   /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
   listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
   /** Which of these delivery ids (GUIDs) are recorded. */
@@ -193,6 +202,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   /** The recorded results of those keys that have one, in one read. */
   getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** Deletes one applied action (a mark that only says "work to do", taken by whoever does it). */
+  forgetAppliedAction(key: string): Promise<boolean>;
   /** Deletes the applied actions under a key prefix recorded before `before` (claims that only space work out in time). */
   pruneAppliedActions(prefix: string, before: string): Promise<number>;
   /**

@@ -48,15 +48,9 @@ export async function runCandidateAcceptance(
     });
     return evidence;
   }
+  // The check is written once, with its result: the selection check says the candidate waits for
+  // its evidence while the model judges.
   const modelCriteria = criteria.filter((c) => c.check === null).length;
-  if (modelCriteria > 0) {
-    await writeCheck(ctx, {
-      ...base,
-      status: 'in_progress',
-      title: `Judging ${criteria.length} criteria`,
-      summary: `The model is judging ${criteria.length} criteria against this head.`,
-    });
-  }
   const headFiles =
     modelCriteria > 0
       ? await gatherHeadFiles((input) => ctx.gh.readHead(input), {

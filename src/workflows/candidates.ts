@@ -132,7 +132,10 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     name: 'Arbiter / selection',
     status: 'in_progress',
     title: 'Waiting for evidence',
-    summary: `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled.`,
+    summary:
+      `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled: ` +
+      'its required checks concluded (`Arbiter / gate` shows them once the first concludes) and its ' +
+      'acceptance criteria judged (`Arbiter / acceptance` shows the result).',
   });
   return { candidate, next };
 }

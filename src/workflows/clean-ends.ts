@@ -6,6 +6,7 @@ import type { CandidateRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { storedGate } from './evidence.ts';
+import { checkIdKey } from '../core/keys.ts';
 
 /** Completes this head's `Arbiter / gate` and `Arbiter / acceptance` checks that were left in progress. */
 export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reason: string): Promise<void> {
@@ -13,6 +14,14 @@ export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reaso
   // No gate evidence: the head was never evaluated, so neither check was started.
   if (!gate) return;
   const acceptance = await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'acceptance');
+  // Only a check that was shown is completed: the gate check appears once a required check
+  // concluded, the acceptance check with its result (an older version showed it waiting).
+  const shown = await ctx.deps.store.getAppliedActions([
+    checkIdKey(ctx.key, c.headSha, 'Arbiter / gate'),
+    checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance'),
+  ]);
+  const gateShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / gate'));
+  const acceptanceShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance'));
   const summary = `${reason}: this candidate left the comparison before the check finished.`;
   const k = (name: string): string => `${ctx.key}#${c.change}/ends/${c.pr}@${c.headSha}/${name}`;
   const base = {
@@ -24,8 +33,10 @@ export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reaso
     summary,
   } as const;
   await executePlan(ctx, [
-    ...(gate.settled ? [] : [{ kind: 'check-run' as const, key: k('gate'), name: 'Arbiter / gate' as const, ...base }]),
-    ...(acceptance !== null
+    ...(gate.settled || !gateShown
+      ? []
+      : [{ kind: 'check-run' as const, key: k('gate'), name: 'Arbiter / gate' as const, ...base }]),
+    ...(acceptance !== null || !acceptanceShown
       ? []
       : [{ kind: 'check-run' as const, key: k('acceptance'), name: 'Arbiter / acceptance' as const, ...base }]),
   ]);

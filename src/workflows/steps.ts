@@ -9,17 +9,24 @@ export type NextStep =
    * Run the selection step of a group; `settled`: the sibling whose settling asked for it;
    * `pulls`: the group as this job already read it from GitHub, so it is not read twice.
    */
-  | { kind: 'select'; change: number; base: string; settled?: number; pulls?: ReadonlyMap<number, PullState> }
+  | {
+      kind: 'select';
+      change: number;
+      base: string;
+      settled?: number | readonly number[];
+      pulls?: ReadonlyMap<number, PullState>;
+    }
   /**
    * Verify a candidate (again); `recheck` names a person's re-check, judged afresh once; `state`:
-   * the PR as this job just read it from GitHub.
+   * the PR as this job just read it from GitHub; `group`: its whole group as read (handed on to
+   * the selection step).
    */
-  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState };
+  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState; group?: ReadonlyMap<number, PullState> };
 
 export const selectStep = (
   change: number,
   base: string,
-  settled?: number,
+  settled?: number | readonly number[],
   pulls?: ReadonlyMap<number, PullState>,
 ): NextStep => ({
   kind: 'select',

@@ -15,7 +15,7 @@ import { writeCheck } from './execute.ts';
 import { shippedOn } from './shipped.ts';
 import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
-import { acceptanceKey, acceptanceWaitingKey, gateInProgressKey } from '../core/keys.ts';
+import { acceptanceKey, gateInProgressKey } from '../core/keys.ts';
 
 /** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
 export interface Verified {
@@ -26,7 +26,7 @@ export interface Verified {
 export async function verifyCandidate(
   ctx: RepoContext,
   pr: number,
-  opts: { state?: PullState; recheck?: string } = {},
+  opts: { state?: PullState; recheck?: string; group?: ReadonlyMap<number, PullState> } = {},
 ): Promise<Verified> {
   const { store } = ctx.deps;
   const unsettled = (next: NextStep[] = []): Verified => ({ settled: false, next });
@@ -42,7 +42,7 @@ export async function verifyCandidate(
   if (!change || change.state === 'cancelled') return unsettled();
   if (await shippedOn(ctx, change.number, candidate.base)) return resumeOwn(change.number, candidate.base);
   // One read of the whole group: this candidate's state now, its siblings' for the selection step.
-  const group = opts.state ? undefined : await readSiblings(ctx, candidate);
+  const group = opts.group ?? (opts.state ? undefined : await readSiblings(ctx, candidate));
   const state = opts.state ?? group?.get(pr);
   // Closed or merged on GitHub before the store knows it: a decided round of this run still finishes.
   if (!state || state.state !== 'OPEN') return resumeOwn(candidate.change, candidate.base);
@@ -73,10 +73,12 @@ export async function verifyCandidate(
     await headBlockers(ctx, candidate),
   );
   await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
-  // The gate check is written once while CI runs (its first table), then each time its concluded
-  // content changes: one write per state, not one per check event.
+  // The gate check is written once a required check concluded while others still run (its first
+  // table), then each time its concluded content changes: one write per state, not one per check
+  // event. While nothing has concluded it says nothing GitHub's own list of checks does not.
   const inProgressShown = gateInProgressKey(ctx.key, pr, candidate.headSha);
-  if (gate.settled || (await store.getAppliedAction(inProgressShown)) === null)
+  const concluded = gate.required.some((r) => r.outcome === 'pass' || r.outcome === 'fail');
+  if (gate.settled || (concluded && (await store.getAppliedAction(inProgressShown)) === null))
     await writeCheck(ctx, {
       pr,
       headSha: candidate.headSha,
@@ -86,24 +88,12 @@ export async function verifyCandidate(
       title: gateTitle(gate),
       summary: renderGateTable(gate),
     });
-  if (!gate.settled) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
+  if (!gate.settled && concluded) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
-    if (!gate.settled) {
-      // Written once per head: the reason CI is awaited changes with every check event.
-      const waitingShown = acceptanceWaitingKey(ctx.key, pr, candidate.headSha);
-      if ((await store.getAppliedAction(waitingShown)) !== null) return unsettled(next);
-      await writeCheck(ctx, {
-        pr,
-        headSha: candidate.headSha,
-        name: 'Arbiter / acceptance',
-        status: 'in_progress',
-        title: 'Waiting for the required checks',
-        summary: `The acceptance check runs once every required check has concluded (${gate.reason}).`,
-      });
-      await store.recordAppliedAction(waitingShown, {}, nowIso(ctx));
-      return unsettled(next);
-    }
+    // The acceptance check appears with its result: until every required check has concluded the
+    // selection check says the candidate waits for its evidence.
+    if (!gate.settled) return unsettled(next);
     // One run per head sha and criteria judges acceptance; the others leave it to that run.
     if (!(await claimOnce(ctx, acceptanceKey(ctx.key, pr, candidate.headSha, criteriaHash(change), opts.recheck))))
       return unsettled(next);

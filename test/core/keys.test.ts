@@ -9,6 +9,10 @@ const SHA = '0123456789abcdef0123456789abcdef01234567';
 
 describe('key builders', () => {
   it.each([
+    // new in issue 17: the subject of a check event's delivery (handlers/checks.ts)
+    [keys.checkSubjectKey(REPO, SHA), `check-events:acme/widgets@${SHA}`],
+    // new in issue 17: a group whose waiting lists are behind (workflows/select.ts, sweep.ts)
+    [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
     // `claim:${key}` (workflows/context.ts)
     [keys.claimKey('acme/widgets#7/merge'), 'claim:acme/widgets#7/merge'],
     // `action:${action.key}` (workflows/execute.ts)
@@ -51,8 +55,6 @@ describe('key builders', () => {
     [keys.deliveryToken('d-1'), 'delivery:d-1'],
     // `gate-in-progress:${ctx.key}#${pr}@${candidate.headSha}` (workflows/verify.ts)
     [keys.gateInProgressKey(REPO, 9, SHA), `gate-in-progress:acme/widgets#9@${SHA}`],
-    // `acceptance-waiting:${ctx.key}#${pr}@${candidate.headSha}` (workflows/verify.ts)
-    [keys.acceptanceWaitingKey(REPO, 9, SHA), `acceptance-waiting:acme/widgets#9@${SHA}`],
     // `acceptance:${ctx.key}#${pr}@${sha}/${criteriaHash(change)}${opts.recheck ? `/recheck:${opts.recheck}` : ''}`
     [keys.acceptanceKey(REPO, 9, SHA, 'c0ffee'), `acceptance:acme/widgets#9@${SHA}/c0ffee`],
     [keys.acceptanceKey(REPO, 9, SHA, 'c0ffee', ''), `acceptance:acme/widgets#9@${SHA}/c0ffee`],

@@ -115,11 +115,13 @@ describe('trust', () => {
     const mergeWrites = applied(t).filter((w) => w.summary.startsWith('merge '));
     expect(mergeWrites.map((w) => w.summary)).toEqual(['merge #21']);
     expect(mergeWrites[0].at).toBeGreaterThanOrEqual(check.at!);
+    // Before the check registered nothing had concluded: the gate check says nothing yet (the
+    // selection check says the candidate waits for its evidence), and never that it passed.
     expect(
       applied(t)
-        .filter((w) => w.at < check.startAt! && w.summary.includes('Arbiter / gate'))
+        .filter((w) => w.at < check.startAt! && w.summary.includes('Arbiter / '))
         .map((w) => w.summary),
-    ).toEqual(['check-run Arbiter / gate on #21: in_progress']);
+    ).toEqual(['check-run Arbiter / selection on #21: in_progress']);
   });
 
   it(

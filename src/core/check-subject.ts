@@ -1,0 +1,70 @@
+// Which head a check event asks Arbiter to look at again. Check events on one head are
+// interchangeable: each says "read this head's checks from GitHub", so of several deliveries
+// still pending on one head only the last needs to read (src/handlers/checks.ts). CI reports
+// each check run and suite on its own, a burst of them per head.
+import { z } from 'zod';
+import { isArbiterCheck } from './gate.ts';
+import { checkSubjectKey } from './keys.ts';
+
+const App = z.object({ slug: z.string() }).nullable().optional();
+const Payload = z.object({
+  action: z.string().optional(),
+  repository: z.object({ full_name: z.string() }),
+  check_run: z
+    .object({
+      name: z.string(),
+      head_sha: z.string(),
+      status: z.string().optional(),
+      app: App,
+      check_suite: z.object({ app: App }).optional(),
+    })
+    .optional(),
+  check_suite: z.object({ head_sha: z.string(), app: App }).optional(),
+  sha: z.string().optional(),
+  state: z.string().optional(),
+});
+
+/**
+ * Whether a check event says a check concluded: a check run completed (also one created
+ * completed), a suite completed, a commit status other than pending. Only a conclusion can
+ * settle a candidate, and each conclusion has its own event, so one that says a check was queued
+ * or started asks for no read (its payload may be old anyway: the conclusion's event follows).
+ */
+export function concludesCheck(event: string, payload: unknown): boolean {
+  const parsed = Payload.safeParse(payload);
+  if (!parsed.success) return true; // not ours to judge: the handler reads what it can
+  const p = parsed.data;
+  if (event === 'check_run') return p.check_run?.status === undefined || p.check_run.status === 'completed';
+  if (event === 'check_suite') return p.action === undefined || p.action === 'completed';
+  if (event === 'status') return p.state !== 'pending';
+  return true;
+}
+
+/**
+ * The subject of a check event that makes Arbiter read its head again, or null: a button click, a
+ * check of Arbiter's own (by name, or by app once `appSlug` is known) and anything else read no head.
+ */
+export function checkEventSubject(event: string, payload: unknown, appSlug?: string): string | null {
+  if (event !== 'check_run' && event !== 'check_suite' && event !== 'status') return null;
+  const parsed = Payload.safeParse(payload);
+  if (!parsed.success) return null;
+  const p = parsed.data;
+  if (event === 'check_run' && (!p.check_run || p.action === 'requested_action')) return null;
+  if (event === 'check_suite' && !p.check_suite) return null;
+  if (!concludesCheck(event, payload)) return null;
+  const slug = p.check_run?.app?.slug ?? p.check_run?.check_suite?.app?.slug ?? p.check_suite?.app?.slug;
+  if (slug !== undefined && slug === appSlug) return null;
+  if (p.check_run && isArbiterCheck(p.check_run.name)) return null;
+  const sha = event === 'check_run' ? p.check_run?.head_sha : event === 'check_suite' ? p.check_suite?.head_sha : p.sha;
+  return sha ? checkSubjectKey(p.repository.full_name, sha) : null;
+}
+
+/**
+ * The subject stored with a delivery at intake: only events whose job surely reads their head
+ * again may be waited for by another. While the app's slug is not known yet, a check suite (it may
+ * be Arbiter's own, whose job reads nothing) gets none; Arbiter's check runs are told by name.
+ */
+export function intakeSubject(event: string, payload: unknown, appSlug: string | undefined): string | null {
+  if (event === 'check_suite' && appSlug === undefined) return null;
+  return checkEventSubject(event, payload, appSlug);
+}

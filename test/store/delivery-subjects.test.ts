@@ -1,0 +1,90 @@
+// Check events on one head are interchangeable: a delivery leaves its work to a later pending one
+// on the same head (or heads), never to an earlier one, never to one already done, and never once
+// its own run went past that point (a retry may hold claims). On both backends.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkEventSubject, concludesCheck, intakeSubject } from '../../src/core/check-subject.ts';
+import { checkSubjectKey } from '../../src/core/keys.ts';
+import { BACKENDS, openBackend, type OpenedBackend } from './backends.ts';
+
+const REPO = 'acme/widgets';
+const HEAD = 'a'.repeat(40);
+const OTHER = 'b'.repeat(40);
+const run = (status: string, name = 'test', sha = HEAD) => ({
+  action: status === 'completed' ? 'completed' : 'created',
+  repository: { full_name: REPO },
+  check_run: { name, head_sha: sha, status, app: { slug: 'ci' } },
+});
+
+describe('the subject of a check event', () => {
+  it('is its head for a conclusion, and none for what settles nothing or is Arbiter’s own', () => {
+    expect(checkEventSubject('check_run', run('completed'), 'arbiter')).toBe(checkSubjectKey(REPO, HEAD));
+    expect(checkEventSubject('check_run', run('in_progress'), 'arbiter')).toBeNull();
+    expect(checkEventSubject('check_run', run('completed', 'Arbiter / gate'), 'arbiter')).toBeNull();
+    const own = { ...run('completed', 'lint'), check_run: { ...run('completed').check_run, app: { slug: 'arbiter' } } };
+    expect(checkEventSubject('check_run', own, 'arbiter')).toBeNull();
+    expect(checkEventSubject('check_run', { ...run('completed'), action: 'requested_action' }, 'arbiter')).toBeNull();
+    const status = (state: string) => ({ repository: { full_name: REPO }, sha: HEAD, state, context: 'ci/x' });
+    expect(checkEventSubject('status', status('success'), 'arbiter')).toBe(checkSubjectKey(REPO, HEAD));
+    expect(checkEventSubject('status', status('pending'), 'arbiter')).toBeNull();
+    const suite = (action: string) => ({
+      action,
+      repository: { full_name: REPO },
+      check_suite: { head_sha: HEAD, app: { slug: 'ci' } },
+    });
+    expect(checkEventSubject('check_suite', suite('completed'), 'arbiter')).toBe(checkSubjectKey(REPO, HEAD));
+    expect(checkEventSubject('check_suite', suite('requested'), 'arbiter')).toBeNull();
+    // At intake, before the app knows its slug, a suite (maybe Arbiter's own) is never waited for.
+    expect(intakeSubject('check_suite', suite('completed'), undefined)).toBeNull();
+    expect(intakeSubject('check_run', run('completed'), undefined)).toBe(checkSubjectKey(REPO, HEAD));
+    expect(concludesCheck('check_run', run('queued'))).toBe(false);
+    expect(concludesCheck('pull_request', { action: 'opened' })).toBe(true);
+  });
+});
+
+describe.each(BACKENDS)('deliveries that leave their work to a later one, on %s', (backend) => {
+  let opened: OpenedBackend;
+  beforeAll(async () => {
+    opened = await openBackend(backend, 'delivery-subjects');
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  const record = (id: string, subject: string | null) =>
+    opened.store.recordDeliveries([{ id, event: 'check_run', payload: {}, subject }]);
+  const onHead = checkSubjectKey(REPO, HEAD);
+  const onOther = checkSubjectKey(REPO, OTHER);
+
+  it('yields to a later pending delivery on the same head, and the last one does the work', async () => {
+    await record('d1', onHead);
+    await record('d2', onHead);
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(true);
+    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead])).toBe(false);
+    // Another head is no reason; one of the group's heads is.
+    await record('d3', onOther);
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(true);
+    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead, onOther])).toBe(false); // d2 went past already
+  });
+
+  it('orders deliveries committed together by id, so exactly one of them does the work', async () => {
+    await opened.store.recordDeliveries([
+      { id: 'b', event: 'check_run', payload: {}, subject: onHead },
+      { id: 'a', event: 'check_run', payload: {}, subject: onHead },
+    ]);
+    expect(await opened.store.yieldsToLaterDelivery('a', [onHead])).toBe(true);
+    expect(await opened.store.yieldsToLaterDelivery('b', [onHead])).toBe(false);
+  });
+
+  it('never yields to a delivery already done, nor once its own run went past, nor for an unknown id', async () => {
+    await record('d1', onHead);
+    await record('d2', onHead);
+    await opened.store.markDeliveryDone('d2');
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(false);
+    // d1 went past: a retry of it never yields, even to a later delivery.
+    await record('d3', onHead);
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(false);
+    expect(await opened.store.yieldsToLaterDelivery('nobody', [onHead])).toBe(false);
+    // A delivery without a subject is never waited for.
+    await record('d4', null);
+    expect(await opened.store.yieldsToLaterDelivery('d3', [onHead])).toBe(false);
+  });
+});
