@@ -28,7 +28,7 @@ import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
-import { claimKey, repairKey as repairKeyOf, roundDoneKey } from '../core/keys.ts';
+import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 
 export interface GroupView {
   change: ChangeRow;
@@ -105,31 +105,34 @@ export async function readGroupView(
 export const waitingList = (pending: GroupView['pending']): string =>
   pending.map((p) => `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
 
-/**
- * Groups up to this size show the live waiting list on every sibling each time one settles.
- * Beyond it, rewriting every sibling's check on every settle would cost N² writes (10,395 for
- * 99 siblings settling at once, against GitHub's secondary limit of about 80 content-creating
- * requests a minute): the sibling that settled is updated at once, the others by the minute sweep.
- */
-export const LIVE_WAITING_MAX = 5;
-
-async function showWaiting(ctx: RepoContext, view: GroupView, settled: number | undefined): Promise<void> {
+async function showWaiting(
+  ctx: RepoContext,
+  view: GroupView,
+  settledNow: readonly number[] | undefined,
+): Promise<void> {
+  const settled = settledNow === undefined ? undefined : new Set(settledNow);
   const list = waitingList(view.pending);
   // The siblings a combined candidate was built from wait for it by name.
   const combined = await combinedCandidate(ctx, view.change.number);
   const combinedPending = combined !== null && view.pending.some((p) => p.pr === combined.pr);
   const waitsForCombined = (pr: number): boolean =>
     combinedPending && combined !== null && combined.sources.includes(pr);
-  const live = view.siblings.length <= LIVE_WAITING_MAX;
-  // An installation low on GitHub's rate limit keeps what is left for decisions: only the sibling
-  // that settled is told now, the others at a later refresh.
+  // A sibling that settled is told at once what it waits for; the others' lists are brought up to
+  // date by the next minute sweep (one write per sibling and minute at most, however many settle
+  // meanwhile). A step with no settling sibling (the sweep, a sibling withdrawn) rewrites them all,
+  // unless the installation is low on GitHub's rate limit: then only the settled one is told now.
   const low = rateBudgets.isLow(ctx.installationId, ctx.deps.clock.now().getTime());
-  const everyone = !low && (settled === undefined || live);
-  const refresh = live
-    ? 'It is updated as siblings settle.'
-    : 'In a group this size it is updated once a minute, and on a sibling when that sibling settles.';
+  const everyone = !low && settled === undefined;
+  const stale = waitingStaleKey(ctx.key, view.change.number, view.round.base);
+  if (everyone) await ctx.deps.store.forgetAppliedAction(stale);
+  else if (view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
+    await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
+  const refresh = 'It is updated once a minute while siblings settle.';
   for (const s of view.siblings) {
-    if (!everyone && s.pr !== settled) continue;
+    const justSettled = settled?.has(s.pr) === true;
+    if (!everyone && !justSettled) continue;
+    // A sibling still verifying says so itself (its gate and acceptance checks); the list is for those that wait.
+    if (s.state === 'verifying' && !justSettled) continue;
     const pull = view.pulls.get(s.pr);
     if (!pull || pull.state !== 'OPEN' || pull.headSha !== s.headSha) continue;
     // Asked again before every write: a round claimed or decided meanwhile shows its decision,
@@ -286,7 +289,7 @@ export async function selectionStep(
   ctx: RepoContext,
   changeNumber: number,
   base: string,
-  opts: { settled?: number; pulls?: ReadonlyMap<number, PullState> } = {},
+  opts: { settled?: number | readonly number[]; pulls?: ReadonlyMap<number, PullState> } = {},
 ): Promise<NextStep[]> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
@@ -311,7 +314,7 @@ export async function selectionStep(
       // waiting list must never cover the claimant's decision.
       return [];
     }
-    await showWaiting(ctx, view, opts.settled);
+    await showWaiting(ctx, view, opts.settled === undefined ? undefined : [opts.settled].flat());
     return [];
   }
   const claim = await store.claimRound(round.id, ctx.token);

@@ -15,9 +15,8 @@ import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow } from './flow.ts';
-import { LIVE_WAITING_MAX } from './select.ts';
 import { shippedOn } from './shipped.ts';
-import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken } from '../core/keys.ts';
+import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken, waitingStaleKey } from '../core/keys.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -59,10 +58,9 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   return true;
 }
 
-/** A group whose waiting list only the sweep brings up to date on every sibling (select.ts). */
-async function largeGroup(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  const open = (await ctx.deps.store.listCandidates(ctx.key, c.change, c.base)).filter((s) => OPEN_STATES.has(s.state));
-  return open.length > LIVE_WAITING_MAX;
+/** A group whose siblings' waiting lists are behind: a sibling settled and only its own was rewritten (select.ts). */
+async function staleWaiting(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  return (await ctx.deps.store.getAppliedAction(waitingStaleKey(ctx.key, c.change, c.base))) !== null;
 }
 
 /**
@@ -170,9 +168,9 @@ export async function runSweep(deps: Deps): Promise<void> {
     try {
       const ctx = await contextFor(deps, c, token);
       if (!ctx) continue;
-      // Only a group this sweep changed (a sibling timed out) or one too large to show its waiting
-      // list live needs its selection step; any other waits for its own webhooks.
-      if ((await timeOut(ctx, c)) || (await largeGroup(ctx, c)))
+      // Only a group this sweep changed (a sibling timed out) or one whose waiting lists are behind
+      // needs its selection step; any other waits for its own webhooks.
+      if ((await timeOut(ctx, c)) || (await staleWaiting(ctx, c)))
         groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');

@@ -32,6 +32,13 @@ describe('waiting-list refreshes under a low rate limit', () => {
     expect(world.gh.writes.filter((w) => w.includes('Arbiter / selection'))).toEqual([
       'check #100 Arbiter / selection in_progress "Waiting on #101 (CI running), #102 (CI running)"',
     ]);
+    // #101 settles too: it is told, #100's list (now behind) waits.
+    await seedSibling(world, change, { pr: 101 });
+    world.gh.resetRecord();
+    await selectionStep(world.ctx('settle-101'), 42, 'main', { settled: 101 });
+    expect(world.gh.writes.filter((w) => w.includes('Arbiter / selection'))).toEqual([
+      'check #101 Arbiter / selection in_progress "Waiting on #102 (CI running)"',
+    ]);
     world.gh.resetRecord();
     await selectionStep(world.ctx('sweep'), 42, 'main');
     expect(world.gh.writes.filter((w) => w.includes('Arbiter / selection'))).toEqual([]);
@@ -40,6 +47,8 @@ describe('waiting-list refreshes under a low rate limit', () => {
     rateBudgets.record(8, low);
     world.gh.resetRecord();
     await selectionStep(world.ctx('sweep-2'), 42, 'main');
-    expect(world.gh.writes.filter((w) => w.includes('Arbiter / selection'))).toHaveLength(2);
+    expect(world.gh.writes.filter((w) => w.includes('Arbiter / selection'))).toEqual([
+      'check #100 Arbiter / selection in_progress "Waiting on #102 (CI running)"',
+    ]);
   });
 });

@@ -1,9 +1,11 @@
-// The waiting list on `Arbiter / selection` while siblings settle: a small group shows it live on
-// every sibling; a large group updates only the sibling that settled (and the minute sweep the
-// rest), so the writes grow with the group, not with its square.
+// The waiting list on `Arbiter / selection` while siblings settle: the sibling that settled is
+// told at once what it waits for; the other settled siblings' lists are brought up to date by the
+// next sweep (marked stale meanwhile), and a sibling still verifying keeps "Waiting for evidence".
+// So the writes grow with the number of settles, not with the square of the group.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreWithDb } from '../../src/store/store.ts';
-import { LIVE_WAITING_MAX, selectionStep } from '../../src/workflows/select.ts';
+import { waitingStaleKey } from '../../src/core/keys.ts';
+import { selectionStep } from '../../src/workflows/select.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, type World } from '../support/selection-world.ts';
 
@@ -32,30 +34,27 @@ describe('waiting-list writes while siblings settle', () => {
   afterAll(async () => opened?.dispose());
   beforeEach(async () => opened.truncate());
 
-  it(`shows the live list on every sibling in a group of up to ${LIVE_WAITING_MAX}`, async () => {
-    const { perSettle } = await settleAllButLast(opened.store, 3);
-    // Each settle rewrites all three checks: the list changed for everyone.
-    expect(perSettle.map((w) => w.length)).toEqual([3, 3]);
-    expect(perSettle[1]).toEqual([
-      'check #100 Arbiter / selection in_progress "Waiting on #102 (CI running)"',
-      'check #101 Arbiter / selection in_progress "Waiting on #102 (CI running)"',
-      'check #102 Arbiter / selection in_progress "Waiting on #102 (CI running)"',
-    ]);
-  });
-
-  it('updates only the sibling that settled in a larger group: one write per settle', async () => {
-    const n = 12;
+  it.each([3, 12])('writes one check per settle in a group of %i, and the sweep the rest', async (n) => {
     const { perSettle, world } = await settleAllButLast(opened.store, n);
+    const last = 100 + n - 1;
     expect(perSettle.map((w) => w.length)).toEqual(Array.from({ length: n - 1 }, () => 1));
-    expect(perSettle[4]).toEqual([
-      `check #104 Arbiter / selection in_progress "Waiting on ${[105, 106, 107, 108, 109, 110, 111].map((p) => `#${p} (CI running)`).join(', ')}"`,
+    expect(perSettle[1]).toEqual([
+      `check #101 Arbiter / selection in_progress "Waiting on ${Array.from({ length: n - 2 }, (_, i) => `#${102 + i} (CI running)`).join(', ')}"`,
     ]);
-    // The sweep (no settling sibling) brings every open sibling's list up to date at once.
+    // The earlier settlers' lists are behind: the group is marked for the sweep.
+    expect(
+      await opened.store.getAppliedAction(waitingStaleKey(`${world.gh.owner}/${world.gh.repo}`, 42, 'main')),
+    ).not.toBeNull();
+    // The sweep (no settling sibling) brings every settled sibling's list up to date at once, and
+    // leaves the one still verifying alone; the sibling that settled last is current already.
     world.gh.resetRecord();
     await selectionStep(world.ctx('sweep'), 42, 'main');
     const refreshed = world.gh.writes.filter((w) => w.includes('Arbiter / selection'));
-    // #110 settled last and already shows the current list; every other sibling is rewritten.
-    expect(refreshed).toHaveLength(n - 1);
-    expect(refreshed.every((w) => w.endsWith('"Waiting on #111 (CI running)"'))).toBe(true);
+    expect(refreshed).toHaveLength(n - 2);
+    expect(refreshed.every((w) => w.endsWith(`"Waiting on #${last} (CI running)"`))).toBe(true);
+    expect(refreshed.some((w) => w.startsWith(`check #${last} `))).toBe(false);
+    expect(
+      await opened.store.getAppliedAction(waitingStaleKey(`${world.gh.owner}/${world.gh.repo}`, 42, 'main')),
+    ).toBeNull();
   });
 });
