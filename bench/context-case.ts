@@ -12,6 +12,8 @@ import { defaultConfig } from '../src/config/schema.ts';
 
 /** GitHub's documented limits on a pull request's `.diff` (406 beyond) and its file list. */
 const DIFF_MAX_FILES = 300;
+/** A comparison lists at most this many files. */
+const COMPARE_MAX_FILES = 300;
 const DIFF_MAX_LINES = 20_000;
 const FILES_PER_PAGE = 100;
 /** GitHub leaves the `patch` out of a file-list entry this large. */
@@ -65,7 +67,9 @@ function generate(kind: string): GenFile[] {
 }
 
 /**
- * Answers the three requests fetchPatch makes the way GitHub does, from the generated files.
+ * Answers the requests fetchPatch makes the way GitHub does, from the generated files: the
+ * comparison (at most 300 files, none with a patch past the answer's diff limit), the `.diff`,
+ * the file pages.
  * Every answer is built here, before the clock starts, so the timings are Arbiter's alone.
  */
 function fakeGitHub(files: GenFile[], diff: string): RestClient {
@@ -80,10 +84,17 @@ function fakeGitHub(files: GenFile[], diff: string): RestClient {
       ...(Buffer.byteLength(patch) <= FILE_PATCH_MAX_BYTES ? { patch } : {}),
     };
   });
+  // Past the diff limit of one answer, GitHub lists a file with 0 changes and no patch.
+  let listed = 0;
+  const compared = entries.slice(0, COMPARE_MAX_FILES).map((e) => {
+    if (listed >= DIFF_MAX_LINES) return { filename: e.filename, status: e.status, additions: 0, deletions: 0 };
+    listed += e.patch?.split('\n').length ?? 0;
+    return e;
+  });
   return {
     async request(route, params) {
       if (route.startsWith('GET /repos/{owner}/{repo}/compare/'))
-        return { data: { merge_base_commit: { sha: 'b'.repeat(40) } } };
+        return { data: { merge_base_commit: { sha: 'b'.repeat(40) }, files: compared } };
       if (route === 'GET /repos/{owner}/{repo}/pulls/{pull_number}') {
         if (files.length > DIFF_MAX_FILES || totalLines > DIFF_MAX_LINES)
           throw Object.assign(new Error('diff too large'), { status: 406 });

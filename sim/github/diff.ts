@@ -202,3 +202,20 @@ export function renderUnifiedDiff(files: FileDiff[]): string {
 
 /** Lines in a rendered diff, for GitHub's "diff too large" limit. */
 export const diffLineCount = (files: FileDiff[]): number => files.reduce((sum, file) => sum + file.changes + 4, 0);
+
+/** GitHub's diff limit within one answer that lists files (compare, a page of a PR's files). */
+export const ANSWER_DIFF_MAX_LINES = 20_000;
+
+/**
+ * Files as one answer lists them: once the patches already in the answer add up to the diff
+ * limit, each further file reads 0 additions, 0 deletions and no patch (GitHub does not mark it,
+ * so it looks like a binary file).
+ */
+export function withinAnswerLimit(files: FileDiff[]): FileDiff[] {
+  let lines = 0;
+  return files.map((file) => {
+    if (lines >= ANSWER_DIFF_MAX_LINES) return { ...file, additions: 0, deletions: 0, changes: 0, patch: undefined };
+    if (file.patch !== undefined && file.patch !== '') lines += file.patch.split('\n').length;
+    return file;
+  });
+}

@@ -1,6 +1,7 @@
-// Fetches a candidate's patch and merge base from GitHub, once per head sha: the `.diff` of
-// the pull request, or (when GitHub refuses it as too large, or it is over the byte bound) one
-// assembled from the PR's file pages, marked truncated where it is cut.
+// Fetches a candidate's patch and merge base from GitHub, once per head sha: in one request from
+// the comparison base...head when its file list is complete, else the `.diff` of the pull request,
+// or (when GitHub refuses it as too large, or it is over the byte bound) one assembled from the
+// PR's file pages, marked truncated where it is cut.
 import { z } from 'zod';
 import type { PatchRow } from '../store/types.ts';
 import { parseUnifiedDiff } from './diff.ts';
@@ -34,18 +35,20 @@ const statusOf = (err: unknown): number | null => {
   return parsed.success ? parsed.data.status : null;
 };
 
-const Compare = z.object({ merge_base_commit: z.object({ sha: z.string() }) });
-const FilesPage = z.array(
-  z.object({
-    filename: z.string(),
-    status: z.string(),
-    additions: z.number().int().nonnegative(),
-    deletions: z.number().int().nonnegative(),
-    patch: z.string().optional(),
-    previous_filename: z.string().optional(),
-  }),
-);
-type FileEntry = z.infer<typeof FilesPage>[number];
+const FileEntry = z.object({
+  filename: z.string(),
+  status: z.string(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  patch: z.string().optional(),
+  previous_filename: z.string().optional(),
+});
+type FileEntry = z.infer<typeof FileEntry>;
+const FilesPage = z.array(FileEntry);
+const Compare = z.object({ merge_base_commit: z.object({ sha: z.string() }), files: z.unknown().optional() });
+/** GitHub lists at most 300 files in a comparison (and gives no way to page through more). */
+const COMPARE_MAX_FILES = 300;
+const PLAIN_STATUSES = new Set(['added', 'removed', 'modified', 'renamed']);
 
 export interface PatchTarget {
   owner: string;
@@ -115,16 +118,51 @@ export const cutAtLineWithinBytes = (text: string, maxBytes: number): string => 
   return nl > 0 ? safe.slice(0, nl + 1) : safe;
 };
 
-/** A patch assembled from the PR's file pages; binary files are named, their content never sent. */
-const assembleFromFiles = async (
-  octokit: RestClient,
-  t: PatchTarget,
-  maxBytes: number,
-): Promise<{ patch: string; truncated: boolean; files: PatchRow['files'] }> => {
+type Assembled = { patch: string; truncated: boolean; files: PatchRow['files'] };
+
+/**
+ * Assembles a patch from file entries (a file page, or a comparison), cut at `maxBytes`; binary
+ * files are named, their content never sent.
+ */
+const patchBuilder = (maxBytes: number) => {
   const parts: string[] = [];
   const files: PatchRow['files'] = [];
   let bytes = 0;
   let truncated = false;
+  const add = (f: FileEntry): void => {
+    // A file renamed and not changed has no patch either, and is not binary.
+    const pureRename = f.status === 'renamed' && f.additions + f.deletions === 0;
+    const binary = f.patch === undefined && f.additions + f.deletions === 0 && !pureRename;
+    files.push({ path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, binary });
+    const header = fileHeader(f);
+    let body: string;
+    if (binary) body = `Binary files a/${f.filename} and b/${f.filename} differ\n`;
+    else if (pureRename) body = '';
+    else if (f.patch === undefined) {
+      // GitHub leaves out the patch of a very large file: name it, and say it is cut.
+      body = `${TRUNCATION_MARK}\n`;
+      truncated = true;
+    } else body = fileBody(f);
+    const room = maxBytes - bytes - Buffer.byteLength(header);
+    if (room <= 0) {
+      truncated = true;
+      return;
+    }
+    const size = Buffer.byteLength(body);
+    if (size > room) {
+      body = `${cutAtLineWithinBytes(body, Math.max(0, room - TRUNCATION_MARK.length - 2))}${TRUNCATION_MARK}\n`;
+      truncated = true;
+    }
+    parts.push(header, body);
+    bytes += Buffer.byteLength(header) + Buffer.byteLength(body);
+  };
+  const result = (cut = false): Assembled => ({ patch: parts.join(''), truncated: truncated || cut, files });
+  return { add, result };
+};
+
+/** A patch assembled from the PR's file pages. */
+const assembleFromFiles = async (octokit: RestClient, t: PatchTarget, maxBytes: number): Promise<Assembled> => {
+  const builder = patchBuilder(maxBytes);
   for (let page = 1; page <= MAX_FILE_PAGES; page++) {
     const data = await call(octokit, 'files', 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
       owner: t.owner,
@@ -136,42 +174,36 @@ const assembleFromFiles = async (
     const parsed = FilesPage.safeParse(data);
     if (!parsed.success)
       throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
-    for (const f of parsed.data) {
-      // A file renamed and not changed has no patch either, and is not binary.
-      const pureRename = f.status === 'renamed' && f.additions + f.deletions === 0;
-      const binary = f.patch === undefined && f.additions + f.deletions === 0 && !pureRename;
-      files.push({ path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, binary });
-      const header = fileHeader(f);
-      let body: string;
-      if (binary) body = `Binary files a/${f.filename} and b/${f.filename} differ\n`;
-      else if (pureRename) body = '';
-      else if (f.patch === undefined) {
-        // GitHub leaves out the patch of a very large file: name it, and say it is cut.
-        body = `${TRUNCATION_MARK}\n`;
-        truncated = true;
-      } else body = fileBody(f);
-      const room = maxBytes - bytes - Buffer.byteLength(header);
-      if (room <= 0) {
-        truncated = true;
-        continue;
-      }
-      const size = Buffer.byteLength(body);
-      if (size > room) {
-        body = `${cutAtLineWithinBytes(body, Math.max(0, room - TRUNCATION_MARK.length - 2))}${TRUNCATION_MARK}\n`;
-        truncated = true;
-      }
-      parts.push(header, body);
-      bytes += Buffer.byteLength(header) + Buffer.byteLength(body);
-    }
-    if (parsed.data.length < FILES_PER_PAGE) return { patch: parts.join(''), truncated, files };
+    for (const f of parsed.data) builder.add(f);
+    if (parsed.data.length < FILES_PER_PAGE) return builder.result();
   }
   // A full last page: GitHub's 3,000-file cap, more files may exist.
-  return { patch: parts.join(''), truncated: true, files };
+  return builder.result(true);
+};
+
+/**
+ * A comparison's files when they are the whole diff, else null. GitHub lists at most 300 files,
+ * and leaves the patch out of a large file, of a binary one, and of every file past the diff
+ * limit of the answer (those also read 0 additions and 0 deletions, like a binary file). So the
+ * list is used only when it is shorter than the cap and every file carries hunks that agree with
+ * its counts (a pure rename may carry none); anything else is left to the `.diff`, which says
+ * what is binary.
+ */
+const completeFiles = (files: unknown): FileEntry[] | null => {
+  const parsed = FilesPage.safeParse(files);
+  if (!parsed.success || parsed.data.length >= COMPARE_MAX_FILES) return null;
+  const whole = parsed.data.every((f) => {
+    if (!PLAIN_STATUSES.has(f.status) || f.patch === undefined) return false;
+    const changed = f.additions + f.deletions > 0;
+    return f.patch === '' ? !changed && f.status === 'renamed' : changed;
+  });
+  return whole ? parsed.data : null;
 };
 
 /**
  * The candidate's patch row: the merge base (compare base...head), the diff, and the changed
- * files. The caller stores it once per head sha. Errors are `PatchFetchError`.
+ * files: from the comparison's own file list when it is complete (one request), else from the
+ * `.diff` or the file pages. The caller stores it once per head sha. Errors are `PatchFetchError`.
  */
 export async function fetchPatch(
   octokit: RestClient,
@@ -194,6 +226,13 @@ export async function fetchPatch(
     headSha: t.headSha,
     mergeBase: compare.data.merge_base_commit.sha,
   };
+
+  const listed = completeFiles(compare.data.files);
+  if (listed) {
+    const builder = patchBuilder(maxBytes);
+    for (const f of listed) builder.add(f);
+    return { ...base, ...builder.result() };
+  }
 
   const diff = await fetchDiff(octokit, t);
   if (diff !== null && Buffer.byteLength(diff) <= maxBytes) {

@@ -4,11 +4,14 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import type { ConfigPort } from '../github/config-reads.ts';
+import { singleFlight } from '../single-flight.ts';
 import type { Store } from '../store/types.ts';
 import { CONFIG_CHECK_NAME, renderConfigCheck, type ConfigCheckOutput } from './check-output.ts';
 import { ConfigGitHubError, formatConfigErrors } from './errors.ts';
 import { loadRepoConfig } from './load.ts';
 import { ConfigSchema, type ArbiterConfig } from './schema.ts';
+
+const configFlight = singleFlight<ArbiterConfig | null>();
 
 /**
  * How long a cached default-branch config is used before it is read again. A push to the
@@ -166,10 +169,24 @@ export const getRepoConfig = async (
   if (!state.valid) return null;
   const cached = freshCachedConfig(deps, key, state.config, state.loadedAt);
   if (cached) return cached;
+  // Jobs of this process that miss together share one read (per generation: a push since starts afresh).
+  return configFlight(deps.store, `config\u0000${key}\u0000${state.generation}`, () =>
+    loadDefaultConfig(deps, gh, { owner, repo }, state.generation),
+  );
+};
+
+/** Reads the default branch's config and caches it, or marks the repository's config invalid. */
+const loadDefaultConfig = async (
+  deps: ConfigDeps,
+  gh: ConfigPort,
+  { owner, repo }: { owner: string; repo: string },
+  generation: number,
+): Promise<ArbiterConfig | null> => {
+  const key = `${owner}/${repo}`;
   const loadedAt = deps.clock.now().toISOString();
   const result = await loadRepoConfig(gh, { owner, repo });
   if (result.ok) {
-    await deps.store.cacheConfig(key, { config: result.config, loadedAt, generation: state.generation });
+    await deps.store.cacheConfig(key, { config: result.config, loadedAt, generation });
     return result.config;
   }
   deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
@@ -178,7 +195,7 @@ export const getRepoConfig = async (
   await deps.store.markConfigInvalid(
     key,
     `invalid on the default branch:\n${formatConfigErrors(result.errors)}`,
-    state.generation,
+    generation,
   );
   return null;
 };

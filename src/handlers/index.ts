@@ -1,5 +1,6 @@
 // Routes one recorded webhook delivery to the handler of its event family. Every handler first
-// reads the repository's configuration and does nothing else while it is invalid.
+// reads the repository's configuration and does nothing else while it is invalid. A pull request
+// that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head, valid or not.
 import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
@@ -60,10 +61,12 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   if (delivery.name === 'push') await onPush(scoped, gh, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
-  if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, gh, delivery.payload);
+  const configOfPull = () =>
+    delivery.name === 'pull_request' ? checkConfigOfPull(scoped, gh, delivery.payload) : Promise.resolve();
   const config = await getRepoConfig(scoped, gh, { owner, repo });
   if (!config) {
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
+    await configOfPull();
     return;
   }
   const ctx = await repoContext(scoped, {
@@ -74,7 +77,12 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
     token: deliveryToken(delivery.id),
     gh,
   });
-  await handler(ctx, delivery.payload);
+  // After the handler: a candidate's patch, stored by it, names the files without listing them.
+  try {
+    await handler(ctx, delivery.payload);
+  } finally {
+    await configOfPull();
+  }
   // The dashboard's own edits (an `issues` event Arbiter caused) ask for nothing more.
   if (!(delivery.name === 'issues' && isSender(delivery.payload, gh.botLogin))) await requestDashboard(ctx);
 }
@@ -94,7 +102,10 @@ const PullWithHead = z.object({
   }),
 });
 
-/** A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head. */
+/**
+ * A pull request that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head.
+ * Its files: those of the patch Arbiter stored for that head (a candidate's), else GitHub's list.
+ */
 async function checkConfigOfPull(deps: Deps, gh: GitHubPort, payload: unknown): Promise<void> {
   const parsed = PullWithHead.safeParse(payload);
   if (
@@ -103,9 +114,10 @@ async function checkConfigOfPull(deps: Deps, gh: GitHubPort, payload: unknown): 
     parsed.data.pull_request.state !== 'open'
   )
     return;
-  const files = await gh.pullFileNames(parsed.data.pull_request.number);
-  if (!files.includes(CONFIG_PATH)) return;
   const pr = parsed.data.pull_request;
+  const stored = await deps.store.getPatch(`${gh.owner}/${gh.repo}`, pr.number, pr.head.sha);
+  const files = stored ? stored.files.map((f) => f.path) : await gh.pullFileNames(pr.number);
+  if (!files.includes(CONFIG_PATH)) return;
   await checkConfigOnCommit(deps, gh, {
     owner: gh.owner,
     repo: gh.repo,

@@ -3,12 +3,15 @@
 // gate evaluation and selection step of that window (every Change on the branch, every process)
 // shares one read instead of one per event. A rule changed on GitHub counts from the next window;
 // GitHub itself enforces the rules on the merge meanwhile (a refused merge goes to a person).
+// Concurrent misses in one process share one read.
 import { z } from 'zod';
 import type { BranchRules } from '../github/port.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { branchRulesKey } from '../core/keys.ts';
+import { singleFlight } from '../single-flight.ts';
 
 export const RULES_WINDOW_SECONDS = 300;
+const rulesFlight = singleFlight<BranchRules>();
 
 const StoredRules = z.object({
   required: z.array(z.string()).nullable(),
@@ -21,7 +24,9 @@ export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<B
   const key = branchRulesKey(ctx.key, branch, window);
   const stored = StoredRules.safeParse(await ctx.deps.store.getAppliedAction(key));
   if (stored.success) return stored.data;
-  const rules = await ctx.gh.branchRules(branch);
-  await ctx.deps.store.recordAppliedAction(key, rules, nowIso(ctx));
-  return rules;
+  return rulesFlight(ctx.deps.store, key, async () => {
+    const rules = await ctx.gh.branchRules(branch);
+    await ctx.deps.store.recordAppliedAction(key, rules, nowIso(ctx));
+    return rules;
+  });
 }

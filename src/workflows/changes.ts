@@ -3,6 +3,8 @@
 import { parseCriteria } from '../core/criteria.ts';
 import { DASHBOARD_MARKER } from '../core/render/dashboard.ts';
 import { hasMarker } from '../core/render/markers.ts';
+import type { Standing } from '../core/trust.ts';
+import { singleFlight } from '../single-flight.ts';
 import type { ChangeRow } from '../store/types.ts';
 import type { PullFacts } from './candidates.ts';
 import type { RepoContext } from './context.ts';
@@ -30,7 +32,9 @@ export async function refreshChange(ctx: RepoContext, number: number, read?: Iss
 
 /**
  * The stored Change, or the issue recorded as one when a trusted account opened or adopted it.
- * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why.
+ * Null otherwise; `pull`, a PR linking it, then gets its one neutral check saying why. The first
+ * candidates of a Change often arrive together: their jobs in this process share one read of the
+ * issue (and of its author's permission), each still answering its own PR.
  */
 export async function trackedChange(
   ctx: RepoContext,
@@ -39,12 +43,22 @@ export async function trackedChange(
 ): Promise<ChangeRow | null> {
   const stored = await ctx.deps.store.getChange(ctx.key, number);
   if (stored) return stored;
+  const found = await changeFlight(ctx.deps.store, `change\u0000${ctx.key}\u0000${number}`, () =>
+    recordChange(ctx, number),
+  );
+  if (found.untracked && pull) await showUntrackedChange(ctx, pull, number, found.untracked);
+  return found.change;
+}
+
+/** A Change read for its first candidates; `untracked`: why the issue is not one. */
+type FoundChange = { change: ChangeRow | null; untracked?: Extract<Standing, { counts: false }> };
+const changeFlight = singleFlight<FoundChange>();
+
+/** Reads the issue and records it as a Change when it is one. */
+async function recordChange(ctx: RepoContext, number: number): Promise<FoundChange> {
   const issue = await ctx.gh.getIssue(number);
-  if (!issue || issue.pull_request) return null;
+  if (!issue || issue.pull_request) return { change: null };
   const standing = await issueStanding(ctx, number, issue.user?.login ?? '');
-  if (!standing.counts) {
-    if (pull) await showUntrackedChange(ctx, pull, number, standing);
-    return null;
-  }
-  return refreshChange(ctx, number, issue);
+  if (!standing.counts) return { change: null, untracked: standing };
+  return { change: await refreshChange(ctx, number, issue) };
 }

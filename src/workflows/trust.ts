@@ -15,6 +15,7 @@ import {
   type Standing,
   type Trust,
 } from '../core/trust.ts';
+import { singleFlight } from '../single-flight.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { writeCheck } from './execute.ts';
@@ -31,8 +32,12 @@ export const PERMISSION_TTL_MS = 60_000;
 
 // Keyed by the store: one cache per app process (and per test world), never shared across them.
 const caches = new WeakMap<object, Map<string, { permission: Permission; at: number }>>();
+const permissionFlight = singleFlight<PermissionLookup>();
 
-/** The account's permission, from the cache while it is fresh; a failed read is not cached. */
+/**
+ * The account's permission, from the cache while it is fresh; a failed read is not cached.
+ * Concurrent misses in this process share one read.
+ */
 export async function lookupPermission(ctx: RepoContext, login: string): Promise<PermissionLookup> {
   let cache = caches.get(ctx.deps.store);
   if (!cache) caches.set(ctx.deps.store, (cache = new Map()));
@@ -40,9 +45,12 @@ export async function lookupPermission(ctx: RepoContext, login: string): Promise
   const now = ctx.deps.clock.now().getTime();
   const hit = cache.get(key);
   if (hit && now >= hit.at && now - hit.at < PERMISSION_TTL_MS) return { ok: true, permission: hit.permission };
-  const result = await ctx.gh.permissionLookup(login);
-  if (result.ok) cache.set(key, { permission: result.permission, at: now });
-  return result;
+  const entries = cache;
+  return permissionFlight(ctx.deps.store, `permission\u0000${key}`, async () => {
+    const result = await ctx.gh.permissionLookup(login);
+    if (result.ok) entries.set(key, { permission: result.permission, at: now });
+    return result;
+  });
 }
 
 /** Whether Arbiter acts for `login` here (Arbiter itself, `trust.agents`, or write access and more). */

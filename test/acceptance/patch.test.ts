@@ -1,5 +1,6 @@
-// fetchPatch against a real Octokit client with GitHub mocked by nock: the diff, the 406
-// fallback to file pages, the byte bound, binary files and the 3,000-file cap.
+// fetchPatch against a real Octokit client with GitHub mocked by nock: the comparison's own files
+// when complete, else the diff, the 406 fallback to file pages, the byte bound, binary files and
+// the 3,000-file cap.
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,111 @@ beforeAll(() => {
 });
 afterEach(() => {
   nock.cleanAll();
+});
+
+const textFiles = [
+  {
+    filename: 'src/kanban.ts',
+    status: 'modified',
+    additions: 1,
+    deletions: 0,
+    changes: 1,
+    patch: '@@ -1 +1,2 @@\n a\n+b',
+  },
+  {
+    filename: 'src/board.ts',
+    previous_filename: 'src/list.ts',
+    status: 'renamed',
+    additions: 1,
+    deletions: 1,
+    changes: 2,
+    patch: '@@ -1 +1 @@\n-x\n+y',
+  },
+  { filename: 'src/gone.ts', status: 'removed', additions: 1, deletions: 0, changes: 1, patch: '@@ -1 +0,0 @@\n-z' },
+];
+const compareWith = (files: unknown[]) =>
+  nock(API)
+    .get('/repos/acme/todo/compare/main...' + target.headSha)
+    .reply(200, { merge_base_commit: { sha: 'm'.repeat(40) }, files });
+
+describe('fetchPatch from the comparison', () => {
+  it('builds the patch from the comparison alone when its files are complete', async () => {
+    const c = compareWith(textFiles);
+    const row = await fetchPatch(octokit(), target);
+    c.done();
+    expect(row.mergeBase).toBe('m'.repeat(40));
+    expect(row.truncated).toBe(false);
+    expect(row.patch).toBe(
+      [
+        'diff --git a/src/kanban.ts b/src/kanban.ts',
+        '--- a/src/kanban.ts',
+        '+++ b/src/kanban.ts',
+        '@@ -1 +1,2 @@',
+        ' a',
+        '+b',
+        'diff --git a/src/list.ts b/src/board.ts',
+        'rename from src/list.ts',
+        'rename to src/board.ts',
+        '--- a/src/list.ts',
+        '+++ b/src/board.ts',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+        'diff --git a/src/gone.ts b/src/gone.ts',
+        'deleted file mode 100644',
+        '--- a/src/gone.ts',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-z',
+        '',
+      ].join('\n'),
+    );
+    expect(row.files).toEqual([
+      { path: 'src/kanban.ts', status: 'modified', additions: 1, deletions: 0, binary: false },
+      { path: 'src/board.ts', status: 'renamed', additions: 1, deletions: 1, binary: false },
+      { path: 'src/gone.ts', status: 'removed', additions: 1, deletions: 0, binary: false },
+    ]);
+  });
+
+  it('cuts the comparison patch at the byte bound like the file pages', async () => {
+    const big = Array.from({ length: 400 }, (_, i) => `+line ${i} of a long file`).join('\n');
+    compareWith([
+      { filename: 'src/big.ts', status: 'added', additions: 400, deletions: 0, patch: `@@ -0,0 +1,400 @@\n${big}` },
+      ...textFiles,
+    ]);
+    const row = await fetchPatch(octokit(), target, { maxBytes: 4096 });
+    expect(row.truncated).toBe(true);
+    expect(Buffer.byteLength(row.patch)).toBeLessThanOrEqual(4096);
+    expect(row.patch).toContain(TRUNCATION_MARK);
+    expect(row.files.map((f) => f.path)).toEqual(['src/big.ts', 'src/kanban.ts', 'src/board.ts', 'src/gone.ts']);
+  });
+
+  const fallsBackToDiff = async (files: unknown[]) => {
+    compareWith(files);
+    const d = nock(API, { reqheaders: { accept: 'application/vnd.github.v3.diff' } })
+      .get('/repos/acme/todo/pulls/12')
+      .reply(200, diff, { 'content-type': 'text/plain; charset=utf-8' });
+    const row = await fetchPatch(octokit(), target);
+    d.done();
+    expect(row.patch).toBe(diff);
+  };
+
+  it('reads the .diff when a file has no patch (binary, too large, or past the diff limit of the answer)', async () => {
+    await fallsBackToDiff([...textFiles, { filename: 'logo.png', status: 'modified', additions: 0, deletions: 0 }]);
+    await fallsBackToDiff([{ filename: 'data/huge.csv', status: 'modified', additions: 90000, deletions: 2 }]);
+  });
+
+  it('reads the .diff when the comparison lists 300 files (its cap), or a status it does not assemble', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      filename: `f/${i}.txt`,
+      status: 'added',
+      additions: 1,
+      deletions: 0,
+      patch: '@@ -0,0 +1 @@\n+x',
+    }));
+    await fallsBackToDiff(many);
+    await fallsBackToDiff([{ ...textFiles[1], status: 'copied' }]);
+  });
 });
 
 describe('fetchPatch', () => {

@@ -91,6 +91,15 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     expect(scope.isDone()).toBe(false);
   });
 
+  it('makes one contents request for three jobs that miss the cache at once', async () => {
+    const scope = serve('mode: shadow\n', 3);
+    const octokit = makeGitHub();
+    const modes = await Promise.all([1, 2, 3].map(() => getRepoConfig(deps, octokit, TODO)));
+    expect(modes.map((c) => c?.mode)).toEqual(['shadow', 'shadow', 'shadow']);
+    expect(contentReads).toBe(1);
+    expect(scope.isDone()).toBe(false);
+  });
+
   it('reads again once the cached config is older than the TTL', async () => {
     serve('mode: shadow\n');
     const octokit = makeGitHub();

@@ -2,7 +2,7 @@
 // merge with GitHub's compare-and-swap, reviews and review requests.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { diffLineCount, renderUnifiedDiff } from '../diff.ts';
+import { diffLineCount, renderUnifiedDiff, withinAnswerLimit } from '../diff.ts';
 import { editIssue } from '../issue-acts.ts';
 import { reviewJson } from '../payloads.ts';
 import { mergePull, requestReviewers, setPullState } from '../pull-acts.ts';
@@ -104,7 +104,7 @@ export const pullRoutes: RouteTable = {
     return {
       status: 200,
       headers: page.headers,
-      json: page.items.map((f) => ({
+      json: withinAnswerLimit(page.items).map((f) => ({
         sha: blobSha(f.after ?? f.before ?? ''),
         filename: f.filename,
         status: f.status,

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { dispatch, setStatus } from '../check-acts.ts';
-import { diffTrees } from '../diff.ts';
+import { diffTrees, withinAnswerLimit } from '../diff.ts';
 import { REST_PERMISSION, rulesFor } from '../model.ts';
 import { iso, nodeId, repoJson, statusJson, userJson } from '../payloads.ts';
 import { GitHubError } from '../world.ts';
@@ -147,7 +147,8 @@ export const repoRoutes: RouteTable = {
     if (!base || !head) throw new GitHubError(404, 'Not Found');
     const mergeBase = repo.git.mergeBase(base, head);
     if (!mergeBase) throw new GitHubError(404, 'No common ancestor between the commits');
-    const files = diffTrees(repo.git.get(mergeBase).tree, repo.git.get(head).tree);
+    // GitHub lists at most 300 files of a comparison, and no page holds more.
+    const files = withinAnswerLimit(diffTrees(repo.git.get(mergeBase).tree, repo.git.get(head).tree).slice(0, 300));
     const baseAncestors = repo.git.ancestors(base);
     const headAncestors = repo.git.ancestors(head);
     const ahead = [...headAncestors].filter((s) => !baseAncestors.has(s));
