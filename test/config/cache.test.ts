@@ -130,6 +130,28 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     scope.done();
   });
 
+  it('keeps the cache over a push whose payload shows every commit leaves the file alone (a merge)', async () => {
+    serve('mode: shadow\n');
+    const octokit = makeGitHub();
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
+    const listed = (over: Record<string, unknown>, commits = 1) => ({
+      ...pushPayload('d'.repeat(40)),
+      before: 'e'.repeat(40),
+      commits: Array.from({ length: commits }, () => ({ added: ['src/x.ts'], modified: [], removed: [] })),
+      ...over,
+    });
+    await onPush(deps, octokit, listed({}));
+    expect((await getRepoConfig(deps, octokit, TODO))?.mode).toBe('shadow');
+    expect(contentReads).toBe(1);
+    // A forced push, a new branch, a push that may list only some commits: the cache goes.
+    for (const push of [listed({ forced: true }), listed({ before: '0'.repeat(40) }), listed({}, 20)]) {
+      await onPush(deps, octokit, push);
+      serve('mode: shadow\n');
+      await getRepoConfig(deps, octokit, TODO);
+    }
+    expect(contentReads).toBe(4);
+  });
+
   it('fills the cache from the default branch as it is now, never from the commit a config check read', async () => {
     const sha = 'd'.repeat(40);
     const conclusions: string[] = [];
