@@ -1,6 +1,7 @@
 // The durable job queue: pg-boss 10 on the store's database (PGlite or PostgreSQL), with retries
 // and backoff, a recorded final failure, graceful stop, recovery of jobs a killed process held,
 // and jobs inserted inside a caller's transaction.
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import { z } from 'zod';
 import type { JobOptions } from '../deps.ts';
@@ -69,6 +70,21 @@ const CountRow = z.object({ state: z.string(), n: z.coerce.number().int() });
 export const errorReason = (err: unknown): string =>
   (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 2000);
 
+const bossPlans: unknown = createRequire(import.meta.url)('pg-boss/src/plans.js');
+
+/**
+ * The statements pg-boss sends without awaiting them (a worker's completion and failure of its
+ * job, manager.js), so a database error there must never surface as a rejection.
+ */
+export function unawaitedCommands(schema: string): Set<string> {
+  const out = new Set<string>();
+  for (const name of ['completeJobs', 'failJobsById']) {
+    const plan: unknown = typeof bossPlans === 'object' && bossPlans !== null ? Reflect.get(bossPlans, name) : null;
+    if (typeof plan === 'function') out.add(String(plan(schema)));
+  }
+  return out;
+}
+
 export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   const schema = opts.schema ?? 'pgboss';
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid pg-boss schema name ${JSON.stringify(schema)}`);
@@ -91,13 +107,24 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
   // pg-boss completes a finished job without awaiting it; `stop` waits for such statements, so
   // none reaches a store its caller closes right after.
   let inFlight = 0;
+  const unawaited = unawaitedCommands(schema);
   const boss = new PgBoss({
     db: {
       async executeSql(text: string, values?: unknown[]) {
         inFlight++;
         try {
           await yieldToIo();
-          return await db.executeSql(text, values);
+          const result = await db.executeSql(text, values);
+          // pg-boss reads `rows[0].count` of these without a check.
+          if (unawaited.has(text) && result.rows.length === 0) return { rows: [{ count: '0' }] };
+          return result;
+        } catch (err) {
+          if (!unawaited.has(text)) throw err;
+          // pg-boss completes or fails a job without awaiting it: a throw here would be an
+          // unhandled rejection, which ends the process. The job stays active, expires and runs
+          // again; every job is idempotent (a processed delivery is only acknowledged).
+          log.warn({ err }, 'job queue: a job could not be marked done or failed; it runs again once it expires');
+          return { rows: [{ count: '0' }] };
         } finally {
           inFlight--;
         }
