@@ -34,9 +34,10 @@ describe('decisions that hold up', () => {
       conclusion: 'neutral',
       title: 'Rejected',
     });
-    // Its own checks do not stay in progress once it left.
+    // Its own checks do not stay in progress once it left: while its CI ran it was shown none but
+    // the selection check (the gate appears once a required check concludes, acceptance with its result).
     for (const name of ['Arbiter / gate', 'Arbiter / acceptance'])
-      expect(t.prs['701'].checks[name]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+      expect(t.prs['701'].checks[name], name).toBeUndefined();
     expect(bot(t, 701)).toContain(
       'Rejected #701 and closed it (it rewrites the search module we agreed to keep). No repair was started: #701 was not before a person',
     );
