@@ -6,6 +6,7 @@ import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
+import type { PullState } from '../github/group-query.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
@@ -168,8 +169,61 @@ async function mergeRefused(
   );
 }
 
+type Close = Extract<Action, { kind: 'close' }>;
+
+const sameLabels = (a: string[], b: string[]): boolean => a.length === b.length && a.every((l) => b.includes(l));
+
+/**
+ * Closes a pull request and adds and removes the closure's labels. Where the PR's labels are at
+ * hand, one `PATCH issues/{n}` sets `state` and the whole label list. That write replaces the
+ * list, so a label a person added after the read would go: acceptable because the labels are this
+ * job's own read, made moments before for the decision it carries out (`read`), or GitHub's answer
+ * a retry just asked for. A plan carried out without such a read (another job: an auto-merge that
+ * landed, the sweep) adds and removes each label on its own, overwriting nothing.
+ */
+async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, read?: PullState): Promise<unknown> {
+  const { gh } = ctx;
+  const add = action.relabel?.add ?? [];
+  const remove = action.relabel?.remove ?? [];
+  // A retry, or a run resuming its own claim, asks GitHub first: the closure may have landed.
+  const snapshot = look ? await gh.pullState(action.pr) : null;
+  const current = snapshot
+    ? { open: snapshot.state === 'open', labels: snapshot.labels }
+    : read
+      ? { open: read.state === 'OPEN', labels: read.labels }
+      : null;
+  if (current?.open) {
+    const labels = [
+      ...current.labels.filter((l) => !remove.includes(l)),
+      ...add.filter((l) => !current.labels.includes(l)),
+    ];
+    if (sameLabels(labels, current.labels)) await gh.closePull(action.pr);
+    else await gh.closeWithLabels(action.pr, labels);
+    return { closed: true };
+  }
+  const missing = current ? add.filter((l) => !current.labels.includes(l)) : add;
+  const present = current ? remove.filter((l) => current.labels.includes(l)) : remove;
+  if (missing.length > 0) await gh.addLabels(action.pr, missing);
+  for (const label of present) await gh.removeLabel(action.pr, label);
+  if (current) return { already: true };
+  await gh.closePull(action.pr);
+  return { closed: true };
+}
+
+/** What an action may take from the job that applies it, instead of reading GitHub again. */
+export interface ExecuteOptions {
+  /** The pull requests as this job read them moments before (its group query). */
+  group?: ReadonlyMap<number, PullState>;
+}
+
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
-async function apply(ctx: RepoContext, action: Action, resumed: boolean, comments: PlanComments): Promise<unknown> {
+async function apply(
+  ctx: RepoContext,
+  action: Action,
+  resumed: boolean,
+  comments: PlanComments,
+  opts: ExecuteOptions,
+): Promise<unknown> {
   const { gh, deps } = ctx;
   switch (action.kind) {
     case 'comment':
@@ -190,17 +244,26 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
         return { skipped: 'locked' };
       }
     case 'close':
-      return withRetry(ctx, 'close', async (attempt) => {
-        if ((attempt > 1 || resumed) && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
-        await gh.closePull(action.pr);
-        return { closed: true };
-      });
+      return withRetry(ctx, 'close', (attempt) =>
+        closeAndRelabel(ctx, action, attempt > 1 || resumed, opts.group?.get(action.pr)),
+      );
     case 'label':
       return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));
     case 'unlabel':
       return withRetry(ctx, 'unlabel', () => gh.removeLabel(action.issue, action.label));
     case 'mark-ready':
-      return withRetry(ctx, 'mark ready', async () => {
+      return withRetry(ctx, 'mark ready', async (attempt) => {
+        // The job's own group read (which planned this action) names the draft's node id: no read first.
+        const read = attempt > 1 || resumed ? undefined : opts.group?.get(action.pr);
+        if (read?.isDraft) {
+          try {
+            await gh.markReady(read.id);
+            return { ready: true };
+          } catch (error) {
+            // Marked ready (or closed) by someone since the read: GitHub is asked below.
+            if (!(error instanceof GitHubError) || error.transient) throw error;
+          }
+        }
         const pull = await gh.pullState(action.pr);
         if (!pull.draft) return { already: true };
         await gh.markReady(pull.nodeId);
@@ -263,7 +326,11 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
  * decided). Stops at a merge that GitHub refused (409 head moved, 405 not mergeable): the caller
  * decides what follows. A failure throws, and the job's retry resumes.
  */
-export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<ExecutionResult> {
+export async function executePlan(
+  ctx: RepoContext,
+  planned: Action[],
+  opts: ExecuteOptions = {},
+): Promise<ExecutionResult> {
   const { store } = ctx.deps;
   const actions = forMode(planned, ctx.config.mode);
   const applied: string[] = [];
@@ -283,7 +350,7 @@ export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<
       if (result === null && held !== 'taken') {
         if (action.kind === 'comment' && comments === null)
           comments = await findPlanComments(ctx, actions.slice(index), known);
-        result = (await apply(ctx, action, held === 'mine', comments ?? new Map())) ?? { done: true };
+        result = (await apply(ctx, action, held === 'mine', comments ?? new Map(), opts)) ?? { done: true };
         await store.recordAppliedAction(action.key, result, nowIso(ctx));
         applied.push(action.key);
       }
