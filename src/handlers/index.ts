@@ -10,7 +10,7 @@ import { requestDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
 import { onIssues } from './issues.ts';
-import { onPullRequest } from './pull-request.ts';
+import { onPullRequest, ownActNeedsNothing } from './pull-request.ts';
 import { onPush } from './push.ts';
 import { onReview } from './review.ts';
 
@@ -60,6 +60,7 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   if (delivery.name === 'push') await onPush(scoped, gh, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
+  if (await ownActIgnored(deps, gh, `${owner}/${repo}`, delivery)) return;
   if (delivery.name === 'pull_request') await checkConfigOfPull(scoped, gh, delivery.payload);
   const config = await getRepoConfig(scoped, gh, { owner, repo });
   if (!config) {
@@ -84,6 +85,18 @@ const isSender = (payload: unknown, login: string): boolean => {
   const parsed = Sender.safeParse(payload);
   return parsed.success && parsed.data.sender.login === login;
 };
+
+/**
+ * A webhook of Arbiter's own act that its handler would ignore, known before the configuration is
+ * read (a push just dropped its cache, and every job would read it again): its comments, and its
+ * own acts on a pull request that ask for nothing (`ownActNeedsNothing`). No dashboard request
+ * either: the job that acted asks for one itself.
+ */
+async function ownActIgnored(deps: Deps, gh: GitHubPort, key: string, delivery: Delivery): Promise<boolean> {
+  if (delivery.name === 'issue_comment') return isSender(delivery.payload, gh.botLogin);
+  if (delivery.name === 'pull_request') return ownActNeedsNothing(deps.store, key, gh.botLogin, delivery.payload);
+  return false;
+}
 
 const PullWithHead = z.object({
   action: z.string(),
