@@ -174,19 +174,21 @@ type Close = Extract<Action, { kind: 'close' }>;
 const sameLabels = (a: string[], b: string[]): boolean => a.length === b.length && a.every((l) => b.includes(l));
 
 /**
- * Closes a pull request and adds and removes the closure's labels. Where the PR's labels are at
- * hand, one `PATCH issues/{n}` sets `state` and the whole label list. That write replaces the
- * list, so a label a person added after the read would go: acceptable because the labels are this
- * job's own read, made moments before for the decision it carries out (`read`), or GitHub's answer
- * a retry just asked for. A plan carried out without such a read (another job: an auto-merge that
- * landed, the sweep) adds and removes each label on its own, overwriting nothing.
+ * Closes a pull request and adds and removes the closure's labels in one `PATCH issues/{n}` that
+ * sets `state` and the whole label list. That write replaces the list, so a label a person added
+ * after the read would go: acceptable because the list is read moments before, by this job for the
+ * decision it carries out (`read`, its group query), or else from GitHub right before the write
+ * (a retry, a resumed run, an auto-merge that landed later). Only a PR found closed already (by a
+ * person, or this write landed) gets its labels added and removed one by one, overwriting nothing.
  */
 async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, read?: PullState): Promise<unknown> {
   const { gh } = ctx;
   const add = action.relabel?.add ?? [];
   const remove = action.relabel?.remove ?? [];
-  // A retry, or a run resuming its own claim, asks GitHub first: the closure may have landed.
-  const snapshot = look ? await gh.pullState(action.pr) : null;
+  // A retry, or a run resuming its own claim, asks GitHub first: the closure may have landed. So
+  // does a run without this job's read that has labels to set: one read and one write, not two writes.
+  const relabels = add.length + remove.length > 0;
+  const snapshot = look || (!read && relabels) ? await gh.pullState(action.pr) : null;
   const current = snapshot
     ? { open: snapshot.state === 'open', labels: snapshot.labels }
     : read
@@ -214,6 +216,17 @@ async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, r
 export interface ExecuteOptions {
   /** The pull requests as this job read them moments before (its group query). */
   group?: ReadonlyMap<number, PullState>;
+  /**
+   * Shared by the plans one job applies in turn (a decision, then what follows its merge): the
+   * first comment looks for the markers of `ahead`'s comments too, so the later plan needs no read.
+   */
+  comments?: SharedComments;
+}
+
+/** The comment lookup of several plans in one job; `found` is kept current as comments are written. */
+export interface SharedComments {
+  ahead: Action[];
+  found: PlanComments | null;
 }
 
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
@@ -348,8 +361,12 @@ export async function executePlan(
       // been applied and recorded since the plan was read. Another run's claim is left to it.
       if (held !== 'new') result = await store.getAppliedAction(action.key);
       if (result === null && held !== 'taken') {
-        if (action.kind === 'comment' && comments === null)
-          comments = await findPlanComments(ctx, actions.slice(index), known);
+        if (action.kind === 'comment' && comments === null) {
+          comments =
+            opts.comments?.found ??
+            (await findPlanComments(ctx, [...actions.slice(index), ...(opts.comments?.ahead ?? [])], known));
+          if (opts.comments) opts.comments.found = comments;
+        }
         result = (await apply(ctx, action, held === 'mine', comments ?? new Map(), opts)) ?? { done: true };
         await store.recordAppliedAction(action.key, result, nowIso(ctx));
         applied.push(action.key);

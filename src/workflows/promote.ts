@@ -29,7 +29,11 @@ export async function executeDecision(
   },
 ): Promise<NextStep[]> {
   const { plan, change, round, base } = input;
-  const opts = { group: input.group };
+  // One lookup of comment markers for the decision and whichever plan follows its merge.
+  const opts = {
+    group: input.group,
+    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? [])], found: null },
+  };
   const result = await executePlan(ctx, plan.actions, opts);
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
