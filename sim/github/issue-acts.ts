@@ -200,6 +200,13 @@ export function removeLabel(world: World, repo: Repo, issue: Issue, name: string
   emitIssueAct(world, repo, issue, 'unlabeled', { label }, user, out);
 }
 
+/** Replaces the label list (`PATCH issues/{n}` with `labels`): `unlabeled` for each label removed, `labeled` for each added. */
+export function setLabels(world: World, repo: Repo, issue: Issue, names: string[], user: string, out: Sent): void {
+  const wanted = [...new Set(names)];
+  for (const name of issue.labels.filter((l) => !wanted.includes(l))) removeLabel(world, repo, issue, name, user, out);
+  addLabels(world, repo, issue, wanted, user, out);
+}
+
 /** Adds a reaction; the same user and content twice gives back the first one (GitHub answers 200 then). */
 export function addReaction(
   world: World,

@@ -26,7 +26,16 @@ const pr = z.number().int();
 
 export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('comment'), ...keyed, issue: pr, marker: z.string(), body: z.string() }),
-  z.object({ kind: z.literal('close'), ...keyed, pr }),
+  /**
+   * `relabel`: the labels the closure adds and removes. With the PR's labels read by this job at
+   * hand, one write closes and relabels it; otherwise each is its own write (workflows/execute.ts).
+   */
+  z.object({
+    kind: z.literal('close'),
+    ...keyed,
+    pr,
+    relabel: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }).optional(),
+  }),
   z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
   z.object({ kind: z.literal('unlabel'), ...keyed, issue: pr, label: z.string() }),
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),

@@ -9,7 +9,7 @@ import { checkSubjectKey } from './keys.ts';
 const App = z.object({ slug: z.string() }).nullable().optional();
 const Payload = z.object({
   action: z.string().optional(),
-  repository: z.object({ full_name: z.string() }),
+  repository: z.object({ full_name: z.string() }).optional(),
   check_run: z
     .object({
       name: z.string(),
@@ -52,11 +52,26 @@ export function checkEventSubject(event: string, payload: unknown, appSlug?: str
   if (event === 'check_run' && (!p.check_run || p.action === 'requested_action')) return null;
   if (event === 'check_suite' && !p.check_suite) return null;
   if (!concludesCheck(event, payload)) return null;
-  const slug = p.check_run?.app?.slug ?? p.check_run?.check_suite?.app?.slug ?? p.check_suite?.app?.slug;
-  if (slug !== undefined && slug === appSlug) return null;
-  if (p.check_run && isArbiterCheck(p.check_run.name)) return null;
+  if (ownCheck(p, appSlug)) return null;
   const sha = event === 'check_run' ? p.check_run?.head_sha : event === 'check_suite' ? p.check_suite?.head_sha : p.sha;
-  return sha ? checkSubjectKey(p.repository.full_name, sha) : null;
+  return sha && p.repository ? checkSubjectKey(p.repository.full_name, sha) : null;
+}
+
+const ownCheck = (p: z.infer<typeof Payload>, appSlug: string | undefined): boolean => {
+  const slug = p.check_run?.app?.slug ?? p.check_run?.check_suite?.app?.slug ?? p.check_suite?.app?.slug;
+  return (slug !== undefined && slug === appSlug) || (p.check_run !== undefined && isArbiterCheck(p.check_run.name));
+};
+
+/**
+ * A check event that asks Arbiter for nothing, known from the payload alone: one about Arbiter's
+ * own checks, or one that says a check was queued or started. A click on a check-run button
+ * (`requested_action`) always asks for something.
+ */
+export function checkEventAsksNothing(event: string, payload: unknown, appSlug: string | undefined): boolean {
+  if (event !== 'check_run' && event !== 'check_suite' && event !== 'status') return false;
+  const parsed = Payload.safeParse(payload);
+  if (!parsed.success || parsed.data.action === 'requested_action') return false;
+  return ownCheck(parsed.data, appSlug) || !concludesCheck(event, payload);
 }
 
 /**

@@ -31,13 +31,21 @@ const quoted = (text: string, max = 60): string =>
 /** What a receipt is, in one line; its digest lets a stored receipt be found in the plan that made it. */
 export const receiptLine = (r: Receipt): string => `receipt ${r.kind} round ${r.round} #${digest(r)}`;
 
+const relabelWords = (relabel: { add: string[]; remove: string[] } | undefined): string => {
+  const words = [
+    ...(relabel?.add ?? []).map((l) => `label ${l}`),
+    ...(relabel?.remove ?? []).map((l) => `unlabel ${l}`),
+  ];
+  return words.length > 0 ? ` (${words.join(', ')})` : '';
+};
+
 /** What an action does, in a few words. */
 function actionWords(a: Action): string {
   switch (a.kind) {
     case 'comment':
       return `comment on #${a.issue} [${a.marker}]`;
     case 'close':
-      return `close #${a.pr}`;
+      return `close #${a.pr}${relabelWords(a.relabel)}`;
     case 'label':
       return `label #${a.issue} ${a.labels.join(', ')}`;
     case 'unlabel':

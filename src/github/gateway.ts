@@ -276,6 +276,10 @@ export class GitHubGateway implements GitHubPort {
     return pulls.closePull(this.calls, pr);
   }
 
+  closeWithLabels(pr: number, labels: string[]): Promise<void> {
+    return pulls.closeWithLabels(this.calls, pr, labels);
+  }
+
   pullState(pr: number): Promise<PullSnapshot> {
     return pulls.pullState(this.calls, pr);
   }

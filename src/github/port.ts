@@ -111,6 +111,8 @@ export interface GitHubPort extends ConfigPort {
     ours?: OwnComment[],
   ): Promise<{ id: number; created: boolean }>;
   closePull(pr: number): Promise<void>;
+  /** Closes a pull request and replaces its label list with `labels`, in one write. */
+  closeWithLabels(pr: number, labels: string[]): Promise<void>;
   addLabels(issue: number, labels: string[]): Promise<void>;
   removeLabel(issue: number, label: string): Promise<void>;
   markReady(nodeId: string): Promise<void>;

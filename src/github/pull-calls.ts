@@ -1,4 +1,4 @@
-// A pull request's own calls, beside the gateway: its state read, closed, marked ready, merged
+// A pull request's own calls, beside the gateway: its state read, closed (with its labels set), marked ready, merged
 // (compare-and-swap on the head), auto-merge enabled or enqueued, and reviewers requested.
 // Every Octokit error becomes a GitHubError here; the merge answers a caller decides on are values.
 import { z } from 'zod';
@@ -20,6 +20,22 @@ export async function closePull(gh: RepoOctokit, pr: number): Promise<void> {
       repo: gh.repo,
       pull_number: pr,
       state: 'closed',
+    }),
+  );
+}
+
+/**
+ * Closes a pull request and sets its whole label list in one request (the Issues API takes both
+ * on a PR): GitHub sends `labeled`/`unlabeled` for each change and `closed`.
+ */
+export async function closeWithLabels(gh: RepoOctokit, pr: number, labels: string[]): Promise<void> {
+  await callGitHub('close pull request and set labels', () =>
+    gh.octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+      owner: gh.owner,
+      repo: gh.repo,
+      issue_number: pr,
+      state: 'closed',
+      labels,
     }),
   );
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
+import { checkEventAsksNothing } from '../core/check-subject.ts';
 import type { Deps } from '../deps.ts';
 import type { GitHubPort } from '../github/port.ts';
 import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../workflows/context.ts';
@@ -11,7 +12,7 @@ import { requestDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
 import { onIssues } from './issues.ts';
-import { onPullRequest } from './pull-request.ts';
+import { onPullRequest, ownActNeedsNothing } from './pull-request.ts';
 import { onPush } from './push.ts';
 import { onReview } from './review.ts';
 
@@ -61,6 +62,7 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   if (delivery.name === 'push') await onPush(scoped, gh, delivery.payload);
   const handler = HANDLERS[delivery.name];
   if (!handler) return;
+  if (await ownActIgnored(deps, gh, `${owner}/${repo}`, delivery)) return;
   const configOfPull = () =>
     delivery.name === 'pull_request' ? checkConfigOfPull(scoped, gh, delivery.payload) : Promise.resolve();
   const config = await getRepoConfig(scoped, gh, { owner, repo });
@@ -92,6 +94,22 @@ const isSender = (payload: unknown, login: string): boolean => {
   const parsed = Sender.safeParse(payload);
   return parsed.success && parsed.data.sender.login === login;
 };
+
+/**
+ * A webhook of Arbiter's own act that its handler would ignore, known before the configuration is
+ * read (a push just dropped its cache, and every job would read it again): its comments, events of
+ * its own check runs (and checks merely queued or started), and its own acts on a pull request that
+ * ask for nothing (`ownActNeedsNothing`). No dashboard request either: the job that acted asks for
+ * one itself.
+ */
+async function ownActIgnored(deps: Deps, gh: GitHubPort, key: string, delivery: Delivery): Promise<boolean> {
+  if (delivery.name === 'issue_comment') return isSender(delivery.payload, gh.botLogin);
+  // A check event that reads no head (Arbiter's own check, or one queued or started); a click on
+  // a check-run button goes on to its handler.
+  if (checkEventAsksNothing(delivery.name, delivery.payload, deps.appSlug)) return true;
+  if (delivery.name === 'pull_request') return ownActNeedsNothing(deps.store, key, gh.botLogin, delivery.payload);
+  return false;
+}
 
 const PullWithHead = z.object({
   action: z.string(),

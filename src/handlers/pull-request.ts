@@ -8,7 +8,8 @@ import { linkedChange } from '../core/link.ts';
 import type { PullState } from '../github/group-query.ts';
 import { recordCandidate } from '../workflows/candidates.ts';
 import { isBotAccount } from '../core/trust.ts';
-import { OPEN_STATES } from '../core/types.ts';
+import { OPEN_STATES, type CandidateState } from '../core/types.ts';
+import type { Store } from '../store/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { writeCheck } from '../workflows/execute.ts';
@@ -33,6 +34,38 @@ const RECORD_ACTIONS = new Set([
   'converted_to_draft',
   'labeled',
 ]);
+
+/** The payload fields that tell Arbiter's own act apart before anything is read. */
+const OwnAct = z.object({
+  action: z.string(),
+  sender: z.object({ login: z.string() }),
+  pull_request: z.object({ number: z.number().int(), merged: z.boolean().nullable().optional() }),
+});
+
+/** States in which a candidate has left its group for good: Arbiter closed it as lost or stale. */
+const LEFT_BY_ARBITER = new Set<CandidateState>(['rejected', 'stale']);
+
+/**
+ * Whether this `pull_request` webhook is an act of Arbiter's own that asks for nothing, decided
+ * before the configuration or the PR is read: its marking ready or labelling (never read as a
+ * person's), or its closing of a candidate the store already holds as lost or stale. Not a
+ * merge: a merge's `closed` (sender Arbiter) still finishes what a killed claimant left
+ * (`afterMerged`), and `merged` on a `closed` payload is final, so a stale payload cannot hide one.
+ */
+export async function ownActNeedsNothing(
+  store: Pick<Store, 'getCandidate'>,
+  key: string,
+  botLogin: string,
+  payload: unknown,
+): Promise<boolean> {
+  const parsed = OwnAct.safeParse(payload);
+  if (!parsed.success || parsed.data.sender.login !== botLogin) return false;
+  const { action, pull_request: pr } = parsed.data;
+  if (!['closed', 'opened', 'synchronize', 'reopened'].includes(action)) return true;
+  if (action !== 'closed' || pr.merged !== false) return false;
+  const stored = await store.getCandidate(key, pr.number);
+  return stored !== null && LEFT_BY_ARBITER.has(stored.state);
+}
 
 export async function onPullRequest(ctx: RepoContext, payload: Record<string, unknown>): Promise<void> {
   const parsed = Payload.safeParse(payload);

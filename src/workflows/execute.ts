@@ -6,6 +6,7 @@ import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
+import type { PullState } from '../github/group-query.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
@@ -168,8 +169,74 @@ async function mergeRefused(
   );
 }
 
+type Close = Extract<Action, { kind: 'close' }>;
+
+const sameLabels = (a: string[], b: string[]): boolean => a.length === b.length && a.every((l) => b.includes(l));
+
+/**
+ * Closes a pull request and adds and removes the closure's labels in one `PATCH issues/{n}` that
+ * sets `state` and the whole label list. That write replaces the list, so a label a person added
+ * after the read would go: acceptable because the list is read moments before, by this job for the
+ * decision it carries out (`read`, its group query), or else from GitHub right before the write
+ * (a retry, a resumed run, an auto-merge that landed later). Only a PR found closed already (by a
+ * person, or this write landed) gets its labels added and removed one by one, overwriting nothing.
+ */
+async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, read?: PullState): Promise<unknown> {
+  const { gh } = ctx;
+  const add = action.relabel?.add ?? [];
+  const remove = action.relabel?.remove ?? [];
+  // A retry, or a run resuming its own claim, asks GitHub first: the closure may have landed. So
+  // does a run without this job's read that has labels to set: one read and one write, not two writes.
+  const relabels = add.length + remove.length > 0;
+  const snapshot = look || (!read && relabels) ? await gh.pullState(action.pr) : null;
+  const current = snapshot
+    ? { open: snapshot.state === 'open', labels: snapshot.labels }
+    : read
+      ? { open: read.state === 'OPEN', labels: read.labels }
+      : null;
+  if (current?.open) {
+    const labels = [
+      ...current.labels.filter((l) => !remove.includes(l)),
+      ...add.filter((l) => !current.labels.includes(l)),
+    ];
+    if (sameLabels(labels, current.labels)) await gh.closePull(action.pr);
+    else await gh.closeWithLabels(action.pr, labels);
+    return { closed: true };
+  }
+  const missing = current ? add.filter((l) => !current.labels.includes(l)) : add;
+  const present = current ? remove.filter((l) => current.labels.includes(l)) : remove;
+  if (missing.length > 0) await gh.addLabels(action.pr, missing);
+  for (const label of present) await gh.removeLabel(action.pr, label);
+  if (current) return { already: true };
+  await gh.closePull(action.pr);
+  return { closed: true };
+}
+
+/** What an action may take from the job that applies it, instead of reading GitHub again. */
+export interface ExecuteOptions {
+  /** The pull requests as this job read them moments before (its group query). */
+  group?: ReadonlyMap<number, PullState>;
+  /**
+   * Shared by the plans one job applies in turn (a decision, then what follows its merge): the
+   * first comment looks for the markers of `ahead`'s comments too, so the later plan needs no read.
+   */
+  comments?: SharedComments;
+}
+
+/** The comment lookup of several plans in one job; `found` is kept current as comments are written. */
+export interface SharedComments {
+  ahead: Action[];
+  found: PlanComments | null;
+}
+
 /** `resumed`: this run claimed the action before and died before recording it, so it may have landed. */
-async function apply(ctx: RepoContext, action: Action, resumed: boolean, comments: PlanComments): Promise<unknown> {
+async function apply(
+  ctx: RepoContext,
+  action: Action,
+  resumed: boolean,
+  comments: PlanComments,
+  opts: ExecuteOptions,
+): Promise<unknown> {
   const { gh, deps } = ctx;
   switch (action.kind) {
     case 'comment':
@@ -190,17 +257,26 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
         return { skipped: 'locked' };
       }
     case 'close':
-      return withRetry(ctx, 'close', async (attempt) => {
-        if ((attempt > 1 || resumed) && (await gh.pullState(action.pr)).state === 'closed') return { already: true };
-        await gh.closePull(action.pr);
-        return { closed: true };
-      });
+      return withRetry(ctx, 'close', (attempt) =>
+        closeAndRelabel(ctx, action, attempt > 1 || resumed, opts.group?.get(action.pr)),
+      );
     case 'label':
       return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));
     case 'unlabel':
       return withRetry(ctx, 'unlabel', () => gh.removeLabel(action.issue, action.label));
     case 'mark-ready':
-      return withRetry(ctx, 'mark ready', async () => {
+      return withRetry(ctx, 'mark ready', async (attempt) => {
+        // The job's own group read (which planned this action) names the draft's node id: no read first.
+        const read = attempt > 1 || resumed ? undefined : opts.group?.get(action.pr);
+        if (read?.isDraft) {
+          try {
+            await gh.markReady(read.id);
+            return { ready: true };
+          } catch (error) {
+            // Marked ready (or closed) by someone since the read: GitHub is asked below.
+            if (!(error instanceof GitHubError) || error.transient) throw error;
+          }
+        }
         const pull = await gh.pullState(action.pr);
         if (!pull.draft) return { already: true };
         await gh.markReady(pull.nodeId);
@@ -263,7 +339,11 @@ async function apply(ctx: RepoContext, action: Action, resumed: boolean, comment
  * decided). Stops at a merge that GitHub refused (409 head moved, 405 not mergeable): the caller
  * decides what follows. A failure throws, and the job's retry resumes.
  */
-export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<ExecutionResult> {
+export async function executePlan(
+  ctx: RepoContext,
+  planned: Action[],
+  opts: ExecuteOptions = {},
+): Promise<ExecutionResult> {
   const { store } = ctx.deps;
   const actions = forMode(planned, ctx.config.mode);
   const applied: string[] = [];
@@ -281,9 +361,13 @@ export async function executePlan(ctx: RepoContext, planned: Action[]): Promise<
       // been applied and recorded since the plan was read. Another run's claim is left to it.
       if (held !== 'new') result = await store.getAppliedAction(action.key);
       if (result === null && held !== 'taken') {
-        if (action.kind === 'comment' && comments === null)
-          comments = await findPlanComments(ctx, actions.slice(index), known);
-        result = (await apply(ctx, action, held === 'mine', comments ?? new Map())) ?? { done: true };
+        if (action.kind === 'comment' && comments === null) {
+          comments =
+            opts.comments?.found ??
+            (await findPlanComments(ctx, [...actions.slice(index), ...(opts.comments?.ahead ?? [])], known));
+          if (opts.comments) opts.comments.found = comments;
+        }
+        result = (await apply(ctx, action, held === 'mine', comments ?? new Map(), opts)) ?? { done: true };
         await store.recordAppliedAction(action.key, result, nowIso(ctx));
         applied.push(action.key);
       }

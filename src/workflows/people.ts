@@ -54,7 +54,8 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   // The plan refuses unless both were read.
   const [{ base }, { change, round }] = [candidate!, view!];
   const { actions, sha } = plan;
-  const result = await executePlan(ctx, actions);
+  // The group read the plan came from names the draft's node id: marking it ready needs no read of its own.
+  const result = await executePlan(ctx, actions, { group: view!.pulls });
   if (ctx.config.mode === 'shadow')
     return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
   const next = await afterMergeAnswer(ctx, {

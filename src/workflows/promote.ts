@@ -8,6 +8,7 @@ import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
 import type { MergeResult } from '../github/gateway.ts';
+import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -18,10 +19,22 @@ import { reverifyKey } from '../core/keys.ts';
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
   ctx: RepoContext,
-  input: { change: ChangeRow; round: RoundRow; base: string; plan: SelectionPlan },
+  input: {
+    change: ChangeRow;
+    round: RoundRow;
+    base: string;
+    plan: SelectionPlan;
+    /** The group as this job read it for the decision (absent when resumed from the store alone). */
+    group?: ReadonlyMap<number, PullState>;
+  },
 ): Promise<NextStep[]> {
   const { plan, change, round, base } = input;
-  const result = await executePlan(ctx, plan.actions);
+  // One lookup of comment markers for the decision and whichever plan follows its merge.
+  const opts = {
+    group: input.group,
+    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? [])], found: null },
+  };
+  const result = await executePlan(ctx, plan.actions, opts);
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =
@@ -29,11 +42,11 @@ export async function executeDecision(
         (a): a is Extract<Action, { kind: 'merge' | 'auto-merge' }> => a.kind === 'merge' || a.kind === 'auto-merge',
       )?.sha ?? '';
     // Shadow mode merges nothing, so nothing follows but what the plan would do to the losers.
-    if (ctx.config.mode === 'shadow') await executePlan(ctx, plan.afterShip ?? []);
+    if (ctx.config.mode === 'shadow') await executePlan(ctx, plan.afterShip ?? [], opts);
     // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
-    else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? []);
+    else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? [], opts);
     else if (result.merge && !result.merge.ok && result.merge.status !== 409)
-      await executePlan(ctx, plan.onRefused ?? []);
+      await executePlan(ctx, plan.onRefused ?? [], opts);
     return afterMergeAnswer(ctx, {
       change,
       round,
@@ -43,6 +56,7 @@ export async function executeDecision(
       result: result.merge,
       by: null,
       scope: `${base}/r${round.number}`,
+      text: winnerCheckOf(plan, winner)?.text,
     });
   }
   if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
@@ -63,6 +77,8 @@ export async function afterMergeAnswer(
     result: MergeResult | null;
     by: string | null;
     scope: string;
+    /** The decision's ranking text, for the check that answers the round's own merge. */
+    text?: string;
   },
 ): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
@@ -76,6 +92,7 @@ export async function afterMergeAnswer(
     sha,
     scope: input.scope,
     result: result.ok ? { ok: true, queued: 'queued' in result } : result,
+    text: input.text,
     now: nowIso(ctx),
   });
   if (plan.kind === 'queued') {
@@ -105,6 +122,16 @@ export async function afterMergeAnswer(
   return [];
 }
 
+type CheckAction = Extract<Action, { kind: 'check-run' }>;
+const isWinnerCheck =
+  (winner: number) =>
+  (a: Action): a is CheckAction =>
+    a.kind === 'check-run' && a.pr === winner && a.name === 'Arbiter / selection';
+
+/** The winner's selection check the plan writes (after its merge, or before it in an older plan). */
+const winnerCheckOf = (plan: SelectionPlan, winner: number): CheckAction | undefined =>
+  [...(plan.afterShip ?? []), ...plan.actions].find(isWinnerCheck(winner));
+
 /** Whether the round's promotion was an auto-merge GitHub queued (then the merge lands later, and its webhook finishes the round). */
 async function queuedByRound(ctx: RepoContext, plan: SelectionPlan): Promise<boolean> {
   const auto = plan.actions.find((a) => a.kind === 'auto-merge');
@@ -126,6 +153,7 @@ export async function afterMerged(
   const decided = round !== null && round.verdict.kind === 'ship' && round.verdict.winner === pr ? round : null;
   const queued = decided !== null && (await queuedByRound(ctx, decided));
   // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
+  // The decision's read of their labels is old by now: each label is added or removed on its own.
   if (decided && queued) await executePlan(ctx, decided.afterShip ?? []);
   // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
   // token, finishes them should it die), so they are neither raced for nor closed as stale here.
@@ -135,7 +163,8 @@ export async function afterMerged(
     decided,
     queued,
   });
-  const pulls = siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
+  const pulls: ReadonlyMap<number, PullState> =
+    siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
   const actions = planShipped({
     repo: ctx.key,
     change: change.number,
@@ -144,6 +173,9 @@ export async function afterMerged(
     sha: input.sha,
     by: input.by,
     method: ctx.config.policy.mergeMethod,
+    // Arbiter's own merge of the round: its plan's `afterShip` writes the winner's check (the
+    // claimant, its retry or the sweep; or the queued branch above), with the decision's text.
+    winnerCheck: !(input.by === null && decided !== null && (decided.afterShip ?? []).some(isWinnerCheck(pr))),
     stale: siblings.map((s) => ({
       pr: s.pr,
       headSha: s.headSha,
@@ -151,7 +183,7 @@ export async function afterMerged(
     })),
     now,
   });
-  await executePlan(ctx, actions);
+  await executePlan(ctx, actions, { group: pulls });
   for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
 }

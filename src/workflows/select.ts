@@ -350,7 +350,8 @@ export async function selectionStep(
       nowIso(ctx),
     );
   }
-  const next = await executeDecision(ctx, { change: view.change, round, base, plan });
+  // This job's group read goes with the plan: the winner's node id and the losers' labels need no read of their own.
+  const next = await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls });
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

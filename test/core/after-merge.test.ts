@@ -117,6 +117,7 @@ describe('planShipped', () => {
     sha: 'abcdef1234',
     by: null,
     method: 'merge',
+    winnerCheck: true,
     stale: [
       { pr: 8, headSha: 's8', awaiting: true },
       { pr: 9, headSha: 's9', awaiting: false },
@@ -132,7 +133,6 @@ describe('planShipped', () => {
       'check-run o/r#1/shipped/check/7',
       'check-run o/r#1/shipped/stale-check/8',
       'comment o/r#1/shipped/stale-note/8',
-      'unlabel o/r#1/shipped/stale-unlabel/8',
       'close o/r#1/shipped/stale-close/8',
       'set-state o/r#1/shipped/stale-state/8',
       'check-run o/r#1/shipped/stale-check/9',
@@ -145,7 +145,15 @@ describe('planShipped', () => {
     });
     expect(actions[1]).toMatchObject({ state: 'promoted', reason: 'merged', observed: true });
     expect(actions[2]).toMatchObject({ title: 'Selected: shipped', summary: '#7 was merged.' });
-    expect(actions[7]).toMatchObject({ state: 'stale', reason: 'Superseded: #7 shipped.' });
+    expect(actions[6]).toMatchObject({ state: 'stale', reason: 'Superseded: #7 shipped.' });
+    // The awaiting label goes with the closure (one write where the labels are at hand), and only where it is.
+    expect(actions[5]).toMatchObject({ kind: 'close', pr: 8, relabel: { add: [], remove: [LABEL_AWAITING] } });
+    expect(actions[9]).toEqual({ kind: 'close', key: 'o/r#1/shipped/stale-close/9', pr: 9 });
+  });
+
+  it("writes no winner check where the round's own plan writes it after its merge", () => {
+    const actions = planShipped({ ...input, winnerCheck: false, stale: [] });
+    expect(shape(actions)).toEqual(['receipt o/r#1/shipped/receipt', 'set-state o/r#1/shipped/state/7']);
   });
 
   it("a person's promotion says who; an unknown head gets no check", () => {

@@ -255,7 +255,8 @@ describe('the human gate says what to do', () => {
     const plan = planSelection(
       input([evidence(12, ['met', 'gap', 'not_met'], crit), evidence(13, ['met', 'met', 'met'], crit)], crit),
     );
-    const run = plan.actions.find((a) => a.kind === 'check-run' && a.pr === 13);
+    // A ship verdict writes the winner's check once, after its merge.
+    const run = (plan.afterShip ?? []).find((a) => a.kind === 'check-run' && a.pr === 13);
     if (!run || run.kind !== 'check-run') throw new Error('no run');
     const { tables, visible } = structureOf(run.text ?? '');
     expect(tables[0].headers).toEqual([

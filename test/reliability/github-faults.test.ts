@@ -198,8 +198,9 @@ describe('GitHub errors in the full app (the reliability base)', () => {
               times: 1,
               when: 'before',
             },
-            { route: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', status: 502, times: 1, when: 'after' },
-            { route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels', status: 503, times: 1, when: 'before' },
+            // A loser is closed and labelled in one write (`PATCH issues/{n}`): its answer is lost.
+            { route: 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', status: 502, times: 1, when: 'after' },
+            { route: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', status: 503, times: 1, when: 'before' },
           ],
         }),
       );

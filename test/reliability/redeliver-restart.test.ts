@@ -35,9 +35,9 @@ export const KILL_POINTS = [
     killed: /^merge #73/,
   },
   {
-    step: 'after the first loser closes (losers close after the merge)',
-    after: 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}',
-    killed: /^close #7[12]$/,
+    step: 'after the first loser closes (losers close after the merge, labelled in the same write)',
+    after: 'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+    killed: /^close #7[12], label #7[12] arbiter:lost$/,
   },
 ] as const;
 

@@ -66,7 +66,7 @@ describe('people in the loop', () => {
 
       // Round 1: the sibling that met fewer criteria loses; the winner gets the one repair, not a merge.
       const round1 = writesBetween(t, 0, push.at);
-      expect(round1).toContain('close #82');
+      expect(round1).toContain('close #82, label #82 arbiter:lost');
       expect(round1.filter((s) => s.startsWith('merge '))).toEqual([]);
       expect(round1.filter((s) => s === 'dispatch arbiter.repair')).toHaveLength(1);
       expect(t.dispatches).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('people in the loop', () => {
       const gated = writesBetween(t, 0, byVisitor.at);
       expect(gated).toContain(`label #85 ${AWAITING}`);
       expect(gated).toContain('check-run Arbiter / selection on #85: completed action_required');
-      expect(gated).toContain('close #86');
+      expect(gated).toContain('close #86, label #86 arbiter:lost');
       expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
       expect(botComments(t, 85)).toContain(
         'Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.',

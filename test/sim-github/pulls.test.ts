@@ -248,4 +248,27 @@ describe('faults', () => {
     expect(data.number).toBe(5);
     expect(h.emulator.violations).toEqual([]);
   });
+
+  it('PATCH issues on a PR number closes the PR and replaces its labels, with the webhooks GitHub sends', async () => {
+    h.emulator.commit(REPO, 'agent/lost', { files: { 'l.txt': 'l\n' }, from: 'main' });
+    await h.emulator.openPullRequest(REPO, { number: 7, head: 'agent/lost', title: 'L', body: '', user: 'agent' });
+    await h.octokit.issues.addLabels({ owner: OWNER, repo: NAME, issue_number: 7, labels: ['keep', 'waiting'] });
+    await settle(h.emulator);
+    const before = h.received.length;
+    const { data } = await h.octokit.issues.update({
+      owner: OWNER,
+      repo: NAME,
+      issue_number: 7,
+      state: 'closed',
+      labels: ['keep', 'arbiter:lost'],
+    });
+    expect(data).toMatchObject({ number: 7, state: 'closed', labels: [{ name: 'keep' }, { name: 'arbiter:lost' }] });
+    expect(h.emulator.state(REPO).prs[7]).toMatchObject({ state: 'closed', merged: false });
+    expect(h.emulator.state(REPO).prs[7].labels).toEqual(['keep', 'arbiter:lost']);
+    expect(h.emulator.writes.at(-1)?.summary).toBe('close #7, label #7 arbiter:lost, unlabel #7 waiting');
+    await settle(h.emulator);
+    const sent = h.received.slice(before).map((r) => `${r.event}.${String(r.payload.action)}`);
+    expect(sent).toEqual(['pull_request.unlabeled', 'pull_request.labeled', 'pull_request.closed']);
+    expect(h.emulator.violations).toEqual([]);
+  });
 });

@@ -656,6 +656,15 @@ export class FakeGitHub implements GitHubPort {
     });
   }
 
+  /** `PATCH issues/{n}` with `state: closed` and the whole label list. */
+  async closeWithLabels(pr: number, labels: string[]): Promise<void> {
+    await this.write(`close #${pr} labels=${labels.join(',')}`, () => {
+      const p = this.pull(pr);
+      p.state = 'closed';
+      p.labels = [...labels];
+    });
+  }
+
   async addLabels(issue: number, labels: string[]): Promise<void> {
     await this.write(`label #${issue} ${labels.join(',')}`, () => {
       const p = this.pulls.get(issue);

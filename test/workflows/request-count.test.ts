@@ -63,24 +63,24 @@ describe('GitHub requests of the selection step', () => {
     const two = await decide(opened.store, 2, 'ship');
     await opened.truncate();
     const twenty = await decide(opened.store, 20, 'ship');
-    expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main', 'pull #100']);
+    // Marking the winner ready takes its node id from the group query: no read of the PR of its own.
+    expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main']);
     expect(normalise(twenty.counts.reads)).toEqual(normalise(two.counts.reads));
     // One group query names every sibling.
     expect(twenty.counts.reads[0]).toBe(
       `graphql ArbiterGroup ${Array.from({ length: 20 }, (_, i) => `#${100 + i}`).join(',')}`,
     );
-    // Writes: the comparison, four per loser (check, note, label, close), and the winner's check, ready, merge, shipped check.
+    // Writes: the comparison, three per loser (check, note, close with its label), and the
+    // winner's ready, merge and one check (written once, with the merge's answer).
     for (const { n, counts } of [
       { n: 2, counts: two.counts },
       { n: 20, counts: twenty.counts },
     ]) {
-      expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
+      expect(counts.writes).toBe(1 + 3 * (n - 1) + 3);
       // Every comment looks for its marker (so a lost store never repeats a comment): one read for
-      // the comparison on #42, and, since the losers close only after the merge succeeded, one read
-      // for all the losers' notes together.
+      // the comparison on #42 and the losers' notes together, though the notes wait for the merge.
       expect(counts.lookups).toEqual([
-        'comments #42',
-        `comments ${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`,
+        `comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`,
       ]);
     }
   });
@@ -99,8 +99,8 @@ describe('GitHub requests of the selection step', () => {
       { n: 2, counts: two.counts },
       { n: 20, counts: twenty.counts },
     ]) {
-      // The comparison, four per loser, and the gated winner's check, label, review request and note.
-      expect(counts.writes).toBe(1 + 4 * (n - 1) + 4);
+      // The comparison, three per loser, and the gated winner's check, label, review request and note.
+      expect(counts.writes).toBe(1 + 3 * (n - 1) + 4);
       // One read looks for the markers of every comment: the comparison, the losers' notes, the winner's.
       expect(counts.lookups).toEqual([
         `comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')},#100`,

@@ -118,7 +118,40 @@ describe('selection step faults', () => {
       conclusion: 'neutral',
       title: 'Lost to #13',
     });
-    expect(w.gh.applied().filter((line) => line.startsWith('close #'))).toEqual(['close #12', 'close #14']);
+    expect(w.gh.applied().filter((line) => line.startsWith('close #'))).toEqual([
+      'close #12 labels=arbiter:lost',
+      'close #14 labels=arbiter:lost',
+    ]);
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
+  it("a claimant that dies right after the merge: the winner's one check is written by its retry, not left in progress", async () => {
+    const w = makeWorld({ store: opened.store });
+    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    w.gh.fail({ match: 'check #13 Arbiter / selection completed', status: 401 });
+    await expect(selectionStep(w.ctx('delivery:claimant'), 42, 'main')).rejects.toThrow(/401/);
+    expect(w.gh.pull(13).merged).toBe(true);
+    expect(w.gh.checkOn(13, 'Arbiter / selection')?.status).toBe('in_progress');
+    // The merge's own webhook leaves the check to the round's plan (it carries the decision's text).
+    await afterMerged(w.ctx('delivery:merged'), {
+      change,
+      base: 'main',
+      pr: 13,
+      sha: shaOf(13),
+      by: null,
+      round: 1,
+      scope: 'merged',
+    });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')?.status).toBe('in_progress');
+    await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      title: 'Selected: shipped',
+    });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')?.summary).toContain('#13 wins');
+    expect(w.gh.applied().filter((l) => l.startsWith('check #13'))).toHaveLength(1);
+    expect(w.gh.pull(12)).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 

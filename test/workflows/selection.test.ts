@@ -62,18 +62,19 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.resetRecord();
     await step(w, 'job-13');
     const sha13 = shaOf(13);
-    // The winner merges first; the loser closes only once the merge succeeded (issue 14).
+    // The winner merges first; the loser closes only once the merge succeeded (issue 14). The
+    // winner's check is written once, with the merge's answer; the loser is closed and labelled in one write.
     expect(w.gh.writes).toEqual([
       'comment #42 comparison:42@main',
-      'check #13 Arbiter / selection completed success "Selected: ships"',
       'ready #13',
       `merge #13 sha=${sha13}`,
+      'check #13 Arbiter / selection completed success "Selected: shipped"',
       'check #12 Arbiter / selection completed neutral "Lost to #13"',
       'comment #12 note:12:r1',
-      'label #12 arbiter:lost',
-      'close #12',
-      'check #13 Arbiter / selection completed success "Selected: shipped"',
+      'close #12 labels=arbiter:lost',
     ]);
+    // The ranking the decision was made on stays on the winner's check.
+    expect(w.gh.checkOn(13, 'Arbiter / selection')?.summary).toContain('#13 wins');
     const note = w.gh.commentsOn(12)[0]?.body ?? '';
     // The reason names the criterion that decided.
     const reason =
@@ -136,8 +137,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     expect(selectionWrites(w)).toEqual([
       'comment #42 comparison:42@main',
       'comment #12 note:12:r1',
-      'label #12 arbiter:lost',
-      'close #12',
+      'close #12 labels=arbiter:lost',
       'dispatch arbiter.repair',
       'comment #42 repair:42',
     ]);
@@ -235,7 +235,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     );
     expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual([
       `merge #13 sha=${shaOf(13)}`,
-      'close #12',
+      'close #12 labels=arbiter:lost',
     ]);
   });
 
@@ -345,8 +345,8 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.fail({ match: 'close #13', status: 422 });
     await expect(step(w, 'job-a')).rejects.toThrow(/422/);
     const before = w.gh.applied();
-    expect(before).toContain('close #12');
-    expect(before).not.toContain('close #13');
+    expect(before).toContain('close #12 labels=arbiter:lost');
+    expect(before.some((l) => l.startsWith('close #13'))).toBe(false);
     // Another run (a sibling's job) leaves it to the claimant: nothing at all.
     await step(w, 'job-b');
     expect(w.gh.applied()).toEqual(before);
@@ -355,7 +355,11 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     const all = w.gh.applied();
     expect(all.slice(0, before.length)).toEqual(before);
     expect(new Set(all).size).toBe(all.length);
-    expect(all.filter((l) => l.startsWith('close'))).toEqual(['close #12', 'close #13']);
+    // The retry asks GitHub first (the closure may have landed), then closes and labels in one write.
+    expect(all.filter((l) => l.startsWith('close'))).toEqual([
+      'close #12 labels=arbiter:lost',
+      'close #13 labels=arbiter:lost',
+    ]);
     expect(all.filter((l) => l.startsWith('merge'))).toEqual([`merge #14 sha=${shaOf(14)}`]);
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'PROMOTION']);
   });

@@ -12,6 +12,7 @@ import {
   openIssue,
   removeLabel,
   setIssueState,
+  setLabels,
 } from '../issue-acts.ts';
 import { labelJson, reactionJson } from '../payloads.ts';
 import { setPullState } from '../pull-acts.ts';
@@ -26,6 +27,7 @@ const IssuePatch = z.object({
   body: z.string().nullable().optional(),
   state: z.enum(['open', 'closed']).optional(),
   state_reason: z.enum(['completed', 'not_planned', 'reopened']).nullable().optional(),
+  labels: z.array(z.union([z.string(), z.object({ name: z.string() })])).optional(),
 });
 const LabelsBody = z.union([
   z.object({ labels: z.array(z.union([z.string(), z.object({ name: z.string() })])) }),
@@ -88,6 +90,16 @@ export const issueRoutes: RouteTable = {
       req.out,
     );
     if (body.title !== undefined || body.body !== undefined) done.push(`edit #${issue.number}`);
+    // `labels` replaces the whole list, before the state changes (a PR closed here is labelled in its `closed` payload).
+    const labelled: string[] = [];
+    if (body.labels !== undefined) {
+      const before = [...issue.labels];
+      setLabels(req.world, repo, issue, labelNames(body.labels), req.actor, req.out);
+      const added = issue.labels.filter((l) => !before.includes(l));
+      const removed = before.filter((l) => !issue.labels.includes(l));
+      if (added.length > 0) labelled.push(`label #${issue.number} ${added.join(', ')}`);
+      if (removed.length > 0) labelled.push(`unlabel #${issue.number} ${removed.join(', ')}`);
+    }
     if (body.state !== undefined && body.state !== issue.state) {
       if (repo.pulls.has(issue.number)) setPullState(req.world, repo, issue.number, body.state, req.actor, req.out);
       else
@@ -102,6 +114,7 @@ export const issueRoutes: RouteTable = {
         );
       done.push(`${body.state === 'closed' ? 'close' : 'reopen'} #${issue.number}`);
     }
+    done.push(...labelled);
     return ok(issuePayload(req.world, repo, issue), done.join(', ') || `edit #${issue.number} (no change)`);
   },
   'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': (req) => {

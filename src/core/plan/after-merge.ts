@@ -21,6 +21,11 @@ export interface MergeAnswerInput {
   /** Names the decision the answer belongs to, in every key: `base/rN`, or `promote/PR@SHA`. */
   scope: string;
   result: MergeAnswer;
+  /**
+   * The decision's ranking text, when the answer is to the round's own merge: the winner's check
+   * was not written before the merge, so the answer's check is the first to show it.
+   */
+  text?: string;
   now: string;
 }
 
@@ -48,6 +53,7 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
           conclusion: 'success',
           title: 'Selected: auto-merge enabled',
           summary: `#${pr} merges once the branch's required reviews or merge queue let it.`,
+          text: input.text,
         },
       ],
     };
@@ -67,6 +73,7 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
           conclusion: 'neutral',
           title: 'Head moved during promotion',
           summary: `GitHub refused the merge of ${sha.slice(0, 7)} because the head moved. Nothing was merged; the new head starts round ${round + 1}.`,
+          text: input.text,
         },
       ],
     };
@@ -93,6 +100,7 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
         conclusion: 'neutral',
         title: 'Not mergeable: a person must act',
         summary: why,
+        text: input.text,
       },
       {
         kind: 'receipt',
@@ -138,6 +146,8 @@ export interface ShippedInput {
   /** The person who promoted it, or null for Arbiter's own merge. */
   by: string | null;
   method: 'merge' | 'squash' | 'rebase';
+  /** False when the round's own plan writes the winner's check after its merge (`afterShip`). */
+  winnerCheck: boolean;
   /** The siblings closed as stale, and whether each carries `arbiter:awaiting-approval`. */
   stale: { pr: number; headSha: string; awaiting: boolean }[];
   now: string;
@@ -166,7 +176,7 @@ export function planShipped(input: ShippedInput): Action[] {
       observed: true,
     },
   ];
-  if (input.sha) {
+  if (input.sha && input.winnerCheck) {
     actions.push({
       kind: 'check-run',
       key: k(`check/${pr}`),
@@ -201,10 +211,12 @@ export function planShipped(input: ShippedInput): Action[] {
         body: `${markerFor(`stale:${s.pr}`)}\n${reason}`,
       },
       // A sibling that waited before a person carries the awaiting-approval label: it goes too.
-      ...(s.awaiting
-        ? [{ kind: 'unlabel' as const, key: k(`stale-unlabel/${s.pr}`), issue: s.pr, label: LABEL_AWAITING }]
-        : []),
-      { kind: 'close', key: k(`stale-close/${s.pr}`), pr: s.pr },
+      {
+        kind: 'close',
+        key: k(`stale-close/${s.pr}`),
+        pr: s.pr,
+        ...(s.awaiting ? { relabel: { add: [], remove: [LABEL_AWAITING] } } : {}),
+      },
       { kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason },
     );
   }

@@ -165,16 +165,27 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       marker: `note:${pr}:r${round}`,
       body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.`,
     });
-    lost.push({ kind: 'label', key: k(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] });
-    if (evidence.get(pr)!.labels.includes(LABEL_AWAITING))
-      lost.push({ kind: 'unlabel', key: k(`unlabel/${pr}`), issue: pr, label: LABEL_AWAITING });
-    lost.push({ kind: 'close', key: k(`close/${pr}`), pr });
+    // Labelled lost and closed in one action (one write where the executor holds the PR's labels).
+    const remove = evidence.get(pr)!.labels.includes(LABEL_AWAITING) ? [LABEL_AWAITING] : [];
+    lost.push({ kind: 'close', key: k(`close/${pr}`), pr, relabel: { add: [LABEL_LOST], remove } });
     lost.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'rejected', reason });
   }
   if (verdict.kind !== 'ship') actions.push(...lost);
   if (verdict.kind === 'ship') {
     const w = verdict.winner;
-    actions.push(selectionRun(w, 'success', shadow ? 'Shadow: would ship' : 'Selected: ships', headline));
+    // The winner's check is written once, with the merge's answer: "Selected: shipped" after the
+    // merge (first of `afterShip`, which the claimant's retry or the sweep finishes should it die),
+    // else the answer's own check (after-merge.ts), which carries this ranking text too. Shadow
+    // mode merges nothing: its verdict is the check.
+    if (shadow) actions.push(selectionRun(w, 'success', 'Shadow: would ship', headline));
+    const shipped: Action[] = shadow
+      ? []
+      : [
+          {
+            ...selectionRun(w, 'success', 'Selected: shipped', `${headline}\n\n#${w} was merged.`),
+            key: k(`check/shipped/${w}`),
+          },
+        ];
     if (evidence.get(w)!.labels.includes(LABEL_AWAITING))
       actions.push({ kind: 'unlabel', key: k(`unlabel/${w}`), issue: w, label: LABEL_AWAITING });
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
@@ -216,7 +227,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       ),
       key: k(`check/refused/${pr}`),
     }));
-    return { verdict, receipt, actions, afterShip: lost, onRefused: [refused, ...waiting] };
+    return { verdict, receipt, actions, afterShip: [...shipped, ...lost], onRefused: [refused, ...waiting] };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;
