@@ -1,6 +1,7 @@
 // pull_request: a webhook says "look again". The PR's state, draft flag, base, head, body and
 // labels are read from GitHub (the group query), never from the payload, which may be older than
 // another delivered before it: a stale payload never reopens, re-records or closes a candidate.
+// Only a merge is taken from the payload: `merged` and the head it merged never change again.
 // A new head is recorded; a closure by someone else withdraws the candidate; a merge (by anyone)
 // ships it and closes its siblings as stale.
 import { z } from 'zod';
@@ -23,6 +24,11 @@ const Payload = z.object({
   sender: z.object({ login: z.string(), type: z.string().optional() }),
   label: z.object({ name: z.string() }).optional(),
   pull_request: z.object({ number: z.number().int(), body: z.string().nullable() }),
+});
+
+/** A merge is final: a `closed` payload that says merged, with the head it merged, needs no read to be believed. */
+const Merged = z.object({
+  pull_request: z.object({ merged: z.literal(true), head: z.object({ sha: z.string() }) }),
 });
 
 const RECORD_ACTIONS = new Set([
@@ -85,6 +91,16 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   // edit link it, that edit's webhook looks again.
   const stored = await ctx.deps.store.getCandidate(ctx.key, pr.number);
   if (!stored && (action === 'closed' || linkedChange(pr.body) === null)) return;
+  const merged = action === 'closed' ? Merged.safeParse(payload) : null;
+  if (merged?.success) {
+    await onClosed(
+      ctx,
+      { number: pr.number, merged: true, headSha: merged.data.pull_request.head.sha },
+      own,
+      sender.login,
+    );
+    return;
+  }
   const live = (await ctx.gh.readGroup([pr.number])).get(pr.number);
   if (!live) return;
   if (action === 'closed') {
@@ -114,7 +130,12 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   ]);
 }
 
-async function onClosed(ctx: RepoContext, live: PullState, own: boolean, by: string): Promise<void> {
+async function onClosed(
+  ctx: RepoContext,
+  live: Pick<PullState, 'number' | 'merged' | 'headSha'>,
+  own: boolean,
+  by: string,
+): Promise<void> {
   const { store } = ctx.deps;
   const number = live.number;
   const candidate = await store.getCandidate(ctx.key, number);
