@@ -186,6 +186,24 @@ async function groupAnswer(
   return answered;
 }
 
+/** When each group read was answered (ms, system clock): how old a label list it holds is. */
+const readTimes = new WeakMap<ReadonlyMap<number, PullState>, number>();
+
+/** A group read this long ago is too old to replace a pull request's labels from. */
+export const GROUP_READ_FRESH_MS = 10_000;
+
+/** Notes that `to` holds what `from` read (a subset, or a copy), read when `from` was. */
+export function sameRead(from: ReadonlyMap<number, PullState>, to: ReadonlyMap<number, PullState>): void {
+  const at = readTimes.get(from);
+  if (at !== undefined) readTimes.set(to, at);
+}
+
+/** Whether a group read is recent enough to write a label list from (a read of unknown age counts as recent). */
+export function freshRead(read: ReadonlyMap<number, PullState>, now = Date.now()): boolean {
+  const at = readTimes.get(read);
+  return at === undefined || now - at <= GROUP_READ_FRESH_MS;
+}
+
 export async function readGroupState(
   graphql: GraphqlFn,
   owner: string,
@@ -238,5 +256,6 @@ export async function readGroupState(
       ownChecksComplete: commit !== undefined && page?.hasNextPage !== true,
     });
   }
+  readTimes.set(result, Date.now());
   return result;
 }

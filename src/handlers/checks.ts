@@ -49,13 +49,17 @@ export async function onCheckEvent(
   const delivery = deliveryOfToken(ctx.token);
   /**
    * A later delivery still to run on one of these heads reads them after this event (its job runs
-   * after it was recorded): this run leaves the work to it.
+   * after it was recorded): this run leaves the work to it. One on a sibling's head verifies this
+   * head only if its group is still this one when it runs, so this head is kept meanwhile: the run
+   * that verifies the group takes it, and the sweep verifies it should nobody have.
    */
   const yields = async (heads: string[]): Promise<boolean> => {
     if (!subject || !delivery) return false;
     const subjects = [...new Set([subject, ...heads.map((h) => checkSubjectKey(ctx.key, h))])];
-    if (!(await store.yieldsToLaterDelivery(delivery, subjects))) return false;
-    ctx.log.debug({ subject, heads: subjects.length }, 'check event: a later delivery on this group reads it');
+    const later = await store.yieldsToLaterDelivery(delivery, subjects);
+    if (later === null) return false;
+    if (later !== subject) await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
+    ctx.log.debug({ subject, later }, 'check event: a later delivery on this group reads it');
     return true;
   };
   // A candidate that left its group (shipped, lost) is verified no more, but the retry of the run

@@ -108,7 +108,7 @@ export function deliveryStore(
       const res = await db.query(
         `WITH me AS (SELECT id, received_at, evaluated_at FROM deliveries WHERE id = $1),
          later AS (
-           SELECT 1 FROM deliveries d, me
+           SELECT d.subject FROM deliveries d, me
            WHERE me.evaluated_at IS NULL AND d.subject = ANY($2::text[]) AND d.done_at IS NULL AND d.id <> me.id
              AND (d.received_at, d.id) > (me.received_at, me.id)
            LIMIT 1),
@@ -116,10 +116,10 @@ export function deliveryStore(
            UPDATE deliveries SET evaluated_at = now()
            WHERE id = $1 AND evaluated_at IS NULL AND NOT EXISTS (SELECT 1 FROM later)
            RETURNING id)
-         SELECT EXISTS (SELECT 1 FROM later) AS later, (SELECT count(*) FROM mark) AS marked`,
+         SELECT (SELECT subject FROM later) AS later, (SELECT count(*) FROM mark) AS marked`,
         [id, subjects],
       );
-      return parseRow(z.object({ later: z.boolean() }).passthrough(), res.rows[0], 'delivery').later;
+      return parseRow(z.object({ later: z.string().nullable() }).passthrough(), res.rows[0], 'delivery').later;
     },
     async knownDeliveries(ids) {
       if (ids.length === 0) return new Set();

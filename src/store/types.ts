@@ -128,12 +128,13 @@ export interface Store extends PortfolioStore, DashboardStore {
    */
   failDelivery(id: string, reason: string, event: { repo: string; data: unknown; at: string }): Promise<void>;
   /**
-   * True when a delivery recorded after `id` (or with it, later in id order) on one of
-   * `subjects` is still pending: its run reads them after this one's event, so this run may leave
-   * the work to it. False once this delivery's run went past this point before (a retry, or a
-   * deferral: it may hold claims), and then marks it so; false for an unknown id.
+   * The subject of a delivery recorded after `id` (or with it, later in id order) on one of
+   * `subjects` that is still pending: its run reads that subject after this one's event, so this
+   * run may leave the work to it. Null when there is none, and then this delivery is marked as gone
+   * past this point; null always once it was (a retry, or a deferral: it may hold claims), and for
+   * an unknown id.
    */
-  yieldsToLaterDelivery(id: string, subjects: string[]): Promise<boolean>;
+  yieldsToLaterDelivery(id: string, subjects: string[]): Promise<string | null>;
   /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
   listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
   /** Which of these delivery ids (GUIDs) are recorded. */
@@ -164,6 +165,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   takeKeptCheckEvents(repo: string, headSha: string): Promise<number>;
   /** Drops events kept before `before` (ISO): heads that never became a candidate's. */
   pruneKeptCheckEvents(before: string): Promise<number>;
+  /** Heads kept before `before` (oldest first, at most `limit`). */
+  listKeptCheckEvents(before: string, limit: number): Promise<{ repo: string; headSha: string }[]>;
 
   // per-head-sha material
   putPatch(row: PatchRow): Promise<void>;

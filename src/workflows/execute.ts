@@ -6,7 +6,7 @@ import type { Action, CheckRunContent } from '../core/actions.ts';
 import { commentText, type OwnComment } from '../github/comment-lookup.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
-import type { PullState } from '../github/group-query.ts';
+import { freshRead, type PullState } from '../github/group-query.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
@@ -61,7 +61,8 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
     const target = existing ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
     return ctx.gh.writeCheckRun({ id: target, sha: check.headSha, ...check });
   });
-  if (existing === null) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
+  // Also an id found on GitHub (a creation whose record was lost): whether a check was shown is read from here.
+  if (!known.has(idKey)) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
 }
 
@@ -177,7 +178,8 @@ const sameLabels = (a: string[], b: string[]): boolean => a.length === b.length 
  * Closes a pull request and adds and removes the closure's labels in one `PATCH issues/{n}` that
  * sets `state` and the whole label list. That write replaces the list, so a label a person added
  * after the read would go: acceptable because the list is read moments before, by this job for the
- * decision it carries out (`read`, its group query), or else from GitHub right before the write
+ * decision it carries out (`read`, its group query, used only within GROUP_READ_FRESH_MS of it), or
+ * else from GitHub right before the write
  * (a retry, a resumed run, an auto-merge that landed later). Only a PR found closed already (by a
  * person, or this write landed) gets its labels added and removed one by one, overwriting nothing.
  */
@@ -238,6 +240,9 @@ async function apply(
   opts: ExecuteOptions,
 ): Promise<unknown> {
   const { gh, deps } = ctx;
+  // A label list replaced from the job's read only while that read is recent (model calls may
+  // have run since): else the closure reads the PR first.
+  const labelsRead = opts.group && freshRead(opts.group) ? opts.group : undefined;
   switch (action.kind) {
     case 'comment':
       try {
@@ -258,7 +263,7 @@ async function apply(
       }
     case 'close':
       return withRetry(ctx, 'close', (attempt) =>
-        closeAndRelabel(ctx, action, attempt > 1 || resumed, opts.group?.get(action.pr)),
+        closeAndRelabel(ctx, action, attempt > 1 || resumed, labelsRead?.get(action.pr)),
       );
     case 'label':
       return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));

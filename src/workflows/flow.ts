@@ -68,13 +68,20 @@ export async function verifyOnCheckEvent(ctx: RepoContext, pr: number): Promise<
   const first = group[0];
   if (!first) return;
   const pulls = await ctx.gh.readGroup(group.map((s) => s.pr));
-  const verified = await Promise.all(
+  // Every sibling's head is read now: an event kept on one of them (left to this run) is covered.
+  for (const s of group) await ctx.deps.store.takeKeptCheckEvents(ctx.key, s.headSha);
+  // Side by side, and each to its end: a failure of one is thrown once every other has finished,
+  // so a retry never runs beside a verification (and its model call) still going.
+  const outcomes = await Promise.allSettled(
     group.map(async (s) => {
       const state = pulls.get(s.pr);
       if (!state) return { pr: s.pr, was: s.state, settled: false, next: [] as NextStep[] };
       return { pr: s.pr, was: s.state, ...(await verifyCandidate(ctx, s.pr, { state, group: pulls })) };
     }),
   );
+  const failed = outcomes.find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
+  const verified = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const sameGroup = (step: NextStep): boolean =>
     step.kind === 'select' && step.change === first.change && step.base === first.base;
   const next = verified.flatMap((v) => v.next.filter((step) => !sameGroup(step)));

@@ -9,7 +9,7 @@ import { planSelection } from '../core/plan/selection.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';
-import type { PullState } from '../github/group-query.ts';
+import { sameRead, type PullState } from '../github/group-query.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
 import { judgeTie } from '../judge/judge.ts';
@@ -61,6 +61,7 @@ export async function readGroupView(
     const pull = read?.get(s.pr);
     if (pull) reused.set(s.pr, pull);
   }
+  if (read) sameRead(read, reused);
   const pulls = read && reused.size === siblings.length ? reused : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
@@ -123,9 +124,10 @@ async function showWaiting(
   // unless the installation is low on GitHub's rate limit: then only the settled one is told now.
   const low = rateBudgets.isLow(ctx.installationId, ctx.deps.clock.now().getTime());
   const everyone = !low && settled === undefined;
+  // The mark is taken by the sweep before it reads the group (sweep.ts), so a sibling that settles
+  // while the sweep writes marks the group again.
   const stale = waitingStaleKey(ctx.key, view.change.number, view.round.base);
-  if (everyone) await ctx.deps.store.forgetAppliedAction(stale);
-  else if (view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
+  if (!everyone && view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
     await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
   const refresh = 'It is updated once a minute while siblings settle.';
   for (const s of view.siblings) {

@@ -14,7 +14,7 @@ import { executePlan, writeCheck } from './execute.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
-import { selectAndFollow } from './flow.ts';
+import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { shippedOn } from './shipped.ts';
 import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken, waitingStaleKey } from '../core/keys.ts';
 
@@ -154,6 +154,37 @@ export async function resumeAbandonedRounds(
   }
 }
 
+/** A kept head this old whose candidate is recorded was left to a run that did not verify it: the sweep does. */
+export const KEPT_HEAD_GRACE_SECONDS = 60;
+
+/**
+ * Heads whose check event was left to a later delivery on a sibling's head that, once it ran, did
+ * not verify this one (the sibling left the group meanwhile): verified now, as that event's run
+ * would have. A head no candidate has recorded stays kept for its recording.
+ */
+export async function verifyKeptHeads(
+  deps: Deps,
+  now: Date,
+  ctxFor: (c: CandidateRow) => Promise<RepoContext | null>,
+): Promise<void> {
+  const before = new Date(now.getTime() - KEPT_HEAD_GRACE_SECONDS * 1000).toISOString();
+  for (const kept of await deps.store.listKeptCheckEvents(before, 200)) {
+    try {
+      const open = (await deps.store.listCandidatesByHead(kept.repo, kept.headSha)).filter((c) =>
+        OPEN_STATES.has(c.state),
+      );
+      const first = open[0];
+      if (!first) continue;
+      const ctx = await ctxFor(first);
+      if (!ctx) continue;
+      await deps.store.takeKeptCheckEvents(kept.repo, kept.headSha);
+      for (const c of open) await verifyAndSelect(ctx, c.pr);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: kept.repo, head: kept.headSha }, 'sweep: a kept head was not verified');
+    }
+  }
+}
+
 /** How long a check event for a head nobody recorded is kept: a head that is a candidate's is recorded within minutes. */
 export const KEPT_CHECK_EVENT_HOURS = 24;
 
@@ -185,6 +216,9 @@ export async function runSweep(deps: Deps): Promise<void> {
     if (ctx) groups.set(key, { c, ctx });
   }
   for (const { c, ctx } of groups.values()) {
+    // Taken before the group is read: a sibling that settles meanwhile marks it again.
+    const stale = waitingStaleKey(c.repo, c.change, c.base);
+    const wasStale = await deps.store.forgetAppliedAction(stale);
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
       await selectAndFollow(
@@ -193,12 +227,14 @@ export async function runSweep(deps: Deps): Promise<void> {
         c.base,
       );
     } catch (error) {
+      if (wasStale) await deps.store.recordAppliedAction(stale, {}, now.toISOString());
       deps.log.warn(
         { err: error, repo: c.repo, change: c.change },
         'sweep: selection failed; the next sweep resumes it',
       );
     }
   }
+  await verifyKeptHeads(deps, now, (c) => contextFor(deps, c, token));
   await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
   // A repair's candidate is `selected` (planned by a round) or `rejected` (by a person, kept open).

@@ -57,12 +57,14 @@ describe.each(BACKENDS)('deliveries that leave their work to a later one, on %s'
   it('yields to a later pending delivery on the same head, and the last one does the work', async () => {
     await record('d1', onHead);
     await record('d2', onHead);
-    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(true);
-    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead])).toBe(false);
-    // Another head is no reason; one of the group's heads is.
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(onHead);
+    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead])).toBeNull();
+    // Another head is no reason; one of the group's heads is, and it is named.
     await record('d3', onOther);
-    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(true);
-    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead, onOther])).toBe(false); // d2 went past already
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(onHead);
+    expect(await opened.store.yieldsToLaterDelivery('d2', [onHead, onOther])).toBeNull(); // d2 went past already
+    await record('d4', null);
+    expect(await opened.store.yieldsToLaterDelivery('d3', [onOther])).toBeNull();
   });
 
   it('orders deliveries committed together by id, so exactly one of them does the work', async () => {
@@ -70,21 +72,21 @@ describe.each(BACKENDS)('deliveries that leave their work to a later one, on %s'
       { id: 'b', event: 'check_run', payload: {}, subject: onHead },
       { id: 'a', event: 'check_run', payload: {}, subject: onHead },
     ]);
-    expect(await opened.store.yieldsToLaterDelivery('a', [onHead])).toBe(true);
-    expect(await opened.store.yieldsToLaterDelivery('b', [onHead])).toBe(false);
+    expect(await opened.store.yieldsToLaterDelivery('a', [onHead])).toBe(onHead);
+    expect(await opened.store.yieldsToLaterDelivery('b', [onHead])).toBeNull();
   });
 
   it('never yields to a delivery already done, nor once its own run went past, nor for an unknown id', async () => {
     await record('d1', onHead);
     await record('d2', onHead);
     await opened.store.markDeliveryDone('d2');
-    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(false);
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBeNull();
     // d1 went past: a retry of it never yields, even to a later delivery.
     await record('d3', onHead);
-    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBe(false);
-    expect(await opened.store.yieldsToLaterDelivery('nobody', [onHead])).toBe(false);
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead])).toBeNull();
+    expect(await opened.store.yieldsToLaterDelivery('nobody', [onHead])).toBeNull();
     // A delivery without a subject is never waited for.
     await record('d4', null);
-    expect(await opened.store.yieldsToLaterDelivery('d3', [onHead])).toBe(false);
+    expect(await opened.store.yieldsToLaterDelivery('d3', [onHead])).toBeNull();
   });
 });

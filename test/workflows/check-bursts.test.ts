@@ -7,6 +7,7 @@ import { intakeSubject } from '../../src/core/check-subject.ts';
 import { deliveryToken } from '../../src/core/keys.ts';
 import { onCheckEvent } from '../../src/handlers/checks.ts';
 import { GROUP_VERIFY_MAX } from '../../src/workflows/flow.ts';
+import { KEPT_HEAD_GRACE_SECONDS, verifyKeptHeads } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
 
@@ -96,6 +97,34 @@ describe('check events that land together', () => {
     expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toHaveLength(prs.length);
     for (const pr of prs)
       expect((await opened.store.getCandidate(world.ctx('x').key, pr))?.state).not.toBe('verifying');
+  });
+
+  it('a head left to a sibling that then leaves the group is kept, and the sweep verifies it', async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    const key = `${world.gh.owner}/${world.gh.repo}`;
+    await seedGroup(world, {
+      criteria: [],
+      siblings: [100, 101].map((pr) => ({ pr, checks: PENDING, acceptance: null })),
+    });
+    // CI passes on #100, then a check concludes on #101: #100's last job leaves its head to #101's.
+    const events = await ciPassesEverywhere(opened, world, [100, 101]);
+    world.gh.resetRecord();
+    await runJobs(opened, world, events.slice(0, 2));
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([]);
+    // #101 leaves the group (withdrawn) before its events' jobs run: they verify #101 alone.
+    await opened.store.setCandidateState(key, 101, 'withdrawn', 'closed by @maintainer');
+    await runJobs(opened, world, events.slice(2));
+    expect((await opened.store.getCandidate(key, 100))?.state).toBe('verifying');
+    // The sweep a minute on verifies the head nobody did.
+    world.clock.advance(KEPT_HEAD_GRACE_SECONDS * 1000 + 1000);
+    await verifyKeptHeads(world.deps, world.clock.now(), async () => world.ctx('sweep:kept'));
+    // Settled, and (its sibling gone) decided alone.
+    expect((await opened.store.getCandidate(key, 100))?.state).toBe('selected');
+    expect(world.gh.checkOn(100, 'Arbiter / gate')?.conclusion).toBe('success');
+    // Taken: a second sweep has nothing to do.
+    world.gh.resetRecord();
+    await verifyKeptHeads(world.deps, world.clock.now(), async () => world.ctx('sweep:kept-2'));
+    expect(world.gh.reads).toEqual([]);
   });
 
   it('a check queued or started asks for nothing', async () => {

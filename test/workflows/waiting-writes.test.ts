@@ -53,8 +53,6 @@ describe('waiting-list writes while siblings settle', () => {
     expect(refreshed).toHaveLength(n - 2);
     expect(refreshed.every((w) => w.endsWith(`"Waiting on #${last} (CI running)"`))).toBe(true);
     expect(refreshed.some((w) => w.startsWith(`check #${last} `))).toBe(false);
-    expect(
-      await opened.store.getAppliedAction(waitingStaleKey(`${world.gh.owner}/${world.gh.repo}`, 42, 'main')),
-    ).toBeNull();
+    // The mark stays for the sweep job, which takes it before it reads the group (sweep.ts).
   });
 });
