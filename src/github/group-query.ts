@@ -192,6 +192,11 @@ const readTimes = new WeakMap<ReadonlyMap<number, PullState>, number>();
 /** A group read this long ago is too old to replace a pull request's labels from. */
 export const GROUP_READ_FRESH_MS = 10_000;
 
+/** Notes when a group read was answered (`readGroupState` does, for every read). */
+export function noteRead(read: ReadonlyMap<number, PullState>, at = Date.now()): void {
+  readTimes.set(read, at);
+}
+
 /** Notes that `to` holds what `from` read (a subset, or a copy), read when `from` was. */
 export function sameRead(from: ReadonlyMap<number, PullState>, to: ReadonlyMap<number, PullState>): void {
   const at = readTimes.get(from);
@@ -256,6 +261,6 @@ export async function readGroupState(
       ownChecksComplete: commit !== undefined && page?.hasNextPage !== true,
     });
   }
-  readTimes.set(result, Date.now());
+  noteRead(result);
   return result;
 }

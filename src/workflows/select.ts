@@ -9,7 +9,7 @@ import { planSelection } from '../core/plan/selection.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';
-import { sameRead, type PullState } from '../github/group-query.ts';
+import { freshRead, sameRead, type PullState } from '../github/group-query.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
 import { diagnose } from '../judge/diagnostics.ts';
 import { judgeTie } from '../judge/judge.ts';
@@ -43,7 +43,7 @@ export interface GroupView {
 
 /**
  * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless
- * `read` (this job's own read of the group) already holds every sibling.
+ * `read` (this job's own read of the group, within GROUP_READ_FRESH_MS) already holds every sibling.
  */
 export async function readGroupView(
   ctx: RepoContext,
@@ -62,7 +62,12 @@ export async function readGroupView(
     if (pull) reused.set(s.pr, pull);
   }
   if (read) sameRead(read, reused);
-  const pulls = read && reused.size === siblings.length ? reused : await ctx.gh.readGroup(siblings.map((s) => s.pr));
+  // The job's read, unless model calls made it old: a decision works from a recent view (labels it
+  // rewrites, heads it merges), and one read of the group costs less than one per loser.
+  const pulls =
+    read && reused.size === siblings.length && freshRead(reused)
+      ? reused
+      : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];

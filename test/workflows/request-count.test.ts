@@ -3,6 +3,7 @@
 // every comment's marker, …), and its writes grow only with the decision (four per loser, a fixed
 // few for the winner).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GROUP_READ_FRESH_MS, noteRead } from '../../src/github/group-query.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { readGroupView, selectionStep } from '../../src/workflows/select.ts';
 import { RULES_WINDOW_SECONDS } from '../../src/workflows/branch-rules.ts';
@@ -149,6 +150,18 @@ describe('GitHub requests shared across steps', () => {
     await readGroupView(world.ctx('b'), 42, 'main', await world.gh.readGroup([100]));
     expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([
       'graphql ArbiterGroup #100',
+      'graphql ArbiterGroup #100,#101',
+    ]);
+  });
+
+  it('reads the group again when its own read is older than the model calls may make it', async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101 }] });
+    const read = await world.gh.readGroup([100, 101]);
+    noteRead(read, Date.now() - GROUP_READ_FRESH_MS - 1000);
+    world.gh.resetRecord();
+    await readGroupView(world.ctx('a'), 42, 'main', read);
+    expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([
       'graphql ArbiterGroup #100,#101',
     ]);
   });
