@@ -14,7 +14,7 @@ import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { NextStep } from './steps.ts';
-import { reverifyKey } from '../core/keys.ts';
+import { reverifyKey, roundDoneKey } from '../core/keys.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -149,19 +149,25 @@ export async function afterMerged(
   const { change, pr } = input;
   const now = nowIso(ctx);
   // A plan this version cannot read was said so on the Change: the merge that happened is handled as not the round's.
-  const round = await readablePlan(ctx, await store.currentRound(ctx.key, change.number, input.base, now));
+  const roundRow = await store.currentRound(ctx.key, change.number, input.base, now);
+  const round = await readablePlan(ctx, roundRow);
   const decided = round !== null && round.verdict.kind === 'ship' && round.verdict.winner === pr ? round : null;
   const queued = decided !== null && (await queuedByRound(ctx, decided));
-  // An auto-merge landed later: the round's losers close as lost (their reason), before the stale sweep.
-  // The decision's read of their labels is old by now: each label is added or removed on its own.
-  if (decided && queued) await executePlan(ctx, decided.afterShip ?? []);
+  // The claimant finished its run without this merge (GitHub refused it, and a person promoted the
+  // winner later): nobody else closes the round's losers.
+  const claimantDone = decided !== null && (await store.getAppliedAction(roundDoneKey(roundRow.id))) !== null;
+  // An auto-merge landed later, or the winner was promoted after the claimant's run: the round's
+  // losers close as lost (their reason), before the stale sweep. The decision's read of their
+  // labels is old by now: each label is added or removed on its own. (Keyed actions: a plan that
+  // ran them already adds nothing.)
+  if (decided && (queued || claimantDone)) await executePlan(ctx, decided.afterShip ?? []);
   // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
   // token, finishes them should it die), so they are neither raced for nor closed as stale here.
   const siblings = staleSiblings({
     candidates: await store.listCandidates(ctx.key, change.number, input.base),
     winner: pr,
     decided,
-    queued,
+    queued: queued || claimantDone,
   });
   const pulls: ReadonlyMap<number, PullState> =
     siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();

@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectAndFollow } from '../../src/workflows/flow.ts';
+import { promoteByPerson } from '../../src/workflows/people.ts';
+import { afterMerged } from '../../src/workflows/promote.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import {
   configOf,
@@ -295,6 +297,30 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     );
     expect(kinds(await store.listReceipts(KEY, 42))).toEqual(['CANDIDATE_SELECTION', 'HUMAN_GATE']);
     expect((await store.getChange(KEY, 42))?.state).toBe('human');
+  });
+
+  it('a winner a person promotes after a refused merge: the losers close as lost, with their reason', async () => {
+    const w = makeWorld({ store });
+    const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    w.gh.pull(13).mergeable = false;
+    await step(w, 'job-a');
+    expect(w.gh.pull(12).state).toBe('open');
+    // A maintainer resolves it and promotes #13; its merge's webhook follows (the claimant is long done).
+    w.gh.pull(13).mergeable = true;
+    const promoted = await promoteByPerson(w.ctx('promote-13'), 13, 'maintainer', 'comment');
+    expect(promoted.ok).toBe(true);
+    await afterMerged(w.ctx('merged-13'), {
+      change,
+      base: 'main',
+      pr: 13,
+      sha: shaOf(13),
+      by: null,
+      round: 1,
+      scope: 'merged',
+    });
+    expect(w.gh.pull(12)).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+    expect(w.gh.checkOn(12, 'Arbiter / selection')?.title).toBe('Lost to #13');
+    expect((await store.getCandidate(KEY, 12))?.state).toBe('rejected');
   });
 
   it('in shadow mode writes only the comparison, notes and check runs', async () => {

@@ -121,7 +121,8 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
 /**
  * The siblings a shipped candidate closes as stale: its other open candidates, except the losers
  * the round's own merge leaves to its claimant (who closes them as lost). `decided` is the round's
- * plan when it shipped this very candidate; `queued` says its merge was an auto-merge that landed later.
+ * plan when it shipped this very candidate; `queued` says its merge was an auto-merge that landed later,
+ * or one that came after the claimant's run ended (a person promoted the winner of a refused merge).
  */
 export function staleSiblings<C extends { pr: number; state: CandidateState }>(input: {
   candidates: C[];
