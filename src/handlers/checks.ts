@@ -5,8 +5,7 @@
 // one head (CI reports each run and suite on its own), or on the heads of one small group, only
 // the last reads GitHub.
 import { z } from 'zod';
-import { checkEventSubject, concludesCheck } from '../core/check-subject.ts';
-import { isArbiterCheck } from '../core/gate.ts';
+import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
 import { checkSubjectKey } from '../core/keys.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
 import { smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
@@ -18,13 +17,9 @@ const Payload = z.object({
       name: z.string(),
       head_sha: z.string(),
       pull_requests: OnPulls,
-      check_suite: z.object({ app: z.object({ slug: z.string() }).nullable().optional() }).optional(),
-      app: z.object({ slug: z.string() }).nullable().optional(),
     })
     .optional(),
-  check_suite: z
-    .object({ head_sha: z.string(), pull_requests: OnPulls, app: z.object({ slug: z.string() }).nullable().optional() })
-    .optional(),
+  check_suite: z.object({ head_sha: z.string(), pull_requests: OnPulls }).optional(),
   sha: z.string().optional(),
   context: z.string().optional(),
 });
@@ -37,11 +32,9 @@ export async function onCheckEvent(
   const parsed = Payload.safeParse(payload);
   if (!parsed.success) return;
   const p = parsed.data;
-  const slug = p.check_run?.app?.slug ?? p.check_run?.check_suite?.app?.slug ?? p.check_suite?.app?.slug;
-  if (slug === ctx.deps.appSlug) return;
-  if (p.check_run && isArbiterCheck(p.check_run.name)) return;
-  // A check queued or started settles nothing: its conclusion's own event asks for the read.
-  if (!concludesCheck(event, payload)) return;
+  // Arbiter's own checks, and a check queued or started (it settles nothing: its conclusion's own
+  // event asks for the read). handleDelivery drops these before the config read already.
+  if (checkEventAsksNothing(event, payload, ctx.deps.appSlug)) return;
   const sha = p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
   if (!sha) return;
   const { store } = ctx.deps;
