@@ -26,13 +26,22 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>): {
+/** `src`: the sources through tsx (`npm run dev`); `build`: `npm start`'s own command, no TypeScript loader. */
+const COMMANDS = {
+  src: ['--import', 'tsx', 'src/main.ts'],
+  build: ['--max-semi-space-size=4', 'scripts/start.mjs'],
+};
+
+function start(
+  env: Record<string, string>,
+  command: keyof typeof COMMANDS = 'src',
+): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
 } {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CREDENTIAL_VARS.includes(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, COMMANDS[command], {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,35 +83,42 @@ describe('npm start', () => {
     expect(q.output()).toMatch(/PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET missing/);
   });
 
-  it('starts with credentials, answers health, and stops on SIGTERM with exit 0', { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    const dir = await freshPgliteDir('main');
-    dirs.push(dir);
-    const p = start({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_ID: '1',
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: 'secret',
-      ARBITER_DATA_DIR: dir,
-      ARBITER_APP_SLUG: 'arbiter',
-      // GitHub is never called: at start the app lists its webhook's deliveries, here from a closed port.
-      GHE_HOST: '127.0.0.1:1',
-      GHE_PROTOCOL: 'http',
-      LOG_LEVEL: 'warn',
-    });
-    const health = await until(
-      'healthy',
-      async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/arbiter/health`).catch(() => undefined);
-        return res?.status === 200 ? res.json() : undefined;
-      },
-      90_000,
-    );
-    expect(health).toMatchObject({ ok: true, backend: 'pglite' });
-    // Scenario controls are not mounted outside scenario mode.
-    expect((await fetch(`http://127.0.0.1:${port}/arbiter/sim/idle`)).status).toBe(404);
-    p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
-  });
+  it(
+    'starts with credentials from the build (no TypeScript loader), answers health, and stops on SIGTERM with exit 0',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const dir = await freshPgliteDir('main');
+      dirs.push(dir);
+      const p = start(
+        {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          APP_ID: '1',
+          PRIVATE_KEY: testPrivateKey(),
+          WEBHOOK_SECRET: 'secret',
+          ARBITER_DATA_DIR: dir,
+          ARBITER_APP_SLUG: 'arbiter',
+          // GitHub is never called: at start the app lists its webhook's deliveries, here from a closed port.
+          GHE_HOST: '127.0.0.1:1',
+          GHE_PROTOCOL: 'http',
+          LOG_LEVEL: 'warn',
+        },
+        'build',
+      );
+      const health = await until(
+        'healthy',
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/arbiter/health`).catch(() => undefined);
+          return res?.status === 200 ? res.json() : undefined;
+        },
+        90_000,
+      );
+      expect(health).toMatchObject({ ok: true, backend: 'pglite' });
+      // Scenario controls are not mounted outside scenario mode.
+      expect((await fetch(`http://127.0.0.1:${port}/arbiter/sim/idle`)).status).toBe(404);
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    },
+  );
 });
