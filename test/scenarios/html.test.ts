@@ -1,5 +1,5 @@
 // `npm run simulate -- FILE --html OUT.html`: the page shows the comments and check runs as GitHub
-// would. Headless Chromium (Debian's `chromium`; .ci/run installs it) opens the page, and the
+// would. Headless Chromium (Debian's `chromium`; the test set-up installs it when missing) opens the page, and the
 // comparison's matrix is a rendered table, outside any list, in the Change's section.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
