@@ -114,7 +114,7 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
   };
 
   it(
-    'answers a webhook 503 in under a second, health reports the store, and the same delivery is taken once it answers again',
+    'answers a webhook 503 before Probot would answer 202, health reports the store, and the same delivery is taken once it answers again',
     { timeout: 120_000 },
     async () => {
       expect(
@@ -123,19 +123,16 @@ describe('PostgreSQL stops answering under a running Arbiter', () => {
       await until('the first webhook processed', () => handled.some((d) => d.id === 'before'));
 
       proxy.blackhole();
-      const started = performance.now();
       const answer = await postWebhook(app.port, {
         id: 'during',
         event: 'issues',
         payload: issuePayload(2),
         secret: SECRET,
       });
-      const elapsedMs = performance.now() - started;
+      // The intake's deadline answers 503; without it Probot would answer 202 after 9 s, acknowledging a
+      // delivery that was never stored. How fast it answers is the bench's to show, not a test's.
       expect(answer.status).toBe(503);
       expect(answer.text).toMatch(/database/);
-      // The intake gives up after 500 ms; the bound leaves room for a loaded machine. Probot alone
-      // would answer 202 after 9 s, acknowledging a delivery that was never stored.
-      expect(elapsedMs).toBeLessThan(1000);
 
       const down = await health();
       expect(down.status).toBe(503);

@@ -1,0 +1,50 @@
+// Tests assert behaviour, never how fast the machine is: no test measures a duration to compare it with a
+// number. Only the files below read the wall clock, each for a reason that is not a measurement.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** Files that may read `Date.now()`, and why it is not a measurement there. */
+const WALL_CLOCK_READERS: Record<string, string> = {
+  'jobs/wait.ts': 'a deadline after which a wait gives up (a hang becomes a failure, not a duration check)',
+  'reliability/two-apps.ts': 'a deadline after which a wait gives up',
+  'workflows/request-count.test.ts': 'dates a group read as older than the freshness window',
+  'scenarios/fixtures/stand-in-app.ts': "the issued-at time of a GitHub App's JWT",
+  'sim-github/harness.ts': "the issued-at time of a GitHub App's JWT",
+  'support/global-setup.ts': 'none (it only starts services); listed so the rule below stays exact',
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === '__snapshots__' ? [] : files(full);
+    return /\.(m?ts)$/.test(name) ? [full] : [];
+  });
+}
+
+const MEASURES = /performance\.now\(|process\.hrtime|console\.time\(/;
+const WALL_CLOCK = /\bDate\.now\(\)/;
+
+describe('no test measures a duration', () => {
+  const all = files(root).map((file) => ({ rel: path.relative(root, file).split(path.sep).join('/'), file }));
+
+  it('uses no stopwatch (performance.now, process.hrtime, console.time) anywhere under test/', () => {
+    const offenders = all.filter(
+      ({ file, rel }) => rel !== 'architecture/no-timing.test.ts' && MEASURES.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders.map((o) => o.rel)).toEqual([]);
+  });
+
+  it('reads the wall clock only in the listed files, for a deadline or a token', () => {
+    const readers = all
+      .filter(
+        ({ file, rel }) => rel !== 'architecture/no-timing.test.ts' && WALL_CLOCK.test(readFileSync(file, 'utf8')),
+      )
+      .map((o) => o.rel)
+      .filter((rel) => !(rel in WALL_CLOCK_READERS));
+    expect(readers).toEqual([]);
+  });
+});
