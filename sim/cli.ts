@@ -3,8 +3,9 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { renderTranscriptHtml } from './runner/html.ts';
-import { loadScenarioFile, runScenario, ScenarioInvalidError, ScenarioRunError } from './runner/index.ts';
+import { relative } from 'node:path';
+import { loadScenarioFile } from './runner/load.ts';
+import { ScenarioInvalidError, ScenarioRunError } from './runner/errors.ts';
 
 const SHOWCASE = fileURLToPath(new URL('../fixtures/scenarios/showcase.yml', import.meta.url));
 
@@ -42,7 +43,11 @@ async function main(argv: string[]): Promise<number> {
   const file = args.positionals[0] ?? SHOWCASE;
   try {
     const scenario = await loadScenarioFile(file);
-    console.log(`Scenario ${file}${scenario.name ? `: ${scenario.name}` : ''}`);
+    const shown = relative(process.cwd(), file) || file;
+    console.log(`Scenario ${shown}${scenario.name ? `: ${scenario.name}` : ''}`);
+    console.log('Starting the emulated GitHub, the scripted model and Arbiter as its own process...');
+    // The runner (and the app it starts) loads after the first lines are out, so the wait is not silent.
+    const { runScenario } = await import('./runner/run-scenario.ts');
     const transcript = await runScenario(scenario, {
       log: (line) => console.log(line),
       databaseUrl: args.values['database-url'] ?? undefined,
@@ -51,9 +56,17 @@ async function main(argv: string[]): Promise<number> {
       await writeFile(args.values.json, `${JSON.stringify(transcript, null, 2)}\n`);
       console.log(`Transcript written to ${args.values.json}`);
     }
+    const fileArg = args.positionals[0] ? `${shown} ` : '';
     if (args.values.html) {
+      const { renderTranscriptHtml } = await import('./runner/html.ts');
       await writeFile(args.values.html, renderTranscriptHtml(transcript, `Scenario: ${scenario.name ?? file}`));
-      console.log(`Page written to ${args.values.html}`);
+      console.log(
+        `Page written to ${args.values.html}: open it in a browser to see every comment and check as GitHub shows them.`,
+      );
+    } else {
+      console.log('');
+      console.log('To see every comment, check run and the issues as GitHub shows them, write the page and open it:');
+      console.log(`  npm run simulate -- ${fileArg}--html arbiter-run.html`);
     }
     return 0;
   } catch (e) {

@@ -63,6 +63,8 @@ export interface EmulatorOptions {
 }
 
 export interface PullSnapshot {
+  title: string;
+  body: string;
   state: 'open' | 'closed';
   merged: boolean;
   draft: boolean;
@@ -86,6 +88,8 @@ export interface CheckSnapshot {
 }
 
 export interface IssueSnapshot {
+  title: string;
+  body: string;
   state: 'open' | 'closed';
   labels: string[];
   comments: { user: string; body: string }[];
@@ -436,6 +440,8 @@ export class GitHubEmulator {
       const pull = r.pulls.get(issue.number);
       if (!pull) {
         issues[issue.number] = {
+          title: issue.title,
+          body: issue.body,
           state: issue.state,
           labels: [...issue.labels],
           comments: commentsOf(issue.commentIds),
@@ -462,6 +468,8 @@ export class GitHubEmulator {
         ),
       ];
       prs[issue.number] = {
+        title: issue.title,
+        body: issue.body,
         state: issue.state,
         merged: pull.merged,
         draft: pull.draft,

@@ -28,6 +28,14 @@ h2 { border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
 .buttons button { margin-right: .5rem; }
 .meta { color: #59636e; }`;
 
+/** The opening post: the issue's or pull request's own body, as GitHub shows it above the comments. */
+function opening(author: string, body: string | undefined): string {
+  if (!body?.trim()) return '';
+  return `<div class="comment opening"><div class="who">${escape(author)}</div><div class="markdown-body">${markdownToHtml(body)}</div></div>`;
+}
+
+const titled = (title: string | undefined): string => (title ? ` ${escape(title)}` : '');
+
 function comments(list: { user: string; body: string }[]): string {
   return list
     .map(
@@ -58,7 +66,8 @@ function prSection(num: string, pr: PrState): string {
   const checks = Object.entries(pr.checks).sort(([a], [b]) => a.localeCompare(b));
   return [
     `<section id="pr-${escape(num)}" data-kind="pull">`,
-    `<h2>Pull request #${escape(num)} <span class="meta">${escape(state)}${pr.labels.length ? ` · ${pr.labels.map(escape).join(', ')}` : ''}${pr.reviewers.length ? ` · review requested: ${pr.reviewers.map(escape).join(', ')}` : ''}</span></h2>`,
+    `<h2>Pull request #${escape(num)}${titled(pr.title)} <span class="meta">${escape(state)}${pr.labels.length ? ` · ${pr.labels.map(escape).join(', ')}` : ''}${pr.reviewers.length ? ` · review requested: ${pr.reviewers.map(escape).join(', ')}` : ''}</span></h2>`,
+    opening('Description', pr.body),
     comments(pr.comments),
     ...checks.map(([name, c]) => check(name, c)),
     '</section>',
@@ -68,7 +77,8 @@ function prSection(num: string, pr: PrState): string {
 function issueSection(num: string, issue: IssueState): string {
   return [
     `<section id="issue-${escape(num)}" data-kind="issue">`,
-    `<h2>Issue #${escape(num)} <span class="meta">${escape(issue.state)}${issue.labels.length ? ` · ${issue.labels.map(escape).join(', ')}` : ''}</span></h2>`,
+    `<h2>Issue #${escape(num)}${titled(issue.title)} <span class="meta">${escape(issue.state)}${issue.labels.length ? ` · ${issue.labels.map(escape).join(', ')}` : ''}</span></h2>`,
+    opening('Description', issue.body),
     comments(issue.comments),
     '</section>',
   ].join('\n');

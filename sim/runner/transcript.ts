@@ -1,6 +1,7 @@
 // The transcript of a scenario run: the JSON shape of DESIGN.md §9 (validated, extra keys
 // dropped) and the readable rendering of the final state and its verdict line.
 import { z } from 'zod';
+import { markdownToText } from './markdown-text.ts';
 
 export const WriteEntry = z.object({
   seq: z.number().int(),
@@ -38,7 +39,11 @@ export const CheckState = z.object({
   details_url: z.string().nullable().optional(),
 });
 
+/** An issue's or pull request's title and body extend §9 compatibly (absent in older transcripts). */
+const Text = { title: z.string().optional(), body: z.string().optional() };
+
 export const PrState = z.object({
+  ...Text,
   state: z.string(),
   merged: z.boolean(),
   draft: z.boolean(),
@@ -51,6 +56,7 @@ export const PrState = z.object({
 export type PrState = z.infer<typeof PrState>;
 
 export const IssueState = z.object({
+  ...Text,
   state: z.string(),
   labels: z.array(z.string()),
   comments: z.array(Comment),
@@ -82,15 +88,11 @@ export type Transcript = z.infer<typeof Transcript>;
 export const SELECTION = 'Arbiter / selection';
 export const AWAITING = 'arbiter:awaiting-approval';
 const ACCEPTANCE = 'Arbiter / acceptance';
+const COMPARISON = /<!-- arbiter:comparison:/;
 
-const HIDDEN = /<!--[\s\S]*?-->/g;
-
+/** The first lines of a comment as a terminal shows it (markdown rendered as text, blank lines dropped). */
 function excerpt(body: string, lines = 4): string[] {
-  const kept = body
-    .replace(HIDDEN, '')
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '');
+  const kept = markdownToText(body).filter((l) => l.trim() !== '');
   const shown = kept.slice(0, lines).map((l) => (l.length > 110 ? `${l.slice(0, 107)}...` : l));
   if (kept.length > lines) shown.push(`... (${kept.length - lines} more lines)`);
   return shown;
@@ -132,8 +134,11 @@ export function renderFinalState(t: Transcript, change: number): string[] {
     out.push(
       `  Change #${change}  ${issue.state}   labels: ${issue.labels.length ? issue.labels.join(', ') : '-'}   ${issue.comments.length} comment(s)`,
     );
-    for (const cm of issue.comments)
-      out.push(...excerpt(cm.body).map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : `        ${l}`)));
+    // The comparison is what the run is about: shown whole, as text; other comments in their first lines.
+    for (const cm of issue.comments) {
+      const shown = COMPARISON.test(cm.body) ? markdownToText(cm.body) : excerpt(cm.body);
+      out.push(...shown.map((l, i) => (i === 0 ? `      ${cm.user}: ${l}` : l === '' ? '' : `        ${l}`)));
+    }
   }
   if (t.dispatches.length) out.push(`  Dispatches: ${t.dispatches.map((d) => d.event_type).join(', ')}`);
   if (t.restarts.length)

@@ -120,7 +120,16 @@ describe('the --html page in a browser', () => {
         { cwd: root, encoding: 'utf8', timeout: 400_000 },
       );
       expect(r.status, r.stderr).toBe(0);
+      // Progress comes first (before the runner loads), the page's line last.
+      const printed = r.stdout.split('\n');
+      expect(printed[0]).toBe(
+        'Scenario fixtures/scenarios/showcase.yml: Fastest loses to better (calendar with a kanban list per day)',
+      );
+      expect(printed[1]).toMatch(/^Starting the emulated GitHub/);
       expect(r.stdout).toContain(`Page written to ${out}`);
+      // The terminal shows the comparison as text: its matrix in columns, no markdown table left.
+      expect(r.stdout).toMatch(/^ +Criterion +#13 .+ +#12 /m);
+      expect(r.stdout).not.toMatch(/^\s*\|.*\|\s*$/m);
       expect(readFileSync(out, 'utf8')).toContain('<section id="pr-13"');
       const dom = browserDom(out);
       const change = structureOfHtml(section(dom, 'issue-42'));
@@ -128,6 +137,9 @@ describe('the --html page in a browser', () => {
       expect(matrix, 'the comparison table').toBeDefined();
       expect(inList(matrix!.ancestors)).toBe(false);
       expect(matrix!.headers.slice(1).map((h) => h.split(' ')[0])).toEqual(['#13', '#12']);
+      // The Change's own body (its criteria) and the candidates' bodies are on the page too.
+      expect(change.visible).toContain('The home page shows a calendar of the current month');
+      expect(structureOfHtml(section(dom, 'pr-13')).visible).toContain('Candidate-for: #42');
       // Each PR's section shows its check runs with their bodies.
       expect(section(dom, 'pr-13')).toContain('data-check="Arbiter / selection"');
     },
