@@ -488,6 +488,20 @@ export class GitHubEmulator {
     return this.world.repo(repo).git.branches.get(branch) ?? null;
   }
 
+  /** The latest check runs on a commit, as GitHub lists them (for tests of checks on a branch's head). */
+  checksOn(
+    repo: string,
+    sha: string,
+  ): { name: string; app: string; conclusion: string | null; title: string | null; summary: string | null }[] {
+    return latestRuns(this.world.repo(repo), sha).map((run) => ({
+      name: run.name,
+      app: run.app,
+      conclusion: run.conclusion,
+      title: run.output.title,
+      summary: run.output.summary,
+    }));
+  }
+
   /** Pull requests the app itself opened (the combined candidate), by number, oldest first. */
   pullsOpenedByApp(repo: string): { number: number; head: string; headSha: string }[] {
     const r = this.world.repo(repo);

@@ -61,7 +61,11 @@ const ExistingRuns = z.object({
 });
 type ExistingRun = z.infer<typeof ExistingRuns>['check_runs'][number];
 
-const findExistingRun = async (gh: ConfigPort, appSlug: string, { owner, repo, sha }: ConfigCheckInput) => {
+const findExistingRun = async (
+  gh: ConfigPort,
+  appSlug: string,
+  { owner, repo, sha }: Pick<ConfigCheckInput, 'owner' | 'repo' | 'sha'>,
+) => {
   const parsed = ExistingRuns.safeParse(await gh.listCheckRunsNamed({ owner, repo, sha, name: CONFIG_CHECK_NAME }));
   if (!parsed.success)
     throw new ConfigGitHubError(`unexpected check-run list for ${sha}: ${parsed.error.message}`, null);
@@ -87,18 +91,14 @@ const isDefaultBranch = async (gh: ConfigPort, input: ConfigCheckInput): Promise
 const isBranchHead = async (gh: ConfigPort, input: ConfigCheckInput): Promise<boolean> =>
   (await gh.branchHead({ owner: input.owner, repo: input.repo, branch: branchOf(input) })) === input.sha;
 
-/**
- * Validates `.github/arbiter.yml` at `sha` and shows the result as the `Arbiter / config` check
- * run (updated in place when it exists). On the default branch the result is also recorded, so
- * `getRepoConfig` stops every workflow while the configuration is invalid.
- */
-export const checkConfigOnCommit = async (
+/** Shows a validation result as the `Arbiter / config` check run on `sha` (updated in place when it exists). */
+const showConfigCheck = async (
   deps: ConfigDeps,
   gh: ConfigPort,
-  input: ConfigCheckInput,
-): Promise<{ ok: boolean }> => {
+  input: Pick<ConfigCheckInput, 'owner' | 'repo' | 'sha'>,
+  result: Awaited<ReturnType<typeof loadRepoConfig>>,
+): Promise<void> => {
   const { owner, repo, sha } = input;
-  const result = await loadRepoConfig(gh, { owner, repo, ref: sha });
   const output = renderConfigCheck(result);
   const existing = await findExistingRun(gh, deps.appSlug, input);
   const body = {
@@ -114,6 +114,21 @@ export const checkConfigOnCommit = async (
   };
   if (existing === undefined) await gh.createConfigRun({ owner, repo, sha }, body);
   else if (!alreadyShows(existing, output)) await gh.updateConfigRun({ owner, repo, id: existing.id }, body);
+};
+
+/**
+ * Validates `.github/arbiter.yml` at `sha` and shows the result as the `Arbiter / config` check
+ * run (updated in place when it exists). On the default branch the result is also recorded, so
+ * `getRepoConfig` stops every workflow while the configuration is invalid.
+ */
+export const checkConfigOnCommit = async (
+  deps: ConfigDeps,
+  gh: ConfigPort,
+  input: ConfigCheckInput,
+): Promise<{ ok: boolean }> => {
+  const { owner, repo, sha } = input;
+  const result = await loadRepoConfig(gh, { owner, repo, ref: sha });
+  await showConfigCheck(deps, gh, input, result);
 
   if (await isDefaultBranch(gh, input)) {
     // Validity only, and only from the branch's head: a retried or redelivered push may check a
@@ -192,10 +207,21 @@ const loadDefaultConfig = async (
   deps.log.warn({ repo: key, errors: result.errors.length }, 'invalid .github/arbiter.yml on the default branch');
   // A push since this load began may have fixed it: then the mark is not recorded (the push's own
   // config check decides), and this event is left alone like any other while the config is unsure.
-  await deps.store.markConfigInvalid(
+  const marked = await deps.store.markConfigInvalid(
     key,
     `invalid on the default branch:\n${formatConfigErrors(result.errors)}`,
     generation,
   );
+  // A config broken before Arbiter was installed (no push has checked it yet): the failing check on
+  // the branch's head names the lines. Shown once, when it is marked; a failure to show it leaves the
+  // mark (pull requests' checks and commands' replies still point at the problem).
+  if (marked) {
+    try {
+      const head = await gh.branchHead({ owner, repo, branch: await gh.defaultBranch({ owner, repo }) });
+      await showConfigCheck(deps, gh, { owner, repo, sha: head }, result);
+    } catch (error) {
+      deps.log.warn({ repo: key, err: error }, 'the failing config check could not be shown on the default branch');
+    }
+  }
   return null;
 };

@@ -206,7 +206,10 @@ an empty or missing file means the defaults below. Durations are in seconds.
   \`\`\`
 
 - **While the file on the default branch is invalid, Arbiter does nothing else in that
-  repository** (no candidates recorded, no comments, no merges) until a push fixes it.
+  repository** (no candidates recorded, no merges) until a push fixes it, but it says so: a
+  file that was already broken when Arbiter was installed gets the failing \`Arbiter / config\`
+  check on the default branch's head at the first event, a pull request that links a Change
+  gets it on its head, and every slash command is answered with the problems and the file to fix.
 - **Organisation defaults.** When the repository has no \`${CONFIG_PATH}\`, Arbiter reads the
   same path in the organisation's \`.github\` repository.
 - **\`_extends\`.** A top-level \`_extends: other-repo\`, \`_extends: owner/repo\` or

@@ -11,6 +11,7 @@ import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../wor
 import { requestDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction } from './commands.ts';
+import { answerWhileConfigInvalid } from './config-invalid.ts';
 import { onIssues } from './issues.ts';
 import { onPullRequest, ownActNeedsNothing } from './pull-request.ts';
 import { onPush } from './push.ts';
@@ -68,7 +69,9 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
   const config = await getRepoConfig(scoped, gh, { owner, repo });
   if (!config) {
     log.info('configuration invalid: Arbiter does nothing else for this repository until it is fixed');
-    await configOfPull();
+    // A pull request linking a Change gets the failing check on its head; one that changes the file, its own.
+    const answered = await answerWhileConfigInvalid(scoped, gh, delivery, installation.id);
+    if (answered !== 'pull-checked') await configOfPull();
     return;
   }
   const ctx = await repoContext(scoped, {

@@ -1,14 +1,20 @@
 // The store's room for each repository's configuration: its validity and the cached parsed config,
 // guarded by a generation so a stale read never overwrites a newer invalidation.
 import type { Db } from './db.ts';
-import { parseRow, ValidRow, ConfigStateRow } from './rows.ts';
+import { parseRow, ValidRow, ConfigStateRow, ConfigProblemsRow } from './rows.ts';
 import type { Store } from './types.ts';
 
 export function configStore(
   db: Db,
 ): Pick<
   Store,
-  'setConfigValid' | 'markConfigInvalid' | 'isConfigValid' | 'getConfigState' | 'cacheConfig' | 'dropCachedConfig'
+  | 'setConfigValid'
+  | 'markConfigInvalid'
+  | 'isConfigValid'
+  | 'getConfigState'
+  | 'configProblems'
+  | 'cacheConfig'
+  | 'dropCachedConfig'
 > {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
@@ -42,6 +48,13 @@ export function configStore(
       if (!r) return { valid: true, config: null, loadedAt: null, generation: 0 };
       const row = parseRow(ConfigStateRow, r, 'repo config');
       return { valid: row.valid, config: row.config ?? null, loadedAt: row.loaded_at, generation: row.generation };
+    },
+    async configProblems(repo) {
+      const r = await one('SELECT valid, detail FROM repo_config WHERE repo = $1', [repo]);
+      if (!r) return '';
+      const row = parseRow(ConfigProblemsRow, r, 'repo config');
+      // The detail's first line says where it was found (`invalid on the default branch:`); the rest are the problems.
+      return row.valid ? '' : row.detail.split('\n').slice(1).join('\n');
     },
     async cacheConfig(repo, { config, loadedAt, generation }) {
       // Over an existing row, only while it is valid and no invalidation moved its generation.

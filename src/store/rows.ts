@@ -125,6 +125,7 @@ export const ConfigStateRow = z.object({
   loaded_at: iso.nullable(),
   generation: int,
 });
+export const ConfigProblemsRow = z.object({ valid: z.boolean(), detail: z.string() });
 export const IdRow = z.object({ id: int });
 export const BudgetRow = z.object({ scope: z.string(), calls: int });
 export const SelectionRow = z.object({ selection: z.string().nullable() });

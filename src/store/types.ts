@@ -240,6 +240,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   isConfigValid(repo: string): Promise<boolean>;
   /** Validity and the cached config (unparsed: the caller validates it). A repository never seen is valid with nothing cached. */
   getConfigState(repo: string): Promise<RepoConfigState>;
+  /** Why the repository's config is invalid (the `path (line N): message` lines), or '' while it is valid or never checked. */
+  configProblems(repo: string): Promise<string>;
   /**
    * Caches a config loaded at `loadedAt` (app clock). Stored only while the repository is valid
    * and its generation is still `generation` (no invalidation since the load began): true when stored.

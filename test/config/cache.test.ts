@@ -218,13 +218,20 @@ describe.each(BACKENDS)('the cached repository config on %s', (backend) => {
     expect(contentReads).toBe(2);
   });
 
-  it('records an invalid default-branch config it reads instead of caching it', async () => {
+  it('records an invalid default-branch config it reads instead of caching it, and shows it once on the head', async () => {
     serve('gate: 3\n');
+    const conclusions: string[] = [];
+    nock(API).get('/repos/acme/todo').reply(200, { default_branch: 'main' });
+    const runs = configCheckRuns('5'.repeat(40), conclusions);
     const octokit = makeGitHub();
     expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
     expect(await getRepoConfig(deps, octokit, TODO)).toBeNull();
     expect(contentReads).toBe(1);
     expect(await b.store.getConfigState('acme/todo')).toMatchObject({ valid: false, config: null });
+    // A config broken before install: the failing check on the default branch's head, and the problem kept.
+    runs.done();
+    expect(conclusions).toEqual(['failure']);
+    expect(await b.store.configProblems('acme/todo')).toMatch(/^gate \(line 1\): /);
   });
 
   it('never lets a read that began before a fixing push mark the config invalid afterwards', async () => {

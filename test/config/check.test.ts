@@ -330,7 +330,21 @@ describe('getRepoConfig', () => {
   });
 
   it('records an invalid default-branch config it finds and answers null', async () => {
-    const scope = nock(API).get(CONTENTS('acme', 'todo')).reply(200, 'gate: 3\n', RAW);
+    const scope = nock(API)
+      .get(CONTENTS('acme', 'todo'))
+      .reply(200, 'gate: 3\n', RAW)
+      .get('/repos/acme/todo')
+      .reply(200, { default_branch: 'main' })
+      .get('/repos/acme/todo/branches/main')
+      .reply(200, { name: 'main', commit: { sha: 'a'.repeat(40) } })
+      .get(`/repos/acme/todo/commits/${'a'.repeat(40)}/check-runs`)
+      .query(true)
+      .reply(200, { total_count: 0, check_runs: [] })
+      .post(
+        '/repos/acme/todo/check-runs',
+        (body: { conclusion: string; head_sha: string }) => body.conclusion === 'failure',
+      )
+      .reply(201, { id: 1 });
     const deps = makeDeps();
     expect(await getRepoConfig(deps, makeGitHub(), { owner: 'acme', repo: 'todo' })).toBeNull();
     expect(deps.store.calls).toEqual(['acme/todo:invalid:invalid on the default branch:']);
