@@ -21,6 +21,7 @@ function section(v: VerbModule): string {
     '',
     v.help.description,
     '',
+    ...(v.help.arguments ? [`- Arguments: ${v.help.arguments}`] : []),
     `- Who: ${v.help.who}`,
     `- Where: ${WHERE_WORDS[v.where]}`,
     `- Changes state: ${v.changesState ? 'yes' : 'no'}${aliases}`,

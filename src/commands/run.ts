@@ -79,7 +79,8 @@ async function refuse(
   return { handled: true, verb, outcome: 'refused' };
 }
 
-const usageOf = (verb: VerbModule, prefix: string): string => `Usage: \`${prefix} ${verb.help.usage}\``;
+const usageOf = (verb: VerbModule, prefix: string): string =>
+  `Usage: \`${prefix} ${verb.help.usage}\`${verb.help.arguments ? `, where ${verb.help.arguments}` : ''}.`;
 
 async function execute(
   t: CommandTarget,
@@ -107,11 +108,12 @@ async function execute(
     );
   }
   const misplaced = await WHERE[verb.where](t, verb.name, candidate, services);
-  if (misplaced) return refuse(t, services, verb.name, line, `${misplaced.message} (\`${misplaced.code}\`)`);
+  if (misplaced) return refuse(t, services, verb.name, line, misplaced.message);
 
   if (t.source === 'comment') await services.react(t, 'eyes');
   const result = await verb.run(t, args, services);
-  const answer = result.ok ? result.message : `**\`${result.code}\`**: ${result.message}`;
+  // A verb that could not do it says why in a sentence; its code is for the log, not for people.
+  const answer = result.ok ? result.message : `@${t.user}: ${result.message}`;
   await services.reply(t, `${quote(line)}\n\n${answer}`);
   if (result.ok && t.source === 'comment') await services.react(t, '+1');
   const outcome: CommandOutcome = verb.name === 'help' ? 'help' : result.ok ? 'done' : 'failed';

@@ -54,6 +54,8 @@ export interface VerbHelp {
   who: string;
   /** e.g. `reject misses the calendar view`; rendered after the prefix. */
   example: string;
+  /** What the arguments may be, in words (`N is a whole number from 1 to 10`); said with the usage line. */
+  arguments?: string;
 }
 
 /** Where a verb applies: on a candidate PR, on a Change issue, on either, anywhere at all, or on an issue that is or becomes a Change. */

@@ -23,6 +23,7 @@ import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './select.ts';
+import { openCandidatesByBase, statusOfChange } from './status.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -242,6 +243,8 @@ export async function cancelChange(
 
 export async function statusOf(ctx: RepoContext, pr: number): Promise<VerbResult> {
   const candidate = await ctx.deps.store.getCandidate(ctx.key, pr);
+  // On the Change issue itself: every candidate it had, by base.
+  if (!candidate && (await ctx.deps.store.getChange(ctx.key, pr))) return statusOfChange(ctx, pr);
   if (!candidate) return refused('not_a_candidate', `#${pr} is not a candidate.`);
   const view = await readGroupView(ctx, candidate.change, candidate.base);
   if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
@@ -269,6 +272,15 @@ export async function statusOf(ctx: RepoContext, pr: number): Promise<VerbResult
 }
 
 export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult> {
+  // On the Change issue: rank each base's group, as `rank` on one of its open candidates would.
+  if (!(await ctx.deps.store.getCandidate(ctx.key, pr)) && (await ctx.deps.store.getChange(ctx.key, pr))) {
+    const groups = await openCandidatesByBase(ctx, pr);
+    if (groups.length === 0) return refused('not_open', `#${pr} has no open candidate to rank.`);
+    const answers: VerbResult[] = [];
+    for (const one of groups) answers.push(await rankNow(ctx, one.pr));
+    const failed = answers.find((a) => !a.ok);
+    return failed ?? { ok: true, message: answers.map((a) => a.message).join('\n') };
+  }
   const candidate = await openCandidate(ctx, pr);
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const view = await readGroupView(ctx, candidate.change, candidate.base);

@@ -37,7 +37,7 @@ describe('runCommand: an accepted command', () => {
     ]);
   });
 
-  it('answers a verb that declined with its code and message, without +1', async () => {
+  it('answers a verb that declined with its reason in a sentence (no internal code), without +1', async () => {
     const s = fakeServices(
       world({
         results: {
@@ -49,7 +49,7 @@ describe('runCommand: an accepted command', () => {
     expect(run).toEqual({ handled: true, verb: 'promote', outcome: 'failed' });
     expect(s.calls.filter((c) => c.startsWith('reply') || c.startsWith('react'))).toEqual([
       'react eyes',
-      'reply #12: > /arbiter promote\n\n**`selection_pending`**: Siblings #14 and #15 are still verifying.',
+      'reply #12: > /arbiter promote\n\n@will: Siblings #14 and #15 are still verifying.',
     ]);
   });
 
@@ -104,18 +104,42 @@ describe('runCommand: an accepted command', () => {
 describe('runCommand: refusals change nothing and are answered', () => {
   type Row = [name: string, t: CommandTarget, code: RegExp];
   const rows: Row[] = [
-    ['promote on a PR that is not a candidate', onOtherPr('/arbiter promote'), /not_a_candidate/],
-    ['recheck on an issue', onChange('/arbiter recheck'), /not_a_candidate/],
-    ['reject on a PR that is not a candidate', onOtherPr('/arbiter reject meh'), /not_a_candidate/],
-    ['cancel on a PR that is not a candidate', onOtherPr('/arbiter cancel'), /not_a_candidate/],
-    ['cancel on an untracked issue', onIssue('/arbiter cancel'), /not_a_change/],
-    ['status on an untracked issue', onIssue('/arbiter status'), /not_a_change/],
-    ['explore on a candidate PR', onCandidate('/arbiter explore 2'), /not_a_change/],
-    ['explore on an untracked issue', onIssue('/arbiter explore 2'), /not_a_change/],
+    [
+      'promote on a PR that is not a candidate',
+      onOtherPr('/arbiter promote'),
+      /is not a candidate \(a draft pull request linking a Change\)/,
+    ],
+    [
+      'recheck on an issue',
+      onChange('/arbiter recheck'),
+      /is not a candidate \(a draft pull request linking a Change\)/,
+    ],
+    [
+      'reject on a PR that is not a candidate',
+      onOtherPr('/arbiter reject meh'),
+      /is not a candidate \(a draft pull request linking a Change\)/,
+    ],
+    [
+      'cancel on a PR that is not a candidate',
+      onOtherPr('/arbiter cancel'),
+      /is not a candidate \(a draft pull request linking a Change\)/,
+    ],
+    ['cancel on an untracked issue', onIssue('/arbiter cancel'), /is not a Change Arbiter tracks/],
+    ['status on an untracked issue', onIssue('/arbiter status'), /is not a Change Arbiter tracks/],
+    ['explore on a candidate PR', onCandidate('/arbiter explore 2'), /is not a Change Arbiter tracks/],
+    ['explore on an untracked issue', onIssue('/arbiter explore 2'), /is not a Change Arbiter tracks/],
     ['reject without a reason', onCandidate('/arbiter reject'), /Usage: `\/arbiter reject REASON`/],
     ['reject with only spaces', onCandidate('/arbiter reject    '), /Usage: `\/arbiter reject REASON`/],
-    ['explore 0', onChange('/arbiter explore 0'), /Usage: `\/arbiter explore \[N\]`/],
-    ['explore 11', onChange('/arbiter explore 11'), /Usage: `\/arbiter explore \[N\]`/],
+    [
+      'explore 0',
+      onChange('/arbiter explore 0'),
+      /Usage: `\/arbiter explore \[N\]`, where N is a whole number from 1 to 10\./,
+    ],
+    [
+      'explore 11',
+      onChange('/arbiter explore 11'),
+      /Usage: `\/arbiter explore \[N\]`, where N is a whole number from 1 to 10\./,
+    ],
     ['explore -1', onChange('/arbiter explore -1'), /Usage/],
     ['explore 2.5', onChange('/arbiter explore 2.5'), /Usage/],
     ['explore many', onChange('/arbiter explore many'), /Usage/],
@@ -293,7 +317,9 @@ describe('check-run buttons', () => {
     const s = fakeServices(world());
     const run = await runButton(click({ issueNumber: 13, user: 'will' }), 'recheck', s);
     expect(run.outcome).toBe('refused');
-    expect(s.calls.find((c) => c.startsWith('reply'))).toMatch(/not_a_candidate/);
+    expect(s.calls.find((c) => c.startsWith('reply'))).toMatch(
+      /is not a candidate \(a draft pull request linking a Change\)/,
+    );
   });
 
   it('does not handle an unknown identifier', async () => {

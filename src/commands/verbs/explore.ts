@@ -12,6 +12,7 @@ export const exploreVerb: VerbModule = {
   pattern: EXPLORE_ARGS,
   help: {
     usage: `explore [N]`,
+    arguments: `N is a whole number from 1 to ${MAX_EXPLORE}`,
     description: `Request N (1 to ${MAX_EXPLORE}) candidates for this Change, each with a distinct configured approach.`,
     who: 'write, maintain or admin',
     example: 'explore 3',

@@ -6,6 +6,7 @@ export const rejectVerb: VerbModule = {
   pattern: /\S/,
   help: {
     usage: 'reject REASON',
+    arguments: 'REASON is any text: what the candidate misses',
     description: 'Reject this candidate with a reason (required); a gated winner may get one repair attempt.',
     who: 'write, maintain or admin',
     example: 'reject the calendar view is missing',
