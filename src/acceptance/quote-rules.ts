@@ -122,9 +122,12 @@ export const RESTATE_SHARE = 0.5;
 /** For a criterion that asks for a message or visible text, the text is the work: only a near-copy of the criterion restates it. */
 export const RESTATE_SHARE_OF_TEXT_CRITERION = 0.75;
 
-/** The criterion asks for a message or visible text: it is told, logged, printed, warned, or names a heading, label, title… */
+/**
+ * The criterion asks for a message or visible text: something is logged, printed, told, warned,
+ * a message, heading, label or title, or an error that names, states or lists something.
+ */
 const ASKS_FOR_TEXT =
-  /\b(?:logs?|logged|logging|prints?|printed|warns?|warned|warning|tells?|told|says?|said|reads|messages?|notif(?:y|ies|ied|ication)|alerts?|explains?|explained|headings?|titles?|labels?|captions?|placeholders?|tooltips?|wording|texts?)\b/i;
+  /\b(?:logs|logged|logging|log (?:line|message|entry)|prints?|printed|warns?|warned|warning|tells?|told|says?|said|reads|messages?|notif(?:y|ies|ied|ication)|alerts?|explains?|explained|headings?|titles?|labels?|captions?|placeholders?|tooltips?|wording|texts?)\b|\berrors?\b[^.]*\b(?:names?|states?|includes?|shows?|mentions?|lists?|quotes?)\b/i;
 
 /** The criterion is about tests: test names and assertions may be the work. */
 const ABOUT_TESTS = /\b(?:tests?|tested|specs?|test suite|coverage)\b/i;
@@ -132,6 +135,8 @@ const ABOUT_TESTS = /\b(?:tests?|tested|specs?|test suite|coverage)\b/i;
 /** Calls whose arguments are only output: logs and prints. Their arguments (even `${…}` and `{ event }`) are the message. */
 const OUTPUT_CALL =
   /(?:\b(?:console|logger|log|logging|fmt|print|println|printf|puts|echo|warn|info|debug|trace)\b(?:\s*\.\s*#?[A-Za-z_$][\w$]*)*)\s*\(/g;
+/** Test words: wrappers, except for a criterion about tests, where the test is the work. */
+const TEST_WORDS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'should']);
 /** Test declarations: their first argument is a name. */
 const TEST_CALL = /\b(?:describe|it|test|context|suite)(?:\s*\.\s*(?:test|only|skip|each))*\s*\(/g;
 
@@ -171,7 +176,7 @@ const WRAPPERS = new Set(
  * or names only bound to a value: `NOTE =`, `text:`), and names in quotes that are compared or
  * matched (`typeof data !== 'function'`, `case 'priority':`).
  */
-function codeWords(code: string): Set<string> {
+function codeWords(code: string, testsAreWork = false): Set<string> {
   const out = new Set<string>();
   for (const m of code.matchAll(/(['"`])([^'"`\s]*)\1|[A-Za-z_$][\w$]*/g)) {
     const at = m.index ?? 0;
@@ -183,7 +188,8 @@ function codeWords(code: string): Set<string> {
       continue;
     }
     if ((KEYWORDS.has(m[0]) && !ACTION_KEYWORDS.has(m[0])) || /^\s*(?::(?!:)|=(?![=>]))/.test(after)) continue;
-    for (const w of stems(m[0])) if (!WRAPPERS.has(w) && !META_WORDS.has(w)) out.add(w);
+    for (const w of stems(m[0]))
+      if ((!WRAPPERS.has(w) || (testsAreWork && TEST_WORDS.has(w))) && !META_WORDS.has(w)) out.add(w);
   }
   return out;
 }
@@ -196,7 +202,9 @@ const PLACEHOLDER = /\{\{[^}]*\}\}|\{\w*\}|%[sdifjoO%]/g;
 
 /** The criterion's quoted text, lower-case and whitespace-normalised. */
 const quotedTexts = (criterion: string): string[] =>
-  [...criterion.matchAll(QUOTED)].map((m) => (m[3] ?? '').toLowerCase().replace(/\s+/g, ' ').trim()).filter(Boolean);
+  [...criterion.matchAll(QUOTED)].map((m) => (m[3] ?? '').replace(/\s+/g, ' ').trim()).filter(Boolean);
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A quote that describes the work instead of doing it. Decided from the quote's parts (its code,
@@ -220,16 +228,14 @@ const quotedTexts = (criterion: string): string[] =>
 export function selfDescribes(parts: QuoteParts, criterion: string): boolean {
   const want = criterionWords(criterion);
   const asksForText = ASKS_FOR_TEXT.test(criterion.replace(QUOTED, '$1 ')) || quotedTexts(criterion).length > 0;
-  let text = parts.text.replace(PLACEHOLDER, ' ').replace(/\s+/g, ' ').toLowerCase();
-  for (const q of quotedTexts(criterion)) text = text.split(q).join(' ');
+  let text = parts.text.replace(PLACEHOLDER, ' ').replace(/\s+/g, ' ');
+  for (const q of quotedTexts(criterion)) text = text.replace(new RegExp(escapeRegExp(q), 'gi'), ' ');
   const said = new Set(stems(text));
   const shared = [...want].filter((w) => said.has(w)).length;
   const merged = [...parts.code].map((c, i) => (c === ' ' ? (parts.slots[i] ?? ' ') : c)).join('');
-  const spans = [
-    ...callArguments(merged, OUTPUT_CALL),
-    ...(ABOUT_TESTS.test(criterion) ? [] : callArguments(merged, TEST_CALL)),
-  ];
-  const doing = codeWords(blank(parts.code, spans));
+  const aboutTests = ABOUT_TESTS.test(criterion);
+  const spans = [...callArguments(merged, OUTPUT_CALL), ...(aboutTests ? [] : callArguments(merged, TEST_CALL))];
+  const doing = codeWords(blank(parts.code, spans), aboutTests);
   const filled = codeWords(blank(parts.slots, spans));
   const codeShares = [...doing].some((w) => want.has(w));
   if (CLAIM.test(parts.text)) return !codeShares;
