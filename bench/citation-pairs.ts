@@ -14,8 +14,8 @@ const Pair = z.object({
   citedAs: z.string().optional(),
   line: z.number().int().optional(),
   written: z.literal(true).optional(),
-  /** 2: written after the rule, labelled before it was run on them (held out). */
-  batch: z.literal(2).optional(),
+  /** 2, 3: written after the rule, labelled before it was run on them (held out; see the file's `about`). */
+  batch: z.union([z.literal(2), z.literal(3)]).optional(),
   path: z.string().optional(),
   text: z.string().optional(),
   form: z.string(),
