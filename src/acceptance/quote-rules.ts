@@ -115,7 +115,7 @@ const criterionWords = (criterion: string): Set<string> =>
 
 /** Text that claims a criterion is met: "AC1 is met", "feature complete", "criterion 2 done", "requirement satisfied". */
 const CLAIM =
-  /\bAC\s*-?\d+\b|\b(?:acceptance\s+)?criteri(?:on|a)\b|\bfeature\s+(?:is\s+)?(?:complete|completed|done|implemented|ready)\b|\b(?:is|are|now|been)\s+(?:met|implemented|satisfied|fulfilled)\b|\brequirements?\b[^.]*\b(?:met|done|implemented|satisfied)\b/i;
+  /\bAC\s*-?\d+\b|\b(?:criteri(?:on|a)|requirements?|feature|story|ticket)\s*(?:#?\d+\s*)?(?:(?:is|are|has been|have been|now)\s+)?(?:met|done|complete|completed|implemented|satisfied|fulfilled|passed)\b|\b(?:is|are|now|been)\s+(?:met|implemented|satisfied|fulfilled)\b/i;
 
 /** A restating text holds at least this share of the criterion's own words (and at least two, or all when it has one). */
 export const RESTATE_SHARE = 0.5;
