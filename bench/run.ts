@@ -9,6 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchCitationPairs, citationPairsLine, loadCitationPairs } from './citation-pairs.ts';
 import { benchCitations, citationCorpusLine } from './citations.ts';
 import { benchContext, type ContextResult } from './context.ts';
 import { runManyChanges, type E2eResult } from './e2e.ts';
@@ -275,8 +276,18 @@ async function main(): Promise<void> {
   say(`${os.cpus().length} cores, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' ')}`);
   if (s.only.includes('citations')) {
     const r = benchCitations();
-    results.citations = r;
-    print([citationCorpusLine(r)]);
+    const all = loadCitationPairs();
+    const pairs = benchCitationPairs(all);
+    results.citations = { ...r, pairs };
+    print([
+      citationPairsLine(pairs),
+      ...[undefined, 2, 3].map(
+        (b) => `  batch ${b ?? 1}: ${citationPairsLine(benchCitationPairs(all.filter((p) => p.batch === b)))}`,
+      ),
+      ...pairs.rejectExamples.map((e) => `  refused, should verify: ${e}`),
+      ...pairs.acceptExamples.map((e) => `  verified, self-description: ${e}`),
+      citationCorpusLine(r),
+    ]);
   }
   if (s.only.includes('context')) {
     const r = await benchContext(say);

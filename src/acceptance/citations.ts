@@ -1,8 +1,8 @@
 // Verifies a model's citation against the material THIS candidate's model call received: the
 // quote must occur verbatim (whitespace-normalised) in a sent file or the patch, and mean something.
-import { commentMask, isProsePath } from './comments.ts';
+import { isProsePath, KIND, quoteParts, textKinds } from './comments.ts';
 import { parseUnifiedDiff } from './diff.ts';
-import { isLoneKeywordOrLiteral, isTrivialQuote, restatesCriterion } from './quote-rules.ts';
+import { isLoneKeywordOrLiteral, isTrivialQuote, selfDescribes } from './quote-rules.ts';
 
 export interface CitationMaterial {
   /** The files the model received, with the text it received (already cut and redacted). */
@@ -34,7 +34,8 @@ export const CITATION_FAILURE_WORDING: Record<CitationFailure, string> = {
   'not-found': 'the quote does not occur in the cited file or patch',
   'in-comment': 'the quote is only in a comment: text about the work is not the work',
   'prose-file': 'the quote is only in a prose file (docs, notes): text about the work is not the work',
-  'restates-criterion': "the quote restates the criterion's own words instead of doing it",
+  'restates-criterion':
+    "the quote's text restates the criterion (a message, log line, constant or test name) instead of code doing it",
   'removed-line-still-present': 'the removed line is still present in the head',
 };
 
@@ -64,14 +65,15 @@ export interface CitationOptions {
 export const isMeaningfulQuote = (quote: string): boolean => !isTrivialQuote(normaliseWhitespace(quote));
 
 /**
- * Whitespace-normalised text with, for each character, the 1-based line it came from, whether it
- * lies in a comment (separating spaces count as comment, so only real characters decide), and
- * whether it starts or ends its line's content (to tell a whole line from a fragment).
+ * Whitespace-normalised text with, for each character, the 1-based line it came from, its KIND
+ * (code, comment, text…; separating spaces count as comment, so only real characters decide
+ * whether a quote lies in a comment), and whether it starts or ends its line's content (to tell a
+ * whole line from a fragment).
  */
 interface NormText {
   text: string;
   lineAt: Int32Array;
-  comment: Uint8Array;
+  kind: Uint8Array;
   lineStart: Uint8Array;
   lineEnd: Uint8Array;
   prose: boolean;
@@ -81,10 +83,10 @@ const HUNK_GAP = '\u0000';
 
 const normalise = (path: string, lines: { line: number; text: string }[]): NormText => {
   const joined = lines.map((l) => l.text).join('\n');
-  const inComment = commentMask(path, joined);
+  const kinds = textKinds(path, joined);
   const total = joined.length + lines.length + 1;
   const lineAt = new Int32Array(total);
-  const comment = new Uint8Array(total);
+  const kind = new Uint8Array(total);
   const lineStart = new Uint8Array(total);
   const lineEnd = new Uint8Array(total);
   const parts: string[] = [];
@@ -105,19 +107,19 @@ const normalise = (path: string, lines: { line: number; text: string }[]): NormT
       const prev = i > 0 && /\s/.test(l.text[i - 1]);
       if (len > 0 && parts[len - 1] !== HUNK_GAP && (first || prev)) {
         parts.push(' ');
-        comment[len] = 1;
+        kind[len] = KIND.comment;
         lineAt[len++] = l.line;
       }
       if (first) lineStart[len] = 1;
       first = false;
       parts.push(ch);
-      comment[len] = inComment[offset + i];
+      kind[len] = kinds[offset + i];
       lineAt[len++] = l.line;
     }
     if (!first) lineEnd[len - 1] = 1;
     offset += l.text.length + 1;
   }
-  return { text: parts.join(''), lineAt, comment, lineStart, lineEnd, prose: isProsePath(path) };
+  return { text: parts.join(''), lineAt, kind, lineStart, lineEnd, prose: isProsePath(path) };
 };
 
 const textLines = (text: string): { line: number; text: string }[] =>
@@ -180,7 +182,7 @@ const occurrences = (hay: NormText | undefined, needle: string): number[] => {
 /** Text about the work: the whole occurrence lies in a comment, or the file is prose. */
 const aboutTheWork = (hay: NormText, at: number, length: number): boolean => {
   if (hay.prose) return true;
-  for (let i = at; i < at + length; i++) if (hay.comment[i] === 0) return false;
+  for (let i = at; i < at + length; i++) if (hay.kind[i] !== KIND.comment) return false;
   return true;
 };
 
@@ -232,7 +234,8 @@ const specific = (
  * occur verbatim (whitespace-normalised, not cutting a word) in the cited head file as sent, or
  * in the new side (added and context lines) of the cited file in the patch; and be specific
  * (see `specific`). For a criterion about behaviour it must occur there outside comments and
- * outside prose files, and must not restate the criterion. Only with `allowRemoved`, a quote
+ * outside documentation files, and must not describe the work instead of doing it (its string or
+ * markup text restating the criterion with no code sharing the criterion's words: selfDescribes). Only with `allowRemoved`, a quote
  * of a removed line of the cited file verifies when no head file or new-side line still holds it.
  * Paths must match; a quote found only in another file does not count.
  */
@@ -261,7 +264,11 @@ export function verifyCitation(
     if (unspecific) return { ok: false, reason: unspecific };
     const work = opts.allowProse ? hits : hits.filter((at) => !aboutTheWork(hay, at, quote.length));
     if (work.length === 0) return { ok: false, reason: hay.prose ? 'prose-file' : 'in-comment' };
-    if (!opts.allowProse && opts.criterion && restatesCriterion(quote, opts.criterion))
+    if (
+      !opts.allowProse &&
+      opts.criterion &&
+      selfDescribes(quoteParts(hay.text, hay.kind, work[0], work[0] + quote.length), opts.criterion)
+    )
       return { ok: false, reason: 'restates-criterion' };
     return { ok: true, line: hay.lineAt[work[0]], side: 'head' };
   }

@@ -3,12 +3,12 @@
 // the model's classification and a criterion that asks for something to go away.
 import { describe, expect, it } from 'vitest';
 import { verifyCitation, type CitationMaterial } from '../../src/acceptance/citations.ts';
-import { commentMask, isProsePath } from '../../src/acceptance/comments.ts';
+import { commentMask, isProsePath, partsOfQuote } from '../../src/acceptance/comments.ts';
 import {
   asksForRemoval,
   isDocumentationCriterion,
   isTrivialQuote,
-  restatesCriterion,
+  selfDescribes,
 } from '../../src/acceptance/quote-rules.ts';
 
 const one = (path: string, text: string): CitationMaterial => ({ files: [{ path, text }], patch: '' });
@@ -126,18 +126,34 @@ describe('text about the work is not the work', () => {
     ).toMatchObject({ ok: true, line: 1 });
   });
 
+  // Documentation files by extension and by well-known name without a code extension; never a
+  // source file because of its name or folder.
   it.each([
     ['README.md', true],
-    ['docs/guide.html', true],
+    ['docs/guide.rst', true],
+    ['docs/guide.adoc', true],
     ['notes.txt', true],
     ['CHANGELOG', true],
+    ['NOTES', true],
+    ['TODO', true],
+    ['LICENSE', true],
+    ['LICENSE-MIT', true],
+    ['HISTORY.md', true],
     ['src/docsify.ts', false],
     ['src/app.ts', false],
-  ])('prose path %s → %s', (path, want) => expect(isProsePath(path)).toBe(want));
+    ['src/todo.ts', false],
+    ['src/Todo.tsx', false],
+    ['src/notes.js', false],
+    ['lib/history.js', false],
+    ['src/changes.py', false],
+    ['docs/app.js', false],
+    ['docs/guide.html', false],
+    ['documentation/index.ts', false],
+    ['TODO.elm', false],
+  ])('documentation path %s → %s', (path, want) => expect(isProsePath(path)).toBe(want));
 
   it.each([
     ['The search ignores upper and lower case', "'Search ignores upper and lower case'", true],
-    ['The search ignores upper and lower case', '// AC2 met: search ignores case', true],
     [
       'The search ignores upper and lower case',
       'return todos.filter((todo) => todo.toLocaleLowerCase().includes(wanted));',
@@ -155,7 +171,9 @@ describe('text about the work is not the work', () => {
       'return cards.map((card) => (card.id === id ? { ...card, column: to } : card));',
       false,
     ],
-  ])('restates %s: %s → %s', (criterion, quote, want) => expect(restatesCriterion(quote, criterion)).toBe(want));
+  ])('describes %s: %s → %s', (criterion, quote, want) =>
+    expect(selfDescribes(partsOfQuote('src/search.ts', quote), criterion)).toBe(want),
+  );
 });
 
 describe('comment masks by language', () => {

@@ -1,6 +1,7 @@
-// Acceptance and judge accuracy against the real app (issue 15): short specific quotes verify and
-// a real tie reaches the judge; text a candidate wrote about itself and a removed feature meet
-// nothing; a (check: e2e) criterion waits for its check; a judge that flips with the order decides nothing.
+// Acceptance and judge accuracy against the real app (issues 15, 24): short specific quotes verify and
+// a real tie reaches the judge; text a candidate wrote about itself, a candidate that only logs or
+// stores the criteria's words, and a removed feature meet nothing; a (check: e2e) criterion waits
+// for its check; a judge that flips with the order decides nothing.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -73,6 +74,21 @@ describe('acceptance and judge accuracy', () => {
       expect(t.prs['41'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'neutral', title: '0 of 2 criteria met' });
       expect(t.prs['41']).toMatchObject({ merged: false });
       expect(merges(t)).toEqual([]);
+    },
+  );
+
+  it(
+    'a candidate whose only change logs and stores the criteria meets nothing and never ships; real code in src/todo.ts ships',
+    SLOW,
+    async () => {
+      const t = await play(await load('accuracy-logs-criteria'));
+      expect(t.prs['71'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'neutral', title: '0 of 2 criteria met' });
+      expect(t.prs['71']).toMatchObject({ state: 'closed', merged: false });
+      expect(t.prs['72'].checks[ACCEPTANCE]).toMatchObject({ conclusion: 'success', title: '2 of 2 criteria met' });
+      expect(t.prs['72']).toMatchObject({ state: 'closed', merged: true });
+      expect(merges(t).map((w) => w.summary)).toEqual([expect.stringContaining('#72')]);
+      expect(verdictLine(t)).toMatch(/^Winner: #72 shipped/);
+      expect(t.prs['71'].checks[SELECTION]?.title ?? '').toContain('Lost to #72');
     },
   );
 
