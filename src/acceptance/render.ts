@@ -10,6 +10,8 @@ export interface HeadLocation {
   owner: string;
   repo: string;
   sha: string;
+  /** The repository's web address (`https://github.example.com/owner/repo` on GitHub Enterprise); default github.com's. */
+  repoUrl?: string;
 }
 
 export interface RenderedAcceptance {
@@ -53,9 +55,9 @@ const codeSpan = (s: string): string => {
   return `${fence}${pad}${s}${pad}${fence}`;
 };
 
-/** `https://github.com/<owner>/<repo>/blob/<sha>/<path>#L<n>`, each path segment encoded. */
+/** `<repository>/blob/<sha>/<path>#L<n>` on the repository's own web host, each path segment encoded. */
 export const blobUrl = (head: HeadLocation, path: string, line: number): string =>
-  `https://github.com/${encodeURIComponent(head.owner)}/${encodeURIComponent(head.repo)}/blob/${encodeURIComponent(head.sha)}/${path
+  `${head.repoUrl ?? `https://github.com/${encodeURIComponent(head.owner)}/${encodeURIComponent(head.repo)}`}/blob/${encodeURIComponent(head.sha)}/${path
     .split('/')
     .map(encodeURIComponent)
     .join('/')}#L${line}`;
@@ -172,11 +174,10 @@ export function renderAcceptanceCheck(
     tail.push('', '**Gaps** (could not be judged):', ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
   const summary = [...notes, ...(notes.length > 0 ? [''] : []), ...header, ...rows, ...tail].join('\n');
 
-  const calls = `Model calls: ${evidence.modelCalls.small} small, ${evidence.modelCalls.large} large.`;
+  // How quotes are checked is docs/acceptance.md's to say, once; the check says what it found.
   const textLines = [
-    `Every \`met\` cites a file and a quote that Arbiter found verbatim (whitespace-normalised) in the material this candidate's model call received, specific to it (a whole line that occurs once, or a non-trivial excerpt that occurs at most 3 times), in code rather than in a comment or a prose file; a citation that fails becomes unclear. Text marked "model's words" is the model's own reason, not Arbiter's.`,
     allMet ? 'Every criterion is met.' : 'Acceptance warns; it never blocks a merge by itself.',
-    calls,
+    "Text marked \"model's words\" is the model's own reason, not Arbiter's. Which quotes count as evidence: docs/acceptance.md.",
   ];
   // The summary is bounded to SUMMARY_BUDGET and the text is a few short lines: together under the limit.
   const text = textLines.join('\n');

@@ -71,7 +71,7 @@ export async function runCandidateAcceptance(
     takeBudget: budgetTaker(ctx, change.number),
   });
   const shown = renderAcceptanceCheck(evidence, criteria, {
-    head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha },
+    head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
   });
   await writeCheck(ctx, {
     ...base,
@@ -116,7 +116,7 @@ export async function refreshCheckCriteria(
   const fresh = rejudgeByChecks(evidence, change.criteria, state.checks);
   if (fresh !== null) {
     const shown = renderAcceptanceCheck(fresh, change.criteria, {
-      head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha },
+      head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
     });
     await writeCheck(ctx, {
       pr: candidate.pr,

@@ -1,6 +1,6 @@
 // Rendering of the acceptance check run: snapshots with stable inputs, conclusions, annotations, bounds.
 import { describe, expect, it } from 'vitest';
-import { CHECK_TEXT_LIMIT, renderAcceptanceCheck } from '../../src/acceptance/render.ts';
+import { blobUrl, CHECK_TEXT_LIMIT, renderAcceptanceCheck } from '../../src/acceptance/render.ts';
 import type { AcceptanceEvidence, Criterion, CriterionResult } from '../../src/core/types.ts';
 
 const criteria: Criterion[] = [
@@ -133,5 +133,15 @@ describe('renderAcceptanceCheck', () => {
     expect(r.summary.length + r.text.length).toBeLessThan(CHECK_TEXT_LIMIT);
     expect(r.annotations).toHaveLength(100);
     expect(r.title).toBe('100 of 200 criteria met (100 gaps)');
+  });
+});
+
+describe('citation links', () => {
+  it('point at the repository on its own web host (GitHub Enterprise), with github.com only as the default', () => {
+    const head = { owner: 'acme', repo: 'todo', sha: 'abc' };
+    expect(blobUrl(head, 'src/a b.ts', 3)).toBe('https://github.com/acme/todo/blob/abc/src/a%20b.ts#L3');
+    expect(blobUrl({ ...head, repoUrl: 'https://ghe.example.com/acme/todo' }, 'src/a.ts', 7)).toBe(
+      'https://ghe.example.com/acme/todo/blob/abc/src/a.ts#L7',
+    );
   });
 });
