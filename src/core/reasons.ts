@@ -1,19 +1,26 @@
 // Why a candidate lost, in one sentence a maintainer reads on the closed PR, naming what decided:
-// "Lost to #13: #13 also meets AC2 (calendar view) and AC3." Pure.
+// "Lost to #13, which also meets AC2 (Each day holds a kanban list) and AC3. #13 met 3 of 3 criteria,
+// this one 1 of 3." Pure.
 import { decidingKey } from './rank.ts';
 import type { CandidateEvidence, Criterion, CriterionStatus, JudgeOutcome, RankedCandidate } from './types.ts';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "1 criterion", "3 criteria". */
+export const criteriaWord = (n: number): string => (n === 1 ? 'criterion' : 'criteria');
 
 /** "a", "a and b", "a, b and c". */
 export function listWords(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** A criterion's few first words, for a sentence: "calendar view" from "Adds a calendar view to …". */
-export function criterionLabel(c: Criterion, max = 40): string {
+/** A criterion's words for a sentence: whole, or cut at a word with "…" when longer than `max`. */
+export function criterionLabel(c: Criterion, max = 72): string {
   const text = c.text.replace(/\s+/g, ' ').replace(/\.$/, '').trim();
-  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > max / 2 ? cut.slice(0, atWord) : cut).replace(/[\s,;:(]+$/, '')}…`;
 }
 
 export function failedRequired(e: CandidateEvidence): string[] {
@@ -57,11 +64,12 @@ export function loserReason(input: {
   const head = input.head ?? `Lost to #${winner.pr}`;
   const key = decidingKey(winner, loser);
   if (key === null) {
-    const cited =
-      judge && judge.winner === winner.pr && judge.evidence.length > 0 ? ` (${judge.evidence.join(', ')})` : '';
+    // The judge's own reason, quoted; the evidence ids it cited stay in the receipt.
+    const why =
+      judge && judge.winner === winner.pr && judge.explanation ? `: “${judge.explanation.replace(/[.\s]+$/, '')}”` : '';
     if (judge?.source === 'deterministic')
       return `${head}: same evidence; the judge scored you level and #${winner.pr} ranks first by evidence.`;
-    return `${head}: same evidence; the judge preferred #${winner.pr}${cited}.`;
+    return `${head}: same evidence, and the model judge preferred #${winner.pr}${why}.`;
   }
   if (key === 'promotable') {
     if (loserEvidence.gate.timedOut) return `${head}: timed out here (checks never finished).`;
@@ -76,9 +84,14 @@ export function loserReason(input: {
       ? alsoMeets(input.criteria, input.winnerEvidence, loserEvidence, status)
       : null;
   if (key === 'met') {
-    const counts = `met ${winner.met} of ${criteriaCount} criteria, this met ${loser.met} of ${criteriaCount}`;
+    const counts = `#${winner.pr} met ${winner.met} of ${criteriaCount} ${criteriaWord(criteriaCount)}, this one ${loser.met} of ${criteriaCount}.`;
     const missed = named(null);
-    return missed ? `${head}: #${winner.pr} also meets ${missed} (${counts}).` : `${head}: ${counts}.`;
+    // "Lost to #13, which also meets …" only when the head names the winner; before a person it is a plain clause.
+    const lostTo = head === `Lost to #${winner.pr}`;
+    if (!missed) return `${head}: ${counts}`;
+    return lostTo
+      ? `${head}, which also meets ${missed}. ${counts}`
+      : `${head}: #${winner.pr} also meets ${missed}. ${counts}`;
   }
   if (key === 'gaps') {
     const gaps = named('gap');
@@ -94,7 +107,11 @@ export function loserReason(input: {
 
 /** Why the winner won, for the comparison comment's headline. */
 export function winnerSummary(winner: RankedCandidate, criteriaCount: number): string {
-  const parts = [criteriaCount > 0 ? `met ${winner.met} of ${criteriaCount} criteria` : 'no acceptance criteria'];
+  const parts = [
+    criteriaCount > 0
+      ? `met ${winner.met} of ${criteriaCount} ${criteriaWord(criteriaCount)}`
+      : 'no acceptance criteria',
+  ];
   if (winner.gaps > 0) parts.push(plural(winner.gaps, 'gap'));
   parts.push('every required check passed');
   if (winner.score !== null) parts.push(`score ${winner.score}`);

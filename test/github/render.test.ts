@@ -135,7 +135,7 @@ describe('the comparison comment renders as GitHub shows it', () => {
     expect(visible).toContain(LEGEND);
     // One outcome per candidate, the loser's naming the criteria that decided.
     expect(visible).toContain(
-      '#12: Lost to #13: #13 also meets AC2 (A criterion (2)) and AC3 (met 3 of 3 criteria, this met 1 of 3).',
+      '#12: Lost to #13, which also meets AC2 (A criterion (2)) and AC3. #13 met 3 of 3 criteria, this one 1 of 3.',
     );
     expect(visible.match(/Lost to #13/g)).toHaveLength(1);
     // PRs and checks are linked; full criteria and earlier rounds are folded below.

@@ -89,7 +89,7 @@ describe('planWideRound', () => {
     const out = plan.actions.find((a) => a.kind === 'set-state' && a.pr === 23);
     expect(out).toMatchObject({
       state: 'rejected',
-      reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above .* Readings: 0\.70\.$/),
+      reason: expect.stringMatching(/^Not in the top 2 of the wide round: #22 ranks above: .* Readings: 0\.70\.$/),
     });
     const refines = plan.actions.filter((a): a is Extract<Action, { kind: 'dispatch' }> => a.kind === 'dispatch');
     expect(refines.map((r) => [r.eventType, r.payload.pr])).toEqual([

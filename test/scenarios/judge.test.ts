@@ -97,7 +97,8 @@ describe('the tie-break judge', () => {
       expect(verdictLine(t)).toMatch(/^Winner: #92 shipped/);
       expect(t.prs['91']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
       expect(t.prs['91'].checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Lost to #92' });
-      const reason = `Lost to #92: same evidence; the judge preferred #92 (${cited.join(', ')}).`;
+      // The judge's own reason, quoted; the evidence ids it cited are in the receipt, not in what people read.
+      const reason = `Lost to #92: same evidence, and the model judge preferred #92: “${(scenario.judge?.reason ?? '').replace(/\.$/, '')}”.`;
       expect(botComments(t, 91).join('\n')).toContain(reason);
       expect(botComments(t, CHANGE).join('\n')).toContain(reason);
       const receipt = selectionReceipt(t);

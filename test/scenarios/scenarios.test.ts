@@ -107,9 +107,10 @@ describe('bundled scenarios', () => {
       lostTo(t, 12, 13);
       const reason = [...t.prs['12'].comments.map((c) => c.body), t.prs['12'].checks[SELECTION].title ?? ''].join('\n');
       // #12 met AC3 only (AC1 not met, AC2 unclear): the reason names what #13 met beyond it.
-      expect(reason).toContain('Lost to #13: #13 also meets AC1');
-      expect(reason).toContain(' and AC2 ');
-      expect(reason).toContain('(met 3 of 3 criteria, this met 1 of 3).');
+      expect(reason).toContain(
+        'Lost to #13, which also meets AC1 (The home page shows a calendar of the current month) and AC2.',
+      );
+      expect(reason).toContain('#13 met 3 of 3 criteria, this one 1 of 3.');
       expect(t.issues['42'].comments.filter((c) => c.user === 'arbiter[bot]').length).toBeGreaterThanOrEqual(1);
       expect(t.dispatches).toEqual([]);
       expectNoDuplicateWrites(t);

@@ -80,7 +80,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     const note = w.gh.commentsOn(12)[0]?.body ?? '';
     // The reason names the criterion that decided.
     const reason =
-      'Lost to #13: #13 also meets AC3 (A card can be dragged between days) (met 3 of 3 criteria, this met 2 of 3).';
+      'Lost to #13, which also meets AC3 (A card can be dragged between days). #13 met 3 of 3 criteria, this one 2 of 3.';
     expect(note).toContain(reason);
     expect(w.gh.checkOn(12, 'Arbiter / selection')?.summary).toBe(reason);
     expect(w.gh.pull(12)).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
@@ -233,7 +233,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     await seedGroup(w, { siblings: [{ pr: 12 }, { pr: 13 }] });
     await step(w, 'job-a');
     expect(w.gh.commentsOn(12)[0]?.body).toContain(
-      'Lost to #13: same evidence; the judge preferred #13 (ev:13:acceptance:AC1).',
+      'Lost to #13: same evidence, and the model judge preferred #13: “clearer calendar”.',
     );
     expect(w.gh.applied().filter((l) => l.startsWith('merge') || l.startsWith('close'))).toEqual([
       `merge #13 sha=${shaOf(13)}`,

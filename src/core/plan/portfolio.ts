@@ -82,12 +82,10 @@ export function planWideRound(input: WideInput): WidePlan {
           loserEvidence: evidence.get(pr)!,
           criteriaCount: change.criteria.length,
           judge: null,
+          head: `#${lastDeep.pr} ranks above`,
         })
-      : 'nothing went deep';
-    reasons.set(
-      pr,
-      `Not in the top ${k} of the wide round: ${beat.replace(/^Lost to (#\d+): /, '$1 ranks above (').replace(/\.$/, ').')} Readings: ${describeReadings(readingsOf(pr))}.`,
-    );
+      : 'nothing went deep.';
+    reasons.set(pr, `Not in the top ${k} of the wide round: ${beat} Readings: ${describeReadings(readingsOf(pr))}.`);
   }
   const readingsData = Object.fromEntries(step.ranking.map((c) => [String(c.pr), readingsOf(c.pr)]));
   const averages = Object.fromEntries(step.ranking.map((c) => [String(c.pr), rounded(mean(readingsOf(c.pr)))]));

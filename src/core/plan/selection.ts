@@ -157,7 +157,8 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   for (const pr of losers) {
     const reason = reasons.get(pr)!;
     const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
-    lost.push(selectionRun(pr, 'neutral', reason.split(':')[0], reason));
+    // The title is the head of the reason: "Lost to #13" (before its ", which …" or ": …").
+    lost.push(selectionRun(pr, 'neutral', reason.split(/[:,]/)[0], reason));
     lost.push({
       kind: 'comment',
       key: k(`note/${pr}`),

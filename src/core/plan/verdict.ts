@@ -2,7 +2,7 @@
 // and what happens to them (ship, one repair, or a person). Pure: no I/O, no clock.
 import { assessRisk } from '../policy.ts';
 import { unjudgedChallengers } from '../rank.ts';
-import { failedRequired, judgeNoWinnerWords, missingCounts } from '../reasons.ts';
+import { criteriaWord, failedRequired, judgeNoWinnerWords, missingCounts } from '../reasons.ts';
 import type { CandidateEvidence, Criterion, Ranking } from '../types.ts';
 import type { SelectionInputs } from '../receipt.ts';
 import type { Verdict } from '../plan-schema.ts';
@@ -47,7 +47,7 @@ export function decide(input: SelectionInput): Verdict {
   // met, it could rank first. Nothing ships or is closed on such a comparison; a person decides.
   const unjudged = unjudgedChallengers(ranking);
   if (unjudged.length > 0) {
-    const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} criteria not judged)`).join(', ');
+    const names = unjudged.map((c) => `#${c.pr} (${c.gaps} of ${total} ${criteriaWord(total)} not judged)`).join(', ');
     const first = ranking.top.map((n) => `#${n}`).join(', ');
     const before = [...ranking.top, ...unjudged.map((c) => c.pr)];
     const budgetSpent = unjudged.some((c) =>
@@ -127,6 +127,6 @@ export function decide(input: SelectionInput): Verdict {
     winner,
     before: [winner],
     losers,
-    why: `Best candidate #${winner} meets ${met.length} of ${total} criteria (${words}). Approve to ship it or cancel the change.`,
+    why: `Best candidate #${winner} meets ${met.length} of ${total} ${criteriaWord(total)} (${words}). Approve to ship it or cancel the change.`,
   };
 }

@@ -4,6 +4,7 @@
 import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
 import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
+import { criteriaWord } from '../reasons.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */
 export const BODY_LIMIT = 65_535;
@@ -133,7 +134,7 @@ export function renderComparisonComment(input: ComparisonInput): string {
       input.criteria.length === 0
         ? null
         : details(
-            `The ${input.criteria.length} criteria in full`,
+            `The ${input.criteria.length} ${criteriaWord(input.criteria.length)} in full`,
             `${criteriaInFull(shown, criterionMax)}${cut > 0 ? `\n\n${cut} more in #${input.change}.` : ''}`,
           );
     return blocks(
