@@ -41,6 +41,8 @@ describe('restated criteria verify nothing, whatever wraps them', () => {
     // A log or print call does nothing a behaviour criterion asks for, whatever its words.
     ['src/app.ts', "console.info('Month view ready');", CALENDAR],
     ['src/app.ts', "console.info('homePageShowsCalendar');", CALENDAR],
+    // Prose that starts like a query is still prose.
+    ['src/app.ts', "const NOTE = 'Update the list: it is sorted by priority';", PRIORITY],
   ])('%s: %s', (path, quote, criterion) => {
     expect(judge(path, quote, criterion)).toEqual({ ok: false, reason: 'restates-criterion' });
   });
@@ -95,6 +97,8 @@ describe('code verifies, even when its names share the criterion’s words', () 
     ],
     ['flatted.py', 'return isinstance(value, (list, tuple))', 'Lists and tuples both count as arrays'],
     ['flatted.go', 'if tag := field.Tag.Get("json"); tag != "" {', 'Struct fields use their json tag as the name'],
+    // A query in a string is code.
+    ['src/db.ts', "return db.query('SELECT * FROM tasks ORDER BY priority DESC');", 'Tasks are ordered by priority'],
     // Code beside a log line, a method named log, a regular expression's test(), a local test().
     ['src/app.ts', "renderMonth(root); console.info('Month view ready');", CALENDAR],
     ['src/probot.js', 'get log() {', 'A Probot instance exposes its log'],
