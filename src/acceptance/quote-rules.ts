@@ -206,7 +206,7 @@ const ACTION_KEYWORDS = new Set(['throw', 'raise', 'return', 'delete', 'yield'])
 /** Template slots in a message: `{{name}}`, `{0}`, `%s`, `%d`. They are filled by code, not words of the text. */
 const PLACEHOLDER = /\{\{[^}]*\}\}|\{\w*\}|%[sdifjoO%]/g;
 
-/** The criterion's quoted text, lower-case and whitespace-normalised. */
+/** The criterion's quoted text, whitespace-normalised (matched case-insensitively). */
 const quotedTexts = (criterion: string): string[] =>
   [...criterion.matchAll(QUOTED)].map((m) => (m[3] ?? '').replace(/\s+/g, ' ').trim()).filter(Boolean);
 
