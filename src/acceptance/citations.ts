@@ -33,7 +33,7 @@ export const CITATION_FAILURE_WORDING: Record<CitationFailure, string> = {
   'path-not-sent': 'the cited file was not in the material',
   'not-found': 'the quote does not occur in the cited file or patch',
   'in-comment': 'the quote is only in a comment: text about the work is not the work',
-  'prose-file': 'the quote is only in a prose file (docs, notes): text about the work is not the work',
+  'prose-file': 'the quote is only in a documentation file (README, *.md…): text about the work is not the work',
   'restates-criterion':
     "the quote's text restates the criterion (a message, log line, constant or test name) instead of code doing it",
   'removed-line-still-present': 'the removed line is still present in the head',

@@ -143,6 +143,10 @@ function closingBrace(text: string, from: number, to: number): number {
   return to;
 }
 
+/** A literal holding a query: SQL (`SELECT … ORDER BY priority`) or GraphQL (`query { … }`) is code, not prose. */
+const EMBEDDED_CODE =
+  /^\s*(?:(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|WITH|CREATE|ALTER|DROP)\s+[\w"*(]|(?:query|mutation|subscription|fragment)\b[^{]*\{)/;
+
 /** Marks a string literal opened at `i`: text or name by its content, its `${…}` as interpolation. Returns its end. */
 function markLiteral(text: string, syntax: Syntax, kinds: Uint8Array, i: number, to: number): number {
   const ch = text[i];
@@ -162,6 +166,7 @@ function markLiteral(text: string, syntax: Syntax, kinds: Uint8Array, i: number,
     j += step;
   }
   const end = Math.min(j + 1, to);
+  if (EMBEDDED_CODE.test(content)) return end; // SQL or GraphQL in a string is code
   kinds.fill(isNameLiteral(content) ? KIND.name : KIND.text, i, end);
   for (const [a, b] of holes) kinds.fill(KIND.interpolation, a, b);
   return end;

@@ -138,12 +138,18 @@ const OUTPUT_CALL =
 /** Test words: wrappers, except for a criterion about tests, where the test is the work. */
 const TEST_WORDS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'should']);
 /** Test declarations: their first argument is a name. */
-const TEST_CALL = /\b(?:describe|it|test|context|suite)(?:\s*\.\s*(?:test|only|skip|each))*\s*\(/g;
+const TEST_CALL =
+  /(?<![.\w$])(?:t\s*\.\s*)?(?:describe|it|test|context|suite)(?:\s*\.\s*(?:only|skip|each))*\s*\((?=\s*['"`])/g;
 
-/** The argument spans `[open, close)` of the calls `call` matches (to the closing parenthesis, or the end). */
-function callArguments(code: string, call: RegExp): [number, number][] {
+/**
+ * The argument spans `[open, close)` of the calls `call` matches in `source` (the quote with its
+ * text), to the closing parenthesis in `code` (where text is blanked, so its parentheses do not count).
+ */
+function callArguments(code: string, call: RegExp, source = code): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of code.matchAll(call)) {
+  for (const m of source.matchAll(call)) {
+    // A definition (`get log() {`, `function print(`) is not a call.
+    if (/\b(?:get|set|function|def|func|fn)\s+[\w$.]*$/.test(code.slice(0, (m.index ?? 0) + 1))) continue;
     const open = (m.index ?? 0) + m[0].length;
     let depth = 1;
     let k = open;
@@ -200,7 +206,7 @@ const ACTION_KEYWORDS = new Set(['throw', 'raise', 'return', 'delete', 'yield'])
 /** Template slots in a message: `{{name}}`, `{0}`, `%s`, `%d`. They are filled by code, not words of the text. */
 const PLACEHOLDER = /\{\{[^}]*\}\}|\{\w*\}|%[sdifjoO%]/g;
 
-/** The criterion's quoted text, lower-case and whitespace-normalised. */
+/** The criterion's quoted text, whitespace-normalised (matched case-insensitively). */
 const quotedTexts = (criterion: string): string[] =>
   [...criterion.matchAll(QUOTED)].map((m) => (m[3] ?? '').replace(/\s+/g, ' ').trim()).filter(Boolean);
 
@@ -219,8 +225,9 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  *   text is left out of both (`'Calendar'` in "shows the heading 'Calendar'" is what the page must
  *   show). For a criterion that asks for a message or visible text (logged, told, a heading, a
  *   label…) only a near-copy restates it (three quarters of its words).
- * - A quote that is only text (no code word) and shares a word with a criterion that does not ask
- *   for text describes: a log line, a constant, a test name or a table row's text does nothing.
+ * - For a criterion that does not ask for text, a quote with no code word describes when it is a
+ *   log, print or test call (whatever its words), or text sharing a word with the criterion: a log
+ *   line, a constant, a test name or a table row's text does nothing.
  * `console.info('feature complete: the home page shows a calendar')` and `{ id: 'calendar', done:
  * true, text: '<criterion>' }` describe; `list.sort(byPriority)`, `return task.dueDate;` and
  * `assert(Array.isArray(jobs), 'jobs argument should be an array')` do the work.
@@ -234,14 +241,20 @@ export function selfDescribes(parts: QuoteParts, criterion: string): boolean {
   const shared = [...want].filter((w) => said.has(w)).length;
   const merged = [...parts.code].map((c, i) => (c === ' ' ? (parts.slots[i] ?? ' ') : c)).join('');
   const aboutTests = ABOUT_TESTS.test(criterion);
-  const spans = [...callArguments(merged, OUTPUT_CALL), ...(aboutTests ? [] : callArguments(merged, TEST_CALL))];
+  const source = [...merged].map((c, i) => (c === ' ' ? (parts.text[i] ?? ' ') : c)).join('');
+  const spans = [
+    ...callArguments(merged, OUTPUT_CALL),
+    ...(aboutTests ? [] : callArguments(merged, TEST_CALL, source)),
+  ];
   const doing = codeWords(blank(parts.code, spans), aboutTests);
   const filled = codeWords(blank(parts.slots, spans));
   const codeShares = [...doing].some((w) => want.has(w));
   if (CLAIM.test(parts.text)) return !codeShares;
   const share = asksForText ? RESTATE_SHARE_OF_TEXT_CRITERION : RESTATE_SHARE;
   if (want.size > 0 && shared >= Math.min(2, want.size) && shared / want.size >= share) return !codeShares;
-  return !asksForText && doing.size === 0 && filled.size === 0 && shared >= 1;
+  if (asksForText || doing.size > 0 || filled.size > 0) return false;
+  // Nothing but text, or a log, print or test call: it does nothing the criterion asks for.
+  return shared >= 1 || spans.length > 0;
 }
 
 // "Drop files onto the board" and "Delete button…" name features, not removals.

@@ -38,6 +38,11 @@ describe('restated criteria verify nothing, whatever wraps them', () => {
     ['src/Home.tsx', `<p>Feature complete: ${CALENDAR.toLowerCase()}</p>`, CALENDAR],
     ['public/index.html', "<h1>The page shows the heading 'Calendar'</h1>", "The page shows the heading 'Calendar'"],
     ['src/rules.js', 'description: "Disallow empty block statements",', 'Empty block statements are disallowed'],
+    // A log or print call does nothing a behaviour criterion asks for, whatever its words.
+    ['src/app.ts', "console.info('Month view ready');", CALENDAR],
+    ['src/app.ts', "console.info('homePageShowsCalendar');", CALENDAR],
+    // Prose that starts like a query is still prose.
+    ['src/app.ts', "const NOTE = 'Update the list: it is sorted by priority';", PRIORITY],
   ])('%s: %s', (path, quote, criterion) => {
     expect(judge(path, quote, criterion)).toEqual({ ok: false, reason: 'restates-criterion' });
   });
@@ -92,6 +97,13 @@ describe('code verifies, even when its names share the criterion’s words', () 
     ],
     ['flatted.py', 'return isinstance(value, (list, tuple))', 'Lists and tuples both count as arrays'],
     ['flatted.go', 'if tag := field.Tag.Get("json"); tag != "" {', 'Struct fields use their json tag as the name'],
+    // A query in a string is code.
+    ['src/db.ts', "return db.query('SELECT * FROM tasks ORDER BY priority DESC');", 'Tasks are ordered by priority'],
+    // Code beside a log line, a method named log, a regular expression's test(), a local test().
+    ['src/app.ts', "renderMonth(root); console.info('Month view ready');", CALENDAR],
+    ['src/probot.js', 'get log() {', 'A Probot instance exposes its log'],
+    ['src/errors.js', 'if (/[^ ]/.test(lineStr)) {', 'Blank lines are skipped in error excerpts'],
+    ['src/lexer.js', 'while (!test(ch)) ch = next();', 'The lexer reads until the test matches'],
   ])('%s: %s', (path, quote, criterion) => {
     expect(judge(path, quote, criterion)).toMatchObject({ ok: true, side: 'head' });
   });
