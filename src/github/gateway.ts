@@ -179,6 +179,16 @@ export class GitHubGateway implements GitHubPort {
 
   async permission(user: string): Promise<Permission> {
     try {
+      return await this.readPermission(user);
+    } catch (error) {
+      if (error instanceof GitHubError && error.status === 404) return 'none';
+      throw error;
+    }
+  }
+
+  /** The collaborator-permission read; GitHub's 404 (no such collaborator: every bot) is thrown. */
+  private async readPermission(user: string): Promise<Permission> {
+    try {
       const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', {
         owner: this.owner,
         repo: this.repo,
@@ -190,9 +200,7 @@ export class GitHubGateway implements GitHubPort {
       const known = z.enum(['none', 'read', 'triage', 'write', 'maintain', 'admin']);
       return known.catch('none').parse(known.safeParse(role).success ? role : parsed.data.permission);
     } catch (error) {
-      const wrapped = wrapGitHubError('get permission', error);
-      if (wrapped.status === 404) return 'none';
-      throw wrapped;
+      throw wrapGitHubError('get permission', error);
     }
   }
 
@@ -203,11 +211,13 @@ export class GitHubGateway implements GitHubPort {
   async permissionLookup(user: string, attempts = 3): Promise<PermissionLookup> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return { ok: true, permission: await this.permission(user) };
+        return { ok: true, permission: await this.readPermission(user) };
       } catch (error) {
         const wrapped = wrapGitHubError('get permission', error);
         if (!wrapped.transient || attempt >= attempts)
-          return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
+          return wrapped.status
+            ? { ok: false, reason: `GitHub answered ${wrapped.status}`, status: wrapped.status }
+            : { ok: false, reason: 'GitHub did not answer' };
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min((wrapped.retryAfter ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)),
         );
