@@ -25,7 +25,7 @@ export function visibleText(body: string): string {
     ' ',
   );
   // Innermost first, until nothing hidden is left (a quote inside details inside a quote).
-  for (let before = ''; before !== html; ) {
+  for (let before = ''; before !== html;) {
     before = html;
     html = html.replace(HIDDEN, ' ');
   }

@@ -178,7 +178,12 @@ export class GitHubEmulator {
   }
 
   /** Edits an issue's or a pull request's title and body (`issues.edited` or `pull_request.edited`, with `changes`). */
-  editIssue(repo: string, number: number, edit: string | { title?: string; body?: string }, user: string): Promise<void> {
+  editIssue(
+    repo: string,
+    number: number,
+    edit: string | { title?: string; body?: string },
+    user: string,
+  ): Promise<void> {
     const change = typeof edit === 'string' ? { body: edit } : edit;
     return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), change, user, out));
   }
