@@ -12,7 +12,7 @@ import { readHead, type HeadRead } from '../acceptance/read-files.ts';
 import type { PatchRow } from '../store/types.ts';
 import { configReads, type ConfigPort } from './config-reads.ts';
 import { callGitHub, GitHubError, propertyOf, wrapGitHubError } from './errors.ts';
-import { readGroupState, type PullState } from './group-query.ts';
+import { readGroupState, readLinkedPulls, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
@@ -116,6 +116,12 @@ export class GitHubGateway implements GitHubPort {
     );
     for (const s of states.values()) if (s.ownChecksComplete) this.ownChecksSeen.set(s.headSha, new Set(s.ownChecks));
     return states;
+  }
+
+  linkedPulls(issue: number): Promise<number[]> {
+    return this.call('read linked pulls', () =>
+      readLinkedPulls((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, issue),
+    );
   }
 
   async getIssue(number: number): Promise<IssueSnapshot | null> {

@@ -1,7 +1,9 @@
-// `/arbiter link #N`: a maintainer links a pull request to a Change at once (a link made in the
-// Development sidebar sends no webhook; this does the same work now). The permission check
-// happened before (the verb needs write); here the link is recorded and the PR recorded with it.
+// Links that send no webhook. `/arbiter link #N`: a maintainer links a pull request to a Change at
+// once (the permission check happened before: the verb needs write; here the link is recorded and
+// the PR recorded with it). The sweep: a link made in the Development sidebar shows in GitHub's
+// list of the pull requests that close the Change, read for every Change with open candidates.
 import type { VerbResult } from '../commands/types.ts';
+import type { PullState } from '../github/group-query.ts';
 import { planLink } from '../core/plan/link.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { recordCandidate } from './candidates.ts';
@@ -35,22 +37,43 @@ export async function linkPull(
   if (plan.kind === 'answer') return plan.reply;
   await recordLink(ctx, pr, { change: plan.change, by });
   // The plan links only a pull request it was shown open.
-  const read = state!;
-  const recorded = await recordCandidate(ctx, {
-    number: pr,
-    draft: read.isDraft,
-    state: 'open',
-    body: read.body,
-    base: read.baseRef,
-    headSha: read.headSha,
-    author: read.author,
-    labels: read.labels,
-    closing: read.closing,
-  });
+  const recorded = await recordCandidate(ctx, factsOf(state!));
   if (!recorded.candidate) {
     await runSteps(ctx, recorded.next);
     return plan.replies.notRecorded;
   }
   await runSteps(ctx, [...recorded.next, { kind: 'verify', pr }]);
   return plan.replies.recorded;
+}
+
+const factsOf = (read: PullState) => ({
+  number: read.number,
+  draft: read.isDraft,
+  state: 'open',
+  body: read.body,
+  base: read.baseRef,
+  headSha: read.headSha,
+  author: read.author,
+  labels: read.labels,
+  closing: read.closing,
+});
+
+/**
+ * The sweep's look for links that sent no webhook: the open pull requests GitHub lists as closing
+ * the Change that Arbiter has not recorded are read and recorded (a candidate, or the check that
+ * says why not), as their next event would.
+ */
+export async function pickUpLinkedPulls(ctx: RepoContext, change: number): Promise<void> {
+  const fresh: number[] = [];
+  for (const pr of await ctx.gh.linkedPulls(change))
+    if (pr !== change && !(await ctx.deps.store.getCandidate(ctx.key, pr))) fresh.push(pr);
+  if (fresh.length === 0) return;
+  for (const pull of (await ctx.gh.readGroup(fresh)).values()) {
+    if (pull.state !== 'OPEN') continue;
+    const recorded = await recordCandidate(ctx, factsOf(pull));
+    await runSteps(ctx, [
+      ...recorded.next,
+      ...(recorded.candidate ? [{ kind: 'verify' as const, pr: pull.number, state: pull }] : []),
+    ]);
+  }
 }

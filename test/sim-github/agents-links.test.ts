@@ -109,6 +109,16 @@ describe('closingIssuesReferences', () => {
     await settle(h.emulator);
     expect(h.received.length).toBe(before);
     expect(await closing(pr)).toEqual(['acme/todo#41']);
+    // The issue's side: the open pull requests that close it (keywords and sidebar links).
+    const issue = await h.octokit.graphql<{
+      repository: { issue: { closedByPullRequestsReferences: { nodes: { number: number }[] } } };
+    }>(
+      `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
+        issue(number: 41) { closedByPullRequestsReferences(first: 25, includeClosedPrs: false) { nodes { number } } } } }`,
+      { owner: OWNER, name: NAME },
+    );
+    expect(issue.repository.issue.closedByPullRequestsReferences.nodes.map((n) => n.number)).toEqual([pr]);
+    expect(h.emulator.violations).toEqual([]);
     expect(() => h.emulator.linkIssue(REPO, pr, 999, 'maintainer')).toThrow(/not an issue/);
     expect(() => h.emulator.linkIssue(REPO, pr, 42, 'stranger')).toThrow(/cannot link/);
   });

@@ -361,6 +361,14 @@ export class FakeGitHub implements GitHubPort {
     );
   }
 
+  /** The open pulls whose closing list (`closing`) holds the issue, as GitHub lists them. */
+  async linkedPulls(issue: number): Promise<number[]> {
+    await this.read(`graphql ArbiterLinkedPulls #${issue}`);
+    return [...this.pulls.values()]
+      .filter((p) => p.state === 'open' && !p.merged && (p.closing ?? []).includes(issue))
+      .map((p) => p.number);
+  }
+
   /** Answers the group query the way GitHub's GraphQL API shapes it. */
   /** Answers the group query from the fake repository, as GitHub would (tests use it to script partial answers). */
   answerGraphql(query: string, variables: Record<string, unknown>): unknown {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { onPullRequest } from '../../src/handlers/pull-request.ts';
 import type { ChangeRow } from '../../src/store/types.ts';
 import { OPEN_STATES } from '../../src/core/types.ts';
-import { linkPull } from '../../src/workflows/link.ts';
+import { linkPull, pickUpLinkedPulls } from '../../src/workflows/link.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
@@ -25,7 +25,7 @@ beforeEach(async () => {
   gh.permissions.set('maintainer', 'write');
   w = makeWorld({ store: opened.store, gh, config: configOf({ trust: { agents: ['copilot', 'claude'] } }) });
   change = await seedGroup(w, { siblings: [] });
-  await prepare([101, 0], [104, 0], [105, 0], [105, 1], [107, 0]);
+  await prepare([101, 0], [104, 0], [105, 0], [105, 1], [107, 0], [110, 0], [111, 0]);
 });
 
 const PENDING = [{ name: 'test', conclusion: 'pending' }];
@@ -161,5 +161,18 @@ describe('links the way GitHub reads them', () => {
     const reply = await linkPull(w.ctx('d1'), 109, true, 'maintainer', 42);
     expect(reply.message).toContain('it is not a candidate');
     expect(w.gh.checkOn(109, 'Arbiter / selection')?.title).toContain('`trust.agents: [devin]`');
+  });
+
+  it('the sweep records a pull request linked in the sidebar, with no event of its own', async () => {
+    w.gh.addPull({ number: 110, headSha: shaOf(110), author: 'Copilot', body: 'Done.', checks: PENDING });
+    w.gh.addPull({ number: 111, headSha: shaOf(111), author: 'Copilot', body: 'Also done.', checks: PENDING });
+    w.gh.pull(110).closing = [42];
+    await pickUpLinkedPulls(w.ctx('sweep-1'), 42);
+    expect(await inGroup(110)).toBe(true);
+    expect(await stateOf(111)).toBeUndefined();
+    // Recorded ones cost no second read of the pull request.
+    const reads = w.gh.reads.length;
+    await pickUpLinkedPulls(w.ctx('sweep-2'), 42);
+    expect(w.gh.reads.slice(reads)).toEqual(['graphql ArbiterLinkedPulls #42']);
   });
 });

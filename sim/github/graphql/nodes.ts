@@ -274,6 +274,22 @@ export function issueNode(world: World, repo: Repo, issue: Issue): Obj {
     labels: labelsOf(world, issue),
     comments: commentsOf(world, repo, issue),
     repository: () => repositoryNode(world, repo),
+    // The pull requests whose closing list holds this issue (open ones unless asked), oldest first.
+    closedByPullRequestsReferences: (
+      args: ConnectionArgs & { includeClosedPrs?: boolean | null; userLinkedOnly?: boolean | null },
+    ) =>
+      connection(
+        [...repo.pulls.values()]
+          .filter((p) => {
+            const own = repo.issues.get(p.number);
+            if (!own || (!args.includeClosedPrs && (p.merged || own.state !== 'open'))) return false;
+            return closingIssues(world, repo, p.base, own.body, p.links ?? [], args.userLinkedOnly === true).some(
+              (c) => c.repo === repo && c.issue === issue,
+            );
+          })
+          .map((p) => pullRequestNode(world, repo, p.number)),
+        args,
+      ),
   };
 }
 
