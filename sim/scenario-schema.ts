@@ -108,6 +108,9 @@ export const CandidateModelScript = z.strictObject({
   large: z.record(criterionId, CriterionScript).optional(),
 });
 
+/** Who opens a candidate a scenario gives no author: the team's own agent (trusted by the runner). */
+export const DEFAULT_CANDIDATE_AUTHOR = 'arbiter-candidate[bot]';
+
 export const CandidateSpec = z.strictObject({
   number: prNumber,
   branch: z.string().min(1),
@@ -115,7 +118,7 @@ export const CandidateSpec = z.strictObject({
   title: z.string().optional(),
   /** Default: "Candidate-for: #<change>". */
   body: z.string().optional(),
-  author: login.default('arbiter-candidate[bot]'),
+  author: login.default(DEFAULT_CANDIDATE_AUTHOR),
   draft: z.boolean().default(true),
   openAt: seconds.default(0),
   /** The branch is cut from the base as it is at this time (default 0). */
@@ -155,7 +158,7 @@ export const AgentSpec = z.strictObject({
   branch: z.string().min(1),
   /** Default "Agent <branch>". */
   title: z.string().optional(),
-  author: login.default('arbiter-candidate[bot]'),
+  author: login.default(DEFAULT_CANDIDATE_AUTHOR),
   /** Seconds after the dispatch that the draft PR opens. */
   delay: seconds.default(5),
   /** Never answers: its slot is dropped after `portfolio.composeTimeout`. */
@@ -210,12 +213,20 @@ const PushEvent = z.strictObject({
   model: CandidateModelScript.optional(),
 });
 const ClickEvent = z.strictObject({ on: prNumber, user: login, action: z.string().min(1).max(20) });
-const EditEvent = z.strictObject({
-  issue: prNumber,
-  body: z.string(),
-  /** Extension: who edits; default the Change's author. */
-  user: login.optional(),
-});
+const EditEvent = z
+  .strictObject({
+    /** The Change, or (extension) a pull request: GitHub sends `pull_request.edited` with `changes`. */
+    issue: prNumber,
+    /** The new body (optional since the title extension). */
+    body: z.string().optional(),
+    /** Extension: the new title (an agent drops its `[WIP]` marker). */
+    title: z.string().min(1).optional(),
+    /** Extension: who edits; default the Change's author, or the pull request's. */
+    user: login.optional(),
+  })
+  .refine((e) => e.body !== undefined || e.title !== undefined, { message: 'an edit changes a body or a title' });
+/** Extension: a person links the issue to the pull request in its Development sidebar (no webhook). */
+const LinkEvent = z.strictObject({ on: prNumber, issue: prNumber, user: login });
 const CloseEvent = z.strictObject({ on: prNumber, user: login });
 /** Extension: `user` adds (or removes) label `name` on the Change or a candidate. */
 const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user: login });
@@ -246,6 +257,7 @@ export const EventKinds = [
   'draft',
   'closeChange',
   'lockChange',
+  'link',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -266,6 +278,7 @@ export const EventSpec = z
     draft: DraftEvent.optional(),
     closeChange: CloseChangeEvent.optional(),
     lockChange: LockChangeEvent.optional(),
+    link: LinkEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);

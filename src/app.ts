@@ -59,6 +59,8 @@ export interface ArbiterAppOptions {
   workers?: number;
   /** False: no repository gets a dashboard issue (ARBITER_DASHBOARD=0). Default true. */
   dashboards?: boolean;
+  /** Agents trusted in every repository besides its `trust.agents` (ARBITER_TRUST_AGENTS). */
+  trustedAgents?: readonly string[];
   /** Live mode: the sweep runs every minute, the webhook-delivery recovery every five, from pg-boss schedules. */
   scheduleSweep?: boolean;
   /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
@@ -144,6 +146,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
           octokitFor: (installationId) => app.auth(installationId),
           appSlug,
           dashboards: opts.dashboards ?? true,
+          trustedAgents: opts.trustedAgents ?? [],
         };
         current = deps;
         const requeued = await requeuePendingDeliveries(store, queue);

@@ -42,4 +42,9 @@ export interface Deps {
   appSlug: string;
   /** False: no repository gets a dashboard issue, whatever its config (ARBITER_DASHBOARD=0; scenario runs by default). */
   dashboards?: boolean;
+  /**
+   * Agents trusted in every repository besides its `trust.agents` (ARBITER_TRUST_AGENTS): names or
+   * logins. The scenario runner lists its default candidate author here.
+   */
+  trustedAgents?: readonly string[];
 }

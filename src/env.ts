@@ -42,6 +42,19 @@ const EnvSchema = z.object({
   ARBITER_CHECK_EVENT_WAIT: z.coerce.number().min(0).max(60).default(1),
   /** `0`: no repository gets a dashboard issue, whatever its config (the scenario runner's default). */
   ARBITER_DASHBOARD: flag.default(true),
+  /**
+   * Agents trusted in every repository of the deployment, besides each repository's
+   * `trust.agents`: comma-separated names (`copilot`) or logins (the scenario runner's default).
+   */
+  ARBITER_TRUST_AGENTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
+    ),
   /** Serves GET /metrics (Prometheus text format) without a token. */
   ARBITER_METRICS: flag.default(false),
   /** Serves GET /metrics to requests with `authorization: Bearer <token>` (implies ARBITER_METRICS). */

@@ -74,6 +74,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       appSlug: env.ARBITER_APP_SLUG,
       workers: env.ARBITER_WORKERS,
       dashboards: env.ARBITER_DASHBOARD,
+      trustedAgents: env.ARBITER_TRUST_AGENTS,
       checkEventWaitSeconds: overrides.checkEventWaitSeconds ?? env.ARBITER_CHECK_EVENT_WAIT,
       scheduleSweep: overrides.scheduleSweep ?? true,
       ...(overrides.handle ? { handle: overrides.handle } : {}),

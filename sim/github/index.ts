@@ -181,8 +181,29 @@ export class GitHubEmulator {
     return this.act(repo, (r, out) => openIssueAct(this.world, r, input, out).number);
   }
 
-  editIssue(repo: string, number: number, body: string, user: string): Promise<void> {
-    return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), { body }, user, out));
+  /** Edits an issue's or a pull request's title and body (`issues.edited` or `pull_request.edited`, with `changes`). */
+  editIssue(
+    repo: string,
+    number: number,
+    edit: string | { title?: string; body?: string },
+    user: string,
+  ): Promise<void> {
+    const change = typeof edit === 'string' ? { body: edit } : edit;
+    return this.act(repo, (r, out) => editIssueBody(this.world, r, this.world.issue(r, number), change, user, out));
+  }
+
+  /**
+   * Links an issue to a pull request in its Development sidebar: the link shows in the pull
+   * request's `closingIssuesReferences` and GitHub sends no pull_request webhook for it.
+   */
+  linkIssue(repo: string, pr: number, issue: number, user: string): void {
+    const r = this.world.repo(repo);
+    const { pull } = this.world.pull(r, pr);
+    const target = r.issues.get(issue);
+    if (!target || r.pulls.has(issue)) throw new GitHubError(422, `#${issue} is not an issue of ${r.fullName}`);
+    if (!['write', 'maintain', 'admin'].includes(this.world.permissionOf(r, user)))
+      throw new GitHubError(403, `${user} cannot link issues in ${r.fullName}`);
+    if (!(pull.links ?? []).includes(issue)) pull.links = [...(pull.links ?? []), issue];
   }
 
   openPullRequest(

@@ -1,6 +1,7 @@
 // The emulator's state: repositories with their git store, people, issues, pull requests,
 // comments, reviews, reactions, check suites, check runs, statuses and dispatches. Plain data.
 import { GitStore } from './git-store.ts';
+import { keywordReferences } from './closing-refs.ts';
 
 export type Permission = 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
@@ -76,6 +77,8 @@ export interface Pull {
   queued: boolean;
   /** The head lives in the author's fork (`<author>/<name>`), not in this repository. */
   fork?: boolean;
+  /** Issues linked in the pull request's Development sidebar (no webhook), in the order linked. */
+  links?: number[];
 }
 
 export interface Review {
@@ -252,7 +255,9 @@ export const REST_PERMISSION: Record<Permission, 'admin' | 'write' | 'read'> = {
  * The issue numbers a merged PR's body closes, as GitHub reads them: only the closing keywords
  * (`Closes #N`, `Fixes: #N`, `Resolved #N`…). A mere reference such as `Candidate-for: #N` closes nothing.
  */
-export function referencedIssues(body: string): number[] {
-  const pattern = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
-  return [...new Set([...body.matchAll(pattern)].map((m) => Number(m[1])))];
+export function referencedIssues(body: string, here = '.'): number[] {
+  // GitHub's own reading (closing-refs.ts): not in quotes, details, code or comments.
+  return keywordReferences(body, here)
+    .filter((r) => r.repo.toLowerCase() === here.toLowerCase())
+    .map((r) => r.number);
 }

@@ -30,17 +30,32 @@ export const nodeId = (prefix: string, id: number): string =>
 
 export const botLogin = (slug: string): string => `${slug}[bot]`;
 
+/**
+ * Bot accounts GitHub names without `[bot]` in REST and webhooks, with the login GraphQL gives
+ * them: the Copilot coding agent is `Copilot` (type Bot) in REST, `copilot-swe-agent` in GraphQL.
+ */
+export const NAMED_BOTS: Readonly<Record<string, { graphql: string; app: string }>> = {
+  Copilot: { graphql: 'copilot-swe-agent', app: 'copilot-swe-agent' },
+};
+
+/** Whether GitHub reports this login as a bot account: an app's `name[bot]`, or a named bot. */
+export const isBotLogin = (login: string): boolean => login.endsWith('[bot]') || login in NAMED_BOTS;
+
+/** The login GraphQL gives an account: a bot's without `[bot]` (a named bot's its own), a user's as is. */
+export const graphqlLogin = (login: string): string =>
+  NAMED_BOTS[login]?.graphql ?? (login.endsWith('[bot]') ? login.slice(0, -5) : login);
+
 export function userJson(urls: Urls, login: string, type?: 'User' | 'Bot'): JsonObject {
   const id = personId(login);
   const api = `${urls.api}/users/${encodeURIComponent(login)}`;
   return {
     login,
     id,
-    node_id: nodeId(type === 'Bot' || login.endsWith('[bot]') ? 'BOT_' : 'U_', id),
+    node_id: nodeId(type === 'Bot' || isBotLogin(login) ? 'BOT_' : 'U_', id),
     avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
     gravatar_id: '',
     url: api,
-    html_url: `${urls.html}/${login.endsWith('[bot]') ? `apps/${login.slice(0, -5)}` : login}`,
+    html_url: `${urls.html}/${isBotLogin(login) ? `apps/${NAMED_BOTS[login]?.app ?? login.slice(0, -5)}` : login}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,
@@ -50,7 +65,7 @@ export function userJson(urls: Urls, login: string, type?: 'User' | 'Bot'): Json
     repos_url: `${api}/repos`,
     events_url: `${api}/events{/privacy}`,
     received_events_url: `${api}/received_events`,
-    type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User'),
+    type: type ?? (isBotLogin(login) ? 'Bot' : 'User'),
     site_admin: false,
   };
 }

@@ -340,7 +340,8 @@ export function mergePull(
   );
   emitPush(world, repo, pull.base, baseSha, commit.sha, user, out);
   if (pull.base === repo.defaultBranch) {
-    for (const ref of referencedIssues(issue.body)) {
+    // GitHub closes what its closing list holds: the body's keywords and the sidebar's links.
+    for (const ref of new Set([...referencedIssues(issue.body, repo.fullName), ...(pull.links ?? [])])) {
       const target = repo.issues.get(ref);
       if (target && !repo.pulls.has(ref)) setIssueState(world, repo, target, 'closed', user, out, 'completed');
     }

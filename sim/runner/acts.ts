@@ -114,9 +114,24 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
   },
   async edit(ctx, e) {
     const d = e.edit!;
-    const user = d.user ?? ctx.scenario.change.author;
-    await ctx.emulator.editIssue(ctx.scenario.repo, d.issue, d.body, user);
-    ctx.say(`${user} edited #${d.issue}`);
+    const pull = ctx.scenario.candidates.find((c) => c.number === d.issue);
+    const user = d.user ?? pull?.author ?? ctx.scenario.change.author;
+    await ctx.emulator.editIssue(
+      ctx.scenario.repo,
+      d.issue,
+      { ...(d.title !== undefined ? { title: d.title } : {}), ...(d.body !== undefined ? { body: d.body } : {}) },
+      user,
+    );
+    ctx.say(
+      d.title === undefined
+        ? `${user} edited #${d.issue}`
+        : `${user} edited #${d.issue}: title "${d.title}"${d.body !== undefined ? ' and body' : ''}`,
+    );
+  },
+  async link(ctx, e) {
+    const l = e.link!;
+    ctx.emulator.linkIssue(ctx.scenario.repo, l.on, l.issue, l.user);
+    ctx.say(`${l.user} linked #${l.issue} to #${l.on} in its Development sidebar (GitHub sends no webhook)`);
   },
   async close(ctx, e) {
     const k = e.close!;

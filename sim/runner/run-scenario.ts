@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
-import { baseBranches, type Scenario } from '../scenario-schema.ts';
+import { baseBranches, DEFAULT_CANDIDATE_AUTHOR, type Scenario } from '../scenario-schema.ts';
 import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { AppProcess, freePort } from './app-process.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
@@ -128,6 +128,11 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ...(db ? { DATABASE_URL: db.url } : {}),
         // The dashboard issue only where a scenario asks for it: other scenarios' writes stay as they were.
         ARBITER_DASHBOARD: scenario.dashboard ? '1' : '0',
+        // GitHub answers 404 for a bot's permission, so no bot is trusted by permission. The default
+        // candidate author stands for the team's own agent, trusted for the whole deployment (as an
+        // operator lists it), so a scenario that never names an author keeps its meaning without
+        // a `trust.agents` line in its config.
+        ARBITER_TRUST_AGENTS: DEFAULT_CANDIDATE_AUTHOR,
         ...opts.appEnv,
       },
     });

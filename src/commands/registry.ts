@@ -10,6 +10,7 @@ import { cancelVerb } from './verbs/cancel.ts';
 import { exploreVerb } from './verbs/explore.ts';
 import { admitVerb } from './verbs/admit.ts';
 import { trackVerb } from './verbs/track.ts';
+import { linkVerb } from './verbs/link.ts';
 
 export const VERBS: readonly VerbModule[] = [
   makeHelpVerb(() => VERBS),
@@ -22,6 +23,7 @@ export const VERBS: readonly VerbModule[] = [
   exploreVerb,
   admitVerb,
   trackVerb,
+  linkVerb,
 ];
 
 const BY_NAME: ReadonlyMap<string, VerbModule> = new Map(

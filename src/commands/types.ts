@@ -40,6 +40,7 @@ export interface CommandServices {
   explore(t: CommandTarget, n: number | null): Promise<VerbResult>;
   admit(t: CommandTarget): Promise<VerbResult>; // vouch for a linked PR whose author has no write access
   track(t: CommandTarget): Promise<VerbResult>; // adopt an issue opened without write access as a Change
+  link(t: CommandTarget, change: number): Promise<VerbResult>; // link this PR to the Change #change now
   reply(t: CommandTarget, body: string): Promise<void>; // a comment on t.issueNumber (idempotent per comment/button event: the implementation handles that)
   react(t: CommandTarget, content: '+1' | 'eyes' | 'confused'): Promise<void>; // on the comment (no-op for buttons)
 }

@@ -9,8 +9,8 @@ export const TrustSection = z
       .default([])
       .meta({
         description:
-          "Exact logins of the team's coding agents, trusted like a user with write access: their linked pull requests are candidates and their issues Changes. Everyone else needs write, maintain or admin permission on the repository (or a maintainer's `/arbiter admit` or `/arbiter track`).",
-        examples: [['copilot-swe-agent[bot]', 'my-agents[bot]']],
+          "The team's coding agents, trusted like a user with write access: their linked pull requests are candidates and their issues Changes. An entry is a built-in agent name, standing for every login that agent appears under (`copilot`, `claude`, `codex`, `jules`, `devin`, `cursor`, `openhands`, `sweep`; docs/agents.md lists them), or an exact login, matched in all its forms (`name`, `name[bot]`, any case). GitHub answers the permission API with 404 for every bot, so a bot is trusted only when listed here. Everyone else needs write, maintain or admin permission on the repository (or a maintainer's `/arbiter admit` or `/arbiter track`). An agent's review or command never counts as a person's.",
+        examples: [['copilot', 'claude', 'my-agents[bot]']],
       }),
     changeLabel: z
       .string()

@@ -24,6 +24,8 @@ export const KEY_NAMESPACES = {
   trustAdmitted: 'trust:admitted:',
   /** Who added the selection label to a pull request; workflows/trust.ts. */
   trustSelectionLabel: 'trust:selection-label:',
+  /** The Change a maintainer linked a pull request to (`/arbiter link #N`), and by whom; workflows/link.ts. */
+  trustLinked: 'trust:linked:',
   /** The verdict on a head's `.github/arbiter.yml` (an error once reported); workflows/trust.ts. */
   headConfig: 'head-config:',
   /** The repository's dashboard issue number, and the token of a dashboard job's run; dashboard.ts, dashboard-job.ts. */
@@ -85,6 +87,7 @@ export const trustAdmittedKey = (repo: string, pr: number): string => `${N.trust
 export const trustAdmittedHeadKey = (repo: string, pr: number, headSha: string, change: number | null): string =>
   `${trustAdmittedKey(repo, pr)}@${headSha}>${change ?? 'none'}`;
 export const trustSelectionLabelKey = (repo: string, pr: number): string => `${N.trustSelectionLabel}${repo}#${pr}`;
+export const trustLinkedKey = (repo: string, pr: number): string => `${N.trustLinked}${repo}#${pr}`;
 export const headConfigKey = (repo: string, headSha: string): string => `${N.headConfig}${repo}@${headSha}`;
 export const dashboardIssueKey = (repo: string): string => `${N.dashboard}${repo}`;
 /** The token of a dashboard job's run. */

@@ -1,11 +1,15 @@
 // Who Arbiter acts for (DESIGN.md section 1, "Trust"), as pure rules over what the shell read:
 // an account's repository permission (or why it could not be read), the trusted agents of the
 // config, and whether a maintainer adopted the issue or admitted the pull request.
+import { listedEntry, trustLine } from './agents.ts';
 
 export type Permission = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
-/** What the collaborator-permission lookup gave: a role, or why there is none (never a yes). */
-export type PermissionLookup = { ok: true; permission: Permission } | { ok: false; reason: string };
+/**
+ * What the collaborator-permission lookup gave: a role, or why there is none (never a yes).
+ * `status` 404: GitHub knows no collaborator by that login, which is its answer for every bot.
+ */
+export type PermissionLookup = { ok: true; permission: Permission } | { ok: false; reason: string; status?: number };
 
 export interface Account {
   login: string;
@@ -13,14 +17,21 @@ export interface Account {
 }
 
 export interface TrustPolicy {
-  /** `trust.agents`: exact logins. */
+  /** `trust.agents`: known agents' names (`copilot`) or exact logins, each matched in all its forms. */
   agents: readonly string[];
   /** Arbiter's own login (`<slug>[bot]`). */
   appLogin: string;
 }
 
 export type Trust =
-  { trusted: true; why: 'app' | 'agent' | 'permission' } | { trusted: false; reason: string; lookupFailed: boolean };
+  | { trusted: true; why: 'app' | 'agent' | 'permission' }
+  | {
+      trusted: false;
+      reason: string;
+      lookupFailed: boolean;
+      /** For an account GitHub gives no permission (a bot): the config line that would trust it. */
+      trustWith?: string;
+    };
 
 /** Roles that may merge, so roles Arbiter acts for; the table is the rule. */
 export const WRITES: Record<Permission, boolean> = {
@@ -43,7 +54,8 @@ const describeRole = (permission: Permission): string => (permission === 'none' 
 /** True when the account is trusted without a permission lookup (Arbiter itself, a listed agent). */
 export function trustedWithoutLookup(account: Account, policy: TrustPolicy): Trust | null {
   if (account.login !== '' && sameLogin(account.login, policy.appLogin)) return { trusted: true, why: 'app' };
-  if (policy.agents.some((agent) => sameLogin(agent, account.login))) return { trusted: true, why: 'agent' };
+  if (account.login !== '' && listedEntry(policy.agents, account.login) !== null)
+    return { trusted: true, why: 'agent' };
   return null;
 }
 
@@ -54,6 +66,14 @@ export function trustOf(account: Account, lookup: PermissionLookup | null, polic
   if (account.login === '')
     return { trusted: false, reason: 'the account is unknown (a deleted user)', lookupFailed: false };
   if (!lookup) return { trusted: false, reason: `@${account.login}'s permission was not read`, lookupFailed: true };
+  if (!lookup.ok && lookup.status === 404)
+    // GitHub answers 404 for every bot account: it is not a collaborator, only a listed agent.
+    return {
+      trusted: false,
+      reason: `@${account.login} is not a listed agent (GitHub gives ${account.isBot ? 'a bot account' : 'this account'} no permission here)`,
+      lookupFailed: false,
+      trustWith: trustLine(account.login),
+    };
   if (!lookup.ok)
     return {
       trusted: false,
@@ -68,7 +88,8 @@ export function trustOf(account: Account, lookup: PermissionLookup | null, polic
   };
 }
 
-export type Standing = { counts: true; via: string } | { counts: false; reason: string; lookupFailed: boolean };
+export type Standing =
+  { counts: true; via: string } | { counts: false; reason: string; lookupFailed: boolean; trustWith?: string };
 
 /** A Change: an issue a trusted account opened, or one a trusted account adopted (label or `track`). */
 export function changeStanding(author: Trust, adoptedBy: string | null): Standing {
@@ -81,7 +102,12 @@ export function changeStanding(author: Trust, adoptedBy: string | null): Standin
 export function candidateStanding(author: Trust, admittedBy: string | null): Standing {
   if (author.trusted) return { counts: true, via: 'opened by a trusted account' };
   if (admittedBy !== null) return { counts: true, via: `admitted by @${admittedBy}` };
-  return { counts: false, reason: author.reason, lookupFailed: author.lookupFailed };
+  return {
+    counts: false,
+    reason: author.reason,
+    lookupFailed: author.lookupFailed,
+    ...(author.trustWith ? { trustWith: author.trustWith } : {}),
+  };
 }
 
 /**
@@ -111,11 +137,19 @@ export function notCandidateCheck(input: {
   lookupFailed: boolean;
   prefix: string;
   change: number;
+  /** The config line that would trust the author (an unlisted bot). */
+  trustWith?: string;
 }): {
   title: string;
   summary: string;
 } {
   const admit = `a maintainer can admit it with \`${input.prefix} admit\``;
+  if (input.trustWith) {
+    return {
+      title: `Not a candidate: @${input.login} is not a listed agent; add \`${input.trustWith}\` to trust it`,
+      summary: `This pull request links #${input.change}, but ${input.reason}. GitHub gives bot accounts no repository permission, so Arbiter trusts an agent only when \`.github/arbiter.yml\` lists it: add \`${input.trustWith}\` (docs/agents.md lists the agents Arbiter knows by name). Until then it is not a sibling, holds no round and is never closed by Arbiter; ${admit} (each new head needs its own admission).`,
+    };
+  }
   if (input.lookupFailed) {
     return {
       title: `Not a candidate yet: @${input.login}'s permission could not be read`,

@@ -12,7 +12,7 @@ import { readHead, type HeadRead } from '../acceptance/read-files.ts';
 import type { PatchRow } from '../store/types.ts';
 import { configReads, type ConfigPort } from './config-reads.ts';
 import { callGitHub, GitHubError, propertyOf, wrapGitHubError } from './errors.ts';
-import { readGroupState, type PullState } from './group-query.ts';
+import { readGroupState, readLinkedPulls, type PullState } from './group-query.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
@@ -118,6 +118,12 @@ export class GitHubGateway implements GitHubPort {
     return states;
   }
 
+  linkedPulls(issue: number): Promise<number[]> {
+    return this.call('read linked pulls', () =>
+      readLinkedPulls((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, issue),
+    );
+  }
+
   async getIssue(number: number): Promise<IssueSnapshot | null> {
     try {
       const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
@@ -179,6 +185,16 @@ export class GitHubGateway implements GitHubPort {
 
   async permission(user: string): Promise<Permission> {
     try {
+      return await this.readPermission(user);
+    } catch (error) {
+      if (error instanceof GitHubError && error.status === 404) return 'none';
+      throw error;
+    }
+  }
+
+  /** The collaborator-permission read; GitHub's 404 (no such collaborator: every bot) is thrown. */
+  private async readPermission(user: string): Promise<Permission> {
+    try {
       const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', {
         owner: this.owner,
         repo: this.repo,
@@ -190,9 +206,7 @@ export class GitHubGateway implements GitHubPort {
       const known = z.enum(['none', 'read', 'triage', 'write', 'maintain', 'admin']);
       return known.catch('none').parse(known.safeParse(role).success ? role : parsed.data.permission);
     } catch (error) {
-      const wrapped = wrapGitHubError('get permission', error);
-      if (wrapped.status === 404) return 'none';
-      throw wrapped;
+      throw wrapGitHubError('get permission', error);
     }
   }
 
@@ -203,11 +217,13 @@ export class GitHubGateway implements GitHubPort {
   async permissionLookup(user: string, attempts = 3): Promise<PermissionLookup> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return { ok: true, permission: await this.permission(user) };
+        return { ok: true, permission: await this.readPermission(user) };
       } catch (error) {
         const wrapped = wrapGitHubError('get permission', error);
         if (!wrapped.transient || attempt >= attempts)
-          return { ok: false, reason: wrapped.status ? `GitHub answered ${wrapped.status}` : 'GitHub did not answer' };
+          return wrapped.status
+            ? { ok: false, reason: `GitHub answered ${wrapped.status}`, status: wrapped.status }
+            : { ok: false, reason: 'GitHub did not answer' };
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min((wrapped.retryAfter ?? 0) * 1000 || 200 * 2 ** attempt, 5_000)),
         );

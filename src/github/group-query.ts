@@ -2,6 +2,7 @@
 // runs and statuses), paging only past 100 items, so reads do not grow with the group size.
 import { z } from 'zod';
 import { checkOutcome } from '../core/gate.ts';
+import type { IssueRef } from '../core/link.ts';
 import type { ObservedCheck } from '../core/types.ts';
 
 export interface PullState {
@@ -17,6 +18,11 @@ export interface PullState {
   body: string;
   author: string;
   labels: string[];
+  /**
+   * GitHub's `closingIssuesReferences` (keyword links and Development-sidebar links; the first 10);
+   * absent when the read did not ask for it.
+   */
+  closing?: IssueRef[];
   checks: ObservedCheck[];
   /** Check-run names Arbiter's own app reported (never counted as evidence). */
   ownChecks: string[];
@@ -63,6 +69,16 @@ const Pull = z.object({
   body: z.string(),
   author: z.object({ __typename: z.string().optional(), login: z.string() }).nullable(),
   labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
+  closingIssuesReferences: z
+    .object({
+      nodes: z.array(
+        z
+          .object({ number: z.number(), state: z.string(), repository: z.object({ nameWithOwner: z.string() }) })
+          .nullable(),
+      ),
+    })
+    .nullable()
+    .optional(),
   commits: z.object({
     nodes: z.array(
       z
@@ -82,6 +98,7 @@ const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
 const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body
   author { __typename login }
   labels(first: 100) { nodes { name } }
+  closingIssuesReferences(first: 10) { nodes { number state repository { nameWithOwner } } }
   commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } } } }`;
 
 export function groupQuery(prs: number[]): string {
@@ -256,6 +273,13 @@ export async function readGroupState(
       body: pull.body,
       author: authorLogin(pull.author),
       labels: (pull.labels?.nodes ?? []).flatMap((l) => (l ? [l.name] : [])),
+      ...(pull.closingIssuesReferences
+        ? {
+            closing: pull.closingIssuesReferences.nodes.flatMap((i) =>
+              i ? [{ repo: i.repository.nameWithOwner, number: i.number, open: i.state === 'OPEN' }] : [],
+            ),
+          }
+        : {}),
       checks,
       ownChecks,
       ownChecksComplete: commit !== undefined && page?.hasNextPage !== true,
@@ -263,4 +287,40 @@ export async function readGroupState(
   }
   noteRead(result);
   return result;
+}
+
+const LINKED_PULLS = `query ArbiterLinkedPulls($owner: String!, $name: String!, $number: Int!) {
+  repository(owner: $owner, name: $name) {
+    issue(number: $number) { closedByPullRequestsReferences(first: 25, includeClosedPrs: false) { nodes { number } } }
+  }
+}`;
+
+const LinkedAnswer = z.object({
+  repository: z.object({
+    issue: z
+      .object({
+        closedByPullRequestsReferences: z
+          .object({ nodes: z.array(z.object({ number: z.number() }).nullable()) })
+          .nullable(),
+      })
+      .nullable(),
+  }),
+});
+
+/**
+ * The open pull requests GitHub lists as closing the issue (keyword links and Development-sidebar
+ * links): how a link that sent no webhook is found. The first 25.
+ */
+export async function readLinkedPulls(
+  graphql: GraphqlFn,
+  owner: string,
+  name: string,
+  issue: number,
+): Promise<number[]> {
+  const answer = LinkedAnswer.safeParse(await graphql(LINKED_PULLS, { owner, name, number: issue }));
+  if (!answer.success)
+    throw new Error(`linked pulls query answered an unexpected shape: ${answer.error.issues[0]?.message}`);
+  return (answer.data.repository.issue?.closedByPullRequestsReferences?.nodes ?? []).flatMap((n) =>
+    n ? [n.number] : [],
+  );
 }

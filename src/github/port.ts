@@ -86,6 +86,8 @@ export interface GitHubPort extends ConfigPort {
   // ---- reads
   readGroup(prs: number[]): Promise<Map<number, PullState>>;
   getIssue(number: number): Promise<IssueSnapshot | null>;
+  /** The open pull requests GitHub lists as closing the issue (keywords and sidebar links). */
+  linkedPulls(issue: number): Promise<number[]>;
   branchRules(branch: string): Promise<BranchRules>;
   permission(user: string): Promise<Permission>;
   /** The permission, retried on transient failures; a failure is never a yes (src/core/trust.ts). */

@@ -5,7 +5,6 @@
 // A new head is recorded; a closure by someone else withdraws the candidate; a merge (by anyone)
 // ships it and closes its siblings as stale.
 import { z } from 'zod';
-import { linkedChange } from '../core/link.ts';
 import type { PullState } from '../github/group-query.ts';
 import { recordCandidate } from '../workflows/candidates.ts';
 import { isBotAccount } from '../core/trust.ts';
@@ -87,10 +86,10 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened
   // itself (the combined candidate) is recorded like any candidate.
   if (action !== 'closed' && own && action !== 'synchronize' && action !== 'opened') return;
-  // A PR that is no candidate and whose payload links no Change costs no read: should a later
-  // edit link it, that edit's webhook looks again.
+  // A PR that is no candidate is read (its closing references with it): a link made in the
+  // Development sidebar sends no webhook and shows in no payload, so its next event finds it.
   const stored = await ctx.deps.store.getCandidate(ctx.key, pr.number);
-  if (!stored && (action === 'closed' || linkedChange(pr.body) === null)) return;
+  if (!stored && action === 'closed') return;
   const merged = action === 'closed' ? Merged.safeParse(payload) : null;
   if (merged?.success) {
     await onClosed(
@@ -120,6 +119,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
       headSha: live.headSha,
       author: live.author,
       labels: live.labels,
+      closing: live.closing,
     },
     { revive: action === 'reopened' ? 'reopened' : undefined },
   );

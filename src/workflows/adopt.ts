@@ -23,7 +23,14 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
     label: ctx.config.selection.label,
     isPullRequest,
     candidateFor,
-    pull: state ? { open: state.state === 'OPEN', body: state.body, headSha: state.headSha } : null,
+    pull: state
+      ? {
+          open: state.state === 'OPEN',
+          body: state.body,
+          headSha: state.headSha,
+          links: { repo: ctx.key, closing: state.closing ?? null },
+        }
+      : null,
   });
   if (plan.kind === 'answer') return plan.reply;
   // The admission covers this head for this Change only: new code or a new link needs a new admission.
@@ -41,6 +48,7 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
     headSha: read.headSha,
     author: read.author,
     labels: read.labels,
+    closing: read.closing,
   };
   if (!(await trackedChange(ctx, change, null))) return replies.notAChange;
   const recorded = await recordCandidate(ctx, pull, { revive: 'admitted' });

@@ -1,14 +1,14 @@
 // Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
-import { linkedChange } from '../core/link.ts';
+import { linkedChange, type IssueRef } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
 import { writeCheck } from './execute.ts';
-import { admittedBy, selectionLabelBy, showNotCandidate, trustOfLogin, wasAdmitted } from './trust.ts';
+import { admittedBy, manualLink, selectionLabelBy, showNotCandidate, trustOfLogin, wasAdmitted } from './trust.ts';
 import { trackedChange } from './changes.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
@@ -27,7 +27,13 @@ export interface PullFacts {
   headSha: string;
   author: string;
   labels: string[];
+  /** GitHub's `closingIssuesReferences` (keyword and sidebar links), when the read asked for it. */
+  closing?: IssueRef[] | undefined;
 }
+
+/** The Change a pull request links (DESIGN.md section 1, "Candidate"), or null. */
+export const linkOf = (ctx: RepoContext, pull: Pick<PullFacts, 'body' | 'closing'>): number | null =>
+  linkedChange(pull.body, { repo: ctx.key, closing: pull.closing ?? null });
 
 /**
  * Why a candidate that left its group may come back: its PR was reopened (`reopened`, confirmed
@@ -62,12 +68,15 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
       }
     }
   } else {
-    const linked = linkedChange(pull.body);
+    // A maintainer's `/arbiter link #N` first, then the body's line, then GitHub's closing list.
+    const manual = await manualLink(ctx, pull.number);
+    const linked = manual?.change ?? linkOf(ctx, pull);
     if (linked === null) return none();
     const label = ctx.config.selection.label;
-    // The label accepts a non-draft PR only when a trusted account added it.
+    // The label accepts a non-draft PR only when a trusted account added it; so does a maintainer's link.
     const accepted =
       pull.draft ||
+      manual !== null ||
       (label !== null && pull.labels.includes(label) && (await selectionLabelBy(ctx, pull.number)) !== null);
     if (!accepted) return none();
     changeNumber = linked;

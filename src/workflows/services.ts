@@ -3,6 +3,7 @@
 import type { CommandServices, CommandTarget } from '../commands/types.ts';
 import { markerFor } from '../core/render/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
+import { linkPull } from './link.ts';
 import type { RepoContext } from './context.ts';
 import { withRetry, writeReply } from './execute.ts';
 import { explore } from './portfolio.ts';
@@ -32,6 +33,7 @@ export function commandServices(ctx: RepoContext): CommandServices {
     },
     admit: (t) => admitPull(ctx, t.issueNumber, t.isPullRequest, t.user),
     track: (t) => trackIssue(ctx, t.issueNumber, t.isPullRequest, t.user),
+    link: (t, change) => linkPull(ctx, t.issueNumber, t.isPullRequest, t.user, change),
     async changeIssue(issueNumber) {
       // Only whether it is an issue: the verb itself records it, with the maintainer's adoption.
       if ((await store.getChange(ctx.key, issueNumber)) !== null) return true;

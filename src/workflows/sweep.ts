@@ -16,6 +16,7 @@ import { sweepPortfolios } from './portfolio-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { shippedOn } from './shipped.ts';
+import { pickUpLinkedPulls } from './link.ts';
 import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken, waitingStaleKey } from '../core/keys.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
@@ -188,6 +189,21 @@ export async function verifyKeptHeads(
 /** How long a check event for a head nobody recorded is kept: a head that is a candidate's is recorded within minutes. */
 export const KEPT_CHECK_EVENT_HOURS = 24;
 
+/** Each Change with open candidates: pull requests linked to it in the sidebar (no webhook) are recorded. */
+async function pickUpSidebarLinks(deps: Deps, token: string): Promise<void> {
+  const changes = new Map<string, CandidateRow>();
+  for (const state of OPEN_STATES)
+    for (const c of await deps.store.listCandidatesInState(state)) changes.set(`${c.repo}#${c.change}`, c);
+  for (const c of changes.values()) {
+    try {
+      const ctx = await contextFor(deps, c, token);
+      if (ctx) await pickUpLinkedPulls(ctx, c.change);
+    } catch (error) {
+      deps.log.warn({ err: error, repo: c.repo, change: c.change }, 'sweep: linked pull requests not read');
+    }
+  }
+}
+
 export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   const token = sweepToken(now.toISOString());
@@ -234,6 +250,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       );
     }
   }
+  await pickUpSidebarLinks(deps, token);
   await verifyKeptHeads(deps, now, (c) => contextFor(deps, c, token));
   await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));

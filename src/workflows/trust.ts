@@ -24,6 +24,7 @@ import {
   trustAdmittedHeadKey,
   trustAdmittedKey,
   trustAdoptedKey,
+  trustLinkedKey,
   trustSelectionLabelKey,
 } from '../core/keys.ts';
 
@@ -56,7 +57,7 @@ export async function lookupPermission(ctx: RepoContext, login: string): Promise
 /** Whether Arbiter acts for `login` here (Arbiter itself, `trust.agents`, or write access and more). */
 export async function trustOfLogin(ctx: RepoContext, login: string, isBot = false): Promise<Trust> {
   const account = { login, isBot };
-  const policy = { agents: ctx.config.trust.agents, appLogin: ctx.gh.botLogin };
+  const policy = { agents: [...ctx.config.trust.agents, ...(ctx.deps.trustedAgents ?? [])], appLogin: ctx.gh.botLogin };
   const known = trustedWithoutLookup(account, policy);
   if (known) return known;
   return trustOf(account, login === '' ? null : await lookupPermission(ctx, login), policy);
@@ -94,6 +95,20 @@ export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string |
 /** Records that a trusted account added the selection label (the first one is kept). */
 export async function recordSelectionLabel(ctx: RepoContext, pr: number, by: string): Promise<void> {
   await ctx.deps.store.claimAppliedAction(labelledKey(ctx, pr), { by }, nowIso(ctx));
+}
+
+const Linked = z.object({ by: z.string(), change: z.number().int().positive() });
+
+/** The Change a trusted account linked the pull request to with `/arbiter link #N`, and who did, or null. */
+export async function manualLink(ctx: RepoContext, pr: number): Promise<z.infer<typeof Linked> | null> {
+  const parsed = Linked.safeParse(await ctx.deps.store.getAppliedAction(trustLinkedKey(ctx.key, pr)));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Records a trusted account's `/arbiter link #N` (a later link replaces it while the PR is no candidate). */
+export async function recordLink(ctx: RepoContext, pr: number, link: z.infer<typeof Linked>): Promise<void> {
+  await ctx.deps.store.recordAppliedAction(trustLinkedKey(ctx.key, pr), link, nowIso(ctx));
+  await ctx.deps.store.addEvent(ctx.key, 'candidate.linked', { pr, ...link }, nowIso(ctx));
 }
 
 /** Records that a trusted account adopted the issue (the first adoption is kept). */
@@ -159,6 +174,7 @@ export async function showNotCandidate(
     lookupFailed: standing.lookupFailed,
     prefix: ctx.config.commands.prefix,
     change,
+    ...(standing.trustWith ? { trustWith: standing.trustWith } : {}),
   });
   await neutral(ctx, pull, text);
 }

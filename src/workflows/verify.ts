@@ -58,6 +58,7 @@ export async function verifyCandidate(
       headSha: state.headSha,
       author: state.author,
       labels: state.labels,
+      closing: state.closing,
     });
     next.push(...recorded.next);
     if (!recorded.candidate) return unsettled(next);

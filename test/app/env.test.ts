@@ -13,6 +13,14 @@ describe('readEnv', () => {
     expect(env.githubBaseUrl).toBeUndefined();
   });
 
+  it('reads ARBITER_TRUST_AGENTS as a comma-separated list (none by default)', () => {
+    expect(readEnv({}).ARBITER_TRUST_AGENTS).toEqual([]);
+    expect(readEnv({ ARBITER_TRUST_AGENTS: ' copilot, my-agents[bot] ,,' }).ARBITER_TRUST_AGENTS).toEqual([
+      'copilot',
+      'my-agents[bot]',
+    ]);
+  });
+
   it('treats blank variables as unset', () => {
     expect(readEnv({ APP_ID: '', PRIVATE_KEY: '', WEBHOOK_SECRET: '', PORT: '' }).credentials).toBeNull();
   });

@@ -20,7 +20,7 @@ export interface FakeWorld {
   results?: Partial<Record<StateVerb | 'status', VerbResult>>;
 }
 
-export type StateVerb = 'rank' | 'recheck' | 'promote' | 'reject' | 'cancel' | 'explore' | 'admit' | 'track';
+export type StateVerb = 'rank' | 'recheck' | 'promote' | 'reject' | 'cancel' | 'explore' | 'admit' | 'track' | 'link';
 export const STATE_CHANGING: readonly StateVerb[] = [
   'rank',
   'recheck',
@@ -30,6 +30,7 @@ export const STATE_CHANGING: readonly StateVerb[] = [
   'explore',
   'admit',
   'track',
+  'link',
 ];
 
 export interface FakeServices extends CommandServices {
@@ -78,6 +79,10 @@ export function fakeServices(world: FakeWorld = {}): FakeServices {
     async reject(t, reason) {
       calls.push(`reject #${t.issueNumber} by ${t.user}: ${reason}`);
       return resultOf('reject');
+    },
+    async link(t, change) {
+      calls.push(`link #${t.issueNumber} by ${t.user}: #${change}`);
+      return resultOf('link');
     },
     async explore(t, n) {
       calls.push(`explore #${t.issueNumber} by ${t.user}: ${n ?? 'default'}`);

@@ -39,6 +39,7 @@ const MATRIX: Record<string, string> = {
   explore: '  n n y y y n y y n',
   admit: '    n n y y y n y y n',
   track: '    n n y y y n y y n',
+  link: '     n n y y y n y y n',
 };
 
 /** The comment that invokes each verb validly, and where (explore belongs on the Change #42). */
@@ -53,6 +54,7 @@ const INVOCATION: Record<string, { body: string; issue: number; isPullRequest: b
   explore: { body: '/arbiter explore 3', issue: 42, isPullRequest: false },
   admit: { body: '/arbiter admit', issue: 12, isPullRequest: true },
   track: { body: '/arbiter track', issue: 42, isPullRequest: false },
+  link: { body: '/arbiter link #42', issue: 12, isPullRequest: true },
 };
 
 const rows = VERBS.flatMap((verb) => {

@@ -39,6 +39,7 @@ describe('key builders', () => {
     [keys.trustAdmittedHeadKey(REPO, 9, SHA, null), `trust:admitted:acme/widgets#9@${SHA}>none`],
     // `trust:selection-label:${ctx.key}#${pr}` (workflows/trust.ts)
     [keys.trustSelectionLabelKey(REPO, 9), 'trust:selection-label:acme/widgets#9'],
+    [keys.trustLinkedKey(REPO, 9), 'trust:linked:acme/widgets#9'],
     // `head-config:${ctx.key}@${candidate.headSha}` (workflows/trust.ts)
     [keys.headConfigKey(REPO, SHA), `head-config:acme/widgets@${SHA}`],
     // `dashboard:${ctx.key}` (workflows/dashboard.ts) and `dashboard:${job.id}` (jobs/dashboard-job.ts)

@@ -53,9 +53,9 @@ beforeAll(async () => {
     name: 'todo',
     files: {
       'src/app.ts': "export const todos = ['Buy milk'];\n",
-      '.github/arbiter.yml': 'gate:\n  required: [test]\n',
+      // GitHub gives a bot no permission (404): the agent is trusted by `trust.agents`.
+      '.github/arbiter.yml': "gate:\n  required: [test]\ntrust:\n  agents: ['agent[bot]']\n",
     },
-    // The agent can write: Arbiter compares only candidates from accounts it trusts.
     users: { 'agent[bot]': { permission: 'write', bot: true } },
   });
 }, SLOW.timeout);

@@ -48,6 +48,8 @@ export interface FakePull {
   body: string;
   author: string;
   labels: string[];
+  /** GitHub's closing list (keyword and sidebar links): open issues of this repository, by number. */
+  closing?: number[];
   reviewers: string[];
   teams: string[];
   /** CI on the current head (other apps' check runs and commit statuses). */
@@ -359,6 +361,14 @@ export class FakeGitHub implements GitHubPort {
     );
   }
 
+  /** The open pulls whose closing list (`closing`) holds the issue, as GitHub lists them. */
+  async linkedPulls(issue: number): Promise<number[]> {
+    await this.read(`graphql ArbiterLinkedPulls #${issue}`);
+    return [...this.pulls.values()]
+      .filter((p) => p.state === 'open' && !p.merged && (p.closing ?? []).includes(issue))
+      .map((p) => p.number);
+  }
+
   /** Answers the group query the way GitHub's GraphQL API shapes it. */
   /** Answers the group query from the fake repository, as GitHub would (tests use it to script partial answers). */
   answerGraphql(query: string, variables: Record<string, unknown>): unknown {
@@ -416,6 +426,13 @@ export class FakeGitHub implements GitHubPort {
       body: p.body,
       author: { login: p.author },
       labels: { nodes: p.labels.map((name) => ({ name })) },
+      closingIssuesReferences: {
+        nodes: (p.closing ?? []).map((number) => ({
+          number,
+          state: 'OPEN',
+          repository: { nameWithOwner: `${this.owner}/${this.repo}` },
+        })),
+      },
       commits: {
         nodes: [
           {
@@ -473,8 +490,17 @@ export class FakeGitHub implements GitHubPort {
     return this.permissions.get(user) ?? 'read';
   }
 
-  /** As the gateway's: a failed read (see `failingPermissions`) is an answer, never a yes. */
-  async permissionLookup(user: string): Promise<{ ok: true; permission: Permission } | { ok: false; reason: string }> {
+  /**
+   * As the gateway's: a failed read (see `failingPermissions`) is an answer, never a yes; a bot
+   * account gets GitHub's 404 (GitHub has no collaborator permission for a bot).
+   */
+  async permissionLookup(
+    user: string,
+  ): Promise<{ ok: true; permission: Permission } | { ok: false; reason: string; status?: number }> {
+    if (/\[bot\]$/i.test(user) || user === 'Copilot') {
+      await this.read(`permission ${user}`);
+      return { ok: false, reason: 'GitHub answered 404', status: 404 };
+    }
     try {
       return { ok: true, permission: await this.permission(user) };
     } catch {

@@ -4,9 +4,10 @@
 import { latestRuns } from '../check-acts.ts';
 import { isBinary } from '../diff.ts';
 import type { CheckRun, CommitStatus, Issue, Repo } from '../model.ts';
-import { iso, nodeId } from '../payloads.ts';
+import { graphqlLogin, isBotLogin, iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
 import { connection, type ConnectionArgs } from './connection.ts';
+import { keywordReferences } from '../closing-refs.ts';
 
 type Obj = Record<string, unknown>;
 const upper = (value: string): string => value.toUpperCase();
@@ -14,10 +15,10 @@ const BLOB_TEXT_LIMIT = 512 * 1024;
 const FAILING = new Set(['failure', 'cancelled', 'timed_out', 'action_required', 'stale', 'startup_failure']);
 
 export function actor(world: World, login: string): Obj {
-  const bot = login.endsWith('[bot]');
+  const bot = isBotLogin(login);
   return {
     __typename: bot ? 'Bot' : 'User',
-    login: bot ? login.slice(0, -5) : login,
+    login: graphqlLogin(login),
     url: `${world.urls.html}/${login}`,
     avatarUrl: `https://avatars.githubusercontent.com/u/1?v=4`,
     resourcePath: `/${login}`,
@@ -273,6 +274,22 @@ export function issueNode(world: World, repo: Repo, issue: Issue): Obj {
     labels: labelsOf(world, issue),
     comments: commentsOf(world, repo, issue),
     repository: () => repositoryNode(world, repo),
+    // The pull requests whose closing list holds this issue (open ones unless asked), oldest first.
+    closedByPullRequestsReferences: (
+      args: ConnectionArgs & { includeClosedPrs?: boolean | null; userLinkedOnly?: boolean | null },
+    ) =>
+      connection(
+        [...repo.pulls.values()]
+          .filter((p) => {
+            const own = repo.issues.get(p.number);
+            if (!own || (!args.includeClosedPrs && (p.merged || own.state !== 'open'))) return false;
+            return closingIssues(world, repo, p.base, own.body, p.links ?? [], args.userLinkedOnly === true).some(
+              (c) => c.repo === repo && c.issue === issue,
+            );
+          })
+          .map((p) => pullRequestNode(world, repo, p.number)),
+        args,
+      ),
   };
 }
 
@@ -378,15 +395,41 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
         pull.requestedReviewers.map((login) => ({ requestedReviewer: actor(world, login) })),
         args,
       ),
-    closingIssuesReferences: (args: ConnectionArgs) =>
+    closingIssuesReferences: (args: ConnectionArgs & { userLinkedOnly?: boolean | null }) =>
       connection(
-        [...issue.body.matchAll(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)/gi)].flatMap((m) => {
-          const target = repo.issues.get(Number(m[1]));
-          return target && !repo.pulls.has(target.number) ? [issueNode(world, repo, target)] : [];
-        }),
+        closingIssues(world, repo, pull.base, issue.body, pull.links ?? [], args.userLinkedOnly === true).map((c) =>
+          issueNode(world, c.repo, c.issue),
+        ),
         args,
       ),
   };
+}
+
+/**
+ * GitHub's closing list of a pull request: its body's keyword references (only on a pull request
+ * to the default branch), then the links made in its Development sidebar; existing issues only.
+ */
+function closingIssues(
+  world: World,
+  repo: Repo,
+  base: string,
+  body: string,
+  links: readonly number[],
+  userLinkedOnly: boolean,
+): { repo: Repo; issue: Issue }[] {
+  const refs = [
+    ...(userLinkedOnly || base !== repo.defaultBranch ? [] : keywordReferences(body, repo.fullName)),
+    ...links.map((number) => ({ repo: repo.fullName, number })),
+  ];
+  const found: { repo: Repo; issue: Issue }[] = [];
+  for (const ref of refs) {
+    const [owner = '', name = ''] = ref.repo.split('/');
+    const target = world.findRepo(owner, name);
+    const issue = target?.issues.get(ref.number);
+    if (!target || !issue || target.pulls.has(issue.number)) continue;
+    if (!found.some((f) => f.repo === target && f.issue === issue)) found.push({ repo: target, issue });
+  }
+  return found;
 }
 
 export function repositoryNode(world: World, repo: Repo): Obj {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { dispatch, setStatus } from '../check-acts.ts';
 import { diffTrees, withinAnswerLimit } from '../diff.ts';
 import { REST_PERMISSION, rulesFor } from '../model.ts';
-import { iso, nodeId, repoJson, statusJson, userJson } from '../payloads.ts';
+import { isBotLogin, iso, nodeId, repoJson, statusJson, userJson } from '../payloads.ts';
 import { GitHubError } from '../world.ts';
 import { ok, paged, parseBody, repoOf, type RestRequest, type RouteTable } from './route-kit.ts';
 
@@ -234,6 +234,9 @@ export const repoRoutes: RouteTable = {
   },
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (req) => {
     const repo = repoOf(req);
+    // GitHub has no collaborator permission for a bot account: it answers 404, whatever the app may do.
+    const login = req.params.username;
+    if (isBotLogin(login) || repo.users.get(login)?.bot === true) throw new GitHubError(404, `${login} is not a user`);
     const role = req.world.permissionOf(repo, req.params.username);
     const user = {
       ...userJson(req.world.urls, req.params.username),

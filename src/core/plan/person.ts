@@ -3,7 +3,7 @@
 // whether the candidate was gated and whether the Change's one repair was granted to it. A promotion:
 // the merge at the verified head, or a refusal saying why. A cancel: every candidate closed. An
 // admission: which head is vouched for, for which Change, and the reply. Pure.
-import { linkedChange } from '../link.ts';
+import { linkedChange, type LinkSources } from '../link.ts';
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
@@ -320,7 +320,7 @@ export interface AdmissionInput {
   /** The Change the pull request is already an open candidate for (null: none, or not read). */
   candidateFor: number | null;
   /** The pull request as GitHub shows it now (null: not found, or not read). */
-  pull: { open: boolean; body: string | null; headSha: string } | null;
+  pull: { open: boolean; body: string | null; headSha: string; links?: LinkSources } | null;
 }
 
 export type AdmissionPlan =
@@ -359,7 +359,7 @@ export function planAdmission(input: AdmissionInput): AdmissionPlan {
     };
   if (!input.pull || !input.pull.open) return refuse('not_open', `#${pr} is not open, so it cannot be admitted.`);
   const { headSha } = input.pull;
-  const change = linkedChange(input.pull.body);
+  const change = linkedChange(input.pull.body, input.pull.links);
   if (change === null)
     return {
       kind: 'unlinked',
@@ -367,7 +367,7 @@ export function planAdmission(input: AdmissionInput): AdmissionPlan {
       reply: {
         ok: false,
         code: 'not_linked',
-        message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description, then run \`${prefix} admit\` again.`,
+        message: `#${pr} links no Change, so there is nothing to admit it for: add a \`Candidate-for: #N\` line to its description (or run \`${prefix} link #N\`), then run \`${prefix} admit\` again.`,
       },
     };
   const label = input.label;
