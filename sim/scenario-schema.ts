@@ -57,6 +57,12 @@ export const CheckSpec = z
     readings: z.array(z.number()).min(1).optional(),
     /** Extension: seconds from a re-run request (rerequest) to the new run's conclusion; default 1. */
     rerunAfter: seconds.default(1),
+    /**
+     * Extension: a GitHub Actions run that waits for a maintainer's approval: until an event
+     * `approveWorkflows` on its PR, the head's Actions suite is `action_required` with no run; then
+     * the check starts, and concludes at `at` (at the approval, if `at` came first).
+     */
+    awaitsApproval: z.boolean().optional(),
   })
   .superRefine((c, ctx) => {
     if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
@@ -66,6 +72,18 @@ export const CheckSpec = z
         code: 'custom',
         path: ['readings'],
         message: 'a check has `readings` or `output`, not both (readings write the output title)',
+      });
+    if (c.awaitsApproval && c.kind === 'status')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['awaitsApproval'],
+        message: 'only a check run (a GitHub Actions run) waits for approval, not a commit status',
+      });
+    if (c.awaitsApproval && c.startAt !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['startAt'],
+        message: 'a check that waits for approval starts when its runs are approved, not at `startAt`',
       });
     if (c.readings !== undefined && c.kind === 'status')
       ctx.addIssue({
@@ -210,12 +228,23 @@ const PushEvent = z.strictObject({
   model: CandidateModelScript.optional(),
 });
 const ClickEvent = z.strictObject({ on: prNumber, user: login, action: z.string().min(1).max(20) });
-const EditEvent = z.strictObject({
-  issue: prNumber,
-  body: z.string(),
-  /** Extension: who edits; default the Change's author. */
-  user: login.optional(),
-});
+const EditEvent = z
+  .strictObject({
+    issue: prNumber,
+    /** The new body (optional when `title` is given). */
+    body: z.string().optional(),
+    /** Extension: the new title (a pull request's: `pull_request.edited` with `changes.title.from`). */
+    title: z.string().min(1).optional(),
+    /** Extension: who edits; default the author of what is edited (a candidate's, else the Change's). */
+    user: login.optional(),
+  })
+  .refine((e) => e.body !== undefined || e.title !== undefined, {
+    message: 'an edit has a `body`, a `title`, or both',
+  });
+/** Extension: the PR's author (an agent that is done) requests reviews (`pull_request.review_requested`). */
+const RequestReviewEvent = z.strictObject({ on: prNumber, user: login, reviewers: z.array(login).min(1) });
+/** Extension: a maintainer approves the GitHub Actions runs that wait on the PR's head (`awaitsApproval` checks). */
+const ApproveWorkflowsEvent = z.strictObject({ on: prNumber, user: login });
 const CloseEvent = z.strictObject({ on: prNumber, user: login });
 /** Extension: `user` adds (or removes) label `name` on the Change or a candidate. */
 const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user: login });
@@ -246,6 +275,8 @@ export const EventKinds = [
   'draft',
   'closeChange',
   'lockChange',
+  'requestReview',
+  'approveWorkflows',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -266,6 +297,8 @@ export const EventSpec = z
     draft: DraftEvent.optional(),
     closeChange: CloseChangeEvent.optional(),
     lockChange: LockChangeEvent.optional(),
+    requestReview: RequestReviewEvent.optional(),
+    approveWorkflows: ApproveWorkflowsEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);

@@ -1,0 +1,54 @@
+// Real agents at work (issue 30, items 3 and 4) against the real app: an agent still at work
+// (a [WIP] title) holds the round and is never closed while it works, and GitHub Actions runs that
+// wait for a maintainer's approval are waited for (the checks say what to approve), not failed.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+
+const SELECTION = 'Arbiter / selection';
+const SLOW = { timeout: 300_000 };
+
+const load = (name: string): Promise<Scenario> =>
+  loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+const run = (scenario: Scenario): Promise<Transcript> => runScenario(scenario, { log: () => {} });
+/** The story cut before time `at`: its events before then, played until `at`. */
+const cutAt = (s: Scenario, at: number): Scenario => ({ ...s, events: s.events.filter((e) => e.at < at), until: at });
+
+const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300).map((w) => w.summary);
+const merges = (t: Transcript): string[] => applied(t).filter((s) => s.startsWith('merge '));
+const closes = (t: Transcript, n: number): string[] =>
+  applied(t).filter((s) => new RegExp(`^close #${n}(?!\\d)`).test(s));
+
+describe("Actions runs that wait for a maintainer's approval", () => {
+  it('are waited for past the sibling timeout, with what to approve and where on both checks', SLOW, async () => {
+    const t = await run(cutAt(await load('agent-actions-approval'), 390));
+    expect(merges(t)).toEqual([]);
+    expect(closes(t, 22)).toEqual([]);
+    expect(t.prs['22'].state).toBe('open');
+    const own = t.prs['22'].checks[SELECTION];
+    expect(own).toMatchObject({
+      status: 'in_progress',
+      title: 'Waiting for a maintainer to approve the GitHub Actions runs',
+    });
+    // The link is the pull request's own page on GitHub's host (its merge box holds the button).
+    expect(own.summary).toMatch(
+      /"Approve and run workflows" on the pull request \(https?:\/\/[^)]+\/acme\/todo\/pull\/22\)/,
+    );
+    // Not timed out: no gate check says "timed out", no acceptance ran without CI.
+    expect(t.prs['22'].checks['Arbiter / gate']).toBeUndefined();
+    expect(t.prs['22'].checks['Arbiter / acceptance']).toBeUndefined();
+    // The sibling that settled first waits for it, and says why.
+    expect(t.prs['21'].checks[SELECTION].status).toBe('in_progress');
+    expect(t.prs['21'].checks[SELECTION].title).toMatch(
+      /^Waiting on #22 \(GitHub Actions runs wait for a maintainer's approval/,
+    );
+    expect(t.prs['21'].state).toBe('open');
+  });
+
+  it('ship once a maintainer approved the runs and CI passed', SLOW, async () => {
+    const t = await run(await load('agent-actions-approval'));
+    expect(merges(t)).toEqual(['merge #22']);
+    expect(t.prs['22'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+    expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+  });
+});
