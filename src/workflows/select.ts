@@ -148,6 +148,8 @@ async function showWaiting(
   if (!everyone && view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
     await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
   const refresh = 'It is updated once a minute while siblings settle.';
+  // "Waiting: @Copilot is still working on #101" reads as a sentence; "Waiting on #22 (CI running)" names PRs.
+  const waitingOn = view.pending.some((p) => p.says !== undefined) ? 'Waiting:' : 'Waiting on';
   for (const s of view.siblings) {
     const justSettled = settled?.has(s.pr) === true;
     if (!everyone && !justSettled) continue;
@@ -166,9 +168,9 @@ async function showWaiting(
       status: 'in_progress',
       title: (waitsForCombined(s.pr)
         ? `Waiting for the combined candidate #${combined?.pr}`
-        : `Waiting on ${list}`
+        : `${waitingOn} ${list}`
       ).slice(0, 200),
-      summary: `${waitingSummary(view)}\n\nWaiting on ${list}.\n\n${refresh}`,
+      summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
     });
   }
 }

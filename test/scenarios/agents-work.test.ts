@@ -52,3 +52,44 @@ describe("Actions runs that wait for a maintainer's approval", () => {
     expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
   });
 });
+
+describe('an agent still at work (a [WIP] title)', () => {
+  it(
+    'holds the round: no acceptance check on its interim heads, never closed, and everyone says who works',
+    SLOW,
+    async () => {
+      const s = await load('agent-copilot-wip');
+      let dashboards: { title: string; body: string }[] = [];
+      const t = await runScenario(cutAt(s, 220), {
+        log: () => {},
+        inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)),
+      });
+      expect(merges(t)).toEqual([]);
+      expect(closes(t, 101)).toEqual([]);
+      expect(closes(t, 21)).toEqual([]);
+      expect(t.prs['101']).toMatchObject({ state: 'open', merged: false });
+      // Three heads, CI passed on each, and not one acceptance check: no model call while it works.
+      expect(t.prs['101'].checks['Arbiter / gate']).toMatchObject({ conclusion: 'success' });
+      expect(t.prs['101'].checks['Arbiter / acceptance']).toBeUndefined();
+      expect(t.prs['101'].checks[SELECTION]).toMatchObject({
+        status: 'in_progress',
+        title: '@Copilot is still working on #101',
+      });
+      // #21 settled at 5 s and waits for it (the sibling timeout is 900 s).
+      expect(t.prs['21'].checks[SELECTION]).toMatchObject({
+        status: 'in_progress',
+        title: 'Waiting: @Copilot is still working on #101',
+      });
+      expect(dashboards).toHaveLength(1);
+      expect(dashboards[0]!.body).toContain('@Copilot is still working on #101');
+    },
+  );
+
+  it('is verified once the title drops the marker, and ships over the sibling that finished first', SLOW, async () => {
+    const t = await run(await load('agent-copilot-wip'));
+    expect(merges(t)).toEqual(['merge #101']);
+    expect(t.prs['101'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success' });
+    expect(t.prs['101'].reviewers).toEqual(['requester']);
+    expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+  });
+});
