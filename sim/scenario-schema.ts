@@ -180,6 +180,11 @@ export const AgentSpec = z.strictObject({
   never: z.boolean().default(false),
   /** The `Arbiter-slot` line it writes; default the slot it was dispatched (a wrong one makes it an ordinary candidate). */
   slot: z.string().min(1).optional(),
+  /**
+   * Extension: false writes no `Arbiter-slot` line, as an agent assigned the issue (Copilot) cannot:
+   * its PR fills the slot whose approach names it as `agent` in `portfolio.approaches`. Default true.
+   */
+  trailer: z.boolean().optional(),
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
   /** `at`: seconds after the PR opens. */

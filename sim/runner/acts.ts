@@ -270,7 +270,8 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     ctx.heads.set(`agent:${agent.number}`, sha);
     if (agent.model)
       ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: agent.model } });
-    const body = `Candidate-for: #${change.number}\nArbiter-slot: ${act.slot}\n\nApproach: ${act.approach}`;
+    const trailer = agent.trailer === false ? '' : `\nArbiter-slot: ${act.slot}`;
+    const body = `Candidate-for: #${change.number}${trailer}\n\nApproach: ${act.approach}`;
     await ctx.emulator.openPullRequest(repo, {
       number: agent.number,
       head: agent.branch,
@@ -281,7 +282,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       draft: true,
     });
     ctx.say(
-      `${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`,
+      `${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}${agent.trailer === false ? ' (no Arbiter-slot line)' : ''}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`,
     );
     await startChecks(ctx, sha, agent.number, agent.checks);
   },
