@@ -3,7 +3,16 @@
 // wait for a maintainer's approval are waited for (the checks say what to approve), not failed.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import {
+  loadScenarioFile,
+  parseScenario,
+  runScenario,
+  type Scenario,
+  type Transcript,
+} from '../../sim/runner/index.ts';
 
 const SELECTION = 'Arbiter / selection';
 const SLOW = { timeout: 300_000 };
@@ -92,4 +101,41 @@ describe('an agent still at work (a [WIP] title)', () => {
     expect(t.prs['101'].reviewers).toEqual(['requester']);
     expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
   });
+  it(
+    'holds the round only for selection.siblingTimeout: the round goes on without it, and it is still never closed',
+    SLOW,
+    async () => {
+      // The same story, but the sibling timeout is 100 s and Copilot's real work comes at 400 s.
+      const file = fileURLToPath(new URL('../../fixtures/scenarios/agent-copilot-wip.yml', import.meta.url));
+      const raw = z.record(z.string(), z.unknown()).parse(parseYaml(readFileSync(file, 'utf8')));
+      const Event = z.looseObject({ at: z.number(), push: z.looseObject({}).optional() });
+      const events = z
+        .array(Event)
+        .parse(raw.events)
+        .map((e) =>
+          e.at === 200
+            ? { ...e, at: 400, push: { ...e.push, checks: [{ name: 'test', conclusion: 'success', at: 410 }] } }
+            : e.at >= 229
+              ? { ...e, at: e.at + 200 }
+              : e,
+        );
+      const parsed = parseScenario({
+        ...raw,
+        config: z.string().parse(raw.config).replace('siblingTimeout: 900', 'siblingTimeout: 100'),
+        // A moment on the clock after the timeout (the sweep runs then).
+        events: [...events, { at: 300, comment: { on: 8, user: 'requester', body: 'Any news?' } }],
+        until: 600,
+      });
+      if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+      const t = await run(parsed.scenario);
+      const at = (summary: string): number => t.writes.find((w) => w.status < 300 && w.summary === summary)?.at ?? NaN;
+      // Round 1 was decided without #101 after its hold ran out: #21 alone goes to a person.
+      expect(at('label #21 arbiter:awaiting-approval')).toBeGreaterThanOrEqual(160);
+      expect(at('label #21 arbiter:awaiting-approval')).toBeLessThan(400);
+      // #101 was never closed; once done it was compared in the next round, and shipped.
+      expect(closes(t, 101)).toEqual([]);
+      expect(merges(t)).toEqual(['merge #101']);
+      expect(at('merge #101')).toBeGreaterThanOrEqual(430);
+    },
+  );
 });
