@@ -55,8 +55,10 @@ export function awaitsWorkflowApproval(suites: readonly SuiteSeen[]): boolean {
   );
 }
 
+const APPROVAL_WAIT = "GitHub Actions runs wait for a maintainer's approval";
+
 /** What a person does about a head whose Actions runs wait: the words, with the pull request's address. */
 export function approvalWords(url: string | null): string {
   const where = url ? ` (${url})` : '';
-  return `GitHub Actions runs wait for a maintainer's approval: "Approve and run workflows" on the pull request${where}`;
+  return `${APPROVAL_WAIT}: "Approve and run workflows" on the pull request${where}`;
 }

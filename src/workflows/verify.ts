@@ -12,7 +12,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, writeCheck } from './execute.ts';
-import { agentHold, planAgentHold } from '../core/plan/agent-hold.ts';
+import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
 import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
@@ -107,6 +107,18 @@ export async function verifyCandidate(
     );
     return unsettled(next);
   }
+  await executePlan(
+    ctx,
+    planHoldCleared({
+      repo: ctx.key,
+      change: change.number,
+      pr,
+      headSha: candidate.headSha,
+      state: candidate.state,
+      author: candidate.author,
+      reason: candidate.reason,
+    }),
+  );
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
     // The acceptance check appears with its result: until every required check has concluded the

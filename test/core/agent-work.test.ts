@@ -11,7 +11,7 @@ import {
   type SuiteSeen,
 } from '../../src/core/agent-work.ts';
 import { checkOutcome, computeGate, timeOutGate } from '../../src/core/gate.ts';
-import { agentHold, composingTimedOut, planAgentHold } from '../../src/core/plan/agent-hold.ts';
+import { agentHold, composingTimedOut, planAgentHold, planHoldCleared } from '../../src/core/plan/agent-hold.ts';
 import type { ObservedCheck } from '../../src/core/types.ts';
 
 describe('the work-in-progress marker', () => {
@@ -180,4 +180,28 @@ describe('the hold on a candidate', () => {
   ])('a head seen at %s holds a 900 s round at %s: timed out %s', (seen, now, out) =>
     expect(composingTimedOut(seen, 900, now)).toBe(out),
   );
+
+  it.each([
+    ['@Copilot is still working on #101', 'verifying', true],
+    [approvalWords('https://github.com/acme/todo/pull/101'), 'verifying', true],
+    // Another reason (a new head's), someone else's phrase, or a settled candidate: left alone.
+    ['new commits', 'verifying', false],
+    ['@octocat is still working on #101', 'verifying', false],
+    ['@Copilot is still working on #101', 'verified', false],
+  ])('a hold that ended clears the stored reason %j (%s): %s', (reason, state, cleared) => {
+    const actions = planHoldCleared({
+      repo: 'acme/todo',
+      change: 8,
+      pr: 101,
+      headSha: 'abc',
+      author: 'Copilot',
+      reason,
+      state,
+    });
+    expect(actions).toEqual(
+      cleared
+        ? [{ kind: 'set-state', key: 'acme/todo#8/hold/101@abc/cleared', pr: 101, state: 'verifying', reason: '' }]
+        : [],
+    );
+  });
 });

@@ -2,7 +2,7 @@
 // or GitHub Actions runs waiting for a maintainer's approval. The planner says so on the
 // candidate's own selection check and in its stored reason (the dashboard's words); pure.
 import type { Action } from '../actions.ts';
-import { isComposing, stillWorking } from '../agent-work.ts';
+import { approvalWords, isComposing, stillWorking } from '../agent-work.ts';
 import type { GateEvidence } from '../types.ts';
 
 export interface AgentHold {
@@ -59,5 +59,28 @@ export function planAgentHold(input: HoldInput): Action[] {
     ...(input.state === 'verifying'
       ? [{ kind: 'set-state' as const, key: k('reason'), pr, state: 'verifying' as const, reason: hold.words }]
       : []),
+  ];
+}
+
+/** Whether a stored reason is one a hold wrote (the sweep reads it; a hold that ended must not leave it). */
+export function isHoldReason(reason: string, author: string, pr: number): boolean {
+  return reason === stillWorking(author, pr) || reason.startsWith(approvalWords(null));
+}
+
+/**
+ * The hold on a head ended (the title dropped its marker, the runs were approved): its reason goes,
+ * so neither the dashboard nor the sweep reads it as still held. Nothing when no hold reason is stored.
+ */
+export function planHoldCleared(input: Omit<HoldInput, 'hold'> & { author: string; reason: string }): Action[] {
+  const { repo, change, pr, headSha } = input;
+  if (input.state !== 'verifying' || !isHoldReason(input.reason, input.author, pr)) return [];
+  return [
+    {
+      kind: 'set-state',
+      key: `${repo}#${change}/hold/${pr}@${headSha}/cleared`,
+      pr,
+      state: 'verifying',
+      reason: '',
+    },
   ];
 }
