@@ -57,6 +57,12 @@ export const CheckSpec = z
     readings: z.array(z.number()).min(1).optional(),
     /** Extension: seconds from a re-run request (rerequest) to the new run's conclusion; default 1. */
     rerunAfter: seconds.default(1),
+    /**
+     * Extension: a GitHub Actions run that waits for a maintainer's approval: until an event
+     * `approveWorkflows` on its PR, the head's Actions suite is `action_required` with no run; then
+     * the check starts, and concludes at `at` (at the approval, if `at` came first).
+     */
+    awaitsApproval: z.boolean().optional(),
   })
   .superRefine((c, ctx) => {
     if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
@@ -66,6 +72,18 @@ export const CheckSpec = z
         code: 'custom',
         path: ['readings'],
         message: 'a check has `readings` or `output`, not both (readings write the output title)',
+      });
+    if (c.awaitsApproval && c.kind === 'status')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['awaitsApproval'],
+        message: 'only a check run (a GitHub Actions run) waits for approval, not a commit status',
+      });
+    if (c.awaitsApproval && c.startAt !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['startAt'],
+        message: 'a check that waits for approval starts when its runs are approved, not at `startAt`',
       });
     if (c.readings !== undefined && c.kind === 'status')
       ctx.addIssue({
@@ -165,6 +183,11 @@ export const AgentSpec = z.strictObject({
   never: z.boolean().default(false),
   /** The `Arbiter-slot` line it writes; default the slot it was dispatched (a wrong one makes it an ordinary candidate). */
   slot: z.string().min(1).optional(),
+  /**
+   * Extension: false writes no `Arbiter-slot` line, as an agent assigned the issue (Copilot) cannot:
+   * its PR fills the slot whose approach names it as `agent` in `portfolio.approaches`. Default true.
+   */
+  trailer: z.boolean().optional(),
   files: fileTree.default({}),
   deleted: z.array(z.string().min(1)).default([]),
   /** `at`: seconds after the PR opens. */
@@ -217,16 +240,22 @@ const EditEvent = z
   .strictObject({
     /** The Change, or (extension) a pull request: GitHub sends `pull_request.edited` with `changes`. */
     issue: prNumber,
-    /** The new body (optional since the title extension). */
+    /** The new body (optional when `title` is given). */
     body: z.string().optional(),
-    /** Extension: the new title (an agent drops its `[WIP]` marker). */
+    /** Extension: the new title (an agent drops its `[WIP]` marker; `changes.title.from` on the webhook). */
     title: z.string().min(1).optional(),
-    /** Extension: who edits; default the Change's author, or the pull request's. */
+    /** Extension: who edits; default the author of what is edited (a candidate's, else the Change's). */
     user: login.optional(),
   })
-  .refine((e) => e.body !== undefined || e.title !== undefined, { message: 'an edit changes a body or a title' });
+  .refine((e) => e.body !== undefined || e.title !== undefined, {
+    message: 'an edit has a `body`, a `title`, or both',
+  });
 /** Extension: a person links the issue to the pull request in its Development sidebar (no webhook). */
 const LinkEvent = z.strictObject({ on: prNumber, issue: prNumber, user: login });
+/** Extension: the PR's author (an agent that is done) requests reviews (`pull_request.review_requested`). */
+const RequestReviewEvent = z.strictObject({ on: prNumber, user: login, reviewers: z.array(login).min(1) });
+/** Extension: a maintainer approves the GitHub Actions runs that wait on the PR's head (`awaitsApproval` checks). */
+const ApproveWorkflowsEvent = z.strictObject({ on: prNumber, user: login });
 const CloseEvent = z.strictObject({ on: prNumber, user: login });
 /** Extension: `user` adds (or removes) label `name` on the Change or a candidate. */
 const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user: login });
@@ -258,6 +287,8 @@ export const EventKinds = [
   'closeChange',
   'lockChange',
   'link',
+  'requestReview',
+  'approveWorkflows',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -279,6 +310,8 @@ export const EventSpec = z
     closeChange: CloseChangeEvent.optional(),
     lockChange: LockChangeEvent.optional(),
     link: LinkEvent.optional(),
+    requestReview: RequestReviewEvent.optional(),
+    approveWorkflows: ApproveWorkflowsEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);

@@ -355,3 +355,55 @@ export function dispatch(
     ),
   );
 }
+
+/** The app whose suites are GitHub Actions workflow runs. */
+export const ACTIONS_APP_SLUG = 'github-actions';
+
+/**
+ * GitHub Actions runs that wait for a maintainer's approval (a bot's or a first-time contributor's
+ * push): the head's Actions suite completes `action_required` before any job runs, so it holds no
+ * check run, and GitHub sends `check_suite.completed` with that conclusion.
+ */
+export function awaitWorkflowApproval(world: World, repo: Repo, sha: string, out: Sent): CheckSuite {
+  const suite = suiteFor(world, repo, ACTIONS_APP_SLUG, sha);
+  if (suite.status === 'completed' && suite.conclusion === 'action_required') return suite;
+  if (repo.runs.some((r) => r.suiteId === suite.id))
+    throw new GitHubError(422, `the GitHub Actions suite on ${sha} already runs: it awaits no approval`);
+  suite.status = 'completed';
+  suite.conclusion = 'action_required';
+  suite.updatedAt = world.now();
+  out.push(
+    world.emit(
+      repo,
+      'check_suite',
+      { action: 'completed', check_suite: suitePayload(world, repo, suite) },
+      `${ACTIONS_APP_SLUG}[bot]`,
+    ),
+  );
+  return suite;
+}
+
+/** Whether the Actions suite on a head waits for approval (completed `action_required`, no run). */
+export function awaitsApproval(repo: Repo, sha: string): boolean {
+  return repo.suites.some(
+    (s) =>
+      s.app === ACTIONS_APP_SLUG &&
+      s.headSha === sha &&
+      s.conclusion === 'action_required' &&
+      !repo.runs.some((r) => r.suiteId === s.id),
+  );
+}
+
+/** A maintainer approves the waiting runs on a head: the Actions suite is queued again, its jobs may start. */
+export function approveWorkflowRuns(world: World, repo: Repo, sha: string): boolean {
+  let approved = false;
+  for (const suite of repo.suites) {
+    if (suite.app !== ACTIONS_APP_SLUG || suite.headSha !== sha || suite.conclusion !== 'action_required') continue;
+    if (repo.runs.some((r) => r.suiteId === suite.id)) continue;
+    suite.status = 'queued';
+    suite.conclusion = null;
+    suite.updatedAt = world.now();
+    approved = true;
+  }
+  return approved;
+}

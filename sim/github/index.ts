@@ -2,6 +2,9 @@
 // CI, inject faults, hold and redeliver webhooks, and observe writes, reads and violations.
 import { AppAuth } from './auth.ts';
 import {
+  ACTIONS_APP_SLUG,
+  approveWorkflowRuns,
+  awaitWorkflowApproval,
   clickButton as clickRunButton,
   createCheckRun,
   latestRuns,
@@ -27,6 +30,7 @@ import {
   markReady,
   openPull,
   pushChange,
+  requestReviewers,
   retargetPull,
   setPullState,
   submitReview,
@@ -106,6 +110,8 @@ export interface RepoInput {
 
 const SELECTION_CHECK = 'Arbiter / selection';
 const CI_APP_ID = 15368;
+/** GitHub Actions, the app of workflow runs (and of the suites that wait for a maintainer's approval). */
+const ACTIONS_APP_ID = 15369;
 /** Users every repository has unless its input lists them: the default Change and candidate authors. */
 export const DEFAULT_USERS: Readonly<Record<string, { permission: Permission; bot: boolean }>> = {
   requester: { permission: 'write', bot: false },
@@ -149,6 +155,13 @@ export class GitHubEmulator {
       createdAt: opts.now(),
     });
     world.registerApp({ id: CI_APP_ID, slug: CI_APP_SLUG, name: 'CI', owner: 'ci-dev', createdAt: opts.now() });
+    world.registerApp({
+      id: ACTIONS_APP_ID,
+      slug: ACTIONS_APP_SLUG,
+      name: 'GitHub Actions',
+      owner: 'github',
+      createdAt: opts.now(),
+    });
     return new GitHubEmulator(url, world, sender, server, recorder);
   }
 
@@ -181,7 +194,7 @@ export class GitHubEmulator {
     return this.act(repo, (r, out) => openIssueAct(this.world, r, input, out).number);
   }
 
-  /** Edits an issue's or a pull request's title and body (`issues.edited` or `pull_request.edited`, with `changes`). */
+  /** Edits an issue's or a pull request's body, or (with an object) its title and body: `issues.edited` or `pull_request.edited` with `changes`. */
   editIssue(
     repo: string,
     number: number,
@@ -204,6 +217,11 @@ export class GitHubEmulator {
     if (!['write', 'maintain', 'admin'].includes(this.world.permissionOf(r, user)))
       throw new GitHubError(403, `${user} cannot link issues in ${r.fullName}`);
     if (!(pull.links ?? []).includes(issue)) pull.links = [...(pull.links ?? []), issue];
+  }
+
+  /** `user` (the PR's author, an agent that is done) requests reviews: one `pull_request.review_requested` per reviewer. */
+  requestReview(repo: string, pr: number, user: string, reviewers: string[]): Promise<void> {
+    return this.act(repo, (r, out) => requestReviewers(this.world, r, pr, reviewers, user, out));
   }
 
   openPullRequest(
@@ -294,18 +312,13 @@ export class GitHubEmulator {
 
   // ---- scripted CI (app slug 'ci') -------------------------------------------------------
 
-  startCheck(repo: string, sha: string, name: string): Promise<number> {
+  /** Starts a check run of the CI app (or, `actions`, of GitHub Actions). */
+  startCheck(repo: string, sha: string, name: string, opts: { actions?: boolean } = {}): Promise<number> {
+    const app = opts.actions ? ACTIONS_APP_SLUG : CI_APP_SLUG;
     return this.act(
       repo,
       (r, out) =>
-        createCheckRun(
-          this.world,
-          r,
-          CI_APP_SLUG,
-          { name, head_sha: sha, status: 'in_progress' },
-          botLogin(CI_APP_SLUG),
-          out,
-        ).id,
+        createCheckRun(this.world, r, app, { name, head_sha: sha, status: 'in_progress' }, botLogin(app), out).id,
     );
   }
 
@@ -315,15 +328,39 @@ export class GitHubEmulator {
     name: string,
     conclusion: string,
     output?: { title?: string; summary?: string },
+    opts: { actions?: boolean } = {},
   ): Promise<void> {
+    const app = opts.actions ? ACTIONS_APP_SLUG : CI_APP_SLUG;
     return this.act(repo, (r, out) => {
-      const existing = latestRuns(r, sha).find((x) => x.app === CI_APP_SLUG && x.name === name);
+      const existing = latestRuns(r, sha).find((x) => x.app === app && x.name === name);
       const body = {
         conclusion,
         output: output ? { title: output.title ?? name, summary: output.summary ?? '' } : undefined,
+        // GitHub requires the page where the action is for an `action_required` conclusion.
+        ...(conclusion === 'action_required'
+          ? { details_url: `${this.world.urls.html}/${r.fullName}/commit/${sha}/checks` }
+          : {}),
       };
-      if (existing) updateCheckRun(this.world, r, existing, body, botLogin(CI_APP_SLUG), out);
-      else createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, ...body }, botLogin(CI_APP_SLUG), out);
+      if (existing) updateCheckRun(this.world, r, existing, body, botLogin(app), out);
+      else createCheckRun(this.world, r, app, { name, head_sha: sha, ...body }, botLogin(app), out);
+    });
+  }
+
+  /** The head's GitHub Actions runs wait for a maintainer's approval (`check_suite.completed`, `action_required`, no run). */
+  awaitWorkflowApproval(repo: string, sha: string): Promise<void> {
+    return this.act(repo, (r, out) => {
+      awaitWorkflowApproval(this.world, r, sha, out);
+    });
+  }
+
+  /** A maintainer approves the runs waiting on the PR's head; returns that head, or null when none waited. */
+  approveWorkflows(repo: string, pr: number, user: string): Promise<string | null> {
+    return this.act(repo, (r) => {
+      const { pull } = this.world.pull(r, pr);
+      const permission = r.users.get(user)?.permission ?? 'read';
+      if (permission === 'read' || permission === 'triage')
+        throw new GitHubError(403, `${user} cannot approve workflow runs: that takes write access to the repository`);
+      return approveWorkflowRuns(this.world, r, pull.headSha) ? pull.headSha : null;
     });
   }
 

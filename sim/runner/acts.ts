@@ -5,6 +5,7 @@ import type { ModelScripts } from '../anthropic/index.ts';
 import type { Candidate, CheckSpec, Scenario } from '../scenario-schema.ts';
 import type { Act, HeadKey } from './timeline.ts';
 import { outputOf, type AgentScripts } from './agents.ts';
+import type { WorkflowApprovals } from './approvals.ts';
 import { ScenarioRunError } from './errors.ts';
 
 export interface ActContext {
@@ -14,6 +15,8 @@ export interface ActContext {
   emulator: GitHubEmulator;
   /** Head sha of each scripted head (a candidate's first head, or one a push made). */
   heads: Map<HeadKey, string>;
+  /** Scripted Actions runs that wait for a maintainer's approval (`awaitsApproval`). */
+  approvals: WorkflowApprovals;
   scripts: ModelScripts;
   setScripts(s: ModelScripts): void;
   say(line: string): void;
@@ -43,13 +46,22 @@ function countFiles(files: Record<string, string>, deleted: string[], renamed: R
 async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
   if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
-  else await emulator.startCheck(scenario.repo, sha, check.name);
+  else await emulator.startCheck(scenario.repo, sha, check.name, { actions: check.awaitsApproval === true });
 }
 
-/** Starts the scripted checks of a new head (check runs in progress, statuses pending), except late ones (`startAt`). */
+/**
+ * Starts the scripted checks of a new head (check runs in progress, statuses pending), except late
+ * ones (`startAt`) and GitHub Actions runs that wait for a maintainer's approval (`awaitsApproval`):
+ * for those the head's Actions suite completes `action_required` with no run until `approveWorkflows`.
+ */
 export async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
   ctx.agents.noteChecks(sha, pr, all);
-  const checks = all.filter((c) => c.startAt === undefined);
+  if (ctx.approvals.note(sha, pr, all)) {
+    await ctx.emulator.awaitWorkflowApproval(ctx.scenario.repo, sha);
+    const names = all.filter((c) => c.awaitsApproval === true).map((c) => c.name);
+    ctx.say(`CI: GitHub Actions runs (${names.join(', ')}) on #${pr} wait for a maintainer's approval`);
+  }
+  const checks = all.filter((c) => c.startAt === undefined && c.awaitsApproval !== true);
   for (const check of checks) await startCheck(ctx, sha, check);
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
 }
@@ -63,9 +75,15 @@ export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, 
     ctx.say(`CI: ${check.name} ${state} on #${pr}`);
     return;
   }
+  if (ctx.approvals.holds(sha, check)) {
+    ctx.say(`CI: ${check.name} on #${pr} has not run: its workflow runs wait for approval`);
+    return;
+  }
   const conclusion = check.conclusion ?? 'success';
   const output = outputOf(check, 0);
-  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output);
+  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output, {
+    actions: check.awaitsApproval === true,
+  });
   ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${output?.title ? ` (${output.title})` : ''}`);
 }
 
@@ -114,6 +132,7 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
   },
   async edit(ctx, e) {
     const d = e.edit!;
+    // Default editor: the author of what is edited (a candidate's, else the Change's).
     const pull = ctx.scenario.candidates.find((c) => c.number === d.issue);
     const user = d.user ?? pull?.author ?? ctx.scenario.change.author;
     await ctx.emulator.editIssue(
@@ -132,6 +151,24 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     const l = e.link!;
     ctx.emulator.linkIssue(ctx.scenario.repo, l.on, l.issue, l.user);
     ctx.say(`${l.user} linked #${l.issue} to #${l.on} in its Development sidebar (GitHub sends no webhook)`);
+  },
+  async requestReview(ctx, e) {
+    const r = e.requestReview!;
+    await ctx.emulator.requestReview(ctx.scenario.repo, r.on, r.user, r.reviewers);
+    ctx.say(`${r.user} requested a review of #${r.on} from ${r.reviewers.join(', ')}`);
+  },
+  async approveWorkflows(ctx, e, index) {
+    const a = e.approveWorkflows!;
+    const sha = await ctx.emulator.approveWorkflows(ctx.scenario.repo, a.on, a.user);
+    const approved = sha === null ? null : ctx.approvals.approve(sha);
+    if (sha === null || approved === null)
+      throw new ScenarioRunError(
+        `event ${index} (approveWorkflows on #${a.on}): no GitHub Actions runs wait for approval on its head`,
+      );
+    ctx.say(`${a.user} approved the workflow runs on #${a.on}`);
+    for (const check of approved.start) await startCheck(ctx, sha, check);
+    ctx.say(`CI: ${approved.start.map((c) => c.name).join(', ')} started on #${a.on}`);
+    for (const check of approved.conclude) await completeCheck(ctx, a.on, `sha:${sha}`, check);
   },
   async close(ctx, e) {
     const k = e.close!;
@@ -247,7 +284,8 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     ctx.heads.set(`agent:${agent.number}`, sha);
     if (agent.model)
       ctx.setScripts({ ...ctx.scripts, candidates: { ...ctx.scripts.candidates, [agent.number]: agent.model } });
-    const body = `Candidate-for: #${change.number}\nArbiter-slot: ${act.slot}\n\nApproach: ${act.approach}`;
+    const trailer = agent.trailer === false ? '' : `\nArbiter-slot: ${act.slot}`;
+    const body = `Candidate-for: #${change.number}${trailer}\n\nApproach: ${act.approach}`;
     await ctx.emulator.openPullRequest(repo, {
       number: agent.number,
       head: agent.branch,
@@ -258,7 +296,7 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       draft: true,
     });
     ctx.say(
-      `${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`,
+      `${agent.author} (agent) opened #${agent.number} (draft) for slot ${act.slot}${agent.trailer === false ? ' (no Arbiter-slot line)' : ''}, ${countFiles(agent.files, agent.deleted)}: ${act.approach}`,
     );
     await startChecks(ctx, sha, agent.number, agent.checks);
   },

@@ -8,6 +8,7 @@ import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
 import { baseBranches, DEFAULT_CANDIDATE_AUTHOR, type Scenario } from '../scenario-schema.ts';
 import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
+import { WorkflowApprovals } from './approvals.ts';
 import { AppProcess, freePort } from './app-process.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
@@ -271,6 +272,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       agents,
       emulator: gh,
       heads: new Map<HeadKey, string>(),
+      approvals: new WorkflowApprovals(),
       get scripts() {
         return scripts;
       },

@@ -20,6 +20,8 @@ interface JsonNode {
   exclusiveMinimum?: number;
   minLength?: number;
   pattern?: string;
+  /** One of several shapes (a union: `portfolio.approaches` entries are text or `{ approach, agent }`). */
+  anyOf?: JsonNode[];
 }
 const JsonNodeSchema: z.ZodType<JsonNode> = z.lazy(() =>
   z.looseObject({
@@ -36,6 +38,7 @@ const JsonNodeSchema: z.ZodType<JsonNode> = z.lazy(() =>
     exclusiveMinimum: z.number().optional(),
     minLength: z.number().optional(),
     pattern: z.string().optional(),
+    anyOf: z.array(JsonNodeSchema).optional(),
   }),
 );
 
@@ -91,13 +94,27 @@ const TYPE_WORDS: Record<string, (node: JsonNode) => string> = {
   array: (node) => `list of ${node.items ? pluralType(node.items) : 'values'}`,
 };
 
+/** A union's shapes, each in words: "non-empty string or mapping `{ approach, agent }`". */
+const alternatives = (nodes: JsonNode[], plural: boolean): string =>
+  nodes
+    .map((alt) =>
+      alt.type === 'object' && alt.properties
+        ? `${plural ? 'mappings' : 'mapping'} \`{ ${Object.keys(alt.properties).join(', ')} }\``
+        : plural
+          ? pluralType(alt)
+          : typeOf(alt),
+    )
+    .join(' or ');
+
 const typeOf = (node: JsonNode): string => {
+  if (node.anyOf) return alternatives(node.anyOf, false);
   if (node.enum) return `one of ${node.enum.map(code).join(', ')}`;
   const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
   return types.map((t) => (TYPE_WORDS[t] ?? (() => t))(node)).join(' or ') || 'any value';
 };
 
 const pluralType = (node: JsonNode): string => {
+  if (node.anyOf) return alternatives(node.anyOf, true);
   if (node.enum) return node.enum.map(code).join(' / ');
   if (node.type === 'object') return 'mappings (fields below)';
   const single = typeOf(node);

@@ -27,7 +27,7 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       siblingTimeout: seconds.default(7200).meta({
         description:
-          'Seconds after which a sibling whose checks never finish is settled as unpromotable ("timed out"), so the round can be decided.',
+          'Seconds after which a sibling whose checks never finish is settled as unpromotable ("timed out"), so the round can be decided. A sibling whose agent is still at work (its title starts with `[WIP]`, `WIP:` or `Draft:`) holds the round this long after its latest push, then the round goes on without it (it is neither ranked nor closed while it works). GitHub Actions runs that wait for a maintainer\'s approval are never timed out: they wait for that person.',
         examples: [3600],
       }),
       label: z

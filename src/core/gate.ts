@@ -1,6 +1,7 @@
 // Gate evidence: which checks are required on a candidate head, what they concluded, and
 // whether the candidate is promotable. Pure: the shell passes in what GitHub reported.
 import picomatch from 'picomatch';
+import { approvalWords } from './agent-work.ts';
 import type { GateEvidence, ObservedCheck, RequiredCheck } from './types.ts';
 
 const PASS = new Set(['success', 'neutral', 'skipped']);
@@ -37,6 +38,11 @@ export interface GateInput {
   allowNoChecks?: boolean;
   /** Reasons found elsewhere that make this head unpromotable (its `.github/arbiter.yml` is invalid). */
   blockers?: string[];
+  /**
+   * The head's GitHub Actions runs wait for a maintainer's approval (src/core/agent-work.ts), with
+   * the address where a person approves them: the head waits for that person, it has not failed.
+   */
+  awaitingApproval?: { url: string | null } | null;
 }
 
 const SCORE_PATTERN = /score\s*[:=]\s*(-?\d+(?:\.\d+)?)/i;
@@ -152,16 +158,20 @@ export function computeGate(input: GateInput): GateEvidence {
   const scorePending = input.scoreCheck !== null && (!scoreRun || scoreRun.outcome === 'pending');
   // A failed required check settles the candidate at once: nothing can make it promotable again.
   const allPassed = required.every((c) => c.outcome === 'pass') && !noChecks;
-  const settled = failed || (allPassed && !scorePending);
+  // Runs that wait for a maintainer's approval have not run: what passed so far is not all the CI.
+  const awaiting = input.awaitingApproval ?? null;
+  const settled = failed || (allPassed && !scorePending && awaiting === null);
   const promotable = settled && !failed;
   const passingChecks = [...byName.values()].filter((reports) => reports.every((c) => c.outcome === 'pass')).length;
   const score = input.scoreCheck ? readScore(scoreRun) : null;
   const reason =
     blockers.length > 0
       ? blockers.join('; ')
-      : !failed && !settled && allPassed
-        ? `waiting on the scoring check \`${input.scoreCheck}\``
-        : describe(required, settled, source);
+      : !failed && awaiting !== null
+        ? approvalWords(awaiting.url)
+        : !failed && !settled && allPassed
+          ? `waiting on the scoring check \`${input.scoreCheck}\``
+          : describe(required, settled, source);
   return {
     required,
     source,
@@ -172,11 +182,12 @@ export function computeGate(input: GateInput): GateEvidence {
     score,
     timedOut: false,
     ...(blockers.length > 0 ? { blockers } : {}),
+    ...(awaiting !== null && !failed ? { awaitingApproval: awaiting } : {}),
   };
 }
 
-/** The sweep's verdict on a sibling whose checks never finished. */
+/** The sweep's verdict on a sibling whose checks never finished (never on runs that wait for a person's approval). */
 export function timeOutGate(gate: GateEvidence): GateEvidence {
-  if (gate.settled) return gate;
+  if (gate.settled || gate.awaitingApproval) return gate;
   return { ...gate, settled: true, promotable: false, timedOut: true, reason: `timed out: ${gate.reason}` };
 }

@@ -63,6 +63,8 @@ export const KEY_NAMESPACES = {
   checkSubject: 'check-events:',
   /** A group whose siblings' waiting lists are behind (one settled and only its own was rewritten); select.ts, sweep.ts. */
   waitingStale: 'waiting-stale:',
+  /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
+  composeTimeout: 'compose-timeout:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -128,3 +130,6 @@ export const checkSubjectKey = (repo: string, headSha: string): string => `${N.c
 /** The mark of a group whose siblings' waiting lists the next sweep brings up to date. */
 export const waitingStaleKey = (repo: string, change: number, base: string): string =>
   `${N.waitingStale}${repo}#${change}@${base}`;
+/** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
+export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
+  `${N.composeTimeout}${repo}#${pr}@${headSha}`;

@@ -42,6 +42,41 @@ export function slotOf(body: string | null | undefined): string | null {
   return ARBITER_SLOT.exec(body.length > 100_000 ? body.slice(0, 100_000) : body)?.[1] ?? null;
 }
 
+/** A `portfolio.approaches` entry: its text, or its text and the agent that takes its slot. */
+export type ApproachEntry = string | { approach: string; agent: string };
+
+export const approachText = (entry: ApproachEntry): string => (typeof entry === 'string' ? entry : entry.approach);
+export const approachAgent = (entry: ApproachEntry): string | null => (typeof entry === 'string' ? null : entry.agent);
+
+/** One spelling of a login for matching: GraphQL drops the `[bot]` REST keeps, and logins ignore case. */
+const loginKey = (login: string): string =>
+  login
+    .trim()
+    .replace(/\[bot\]$/i, '')
+    .toLowerCase();
+
+/** Whether the agent a slot names (a login, in any of its forms) is the author of a pull request. */
+export const agentTakes = (agent: string, author: string): boolean =>
+  loginKey(agent) !== '' && loginKey(agent) === loginKey(author);
+
+/**
+ * The composing slot a pull request without an `Arbiter-slot:` line fills: the first (in dispatch
+ * order) whose approach names the PR's author as its agent. An agent that takes two slots of one
+ * explore fills them in the order its PRs open. None: an ordinary candidate.
+ */
+export function slotForAgent(
+  slots: readonly { slot: string; approach: string; state: string }[],
+  approaches: readonly ApproachEntry[],
+  author: string,
+): string | null {
+  const agentOf = new Map(approaches.map((a) => [approachText(a), approachAgent(a)]));
+  const slot = slots.find((s) => {
+    const agent = agentOf.get(s.approach);
+    return s.state === 'composing' && agent != null && agentTakes(agent, author);
+  });
+  return slot?.slot ?? null;
+}
+
 /** The name of slot `index` (1-based) of a Change's `portfolio`-th explore. */
 export const slotName = (change: number, portfolio: number, index: number): string => `${change}-${portfolio}-${index}`;
 

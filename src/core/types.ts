@@ -113,6 +113,8 @@ export const GateEvidence = z.object({
   timedOut: z.boolean().default(false),
   /** Reasons outside the checks that make the head unpromotable (an invalid `.github/arbiter.yml`). */
   blockers: z.array(z.string()).optional(),
+  /** The head's GitHub Actions runs wait for a maintainer's approval (`url`: where to approve them). */
+  awaitingApproval: z.object({ url: z.string().nullable() }).optional(),
 });
 export type GateEvidence = z.infer<typeof GateEvidence>;
 

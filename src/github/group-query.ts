@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { checkOutcome } from '../core/gate.ts';
 import type { IssueRef } from '../core/link.ts';
+import type { SuiteSeen } from '../core/agent-work.ts';
 import type { ObservedCheck } from '../core/types.ts';
 
 export interface PullState {
@@ -28,6 +29,10 @@ export interface PullState {
   ownChecks: string[];
   /** True when every page of the head's checks was read, so `ownChecks` lists all of Arbiter's runs. */
   ownChecksComplete?: boolean;
+  /** The pull request's web address (GitHub's `url`: its own host, github.com or an Enterprise server). */
+  url?: string;
+  /** The head's check suites (app, status, conclusion, how many runs): Actions runs awaiting approval hold none. */
+  suites?: SuiteSeen[];
 }
 
 const Context = z.union([
@@ -79,11 +84,30 @@ const Pull = z.object({
     })
     .nullable()
     .optional(),
+  url: z.string().optional(),
   commits: z.object({
     nodes: z.array(
       z
         .object({
-          commit: z.object({ oid: z.string(), statusCheckRollup: z.object({ contexts: Contexts }).nullable() }),
+          commit: z.object({
+            oid: z.string(),
+            statusCheckRollup: z.object({ contexts: Contexts }).nullable(),
+            checkSuites: z
+              .object({
+                nodes: z.array(
+                  z
+                    .object({
+                      status: z.string().nullable().optional(),
+                      conclusion: z.string().nullable().optional(),
+                      app: z.object({ slug: z.string() }).nullable().optional(),
+                      checkRuns: z.object({ totalCount: z.number() }).nullable().optional(),
+                    })
+                    .nullable(),
+                ),
+              })
+              .nullable()
+              .optional(),
+          }),
         })
         .nullable(),
     ),
@@ -95,11 +119,15 @@ const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
     ... on CheckRun { name status conclusion title summary checkSuite { id app { slug } } }
     ... on StatusContext { context state description } }`;
 
-const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body
+// A suite of GitHub Actions runs that wait for a maintainer's approval holds no check run, so the
+// rollup's contexts never show it: the head's suites are read too (their app, conclusion and size).
+const SUITE_FIELDS = `checkSuites(first: 20) { nodes { status conclusion app { slug } checkRuns(first: 1) { totalCount } } }`;
+
+const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body url
   author { __typename login }
   labels(first: 100) { nodes { name } }
   closingIssuesReferences(first: 10) { nodes { number state repository { nameWithOwner } } }
-  commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } } } }`;
+  commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } ${SUITE_FIELDS} } } }`;
 
 export function groupQuery(prs: number[]): string {
   const fields = prs.map((n) => `pr${n}: pullRequest(number: ${n}) { ...ArbiterPull }`).join('\n    ');
@@ -283,6 +311,19 @@ export async function readGroupState(
       checks,
       ownChecks,
       ownChecksComplete: commit !== undefined && page?.hasNextPage !== true,
+      ...(pull.url ? { url: pull.url } : {}),
+      suites: (commit?.checkSuites?.nodes ?? []).flatMap((suite) =>
+        suite
+          ? [
+              {
+                app: suite.app?.slug ?? null,
+                status: suite.status ?? null,
+                conclusion: suite.conclusion ?? null,
+                runs: suite.checkRuns?.totalCount ?? 0,
+              },
+            ]
+          : [],
+      ),
     });
   }
   noteRead(result);

@@ -220,7 +220,10 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
       }
       const waitingOn = siblings
         .filter((s) => s.state === 'verifying')
-        .map((s) => `#${s.pr} (${s.reason || 'CI and acceptance running'})`);
+        // A reason that names the candidate itself ("@Copilot is still working on #101") is the whole phrase.
+        .map((s) =>
+          s.reason.includes(`#${s.pr}`) ? s.reason : `#${s.pr} (${s.reason || 'CI and acceptance running'})`,
+        );
       rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn });
     }
   }

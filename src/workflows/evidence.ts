@@ -2,6 +2,7 @@
 // computed from a fresh read of the head. Read by verification, selection and the sweep alike.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { awaitsWorkflowApproval } from '../core/agent-work.ts';
 import { computeGate, timeOutGate } from '../core/gate.ts';
 import { AcceptanceEvidence, GateEvidence } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
@@ -45,6 +46,7 @@ export function gateFrom(
     scoreCheck,
     allowNoChecks,
     blockers: blockers ?? previous?.blockers ?? [],
+    awaitingApproval: awaitsWorkflowApproval(state.suites ?? []) ? { url: state.url ?? null } : null,
   });
   return previous?.timedOut && !gate.settled ? timeOutGate(gate) : gate;
 }

@@ -3,7 +3,7 @@
 // that ranks them and sends the top k to the deep round is in portfolio-wide.ts.
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
-import { MAX_EXPLORE, slotName, slotOf } from '../core/portfolio.ts';
+import { approachAgent, approachText, MAX_EXPLORE, slotForAgent, slotName, slotOf } from '../core/portfolio.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
@@ -123,9 +123,11 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
       `Another explore of #${change.number} is running: ${await describeRunning(ctx, start.portfolio)}.`,
     );
   const p = start.portfolio;
-  const slots = approaches
-    .slice(0, want)
-    .map((approach, i) => ({ slot: slotName(change.number, p.number, i + 1), approach }));
+  const slots = approaches.slice(0, want).map((entry, i) => ({
+    slot: slotName(change.number, p.number, i + 1),
+    approach: approachText(entry),
+    agent: approachAgent(entry),
+  }));
   await store.addSlots(
     slots.map((s) => ({
       repo: ctx.key,
@@ -151,6 +153,8 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
       base: p.base,
       base_sha: p.baseSha,
       round: p.wideRound,
+      // The agent that takes the slot, when `portfolio.approaches` names one (an assignment workflow reads it).
+      ...(s.agent !== null ? { agent: s.agent } : {}),
     },
   }));
   await executePlan(ctx, actions);
@@ -207,7 +211,11 @@ export async function notePortfolioCandidate(
       await store.settleDeep(ctx.key, candidate.change, p.number, candidate.pr, 'arrived');
   }
   const named = slotOf(body);
-  if (named === null) return;
+  if (named === null) {
+    // An agent that cannot write the trailer (Copilot, assigned the issue) fills the slot its approach names it for.
+    if (p?.phase === 'wide') await fillAgentSlot(ctx, candidate, p.number);
+    return;
+  }
   const slot = await store.getSlot(ctx.key, candidate.change, named);
   if (slot?.pr === candidate.pr) return;
   if (slot?.state === 'composing' && (await store.fillSlot(ctx.key, candidate.change, named, candidate.pr))) {
@@ -232,4 +240,19 @@ export async function notePortfolioCandidate(
       body: `${markerFor(marker)}\n\`Arbiter-slot: ${named}\` names no open slot (${why}), so #${candidate.pr} is an ordinary candidate for #${candidate.change}.`,
     },
   ]);
+}
+
+/** A PR without an `Arbiter-slot:` line fills the composing slot whose approach names its author as the agent. */
+async function fillAgentSlot(ctx: RepoContext, candidate: CandidateRow, portfolio: number): Promise<void> {
+  const { store } = ctx.deps;
+  const slots = await store.listSlots(ctx.key, candidate.change, portfolio);
+  if (slots.some((s) => s.pr === candidate.pr)) return;
+  const slot = slotForAgent(slots, ctx.config.portfolio.approaches, candidate.author);
+  if (slot === null || !(await store.fillSlot(ctx.key, candidate.change, slot, candidate.pr))) return;
+  await store.addEvent(
+    ctx.key,
+    'portfolio.slot-filled',
+    { change: candidate.change, slot, pr: candidate.pr, by: 'agent' },
+    nowIso(ctx),
+  );
 }

@@ -6,6 +6,8 @@ import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts'
 import { readSelectionPlan } from '../core/plan-schema.ts';
 import { isUnreadable, readablePlan, readRoundPlan } from './recorded-plan.ts';
 import { planSelection } from '../core/plan/selection.ts';
+import { composingTimedOut } from '../core/plan/agent-hold.ts';
+import { isComposing, stillWorking } from '../core/agent-work.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { CandidateEvidence, JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';
@@ -36,8 +38,11 @@ export interface GroupView {
   siblings: CandidateRow[];
   pulls: Map<number, PullState>;
   evidence: Map<number, CandidateEvidence>;
-  /** Siblings that have not settled, with why: "CI running", "acceptance", "new commits"; `label` names what has no PR yet (a composing slot). */
-  pending: { pr: number; why: string; label?: string }[];
+  /**
+   * Siblings that have not settled, with why: "CI running", "acceptance", "new commits"; `label` names
+   * what has no PR yet (a composing slot); `says` is the whole phrase ("@Copilot is still working on #101").
+   */
+  pending: { pr: number; why: string; label?: string; says?: string }[];
   branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
 }
 
@@ -81,6 +86,13 @@ export async function readGroupView(
       pending.push({ pr: s.pr, why: 'new commits' });
       continue;
     }
+    // An agent still at work holds the round up to `selection.siblingTimeout`; after that the round
+    // goes on without it, and it is neither ranked nor closed while its title says it works.
+    if (isComposing(pull.title)) {
+      if (!composingTimedOut(s.headSeenAt, ctx.config.selection.siblingTimeout, nowIso(ctx)))
+        pending.push({ pr: s.pr, why: 'composing', says: stillWorking(s.author, s.pr) });
+      continue;
+    }
     const stored = await storedGate(ctx, s);
     const fresh = gateFrom(ctx, pull, stored, branch.required);
     // The job's read came before its own verification: a sibling that settled since (its job
@@ -88,7 +100,8 @@ export async function readGroupView(
     // at once the later selection step always sees both.
     const gate = read && !fresh.settled && stored?.settled ? stored : fresh;
     const acceptance = await storedAcceptance(ctx, s, change);
-    if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
+    if (!gate.settled && gate.awaitingApproval) pending.push({ pr: s.pr, why: gate.reason });
+    else if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });
     else if (!acceptance && !gate.timedOut) pending.push({ pr: s.pr, why: 'acceptance' });
     else if (acceptance && awaitedCriterionChecks(ctx, s, change, pull).length > 0)
       pending.push({ pr: s.pr, why: 'criterion checks' });
@@ -109,7 +122,7 @@ export async function readGroupView(
 }
 
 export const waitingList = (pending: GroupView['pending']): string =>
-  pending.map((p) => `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
+  pending.map((p) => p.says ?? `${p.label ?? `#${p.pr}`} (${p.why})`).join(', ');
 
 async function showWaiting(
   ctx: RepoContext,
@@ -135,6 +148,8 @@ async function showWaiting(
   if (!everyone && view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
     await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
   const refresh = 'It is updated once a minute while siblings settle.';
+  // "Waiting: @Copilot is still working on #101" reads as a sentence; "Waiting on #22 (CI running)" names PRs.
+  const waitingOn = view.pending.some((p) => p.says !== undefined) ? 'Waiting:' : 'Waiting on';
   for (const s of view.siblings) {
     const justSettled = settled?.has(s.pr) === true;
     if (!everyone && !justSettled) continue;
@@ -153,9 +168,9 @@ async function showWaiting(
       status: 'in_progress',
       title: (waitsForCombined(s.pr)
         ? `Waiting for the combined candidate #${combined?.pr}`
-        : `Waiting on ${list}`
+        : `${waitingOn} ${list}`
       ).slice(0, 200),
-      summary: `${waitingSummary(view)}\n\nWaiting on ${list}.\n\n${refresh}`,
+      summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
     });
   }
 }
@@ -324,6 +339,8 @@ export async function selectionStep(
     await showWaiting(ctx, view, opts.settled === undefined ? undefined : [opts.settled].flat());
     return [];
   }
+  // Every sibling left out (an agent still at work past its time): nothing to compare yet.
+  if (view.evidence.size === 0) return [];
   const claim = await store.claimRound(round.id, ctx.token);
   if (claim === 'taken') return [];
   if (await decidePortfolioRound(ctx, view, round)) return [];

@@ -17,7 +17,16 @@ import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { shippedOn } from './shipped.ts';
 import { pickUpLinkedPulls } from './link.ts';
-import { isSweepToken, repairExpiredKey, sweepRoundToken, sweepToken, waitingStaleKey } from '../core/keys.ts';
+import { stillWorking } from '../core/agent-work.ts';
+import { composingTimedOut } from '../core/plan/agent-hold.ts';
+import {
+  composeTimeoutKey,
+  isSweepToken,
+  repairExpiredKey,
+  sweepRoundToken,
+  sweepToken,
+  waitingStaleKey,
+} from '../core/keys.ts';
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -32,8 +41,11 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
 async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   const seen = Date.parse(c.headSeenAt);
   if (ctx.deps.clock.now().getTime() - seen < ctx.config.selection.siblingTimeout * 1000) return false;
+  // Its agent still at work: its checks are not timed out (it is left out of the round instead).
+  if (c.reason === stillWorking(c.author, c.pr)) return false;
   const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
-  if (!stored.success || stored.data.settled) return false;
+  // Runs that wait for a maintainer's approval wait for that person, however long: the checks say what to approve.
+  if (!stored.success || stored.data.settled || stored.data.awaitingApproval) return false;
   const gate = timeOutGate(stored.data);
   await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
   await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
@@ -56,6 +68,20 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
     summary:
       'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
   });
+  return true;
+}
+
+/**
+ * A candidate held by its agent's work-in-progress title (its stored reason says so) whose head has
+ * held the round for `selection.siblingTimeout`: its group's selection runs once, and the round goes
+ * on without it (select.ts reads the title from GitHub and leaves it out, neither ranked nor closed).
+ */
+async function composeTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  if (c.reason !== stillWorking(c.author, c.pr)) return false;
+  if (!composingTimedOut(c.headSeenAt, ctx.config.selection.siblingTimeout, nowIso(ctx))) return false;
+  const key = composeTimeoutKey(ctx.key, c.pr, c.headSha);
+  if ((await ctx.deps.store.getAppliedAction(key)) !== null) return false;
+  await ctx.deps.store.recordAppliedAction(key, {}, nowIso(ctx));
   return true;
 }
 
@@ -217,7 +243,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       if (!ctx) continue;
       // Only a group this sweep changed (a sibling timed out) or one whose waiting lists are behind
       // needs its selection step; any other waits for its own webhooks.
-      if ((await timeOut(ctx, c)) || (await staleWaiting(ctx, c)))
+      if ((await timeOut(ctx, c)) || (await composeTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
         groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');

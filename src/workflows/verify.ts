@@ -11,7 +11,8 @@ import { ensurePatch, recordCandidate } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
-import { writeCheck } from './execute.ts';
+import { executePlan, writeCheck } from './execute.ts';
+import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
 import { selectStep, type NextStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
@@ -90,6 +91,35 @@ export async function verifyCandidate(
       summary: renderGateTable(gate),
     });
   if (!gate.settled && concluded) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
+  // An agent still at work (a [WIP] title), or Actions runs awaiting a maintainer's approval: the
+  // candidate says what it waits for, and no acceptance check (no model call) runs on such a head.
+  const hold = agentHold({ pr, author: candidate.author, title: state.title, gate });
+  if (hold) {
+    await executePlan(
+      ctx,
+      planAgentHold({
+        repo: ctx.key,
+        change: change.number,
+        pr,
+        headSha: candidate.headSha,
+        hold,
+        state: candidate.state,
+      }),
+    );
+    return unsettled(next);
+  }
+  await executePlan(
+    ctx,
+    planHoldCleared({
+      repo: ctx.key,
+      change: change.number,
+      pr,
+      headSha: candidate.headSha,
+      state: candidate.state,
+      author: candidate.author,
+      reason: candidate.reason,
+    }),
+  );
   let acceptance = await storedAcceptance(ctx, candidate, change);
   if (!acceptance) {
     // The acceptance check appears with its result: until every required check has concluded the

@@ -13,6 +13,8 @@ describe('key builders', () => {
     [keys.checkSubjectKey(REPO, SHA), `check-events:acme/widgets@${SHA}`],
     // new in issue 17: a group whose waiting lists are behind (workflows/select.ts, sweep.ts)
     [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
+    // new in issue 30: a composing head whose hold on its round ran out (workflows/sweep.ts)
+    [keys.composeTimeoutKey(REPO, 9, SHA), `compose-timeout:acme/widgets#9@${SHA}`],
     // `claim:${key}` (workflows/context.ts)
     [keys.claimKey('acme/widgets#7/merge'), 'claim:acme/widgets#7/merge'],
     // `action:${action.key}` (workflows/execute.ts)

@@ -195,4 +195,100 @@ describe('portfolio search', () => {
     expect(botComments(t, 7).join('\n')).not.toContain('no_approaches');
     expect(t.dispatches).toEqual([]);
   });
+  it(
+    'slots answered by real agents: a PR with no Arbiter-slot line fills the slot whose approach names its author',
+    SLOW,
+    async () => {
+      const search = (caseless: boolean) =>
+        caseless
+          ? 'export const filterTodos = (todos: string[], q: string): string[] =>\n  todos.filter((t) => t.toLowerCase().includes(q.toLowerCase()));\n'
+          : 'export const filterTodos = (todos: string[], q: string): string[] =>\n  todos.filter((t) => t.includes(q));\n';
+      const parsed = parseScenario({
+        repo: 'acme/todo',
+        config: [
+          'gate: { required: [test] }',
+          'portfolio:',
+          '  approaches:',
+          '    - { approach: Filter in the browser, agent: Copilot }',
+          "    - { approach: Filter on the server, agent: 'anthropic-code-agent[bot]' }",
+          '  k: 1',
+          '  composeTimeout: 300',
+          '',
+        ].join('\n'),
+        users: {
+          maintainer: 'write',
+          Copilot: { permission: 'write', bot: true },
+          'anthropic-code-agent[bot]': { permission: 'write', bot: true },
+        },
+        change: {
+          number: 7,
+          title: 'Search the todo list',
+          body: '## Acceptance criteria\n- [ ] Typing filters the todo list\n- [ ] The search ignores upper and lower case\n',
+        },
+        // Neither agent can write the trailer: assigned the issue, it opens its own PR.
+        agents: [
+          {
+            approach: 'Filter in the browser',
+            number: 51,
+            branch: 'copilot/filter-in-the-browser',
+            author: 'Copilot',
+            trailer: false,
+            files: { 'src/search.ts': search(true) },
+            checks: [{ name: 'test', conclusion: 'success', at: 2 }],
+            model: {
+              small: {
+                AC1: {
+                  status: 'met',
+                  path: 'src/search.ts',
+                  quote: 'todos.filter((t) => t.toLowerCase().includes(q.toLowerCase()));',
+                },
+                AC2: {
+                  status: 'met',
+                  path: 'src/search.ts',
+                  quote: 'todos.filter((t) => t.toLowerCase().includes(q.toLowerCase()));',
+                },
+              },
+            },
+          },
+          {
+            approach: 'Filter on the server',
+            number: 52,
+            branch: 'claude/filter-on-the-server',
+            author: 'anthropic-code-agent[bot]',
+            trailer: false,
+            files: { 'src/search.ts': search(false) },
+            checks: [{ name: 'test', conclusion: 'success', at: 2 }],
+            model: {
+              small: {
+                AC1: { status: 'met', path: 'src/search.ts', quote: 'todos.filter((t) => t.includes(q));' },
+                AC2: { status: 'not_met' },
+              },
+            },
+          },
+        ],
+        events: [{ at: 1, comment: { on: 7, user: 'maintainer', body: '/arbiter explore 2' } }],
+        until: 800,
+      });
+      if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+      const t = await play(parsed.scenario);
+      // Each dispatch names the agent that takes its slot, for the assignment workflow.
+      expect(
+        payloadsOf(t, 'arbiter.candidate.requested', Requested.extend({ agent: z.string() })).map((p) => [
+          p.slot,
+          p.agent,
+        ]),
+      ).toEqual([
+        ['7-1-1', 'Copilot'],
+        ['7-1-2', 'anthropic-code-agent[bot]'],
+      ]);
+      const wide = wideReceipt(t, 7);
+      expect(wide.data.slots.map((s) => [s.slot, s.state, s.pr])).toEqual([
+        ['7-1-1', 'open', 51],
+        ['7-1-2', 'open', 52],
+      ]);
+      expect(wide.data.deep).toEqual([51]);
+      expect(botComments(t, 51).join('\n')).not.toContain('names no open slot');
+      expect(t.prs['51'].merged).toBe(true);
+    },
+  );
 });
