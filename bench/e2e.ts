@@ -29,6 +29,7 @@ const APP_SLUG = 'arbiter';
 /** Webhooks on the wire at once, as GitHub delivers them concurrently. */
 const DELIVERY_CONCURRENCY = 8;
 const SIBLINGS = 3;
+const METRICS_TOKEN = 'arbiter-bench-metrics';
 
 export interface E2eOptions {
   changes: number;
@@ -191,7 +192,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
         ARBITER_APP_SLUG: APP_SLUG,
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
         LOG_LEVEL: 'warn',
-        ARBITER_METRICS: '1',
+        ARBITER_METRICS_TOKEN: METRICS_TOKEN,
         // As production runs (the scenario runner turns the wait off).
         ARBITER_CHECK_EVENT_WAIT: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
@@ -281,7 +282,9 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     }
     result.modelCalls = model?.requests.length ?? 0;
     if (app?.running) {
-      const text = await fetch(`${app.baseUrl}/metrics`).then(
+      const text = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      }).then(
         (r) => r.text(),
         () => '',
       );
