@@ -57,12 +57,13 @@ const modelTokens = new Counter({
 
 new Gauge({
   name: 'arbiter_github_rate_limit_remaining',
-  help: "GitHub's x-ratelimit-remaining on the latest answer, by installation (0: the app itself).",
-  labelNames: ['installation'] as const,
+  help: "GitHub's x-ratelimit-remaining on the latest answer, by installation (0: the app itself) and resource (core, graphql, ...).",
+  labelNames: ['installation', 'resource'] as const,
   registers: [registry],
   collect() {
     this.reset();
-    for (const [installation, b] of rateBudgets.all()) this.set({ installation: String(installation) }, b.remaining);
+    for (const [installation, budgets] of rateBudgets.all())
+      for (const b of budgets) this.set({ installation: String(installation), resource: b.resource }, b.remaining);
   },
 });
 

@@ -99,7 +99,7 @@ describe('GET /metrics', () => {
       s.get('arbiter_github_requests_total{route="GET /repos/{owner}/{repo}/pulls/{pull_number}",status="200"}'),
     ).toBe(1);
     expect(s.get('arbiter_github_requests_total{route="POST /graphql",status="502"}')).toBe(1);
-    expect(s.get('arbiter_github_rate_limit_remaining{installation="42"}')).toBe(4321);
+    expect(s.get('arbiter_github_rate_limit_remaining{installation="42",resource="core"}')).toBe(4321);
     expect(s.get('arbiter_model_calls_total{tier="small",outcome="ok"}')).toBe(1);
     expect(s.get('arbiter_model_calls_total{tier="large",outcome="timeout"}')).toBe(1);
     expect(s.get('arbiter_model_tokens_total{tier="small",direction="input"}')).toBe(1200);
@@ -135,5 +135,25 @@ describe('rate budgets', () => {
     rateBudgets.record(7, { 'x-ratelimit-remaining': '500', 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': '2000' });
     expect(rateBudgets.isLow(7, 1_999_000)).toBe(false);
     expect(rateBudgets.isLow(8, 0)).toBe(false);
+  });
+
+  it('keeps REST (core) and GraphQL apart (x-ratelimit-resource): a GraphQL answer does not overwrite REST', () => {
+    const at = (remaining: string, resource?: string) => ({
+      'x-ratelimit-remaining': remaining,
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-reset': '2000',
+      ...(resource ? { 'x-ratelimit-resource': resource } : {}),
+    });
+    rateBudgets.record(9, at('100', 'graphql'));
+    rateBudgets.record(9, at('4900', 'core'));
+    expect(rateBudgets.get(9, 'graphql')?.remaining).toBe(100);
+    expect(rateBudgets.get(9, 'core')?.remaining).toBe(4900);
+    // The installation is low (GraphQL is), and its scarcest budget is GraphQL's.
+    expect(rateBudgets.isLow(9, 1_000_000)).toBe(true);
+    expect(rateBudgets.isLow(9, 1_000_000, 'core')).toBe(false);
+    expect(rateBudgets.get(9)?.resource).toBe('graphql');
+    // An answer without the header is REST's.
+    rateBudgets.record(10, at('42'));
+    expect(rateBudgets.get(10, 'core')?.remaining).toBe(42);
   });
 });
