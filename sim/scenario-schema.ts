@@ -210,6 +210,17 @@ const PushEvent = z.strictObject({
   model: CandidateModelScript.optional(),
 });
 const ClickEvent = z.strictObject({ on: prNumber, user: login, action: z.string().min(1).max(20) });
+/**
+ * Extension: a person asks GitHub to run one of Arbiter's check runs on the PR's head again (its
+ * "Re-run" link): `check_run.rerequested` to Arbiter, or with `suite: true` "Re-run all checks"
+ * of Arbiter's suite (`check_suite.rerequested`).
+ */
+const RerunEvent = z.strictObject({
+  on: prNumber,
+  check: z.string().regex(/^Arbiter \/ /, 'one of Arbiter\'s own check runs, like "Arbiter / acceptance"'),
+  user: login,
+  suite: z.boolean().optional(),
+});
 const EditEvent = z.strictObject({
   issue: prNumber,
   body: z.string(),
@@ -246,6 +257,7 @@ export const EventKinds = [
   'draft',
   'closeChange',
   'lockChange',
+  'rerun',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -266,6 +278,7 @@ export const EventSpec = z
     draft: DraftEvent.optional(),
     closeChange: CloseChangeEvent.optional(),
     lockChange: LockChangeEvent.optional(),
+    rerun: RerunEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);
@@ -431,6 +444,7 @@ export const ScenarioFile = z
         e.review ??
         e.push ??
         e.click ??
+        e.rerun ??
         e.close ??
         e.retarget ??
         e.reopen ??
