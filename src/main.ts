@@ -66,6 +66,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       clock: overrides.clock ?? systemClock,
       llm: createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, log }),
       appSlug: env.ARBITER_APP_SLUG,
+      webhookSecret: creds.webhookSecret,
       workers: env.ARBITER_WORKERS,
       dashboards: env.ARBITER_DASHBOARD,
       checkEventWaitSeconds: overrides.checkEventWaitSeconds ?? env.ARBITER_CHECK_EVENT_WAIT,
