@@ -77,8 +77,10 @@ function bucketGroup(b: Bucket): Bottleneck.Group {
     reservoirIncreaseAmount: 1,
     reservoirIncreaseInterval: b.refillMs,
     reservoirIncreaseMaximum: b.burst,
-    // Bottleneck adds tokens on its heartbeat (250 ms by default): no slower than the refill.
-    heartbeatInterval: Math.min(250, b.refillMs),
+    // Bottleneck adds a token on a heartbeat once `refillMs` has passed: a beat a quarter of the
+    // refill (at most a second) keeps the refill within 25 % of nominal without a timer firing
+    // every 250 ms for each installation's slow hourly bucket.
+    heartbeatInterval: Math.min(1000, Math.max(1, Math.ceil(b.refillMs / 4))),
     // A key idle this long has refilled anyway; dropping it earlier would reset its count.
     timeout: b.burst * b.refillMs + HOUR_MS,
   } as Bottleneck.ConstructorOptions);
