@@ -29,6 +29,7 @@ const APP_SLUG = 'arbiter';
 /** Webhooks on the wire at once, as GitHub delivers them concurrently. */
 const DELIVERY_CONCURRENCY = 8;
 const SIBLINGS = 3;
+const METRICS_TOKEN = 'arbiter-bench-metrics';
 
 export interface E2eOptions {
   changes: number;
@@ -46,6 +47,11 @@ export interface E2eResult {
   seconds: number;
   /** From the CI results (t=1) to quiet: verification and every selection. */
   decideSeconds: number;
+  /**
+   * From the last CI result sent to the last winner's merge (wall clock), with the production
+   * client and its pacing unchanged (ARBITER_SIM_PACING_SCALE=1); null when nothing merged.
+   */
+  lastCiToMergeSeconds: number | null;
   decided: number;
   correct: number;
   wrong: string[];
@@ -137,6 +143,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     bootSeconds: 0,
     seconds: 0,
     decideSeconds: 0,
+    lastCiToMergeSeconds: null,
     decided: 0,
     correct: 0,
     wrong: [],
@@ -190,8 +197,11 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
         ARBITER_DATA_DIR: dataDir,
         ARBITER_APP_SLUG: APP_SLUG,
         ARBITER_SIM_START_MS: String(SCENARIO_EPOCH_MS),
+        // The production client with production's pacing: the bench measures real time, on which
+        // the pacing runs (scenarios compress it; this does not).
+        ARBITER_SIM_PACING_SCALE: '1',
         LOG_LEVEL: 'warn',
-        ARBITER_METRICS: '1',
+        ARBITER_METRICS_TOKEN: METRICS_TOKEN,
         // As production runs (the scenario runner turns the wait off).
         ARBITER_CHECK_EVENT_WAIT: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
@@ -242,12 +252,19 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     seconds = 1;
     await app.setClock(now());
     const decideStart = Date.now();
+    let lastMergeAt: number | null = null;
+    gh.onWrite((w) => {
+      if (w.status < 300 && w.summary.startsWith('merge ')) lastMergeAt = Date.now();
+    });
     for (const g of groups)
       for (const pr of g.candidates) {
         await gh.completeCheck(REPO, shas.get(pr)!, 'test', 'success');
         await gh.completeCheck(REPO, shas.get(pr)!, 'bench', 'success', { title: `score: ${scoreOf(g, pr)}` });
       }
+    const lastCiAt = Date.now();
     await waitQuiet(app, gh, pump, o.timeoutMs);
+    const mergedAt: number | null = lastMergeAt;
+    result.lastCiToMergeSeconds = mergedAt === null ? null : Math.max(0, (mergedAt - lastCiAt) / 1000);
     result.decideSeconds = (Date.now() - decideStart) / 1000;
     result.seconds = (Date.now() - started) / 1000;
   } catch (e) {
@@ -281,7 +298,9 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
     }
     result.modelCalls = model?.requests.length ?? 0;
     if (app?.running) {
-      const text = await fetch(`${app.baseUrl}/metrics`).then(
+      const text = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      }).then(
         (r) => r.text(),
         () => '',
       );

@@ -31,6 +31,7 @@ export interface MemoryResult {
 }
 
 const MB = 1024 * 1024;
+const METRICS_TOKEN = 'arbiter-bench-metrics';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every process whose ancestry reaches `root` (Linux /proc), with its resident memory. */
@@ -129,7 +130,7 @@ export async function benchMemory(opts: { idleSeconds: number }, say: (line: str
     WEBHOOK_SECRET: 'bench-secret',
     ARBITER_APP_SLUG: 'arbiter',
     ARBITER_DATA_DIR: dataDir,
-    ARBITER_METRICS: '1',
+    ARBITER_METRICS_TOKEN: METRICS_TOKEN,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -150,7 +151,9 @@ export async function benchMemory(opts: { idleSeconds: number }, say: (line: str
         }
         result.processes = ps;
         result.idleTotalMb = total(ps);
-        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        const text = await (
+          await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text();
         const mb = (name: string) => (gauge(text, name) ?? 0) / MB;
         result.app = {
           rssMb: mb('arbiter_process_resident_memory_bytes'),

@@ -236,6 +236,17 @@ const PushEvent = z.strictObject({
   model: CandidateModelScript.optional(),
 });
 const ClickEvent = z.strictObject({ on: prNumber, user: login, action: z.string().min(1).max(20) });
+/**
+ * Extension: a person asks GitHub to run one of Arbiter's check runs on the PR's head again (its
+ * "Re-run" link): `check_run.rerequested` to Arbiter, or with `suite: true` "Re-run all checks"
+ * of Arbiter's suite (`check_suite.rerequested`).
+ */
+const RerunEvent = z.strictObject({
+  on: prNumber,
+  check: z.string().regex(/^Arbiter \/ /, 'one of Arbiter\'s own check runs, like "Arbiter / acceptance"'),
+  user: login,
+  suite: z.boolean().optional(),
+});
 const EditEvent = z
   .strictObject({
     /** The Change, or (extension) a pull request: GitHub sends `pull_request.edited` with `changes`. */
@@ -289,6 +300,7 @@ export const EventKinds = [
   'link',
   'requestReview',
   'approveWorkflows',
+  'rerun',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -312,6 +324,7 @@ export const EventSpec = z
     link: LinkEvent.optional(),
     requestReview: RequestReviewEvent.optional(),
     approveWorkflows: ApproveWorkflowsEvent.optional(),
+    rerun: RerunEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);
@@ -477,6 +490,7 @@ export const ScenarioFile = z
         e.review ??
         e.push ??
         e.click ??
+        e.rerun ??
         e.close ??
         e.retarget ??
         e.reopen ??

@@ -9,6 +9,7 @@ import { intakeSubject } from './core/check-subject.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
+import { verifyWebhookSignature } from './webhook-signature.ts';
 import {
   createDeliveryIntake,
   deferDeliveryOn,
@@ -65,6 +66,11 @@ export interface ArbiterAppOptions {
   scheduleSweep?: boolean;
   /** Extra routes, mounted beside health (the scenario runner mounts its clock control here). */
   routes?: (controls: AppControls) => RouteHandler;
+  /**
+   * The webhook secret: a delivery's signature is checked as its body streams in, and a bad one is
+   * answered 400 in one log line without its body (src/webhook-signature.ts). Unset: Probot checks it.
+   */
+  webhookSecret?: string;
   /** Overridable for tests; default: src/handlers and src/workflows/sweep.ts. */
   handle?: HandleDelivery;
   sweep?: RunSweep;
@@ -185,6 +191,10 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         res.once('close', () => inflight--);
         return false;
       });
+      if (opts.webhookSecret !== undefined) {
+        const verify = verifyWebhookSignature(opts.webhookSecret, app.log);
+        addHandler((req: IncomingMessage, res: ServerResponse) => pathOf(req) === WEBHOOK_PATH && verify(req, res));
+      }
       addHandler(
         healthHandler({
           db: store.db,

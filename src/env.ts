@@ -55,9 +55,9 @@ const EnvSchema = z.object({
         .map((x) => x.trim())
         .filter((x) => x !== ''),
     ),
-  /** Serves GET /metrics (Prometheus text format) without a token. */
+  /** Asks for GET /metrics; refused without ARBITER_METRICS_TOKEN (the port is public). */
   ARBITER_METRICS: flag.default(false),
-  /** Serves GET /metrics to requests with `authorization: Bearer <token>` (implies ARBITER_METRICS). */
+  /** Serves GET /metrics (Prometheus text format) to requests with `authorization: Bearer <token>`. */
   ARBITER_METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
 });
 
@@ -99,6 +99,11 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (missing.length > 0 && missing.length < 3) {
     throw new EnvError(
       `incomplete GitHub App credentials: ${missing.join(', ')} missing (set all three, or none to run the setup flow)`,
+    );
+  }
+  if (rest.ARBITER_METRICS && rest.ARBITER_METRICS_TOKEN === undefined) {
+    throw new EnvError(
+      'ARBITER_METRICS=1 needs ARBITER_METRICS_TOKEN: /metrics is served on the public webhook port, only to `authorization: Bearer <token>`',
     );
   }
   if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {

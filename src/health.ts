@@ -23,8 +23,8 @@ export interface HealthReport {
   backend: 'pglite' | 'postgres';
   queue: QueueCounts | string;
   shuttingDown: boolean;
-  /** GitHub's rate limit left, by installation id, as the latest answers reported it. */
-  github: Record<string, RateBudget>;
+  /** GitHub's rate limit left, by installation id and resource (`core`, `graphql`), as the latest answers reported it. */
+  github: Record<string, Record<string, RateBudget>>;
   /** `degraded`: serving and recording webhooks, but not processing them yet (see `reason`). */
   status: 'ok' | 'degraded' | 'failing';
   reason: string | null;
@@ -68,7 +68,9 @@ export async function checkHealth(src: HealthSources, deadlineMs = HEALTH_DEADLI
     shuttingDown,
     status,
     reason: why,
-    github: Object.fromEntries(rateBudgets.all()),
+    github: Object.fromEntries(
+      rateBudgets.all().map(([id, budgets]) => [id, Object.fromEntries(budgets.map((b) => [b.resource, b]))]),
+    ),
   };
 }
 

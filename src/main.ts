@@ -4,28 +4,17 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { createNodeMiddleware, Probot, ProbotOctokit, run } from 'probot';
+import { createNodeMiddleware, Probot, run } from 'probot';
 import SmeeClient from 'smee-client';
 import { createArbiterApp, WEBHOOK_PATH, type ArbiterAppOptions } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { EnvError, readEnv, type Env } from './env.ts';
-import { requestMeter, tokenMeteredFetch } from './github/request-meter.ts';
+import { arbiterOctokit, pacing } from './github/client.ts';
+import { tokenMeteredFetch } from './github/request-meter.ts';
 import { createQueue, type QueueOptions } from './jobs/queue.ts';
 import { createAnthropicClient } from './llm/client.ts';
 import { metricsHandler } from './metrics.ts';
 import { createStore } from './store/store.ts';
-
-/** Every client counts its requests and records the rate limit left (src/github/request-meter.ts). */
-const MeteredOctokit = ProbotOctokit.plugin(requestMeter);
-
-/**
- * Arbiter's own executor retries writes idempotently; a blind retry of a POST whose answer was
- * lost would duplicate a comment, so Octokit's retry plugin is off. Throttling stays on.
- */
-export const ArbiterOctokit = MeteredOctokit.defaults((o: Record<string, unknown>) => ({
-  ...o,
-  retry: { enabled: false },
-}));
 
 export interface RunningArbiter {
   port: number;
@@ -41,7 +30,11 @@ export interface StartOverrides extends Partial<
     'handle' | 'sweep' | 'recover' | 'routes' | 'scheduleSweep' | 'intakeDeadlineMs' | 'checkEventWaitSeconds'
   >
 > {
-  Octokit?: typeof ProbotOctokit;
+  /**
+   * The production client's pacing on compressed time (src/github/client.ts `pacing(scale)`): the
+   * scenario runner, whose clock is virtual, passes a scale below 1. Default 1 (production).
+   */
+  pacingScale?: number;
   log?: pino.Logger;
   /** Default: the system clock. */
   clock?: Clock;
@@ -63,7 +56,8 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       secret: creds.webhookSecret,
       baseUrl: env.githubBaseUrl,
       log,
-      Octokit: overrides.Octokit ?? ArbiterOctokit,
+      // The one client (src/github/client.ts): metered, paced per installation, never sleeping on a rate limit.
+      Octokit: arbiterOctokit(pacing(overrides.pacingScale ?? 1)),
       request: { fetch: tokenMeteredFetch() },
     });
     const arbiter = createArbiterApp({
@@ -72,6 +66,7 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
       clock: overrides.clock ?? systemClock,
       llm: createAnthropicClient({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, log }),
       appSlug: env.ARBITER_APP_SLUG,
+      webhookSecret: creds.webhookSecret,
       workers: env.ARBITER_WORKERS,
       dashboards: env.ARBITER_DASHBOARD,
       trustedAgents: env.ARBITER_TRUST_AGENTS,
@@ -85,11 +80,8 @@ export async function startArbiter(env: Env, overrides: StartOverrides = {}): Pr
     });
     const middleware = await createNodeMiddleware(arbiter.appFn, { probot, webhooksPath: WEBHOOK_PATH });
     await arbiter.serving;
-    const metrics = metricsHandler({
-      enabled: env.ARBITER_METRICS || env.ARBITER_METRICS_TOKEN !== undefined,
-      ...(env.ARBITER_METRICS_TOKEN ? { token: env.ARBITER_METRICS_TOKEN } : {}),
-      counts: () => queue.counts(),
-    });
+    // Never without its token: this port is the public webhook port (readEnv refuses ARBITER_METRICS=1 alone).
+    const metrics = metricsHandler({ token: env.ARBITER_METRICS_TOKEN, counts: () => queue.counts() });
     const server = http.createServer(async (req, res) => {
       if (await metrics(req, res).catch(() => false)) return;
       void middleware(req, res, () => {

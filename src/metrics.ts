@@ -1,5 +1,6 @@
 // What Arbiter spends and decides, as Prometheus metrics (prom-client), and `GET /metrics`, which
-// answers only when ARBITER_METRICS=1 or ARBITER_METRICS_TOKEN is set (then a bearer token is needed).
+// is served only with ARBITER_METRICS_TOKEN, and then only to that bearer token: it shares the
+// public webhook port, and its labels name installations.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -56,12 +57,13 @@ const modelTokens = new Counter({
 
 new Gauge({
   name: 'arbiter_github_rate_limit_remaining',
-  help: "GitHub's x-ratelimit-remaining on the latest answer, by installation (0: the app itself).",
-  labelNames: ['installation'] as const,
+  help: "GitHub's x-ratelimit-remaining on the latest answer, by installation (0: the app itself) and resource (core, graphql, ...).",
+  labelNames: ['installation', 'resource'] as const,
   registers: [registry],
   collect() {
     this.reset();
-    for (const [installation, b] of rateBudgets.all()) this.set({ installation: String(installation) }, b.remaining);
+    for (const [installation, budgets] of rateBudgets.all())
+      for (const b of budgets) this.set({ installation: String(installation), resource: b.resource }, b.remaining);
   },
 });
 
@@ -118,9 +120,8 @@ export function countModelCall(tier: string, outcome: string, usage?: { input: n
 }
 
 export interface MetricsOptions {
-  enabled: boolean;
-  /** Set: a request needs `authorization: Bearer <token>`. */
-  token?: string;
+  /** Unset: the path is not served. Set: a request needs `authorization: Bearer <token>`. */
+  token: string | undefined;
   counts?: () => Promise<QueueCounts>;
 }
 
@@ -134,13 +135,13 @@ const sameSecret = (given: string, token: string): boolean => {
 export function metricsHandler(opts: MetricsOptions) {
   if (opts.counts) queueCounts = opts.counts;
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
-    if (!opts.enabled || new URL(req.url ?? '/', 'http://localhost').pathname !== METRICS_PATH) return false;
+    if (opts.token === undefined || new URL(req.url ?? '/', 'http://localhost').pathname !== METRICS_PATH) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET' }).end('GET only\n');
       return true;
     }
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (opts.token !== undefined && (bearer === undefined || !sameSecret(bearer, opts.token))) {
+    if (bearer === undefined || !sameSecret(bearer, opts.token)) {
       res.writeHead(401, { 'www-authenticate': 'Bearer' }).end('a bearer token is needed\n');
       return true;
     }

@@ -21,8 +21,19 @@ export interface CheckRunInput {
 
 const ACTION_LIMITS = { count: 3, label: 20, description: 40, identifier: 20 };
 const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub's limit for a check run's summary and text, which it counts in UTF-8 bytes. */
+export const CHECK_OUTPUT_BYTE_LIMIT = 65_535;
 
 function checkLimits(input: CheckRunInput): void {
+  for (const field of ['summary', 'text'] as const) {
+    const value = input.output?.[field];
+    const bytes = value === undefined ? 0 : Buffer.byteLength(value, 'utf8');
+    if (bytes > CHECK_OUTPUT_BYTE_LIMIT)
+      throw new GitHubError(
+        422,
+        `Invalid request.\n\nOnly ${CHECK_OUTPUT_BYTE_LIMIT} characters are allowed; ${bytes} were supplied.`,
+      );
+  }
   const actions = input.actions ?? [];
   if (actions.length > ACTION_LIMITS.count)
     throw new GitHubError(422, `Invalid request.\n\nOnly ${ACTION_LIMITS.count} actions are allowed.`);
@@ -325,6 +336,29 @@ export function clickButton(
       repo,
       'check_run',
       { action: 'requested_action', check_run: runPayload(world, repo, run), requested_action: { identifier } },
+      user,
+    ),
+  );
+}
+
+/**
+ * A person's "Re-run" of a completed check run (`check_run.rerequested`) or of its whole suite
+ * (`check_suite.rerequested`), sent to the run's app, which answers with new runs.
+ */
+export function rerequestRun(world: World, repo: Repo, run: CheckRun, user: string, suite: boolean, out: Sent): void {
+  if (run.status !== 'completed')
+    throw new GitHubError(422, `check run ${run.name} is ${run.status}: only a completed run can be re-run`);
+  if (!suite) {
+    out.push(world.emit(repo, 'check_run', { action: 'rerequested', check_run: runPayload(world, repo, run) }, user));
+    return;
+  }
+  const checkSuite = repo.suites.find((s) => s.id === run.suiteId);
+  if (!checkSuite) throw new GitHubError(500, `check run ${run.id} has no suite`);
+  out.push(
+    world.emit(
+      repo,
+      'check_suite',
+      { action: 'rerequested', check_suite: suitePayload(world, repo, checkSuite) },
       user,
     ),
   );

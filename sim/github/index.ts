@@ -6,6 +6,7 @@ import {
   approveWorkflowRuns,
   awaitWorkflowApproval,
   clickButton as clickRunButton,
+  rerequestRun,
   createCheckRun,
   latestRuns,
   setStatus as setCommitStatus,
@@ -307,6 +308,19 @@ export class GitHubEmulator {
       const run = latestRuns(r, pull.headSha).find((x) => x.app === this.world.appSlug && x.name === SELECTION_CHECK);
       if (!run) throw new GitHubError(404, `#${pr} has no "${SELECTION_CHECK}" check run on its head`);
       clickRunButton(this.world, r, run, identifier, user, out);
+    });
+  }
+
+  /**
+   * A person's "Re-run" on one of the app's check runs on the PR's head, as GitHub sends it to
+   * the run's app: `check_run.rerequested`, or (`suite`) `check_suite.rerequested` for its suite.
+   */
+  rerequestCheck(repo: string, pr: number, user: string, name: string, suite = false): Promise<void> {
+    return this.act(repo, (r, out) => {
+      const { pull } = this.world.pull(r, pr);
+      const run = latestRuns(r, pull.headSha).find((x) => x.app === this.world.appSlug && x.name === name);
+      if (!run) throw new GitHubError(404, `#${pr} has no "${name}" check run on its head`);
+      rerequestRun(this.world, r, run, user, suite, out);
     });
   }
 

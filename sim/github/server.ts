@@ -82,13 +82,37 @@ function send(
   res.writeHead(status, {
     'content-type': text !== undefined ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'x-github-media-type': 'github.v3; format=json',
-    'x-ratelimit-limit': '5000',
-    'x-ratelimit-remaining': '4999',
-    'x-ratelimit-used': '1',
-    'x-ratelimit-resource': 'core',
     ...headers,
   });
   res.end(payload);
+}
+
+/** GitHub's primary rate limit an hour, per caller and resource (REST `core`, `graphql`). */
+export const EMULATED_RATE_LIMIT = 5000;
+
+/**
+ * The emulator's rate-limit windows: an hour from a caller's first request on a resource, on the
+ * emulator's clock; each request spends one (GraphQL: one point a query). The headers GitHub sends.
+ */
+export class RateLimitWindows {
+  private readonly windows = new Map<string, { resetMs: number; used: number }>();
+
+  spend(who: string, resource: 'core' | 'graphql', nowMs: number): Record<string, string> {
+    const key = `${who} ${resource}`;
+    let w = this.windows.get(key);
+    if (!w || nowMs >= w.resetMs) {
+      w = { resetMs: nowMs + 3_600_000, used: 0 };
+      this.windows.set(key, w);
+    }
+    w.used = Math.min(w.used + 1, EMULATED_RATE_LIMIT);
+    return {
+      'x-ratelimit-limit': String(EMULATED_RATE_LIMIT),
+      'x-ratelimit-remaining': String(EMULATED_RATE_LIMIT - w.used),
+      'x-ratelimit-used': String(w.used),
+      'x-ratelimit-reset': String(Math.ceil(w.resetMs / 1000)),
+      'x-ratelimit-resource': resource,
+    };
+  }
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -99,6 +123,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export class EmulatorServer {
   private server: Server | null = null;
+  private readonly rateLimits = new RateLimitWindows();
 
   constructor(
     private readonly world: World,
@@ -228,8 +253,16 @@ export class EmulatorServer {
     const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, '') || '/';
     const raw = await readBody(req);
     const credential = this.auth.identify(req.headers.authorization);
-    if (path === '/graphql' || path === '/api/graphql')
-      return this.handleGraphql(method, raw, credential.kind, res, path);
+    // Every answer carries the caller's rate limit, as GitHub's do (a fault's own headers win).
+    const graphql = path === '/graphql' || path === '/api/graphql';
+    const who = credential.kind === 'installation' ? `installation ${credential.installationId}` : credential.kind;
+    for (const [name, value] of Object.entries(
+      this.rateLimits.spend(who, graphql ? 'graphql' : 'core', this.world.now()),
+    ))
+      res.setHeader(name, value);
+    // GitHub's Date is its own clock, which x-ratelimit-reset counts on: here the emulator's.
+    res.setHeader('date', new Date(this.world.now()).toUTCString());
+    if (graphql) return this.handleGraphql(method, raw, credential.kind, res, path);
 
     const matched = this.contract.match(method, path);
     const label = `${method} ${path}`;

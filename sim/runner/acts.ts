@@ -130,6 +130,13 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     await ctx.emulator.clickButton(ctx.scenario.repo, k.on, k.user, k.action);
     ctx.say(`${k.user} clicked "${k.action}" on #${k.on}`);
   },
+  async rerun(ctx, e) {
+    const r = e.rerun!;
+    await ctx.emulator.rerequestCheck(ctx.scenario.repo, r.on, r.user, r.check, r.suite ?? false);
+    ctx.say(
+      `${r.user} re-ran ${r.suite ? `every check of Arbiter's suite (from "${r.check}")` : `"${r.check}"`} on #${r.on}`,
+    );
+  },
   async edit(ctx, e) {
     const d = e.edit!;
     // Default editor: the author of what is edited (a candidate's, else the Change's).

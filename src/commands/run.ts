@@ -120,6 +120,17 @@ async function execute(
   return { handled: true, verb: verb.name, outcome };
 }
 
+/**
+ * GitHub's "Re-run" on Arbiter's check `checkName` of a candidate: the `recheck` verb, under the
+ * same permission rules as the button, answered on the candidate like a command.
+ */
+export async function runRerun(t: CommandTarget, checkName: string, services: CommandServices): Promise<CommandRun> {
+  const verb = findVerb('recheck');
+  if (!verb) return { handled: false };
+  const line = `${services.prefix} recheck (GitHub's “Re-run” on ${checkName})`;
+  return execute({ ...t, source: 'button', commentId: null, commentBody: null }, verb, '', line, services);
+}
+
 /** A slash command in a comment. Not handled: a button event, a bot's comment, or no command. */
 export async function runCommand(t: CommandTarget, services: CommandServices): Promise<CommandRun> {
   if (t.source !== 'comment' || t.commentBody === null) return { handled: false };

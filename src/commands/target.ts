@@ -33,6 +33,19 @@ const ButtonPayload = z.object({
   sender: Account,
 });
 
+const PullRefs = z.array(z.object({ number: z.number().int().positive() }));
+const RerunPayload = z.object({
+  action: z.literal('rerequested'),
+  installation: Installation,
+  repository: Repository,
+  check_run: z.object({ name: z.string(), pull_requests: PullRefs }).optional(),
+  check_suite: z.object({ pull_requests: PullRefs }).optional(),
+  sender: Account,
+});
+
+/** Arbiter's checks of a candidate that GitHub's "Re-run" verifies again (not `Arbiter / config`). */
+export const RERUN_CHECKS: readonly string[] = ['Arbiter / acceptance', 'Arbiter / gate', SELECTION_CHECK_NAME];
+
 const issuesOf = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
@@ -55,6 +68,42 @@ export function commentTarget(payload: unknown): TargetResult<{ target: CommandT
       commentId: p.comment.id,
       commentBody: p.comment.body ?? '',
       source: 'comment',
+    },
+  };
+}
+
+/**
+ * GitHub's "Re-run" (`check_run.rerequested` on one of RERUN_CHECKS, or `check_suite.rerequested`
+ * of Arbiter's suite; GitHub sends both only to the checks' own app) as a target on its candidate.
+ */
+export function rerunTarget(
+  event: 'check_run' | 'check_suite',
+  payload: unknown,
+): TargetResult<{ target: CommandTarget; checkName: string }> {
+  const parsed = RerunPayload.safeParse(payload);
+  if (!parsed.success) return { ok: false, reason: `not a re-run: ${issuesOf(parsed.error)}` };
+  const p = parsed.data;
+  const checkName = event === 'check_run' ? p.check_run?.name : 'every check of its suite';
+  if (checkName === undefined) return { ok: false, reason: 'check_run.rerequested without its check run' };
+  if (event === 'check_run' && !RERUN_CHECKS.includes(checkName))
+    return { ok: false, reason: `"${checkName}" is not a check of a candidate` };
+  // GitHub lists no pull request for a head in a fork.
+  const pr = (event === 'check_run' ? p.check_run?.pull_requests : p.check_suite?.pull_requests)?.[0];
+  if (!pr) return { ok: false, reason: 'the re-run lists no pull request' };
+  return {
+    ok: true,
+    checkName,
+    target: {
+      owner: p.repository.owner.login,
+      repo: p.repository.name,
+      installationId: p.installation.id,
+      issueNumber: pr.number,
+      isPullRequest: true,
+      user: p.sender.login,
+      userIsBot: isBotAccount(p.sender),
+      commentId: null,
+      commentBody: null,
+      source: 'button',
     },
   };
 }

@@ -65,12 +65,14 @@ const ownCheck = (p: z.infer<typeof Payload>, appSlug: string | undefined): bool
 /**
  * A check event that asks Arbiter for nothing, known from the payload alone: one about Arbiter's
  * own checks, or one that says a check was queued or started. A click on a check-run button
- * (`requested_action`) always asks for something.
+ * (`requested_action`) and a "Re-run" (`rerequested`) always ask for something.
  */
 export function checkEventAsksNothing(event: string, payload: unknown, appSlug: string | undefined): boolean {
   if (event !== 'check_run' && event !== 'check_suite' && event !== 'status') return false;
   const parsed = Payload.safeParse(payload);
   if (!parsed.success || parsed.data.action === 'requested_action') return false;
+  // GitHub's "Re-run" on one of Arbiter's checks (sent only to the run's app) asks to verify again.
+  if (parsed.data.action === 'rerequested' && event !== 'status') return false;
   return ownCheck(parsed.data, appSlug) || !concludesCheck(event, payload);
 }
 

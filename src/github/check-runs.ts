@@ -6,6 +6,7 @@ import type { CheckRunName } from '../core/actions.ts';
 import type { Octokit } from '../deps.ts';
 import { callGitHub } from './errors.ts';
 import type { CheckRunWrite } from './port.ts';
+import { fitBytes } from '../core/render/byte-limit.ts';
 
 /** The client, the repository, the app, and the own check-run names on each head read whole. */
 export interface CheckRunClient {
@@ -48,8 +49,9 @@ export async function findCheckRun(gh: CheckRunClient, sha: string, name: CheckR
 export async function writeCheckRun(gh: CheckRunClient, input: CheckRunWrite): Promise<number> {
   const output = {
     title: input.title.slice(0, 250),
-    summary: input.summary.slice(0, 65_000),
-    text: input.text?.slice(0, 65_000),
+    // GitHub counts bytes (65,535), not characters: cut on a character boundary, saying so.
+    summary: fitBytes(input.summary),
+    ...(input.text !== undefined ? { text: fitBytes(input.text) } : {}),
     annotations: input.annotations?.slice(0, 50),
   };
   const body = {

@@ -1,6 +1,7 @@
 // Finding Arbiter's own comments on many issues with one GraphQL query (an alias per issue, its
 // last 100 comments), and the one rule that turns what was found into a create, an edit or nothing.
 import { z } from 'zod';
+import { fitBytes } from '../core/render/byte-limit.ts';
 import { hasMarker, markerFor } from '../core/render/markers.ts';
 
 /** One of Arbiter's comments on an issue, as the upsert needs it. */
@@ -12,9 +13,15 @@ export interface OwnComment {
 export type CommentWrite =
   { kind: 'create'; text: string } | { kind: 'edit'; id: number; text: string } | { kind: 'keep'; id: number };
 
-/** The text a marked comment is written with: the body, led by its marker unless it carries it. */
+/**
+ * The text a marked comment is written with: the body, led by its marker unless it carries it,
+ * within GitHub's 65,535 bytes (cut on a character boundary, saying so; the marker always kept).
+ */
 export function commentText(marker: string, body: string): string {
-  return body.includes(markerFor(marker)) ? body : `${markerFor(marker)}\n${body}`;
+  const led = `${markerFor(marker)}\n${body}`;
+  if (!body.includes(markerFor(marker))) return fitBytes(led);
+  const text = fitBytes(body);
+  return text.includes(markerFor(marker)) ? text : fitBytes(led);
 }
 
 /** `ours`: Arbiter's comments on the issue in GitHub's order (oldest first); the oldest marked one is updated. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { CheckAnnotation } from '../config/check-output.ts';
 import type { Octokit } from '../deps.ts';
 import { callGitHub, wrapGitHubError } from './errors.ts';
+import { fitBytes } from '../core/render/byte-limit.ts';
 
 export const CONFIG_FILE = '.github/arbiter.yml';
 
@@ -50,6 +51,12 @@ const statusOf = (error: unknown): number | null => {
   const parsed = z.object({ status: z.number() }).safeParse(error);
   return parsed.success ? parsed.data.status : null;
 };
+
+/** The summary within GitHub's 65,535 bytes (it counts bytes; config errors may quote any text). */
+const withinBytes = (body: ConfigRunBody): ConfigRunBody => ({
+  ...body,
+  output: { ...body.output, summary: fitBytes(body.output.summary) },
+});
 
 /** The config port over an installation's Octokit. */
 export function configReads(octokit: Octokit): ConfigPort {
@@ -100,7 +107,7 @@ export function configReads(octokit: Octokit): ConfigPort {
     },
     async createConfigRun({ owner, repo, sha }, body) {
       await callGitHub(`create ${body.name} on ${sha}`, () =>
-        octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, head_sha: sha, ...body }),
+        octokit.request('POST /repos/{owner}/{repo}/check-runs', { owner, repo, head_sha: sha, ...withinBytes(body) }),
       );
     },
     async updateConfigRun({ owner, repo, id }, body) {
@@ -109,7 +116,7 @@ export function configReads(octokit: Octokit): ConfigPort {
           owner,
           repo,
           check_run_id: id,
-          ...body,
+          ...withinBytes(body),
         }),
       );
     },

@@ -10,7 +10,7 @@ import type { GitHubPort } from '../github/port.ts';
 import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../workflows/context.ts';
 import { requestDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
-import { onIssueComment, onRequestedAction } from './commands.ts';
+import { onIssueComment, onRequestedAction, onRerun } from './commands.ts';
 import { answerWhileConfigInvalid } from './config-invalid.ts';
 import { onIssues } from './issues.ts';
 import { onPullRequest, ownActNeedsNothing } from './pull-request.ts';
@@ -29,11 +29,16 @@ export type Handler = (ctx: RepoContext, payload: Record<string, unknown>) => Pr
 const HANDLERS: Record<string, Handler> = {
   pull_request: onPullRequest,
   pull_request_review: onReview,
-  check_run: async (ctx, payload) =>
-    (payload as { action?: string }).action === 'requested_action'
-      ? onRequestedAction(ctx, payload)
-      : onCheckEvent(ctx, payload, 'check_run'),
-  check_suite: (ctx, payload) => onCheckEvent(ctx, payload, 'check_suite'),
+  check_run: async (ctx, payload) => {
+    const action = (payload as { action?: string }).action;
+    if (action === 'requested_action') return onRequestedAction(ctx, payload);
+    if (action === 'rerequested') return onRerun(ctx, payload, 'check_run');
+    return onCheckEvent(ctx, payload, 'check_run');
+  },
+  check_suite: (ctx, payload) =>
+    (payload as { action?: string }).action === 'rerequested'
+      ? onRerun(ctx, payload, 'check_suite')
+      : onCheckEvent(ctx, payload, 'check_suite'),
   status: (ctx, payload) => onCheckEvent(ctx, payload, 'status'),
   issue_comment: onIssueComment,
   issues: onIssues,

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import pino from 'pino';
-import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
+import { createNodeMiddleware, Probot } from 'probot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArbiterApp, WEBHOOK_PATH } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
@@ -14,6 +14,7 @@ import { createStore, type StoreWithDb } from '../../src/store/store.ts';
 import { freshPgliteDir } from '../store/backends.ts';
 import { until } from '../jobs/wait.ts';
 import { issuePayload, postWebhook, testPrivateKey } from './helpers.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const log = pino({ level: 'silent' });
 let dir: string;
@@ -46,11 +47,7 @@ describe('the app slug', () => {
       privateKey: testPrivateKey(),
       secret: 's',
       log,
-      Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-        ...o,
-        retry: { enabled: false },
-        throttle: { enabled: false },
-      })),
+      Octokit: arbiterOctokit(),
     });
     const arbiter = createArbiterApp({
       store,
@@ -90,11 +87,7 @@ describe('GitHub unreachable at start', () => {
         privateKey: testPrivateKey(),
         secret: 'late-secret',
         log,
-        Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-          ...o,
-          retry: { enabled: false },
-          throttle: { enabled: false },
-        })),
+        Octokit: arbiterOctokit(),
       });
       const handled: { id: string; slug: string }[] = [];
       // Its own queue: the test above stopped the shared one.

@@ -1,13 +1,9 @@
-// The configuration's GitHub port over a real Probot octokit, for nock tests: retries and
-// throttling off, so tests never wait.
-import { ProbotOctokit } from 'probot';
+// The configuration's GitHub port over the production client (src/github/client.ts), for nock
+// tests: its pacing lets a test's few requests through at once.
 import { configReads, type ConfigPort } from '../../src/github/config-reads.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
-const TestOctokit = ProbotOctokit.defaults((o: Record<string, unknown> & { throttle?: Record<string, unknown> }) => ({
-  ...o,
-  retry: { enabled: false },
-  throttle: { ...o?.throttle, enabled: false },
-}));
+const TestOctokit = arbiterOctokit();
 
 export const makeGitHub = (): ConfigPort => configReads(new TestOctokit({ auth: { token: 'test' } }));
 

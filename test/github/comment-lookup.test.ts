@@ -1,7 +1,6 @@
 // Finding Arbiter's marked comments on many issues with one GraphQL query: the rule that decides
 // create / edit / nothing (a table), how an answer is read (a Bot named like the app, not a user),
 // and the real gateway against the emulator, which checks the query against GitHub's schema.
-import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   planCommentWrite,
@@ -12,6 +11,7 @@ import {
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const NOTE = markerFor('note:12:r1');
 
@@ -124,15 +124,11 @@ beforeAll(async () => {
       user: 'agent',
     });
   }
-  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
+  const { data } = await new (arbiterOctokit())({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
     'POST /app/installations/{installation_id}/access_tokens',
     { installation_id: 1 },
   );
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-    ...o,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const Octokit = arbiterOctokit();
   const octokit = new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url });
   octokit.hook.after('request', (response, options) => {
     const path = new URL(response.url).pathname;

@@ -1,9 +1,9 @@
 // The port's branches.findPullFrom against the emulator: the combined build finds only the pull request Arbiter itself
 // opened from its branch into the expected base, never one someone else opened from that branch.
-import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const REPO = 'acme/combined';
 let h: Harness;
@@ -14,15 +14,11 @@ beforeAll(async () => {
   h.emulator.createRepo({ owner: 'acme', name: 'combined', files: { 'a.ts': 'export {};\n' } });
   h.emulator.commit(REPO, 'release', { files: { 'r.ts': 'r\n' }, from: 'main' });
   h.emulator.commit(REPO, 'arbiter/combine-7', { files: { 'c.ts': 'c\n' }, from: 'main' });
-  const { data } = await new ProbotOctokit({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
+  const { data } = await new (arbiterOctokit())({ auth: { token: h.jwt() }, baseUrl: h.emulator.url }).request(
     'POST /app/installations/{installation_id}/access_tokens',
     { installation_id: 1 },
   );
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-    ...o,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const Octokit = arbiterOctokit();
   gh = new GitHubGateway(
     new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url }),
     'acme',

@@ -1,8 +1,9 @@
-// GET /metrics: off unless enabled, a bearer token when one is set, and the Prometheus text of
+// GET /metrics: served only with its token, only to that bearer token, and the Prometheus text of
 // every counter Arbiter keeps (webhooks, jobs, decisions, GitHub requests and rate limit, model
 // calls and tokens, settle-to-decision seconds), parsed line by line.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvError, readEnv } from '../../src/env.ts';
 import { rateBudgets } from '../../src/github/rate-budget.ts';
 import { routeOf } from '../../src/github/request-meter.ts';
 import {
@@ -13,6 +14,9 @@ import {
   metricsHandler,
   type MetricsOptions,
 } from '../../src/metrics.ts';
+
+const TOKEN = 'metrics-test-token-0123';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 const servers: http.Server[] = [];
 afterAll(() => {
@@ -43,16 +47,23 @@ function samples(text: string): Map<string, number> {
 describe('GET /metrics', () => {
   let open = '';
   beforeAll(async () => {
-    open = await serve({ enabled: true, counts: async () => ({ queued: 3, active: 1, deferred: 0 }) });
+    open = await serve({ token: TOKEN, counts: async () => ({ queued: 3, active: 1, deferred: 0 }) });
   });
 
-  it('is not served when metrics are off', async () => {
-    const url = await serve({ enabled: false });
+  it('is not served without a token (the webhook port is public)', async () => {
+    const url = await serve({ token: undefined });
     expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(url, { headers: AUTH })).status).toBe(404);
   });
 
-  it('needs the bearer token when one is set', async () => {
-    const url = await serve({ enabled: true, token: 'a-long-enough-secret' });
+  it('ARBITER_METRICS=1 without ARBITER_METRICS_TOKEN is refused at start, with the reason', () => {
+    expect(() => readEnv({ ARBITER_METRICS: '1' })).toThrow(EnvError);
+    expect(() => readEnv({ ARBITER_METRICS: '1' })).toThrow(/ARBITER_METRICS_TOKEN/);
+    expect(readEnv({ ARBITER_METRICS: '1', ARBITER_METRICS_TOKEN: TOKEN }).ARBITER_METRICS_TOKEN).toBe(TOKEN);
+  });
+
+  it('needs the bearer token', async () => {
+    const url = await serve({ token: 'a-long-enough-secret' });
     expect((await fetch(url)).status).toBe(401);
     expect((await fetch(url, { headers: { authorization: 'Bearer wrong-secret-of-size' } })).status).toBe(401);
     const ok = await fetch(url, { headers: { authorization: 'Bearer a-long-enough-secret' } });
@@ -73,7 +84,7 @@ describe('GET /metrics', () => {
     });
     countModelCall('small', 'ok', { input: 1200, output: 80 });
     countModelCall('large', 'timeout');
-    const res = await fetch(open);
+    const res = await fetch(open, { headers: AUTH });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const s = samples(await res.text());
@@ -88,7 +99,7 @@ describe('GET /metrics', () => {
       s.get('arbiter_github_requests_total{route="GET /repos/{owner}/{repo}/pulls/{pull_number}",status="200"}'),
     ).toBe(1);
     expect(s.get('arbiter_github_requests_total{route="POST /graphql",status="502"}')).toBe(1);
-    expect(s.get('arbiter_github_rate_limit_remaining{installation="42"}')).toBe(4321);
+    expect(s.get('arbiter_github_rate_limit_remaining{installation="42",resource="core"}')).toBe(4321);
     expect(s.get('arbiter_model_calls_total{tier="small",outcome="ok"}')).toBe(1);
     expect(s.get('arbiter_model_calls_total{tier="large",outcome="timeout"}')).toBe(1);
     expect(s.get('arbiter_model_tokens_total{tier="small",direction="input"}')).toBe(1200);
@@ -97,7 +108,7 @@ describe('GET /metrics', () => {
   });
 
   it('answers only GET', async () => {
-    expect((await fetch(open, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(open, { method: 'POST', headers: AUTH })).status).toBe(405);
   });
 });
 
@@ -124,5 +135,25 @@ describe('rate budgets', () => {
     rateBudgets.record(7, { 'x-ratelimit-remaining': '500', 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': '2000' });
     expect(rateBudgets.isLow(7, 1_999_000)).toBe(false);
     expect(rateBudgets.isLow(8, 0)).toBe(false);
+  });
+
+  it('keeps REST (core) and GraphQL apart (x-ratelimit-resource): a GraphQL answer does not overwrite REST', () => {
+    const at = (remaining: string, resource?: string) => ({
+      'x-ratelimit-remaining': remaining,
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-reset': '2000',
+      ...(resource ? { 'x-ratelimit-resource': resource } : {}),
+    });
+    rateBudgets.record(9, at('100', 'graphql'));
+    rateBudgets.record(9, at('4900', 'core'));
+    expect(rateBudgets.get(9, 'graphql')?.remaining).toBe(100);
+    expect(rateBudgets.get(9, 'core')?.remaining).toBe(4900);
+    // The installation is low (GraphQL is), and its scarcest budget is GraphQL's.
+    expect(rateBudgets.isLow(9, 1_000_000)).toBe(true);
+    expect(rateBudgets.isLow(9, 1_000_000, 'core')).toBe(false);
+    expect(rateBudgets.get(9)?.resource).toBe('graphql');
+    // An answer without the header is REST's.
+    rateBudgets.record(10, at('42'));
+    expect(rateBudgets.get(10, 'core')?.remaining).toBe(42);
   });
 });

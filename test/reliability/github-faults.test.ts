@@ -5,13 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { ProbotOctokit } from 'probot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitHubError } from '../../src/github/errors.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
 import { withRetry } from '../../src/workflows/execute.ts';
 import { applied, duplicateWrites, loadReliability, MERGE, play, SELECTION, SLOW, withFaults } from './helpers.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const SECONDARY = {
   message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
@@ -51,11 +51,7 @@ async function scriptedGitHub(answers: Scripted[]): Promise<{ gh: GitHubGateway;
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-    ...o,
-    retry: { enabled: false },
-    throttle: { enabled: false },
-  }));
+  const Octokit = arbiterOctokit();
   const octokit = new Octokit({ auth: { token: 'test-token' }, baseUrl: `http://127.0.0.1:${port}` });
   return { gh: new GitHubGateway(octokit, 'acme', 'todo', 'arbiter'), seen };
 }

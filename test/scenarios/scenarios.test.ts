@@ -77,10 +77,11 @@ async function run(s: Scenario, inspect?: RunOptions['inspect']) {
 
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
+const METRICS_TOKEN = 'scenario-metrics-token';
 
 describe('bundled scenarios', () => {
   // One showcase run serves three tests: its outcome, its acceptance check run, and (the app runs
-  // with ARBITER_METRICS=1) its /metrics. Each full-app run costs seconds of CI.
+  // with ARBITER_METRICS_TOKEN) its /metrics. Each full-app run costs seconds of CI.
   describe('the showcase, played once', () => {
     let sent: { event: string; status: number }[] = [];
     let violations: string[] = ['not inspected'];
@@ -91,12 +92,14 @@ describe('bundled scenarios', () => {
       t = expectRendersClean(
         await runScenario(await load('showcase'), {
           log: () => {},
-          appEnv: { ARBITER_METRICS: '1' },
+          appEnv: { ARBITER_METRICS_TOKEN: METRICS_TOKEN },
           inspect: async (emulator, app) => {
             sent = emulator.sentWebhooks.map((w) => ({ event: w.event, status: w.status }));
             violations = [...emulator.violations];
             acceptance = emulator.checkRunDetail('acme/planner', 13, 'Arbiter / acceptance');
-            metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+            metrics = await (
+              await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+            ).text();
           },
         }),
       );

@@ -5,12 +5,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
-import { Probot, ProbotOctokit } from 'probot';
+import { Probot } from 'probot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { GitHubAppHooks } from '../../src/github/gateway.ts';
 import { recoverDeliveries } from '../../src/workflows/recover-deliveries.ts';
 import { GitHubEmulator } from '../../sim/github/index.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const REPO = 'acme/hooks';
 const START = Date.parse('2026-03-01T10:00:00Z');
@@ -50,11 +51,7 @@ beforeAll(async () => {
     privateKey,
     baseUrl: emulator.url,
     log: pino({ level: 'silent' }),
-    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-      ...o,
-      retry: { enabled: false },
-      throttle: { enabled: false },
-    })),
+    Octokit: arbiterOctokit(),
   });
   appOctokit = await probot.auth();
   hooks = new GitHubAppHooks(appOctokit);

@@ -3,10 +3,11 @@
 // comment; the emulator records the writes, sees the app as sender, and finds no violations.
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
-import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
+import { createNodeMiddleware, Probot } from 'probot';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GitHubEmulator } from '../../sim/github/index.ts';
 import { settle } from './harness.ts';
+import { arbiterOctokit } from '../../src/github/client.ts';
 
 const SECRET = 'probot-secret';
 let emulator: GitHubEmulator;
@@ -34,11 +35,7 @@ beforeAll(async () => {
     secret: SECRET,
     baseUrl: `${emulator.url}/api/v3`,
     logLevel: 'fatal',
-    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
-      ...o,
-      retry: { enabled: false },
-      throttle: { enabled: false },
-    })),
+    Octokit: arbiterOctokit(),
   });
   const middleware = await createNodeMiddleware(
     (app) => {

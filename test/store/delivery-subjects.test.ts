@@ -2,7 +2,12 @@
 // on the same head (or heads), never to an earlier one, never to one already done, and never once
 // its own run went past that point (a retry may hold claims). On both backends.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkEventSubject, concludesCheck, intakeSubject } from '../../src/core/check-subject.ts';
+import {
+  checkEventAsksNothing,
+  checkEventSubject,
+  concludesCheck,
+  intakeSubject,
+} from '../../src/core/check-subject.ts';
 import { checkSubjectKey } from '../../src/core/keys.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from './backends.ts';
 
@@ -38,6 +43,20 @@ describe('the subject of a check event', () => {
     expect(intakeSubject('check_run', run('completed'), undefined)).toBe(checkSubjectKey(REPO, HEAD));
     expect(concludesCheck('check_run', run('queued'))).toBe(false);
     expect(concludesCheck('pull_request', { action: 'opened' })).toBe(true);
+  });
+
+  it('GitHub’s "Re-run" of Arbiter’s own check or suite asks for something (and waits for no other delivery)', () => {
+    const own = { ...run('completed', 'Arbiter / acceptance'), action: 'rerequested' };
+    expect(checkEventAsksNothing('check_run', run('completed', 'Arbiter / acceptance'), 'arbiter')).toBe(true);
+    expect(checkEventAsksNothing('check_run', own, 'arbiter')).toBe(false);
+    const suite = {
+      action: 'rerequested',
+      repository: { full_name: REPO },
+      check_suite: { head_sha: HEAD, app: { slug: 'arbiter' } },
+    };
+    expect(checkEventAsksNothing('check_suite', suite, 'arbiter')).toBe(false);
+    expect(checkEventSubject('check_run', own, 'arbiter')).toBeNull();
+    expect(checkEventSubject('check_suite', suite, 'arbiter')).toBeNull();
   });
 });
 

@@ -17,9 +17,26 @@ import {
 import { labelJson, reactionJson } from '../payloads.ts';
 import { setPullState } from '../pull-acts.ts';
 import { GitHubError } from '../world.ts';
-import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route-kit.ts';
+import { intParam, ok, paged, parseBody, repoOf, type RestRequest, type RouteTable } from './route-kit.ts';
 
 const CommentBody = z.object({ body: z.string() });
+
+/** GitHub's limit for a comment body (its documentation and its 422 say characters). */
+export const COMMENT_BODY_LIMIT = 65_536;
+
+function commentBodyOf(req: RestRequest): string {
+  const { body } = parseBody(CommentBody, req.body);
+  if ([...body].length > COMMENT_BODY_LIMIT)
+    throw new GitHubError(422, 'Validation Failed', [
+      {
+        resource: 'IssueComment',
+        code: 'custom',
+        field: 'body',
+        message: `body is too long (maximum is ${COMMENT_BODY_LIMIT} characters)`,
+      },
+    ]);
+  return body;
+}
 const NewIssue = z.object({ title: z.union([z.string().min(1), z.number()]), body: z.string().nullable().optional() });
 const ListState = z.enum(['open', 'closed', 'all']).catch('open');
 const IssuePatch = z.object({
@@ -127,16 +144,14 @@ export const issueRoutes: RouteTable = {
   'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': (req) => {
     const repo = repoOf(req);
     const issue = req.world.issue(repo, intParam(req, 'issue_number'));
-    const body = parseBody(CommentBody, req.body);
-    const comment = addComment(req.world, repo, issue, req.actor, body.body, req.out);
+    const comment = addComment(req.world, repo, issue, req.actor, commentBodyOf(req), req.out);
     return ok(commentPayload(req.world, repo, comment), `comment on #${issue.number}`, 201);
   },
   'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': (req) => {
     const repo = repoOf(req);
     const comment = repo.comments.get(intParam(req, 'comment_id'));
     if (!comment) throw new GitHubError(404, 'Not Found');
-    const body = parseBody(CommentBody, req.body);
-    editComment(req.world, repo, comment, body.body, req.actor, req.out);
+    editComment(req.world, repo, comment, commentBodyOf(req), req.actor, req.out);
     return ok(commentPayload(req.world, repo, comment), `edit comment on #${comment.issueNumber}`);
   },
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': (req) => {

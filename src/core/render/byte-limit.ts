@@ -1,0 +1,29 @@
+// GitHub counts its output limits in bytes of UTF-8, not in characters: a check run's summary and
+// text, and a comment's body, hold at most 65,535 bytes. Text past the limit is cut on a character
+// boundary and says so.
+
+/** GitHub's limit for a check run's summary or text and for a comment body, in UTF-8 bytes. */
+export const OUTPUT_BYTE_LIMIT = 65_535;
+
+/** Appended to a cut text (on its own paragraph). */
+export const CUT_NOTE = '\n\n*(cut here: GitHub takes at most 65,535 bytes)*';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const utf8Bytes = (text: string): number => encoder.encode(text).length;
+
+/**
+ * `text` when it fits in `maxBytes` of UTF-8; else its longest prefix that fits with `note` after
+ * it, cut between two characters (never inside a character's bytes), followed by the note.
+ */
+export function fitBytes(text: string, maxBytes = OUTPUT_BYTE_LIMIT, note = CUT_NOTE): string {
+  const bytes = encoder.encode(text);
+  if (bytes.length <= maxBytes) return text;
+  const room = maxBytes - utf8Bytes(note);
+  if (room < 0) throw new Error(`a note of ${utf8Bytes(note)} bytes does not fit in ${maxBytes}`);
+  let end = room;
+  // A UTF-8 continuation byte is 10xxxxxx: step back to the first byte of that character.
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return decoder.decode(bytes.subarray(0, end)) + note;
+}
