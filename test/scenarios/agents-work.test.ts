@@ -60,6 +60,32 @@ describe("Actions runs that wait for a maintainer's approval", () => {
     expect(t.prs['22'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
     expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
   });
+  it('a check run that ran and concluded action_required is a failure, and the runner reports it', SLOW, async () => {
+    const s = await load('agent-actions-approval');
+    const ran = s.candidates.map((c) =>
+      c.number === 22
+        ? {
+            ...c,
+            checks: [
+              {
+                name: 'test',
+                kind: 'check' as const,
+                conclusion: 'action_required' as const,
+                at: 5,
+                never: false,
+                rerunAfter: 1,
+              },
+            ],
+          }
+        : c,
+    );
+    const t = await run({ ...s, candidates: ran, events: [], until: 60 });
+    expect(t.prs['22'].checks['Arbiter / gate']).toMatchObject({
+      conclusion: 'failure',
+      title: 'Not promotable: required check `test` failed',
+    });
+    expect(t.prs['22'].checks[SELECTION]?.title ?? '').not.toMatch(/approve/i);
+  });
 });
 
 describe('an agent still at work (a [WIP] title)', () => {
