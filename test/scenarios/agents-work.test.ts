@@ -30,7 +30,12 @@ const closes = (t: Transcript, n: number): string[] =>
 
 describe("Actions runs that wait for a maintainer's approval", () => {
   it('are waited for past the sibling timeout, with what to approve and where on both checks', SLOW, async () => {
-    const t = await run(cutAt(await load('agent-actions-approval'), 390));
+    const s = await load('agent-actions-approval');
+    let dashboards: { body: string }[] = [];
+    const t = await runScenario(cutAt(s, 390), {
+      log: () => {},
+      inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)),
+    });
     expect(merges(t)).toEqual([]);
     expect(closes(t, 22)).toEqual([]);
     expect(t.prs['22'].state).toBe('open');
@@ -52,6 +57,8 @@ describe("Actions runs that wait for a maintainer's approval", () => {
       /^Waiting on #22 \(GitHub Actions runs wait for a maintainer's approval/,
     );
     expect(t.prs['21'].state).toBe('open');
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]!.body).toContain("#22 (GitHub Actions runs wait for a maintainer's approval");
   });
 
   it('ship once a maintainer approved the runs and CI passed', SLOW, async () => {
