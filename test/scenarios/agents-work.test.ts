@@ -30,7 +30,12 @@ const closes = (t: Transcript, n: number): string[] =>
 
 describe("Actions runs that wait for a maintainer's approval", () => {
   it('are waited for past the sibling timeout, with what to approve and where on both checks', SLOW, async () => {
-    const t = await run(cutAt(await load('agent-actions-approval'), 390));
+    const s = await load('agent-actions-approval');
+    let dashboards: { body: string }[] = [];
+    const t = await runScenario(cutAt(s, 390), {
+      log: () => {},
+      inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)),
+    });
     expect(merges(t)).toEqual([]);
     expect(closes(t, 22)).toEqual([]);
     expect(t.prs['22'].state).toBe('open');
@@ -52,6 +57,8 @@ describe("Actions runs that wait for a maintainer's approval", () => {
       /^Waiting on #22 \(GitHub Actions runs wait for a maintainer's approval/,
     );
     expect(t.prs['21'].state).toBe('open');
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]!.body).toContain("#22 (GitHub Actions runs wait for a maintainer's approval");
   });
 
   it('ship once a maintainer approved the runs and CI passed', SLOW, async () => {
@@ -59,6 +66,32 @@ describe("Actions runs that wait for a maintainer's approval", () => {
     expect(merges(t)).toEqual(['merge #22']);
     expect(t.prs['22'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
     expect(t.prs['21']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+  });
+  it('a check run that ran and concluded action_required is a failure, and the runner reports it', SLOW, async () => {
+    const s = await load('agent-actions-approval');
+    const ran = s.candidates.map((c) =>
+      c.number === 22
+        ? {
+            ...c,
+            checks: [
+              {
+                name: 'test',
+                kind: 'check' as const,
+                conclusion: 'action_required' as const,
+                at: 5,
+                never: false,
+                rerunAfter: 1,
+              },
+            ],
+          }
+        : c,
+    );
+    const t = await run({ ...s, candidates: ran, events: [], until: 60 });
+    expect(t.prs['22'].checks['Arbiter / gate']).toMatchObject({
+      conclusion: 'failure',
+      title: 'Not promotable: required check `test` failed',
+    });
+    expect(t.prs['22'].checks[SELECTION]?.title ?? '').not.toMatch(/approve/i);
   });
 });
 
