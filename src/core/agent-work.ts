@@ -1,6 +1,7 @@
 // What a candidate's head waits for that is not CI running: its agent still at work (a
 // work-in-progress title: "composing"), or GitHub Actions runs that wait for a maintainer's
 // approval. Pure: the shell passes in what GitHub reported (the title, the head's check suites).
+import { agentOfLogin } from './agents.ts';
 
 /**
  * Work-in-progress markers an agent puts at the start of its title while it works: Copilot's
@@ -18,8 +19,14 @@ export function workInProgressMarker(title: string): string | null {
 /** A candidate whose title says its agent is still at work. */
 export const isComposing = (title: string): boolean => workInProgressMarker(title) !== null;
 
-/** How a login is mentioned: `@Copilot`, `@anthropic-code-agent` (a bot's `[bot]` suffix dropped). */
-export const mention = (login: string): string => `@${login.replace(/\[bot\]$/i, '') || 'the agent'}`;
+/**
+ * How a login is mentioned: `@Copilot`, `@anthropic-code-agent` (a bot's `[bot]` suffix dropped). A
+ * known agent is named by the login its pull requests show (`Copilot`, whichever form was read).
+ */
+export const mention = (login: string): string => {
+  const shown = agentOfLogin(login)?.logins[0] ?? login;
+  return `@${shown.replace(/\[bot\]$/i, '') || 'the agent'}`;
+};
 
 /** "@Copilot is still working on #101": the waiting list's, the selection check's and the dashboard's words. */
 export const stillWorking = (author: string, pr: number): string => `${mention(author)} is still working on #${pr}`;

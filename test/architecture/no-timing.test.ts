@@ -14,6 +14,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'workflows/request-count.test.ts': 'dates a group read as older than the freshness window',
   'scenarios/fixtures/stand-in-app.ts': "the issued-at time of a GitHub App's JWT",
   'sim-github/harness.ts': "the issued-at time of a GitHub App's JWT",
+  'github/production-client.test.ts':
+    "a rate-limit answer's `x-ratelimit-reset` and `date`, which the throttling plugin reads against the real clock",
   'support/global-setup.ts': 'none (it only starts services); listed so the rule below stays exact',
 };
 
