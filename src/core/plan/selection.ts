@@ -10,7 +10,8 @@ import type { RankedCandidate } from '../types.ts';
 import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import { describePlan } from '../replay-lines.ts';
-import { byPr, decide, type SelectionInput } from './verdict.ts';
+import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
+import { pathWords, type MergePath } from './merge-path.ts';
 import { outcomeText, reasonsFor } from './outcome-text.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -42,6 +43,45 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   };
   const key = `${input.repo}#${input.change.number}@${input.base}/r${input.round}/receipt/selection`;
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
+}
+
+/** The write that takes the winner on its merge path (merge-path.ts); a person's path is a human verdict, never here. */
+function promotion(
+  path: MergePath,
+  w: number,
+  sha: string,
+  k: (suffix: string) => string,
+  reviewers: SelectionInput['reviewers'],
+): Action[] {
+  switch (path.kind) {
+    case 'merge':
+      return [{ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: path.method }];
+    case 'auto-merge': {
+      const ask = reviewers.users.length + reviewers.teams.length > 0 && path.requestReviews;
+      return [
+        ...(ask
+          ? [
+              {
+                kind: 'request-review' as const,
+                key: k(`review/${w}`),
+                pr: w,
+                reviewers: reviewers.users,
+                teams: reviewers.teams,
+              },
+            ]
+          : []),
+        { kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: false },
+      ];
+    }
+    case 'enqueue':
+    case 'queued':
+      // Already queued: the enqueue answers as queued again (the executor asks GitHub first).
+      return [{ kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: true }];
+    case 'update-branch':
+      return [{ kind: 'update-branch', key: k(`update-branch/${w}`), pr: w, sha }];
+    case 'person':
+      return [];
+  }
 }
 
 function planOutcome(input: SelectionInput): SelectionPlan {
@@ -89,9 +129,10 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       mode: config.mode,
     },
   };
+  const path = verdict.kind === 'ship' ? mergePathOf(input, verdict.winner) : null;
   const headline =
     verdict.kind === 'ship'
-      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${shadow ? 'It would ship' : 'It ships'} (${verdict.risk.risk} risk).`
+      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${pathWords(path!, shadow)} (${verdict.risk.risk} risk).`
       : verdict.kind === 'repair'
         ? `#${verdict.target} is the best candidate; ${shadow ? 'Arbiter would ask for one repair' : 'a repair is requested'}: ${verdict.objective}.`
         : verdict.why;
@@ -104,7 +145,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({
     evidence: evidence.get(c.pr)!,
     rank: c.rank,
-    outcome: outcomeText(verdict, c.pr, reasons, shadow),
+    outcome: outcomeText(verdict, c.pr, reasons, shadow, path),
     title: display.titles?.[c.pr],
   }));
   // One comparison per group: candidates on another base branch are compared (and commented) alone.
@@ -191,18 +232,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
     if (input.drafts.includes(w)) actions.push({ kind: 'mark-ready', key: k(`ready/${w}`), pr: w });
     const sha = evidence.get(w)!.headSha;
-    if (input.branch.requiredReviews > 0 || input.branch.mergeQueue) {
-      actions.push({
-        kind: 'auto-merge',
-        key: k(`auto-merge/${w}`),
-        pr: w,
-        sha,
-        method: config.policy.mergeMethod,
-        queue: input.branch.mergeQueue,
-      });
-    } else {
-      actions.push({ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: config.policy.mergeMethod });
-    }
+    actions.push(...promotion(path!, w, sha, k, input.reviewers));
     const open = losers.map((n) => `#${n}`).join(', ');
     const stay =
       losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
