@@ -32,7 +32,7 @@ export async function executeDecision(
   // One lookup of comment markers for the decision and whichever plan follows its merge.
   const opts = {
     group: input.group,
-    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? [])], found: null },
+    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? []), ...(plan.onUpdated ?? [])], found: null },
   };
   const result = await executePlan(ctx, plan.actions, opts);
   if (plan.verdict.kind === 'ship') {
@@ -73,8 +73,11 @@ export async function executeDecision(
       by: null,
       scope,
       text: winnerCheckOf(plan, winner)?.text,
-      // The comparison as it reads when the merge ends with a person (the losers stay open).
-      onRefused: ctx.config.mode === 'shadow' ? undefined : { actions: plan.onRefused ?? [], opts },
+      // The comparison as it reads when the merge ends with a person, or waits for an updated branch.
+      followUps:
+        ctx.config.mode === 'shadow'
+          ? undefined
+          : { refused: plan.onRefused ?? [], updated: plan.onUpdated ?? [], opts },
     });
   }
   if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
@@ -97,8 +100,8 @@ export async function afterMergeAnswer(
     scope: string;
     /** The decision's ranking text, for the check that answers the round's own merge. */
     text?: string;
-    /** What the decision writes when its merge ends with a person (applied before the refusal's own plan). */
-    onRefused?: { actions: Action[]; opts: ExecuteOptions };
+    /** What the decision writes when its merge ends with a person, or its branch was updated (applied before the answer's own plan). */
+    followUps?: { refused: Action[]; updated: Action[]; opts: ExecuteOptions };
   },
 ): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
@@ -136,6 +139,7 @@ export async function afterMergeAnswer(
     await store.setCandidateState(ctx.key, pr, 'verifying', 'branch updated: the new head is verified');
     await store.addEvent(ctx.key, 'promotion.branch-updated', { pr, sha, round: round.number }, nowIso(ctx));
     await store.recordAppliedAction(branchUpdatedKey(ctx.key, pr), { sha, round: round.number }, nowIso(ctx));
+    if (input.followUps) await executePlan(ctx, input.followUps.updated, input.followUps.opts);
     await executePlan(ctx, plan.actions);
     return [];
   }
@@ -161,7 +165,7 @@ export async function afterMergeAnswer(
     await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
     return [{ kind: 'verify', pr }];
   }
-  if (input.onRefused) await executePlan(ctx, input.onRefused.actions, input.onRefused.opts);
+  if (input.followUps) await executePlan(ctx, input.followUps.refused, input.followUps.opts);
   await store.setChangeState(ctx.key, change.number, 'human');
   await executePlan(ctx, plan.actions);
   return [];

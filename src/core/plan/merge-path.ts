@@ -3,6 +3,7 @@
 // repository's auto-merge setting and merge methods) and the branch's rules (rulesets and classic
 // protection). Pure: no I/O, no clock.
 import { z } from 'zod';
+import type { Action } from '../actions.ts';
 
 const Method = z.enum(['merge', 'squash', 'rebase']);
 
@@ -127,5 +128,44 @@ export function pathWords(path: MergePath, shadow: boolean): string {
       return would('have its branch brought up to date first; the new head is verified before it merges');
     case 'person':
       return `It waits for a person: ${path.why}`;
+  }
+}
+
+/** The write that takes the winner on its merge path (merge-path.ts); a person's path is a human verdict, never here. */
+export function promotion(
+  path: MergePath,
+  w: number,
+  sha: string,
+  k: (suffix: string) => string,
+  reviewers: { users: string[]; teams: string[] },
+): Action[] {
+  switch (path.kind) {
+    case 'merge':
+      return [{ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: path.method }];
+    case 'auto-merge': {
+      const ask = reviewers.users.length + reviewers.teams.length > 0 && path.requestReviews;
+      return [
+        ...(ask
+          ? [
+              {
+                kind: 'request-review' as const,
+                key: k(`review/${w}`),
+                pr: w,
+                reviewers: reviewers.users,
+                teams: reviewers.teams,
+              },
+            ]
+          : []),
+        { kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: false },
+      ];
+    }
+    case 'enqueue':
+    case 'queued':
+      // Already queued: the enqueue answers as queued again (the executor asks GitHub first).
+      return [{ kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: true }];
+    case 'update-branch':
+      return [{ kind: 'update-branch', key: k(`update-branch/${w}`), pr: w, sha }];
+    case 'person':
+      return [];
   }
 }

@@ -11,7 +11,7 @@ import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionRe
 import type { SelectionPlan } from '../plan-schema.ts';
 import { describePlan } from '../replay-lines.ts';
 import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
-import { pathWords, type MergePath } from './merge-path.ts';
+import { pathWords, promotion } from './merge-path.ts';
 import { outcomeText, reasonsFor } from './outcome-text.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -43,45 +43,6 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   };
   const key = `${input.repo}#${input.change.number}@${input.base}/r${input.round}/receipt/selection`;
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
-}
-
-/** The write that takes the winner on its merge path (merge-path.ts); a person's path is a human verdict, never here. */
-function promotion(
-  path: MergePath,
-  w: number,
-  sha: string,
-  k: (suffix: string) => string,
-  reviewers: SelectionInput['reviewers'],
-): Action[] {
-  switch (path.kind) {
-    case 'merge':
-      return [{ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: path.method }];
-    case 'auto-merge': {
-      const ask = reviewers.users.length + reviewers.teams.length > 0 && path.requestReviews;
-      return [
-        ...(ask
-          ? [
-              {
-                kind: 'request-review' as const,
-                key: k(`review/${w}`),
-                pr: w,
-                reviewers: reviewers.users,
-                teams: reviewers.teams,
-              },
-            ]
-          : []),
-        { kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: false },
-      ];
-    }
-    case 'enqueue':
-    case 'queued':
-      // Already queued: the enqueue answers as queued again (the executor asks GitHub first).
-      return [{ kind: 'auto-merge', key: k(`auto-merge/${w}`), pr: w, sha, method: path.method, queue: true }];
-    case 'update-branch':
-      return [{ kind: 'update-branch', key: k(`update-branch/${w}`), pr: w, sha }];
-    case 'person':
-      return [];
-  }
 }
 
 function planOutcome(input: SelectionInput): SelectionPlan {
@@ -257,7 +218,28 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       ),
       key: k(`check/refused/${pr}`),
     }));
-    return { verdict, receipt, actions, afterShip: [...shipped, ...lost], onRefused: [refused, ...waiting] };
+    // A strict branch: the winner may be behind its base, and then its branch is updated first.
+    const strict = input.merge?.[String(w)]?.strict === true && !shadow;
+    const updatedRows = rows.map((r) =>
+      losers.includes(r.evidence.pr)
+        ? { ...r, outcome: `open: ${r.outcome}` }
+        : r.evidence.pr === w
+          ? { ...r, outcome: 'waits for its updated branch to be verified' }
+          : r,
+    );
+    const updated = comparison(
+      'comparison/updated',
+      `#${w} won, but its branch was behind ${input.base}, which must be up to date before merging. Arbiter updated the branch once; nothing merges until the new head is verified (round ${round + 1}).${stay}`,
+      updatedRows,
+    );
+    return {
+      verdict,
+      receipt,
+      actions,
+      afterShip: [...shipped, ...lost],
+      onRefused: [refused, ...waiting],
+      ...(strict ? { onUpdated: [updated] } : {}),
+    };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;
