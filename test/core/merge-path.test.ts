@@ -1,5 +1,7 @@
 // The winner's merge path, chosen from what GitHub says now (DESIGN.md section 6, "Winner").
 import { describe, expect, it } from 'vitest';
+import { dashboardView } from '../../src/workflows/dashboard.ts';
+import { configOf } from '../support/selection-world.ts';
 import { planMergePath, pathWords, type MergePathInput, type MergeView } from '../../src/core/plan/merge-path.ts';
 
 const view = (over: Partial<MergeView> = {}): MergeView => ({
@@ -86,5 +88,31 @@ describe('planMergePath', () => {
       { kind: 'update-branch', method: 'merge' },
     ] as const)
       expect(pathWords(path, false)).not.toMatch(/ships/);
+  });
+});
+
+describe('the dashboard of a winner on its merge path', () => {
+  const rows = (kind: 'auto-merge' | 'update-branch', queue = false) => ({
+    changes: [{ number: 7, title: 'Search', state: 'open' as const }],
+    candidates: [{ pr: 61, change: 7, base: 'main', state: 'selected' as const, reason: '' }],
+    rounds: [
+      {
+        change: 7,
+        base: 'main',
+        number: 1,
+        decision: { verdict: { kind: 'ship', winner: 61 }, actions: [{ kind, queue }] },
+      },
+    ],
+    gates: [],
+    decisions: [],
+  });
+  it('says what the winner waits for, never that it shipped', () => {
+    const ctx = { repoUrl: null, config: configOf() };
+    const waits = (r: ReturnType<typeof rows>) => dashboardView(ctx, r).rounds.flatMap((x) => x.waitingOn);
+    expect(waits(rows('auto-merge'))).toEqual([
+      '#61 to merge: it waits for its required reviews (auto-merge is enabled; GitHub merges it then)',
+    ]);
+    expect(waits(rows('auto-merge', true))).toEqual(['#61 to merge: it waits for the merge queue']);
+    expect(waits(rows('update-branch'))).toEqual(['#61 to merge: it waits for its updated branch to be verified']);
   });
 });
