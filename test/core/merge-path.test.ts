@@ -107,7 +107,7 @@ describe('the dashboard of a winner on its merge path', () => {
     decisions: [],
   });
   it('says what the winner waits for, never that it shipped', () => {
-    const ctx = { repoUrl: null, config: configOf() };
+    const ctx = { repoUrl: undefined, config: configOf() };
     const waits = (r: ReturnType<typeof rows>) => dashboardView(ctx, r).rounds.flatMap((x) => x.waitingOn);
     expect(waits(rows('auto-merge'))).toEqual([
       '#61 to merge: it waits for its required reviews (auto-merge is enabled; GitHub merges it then)',

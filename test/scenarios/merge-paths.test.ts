@@ -67,21 +67,26 @@ describe('the merge path', () => {
     expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
   });
 
-  it('a merge queue with a missing review: a person is asked with what is missing, never silence', SLOW, async () => {
-    const t = await play('merge-path-queue-missing-review');
-    expect(t.prs['61']).toMatchObject({ state: 'open', merged: false, labels: [AWAITING] });
-    // The queue would refuse it: Arbiter does not try.
-    expect(mutations(t, 'enqueuePullRequest')).toEqual([]);
-    expect(merges(t)).toEqual([]);
-    expect(t.prs['61'].checks[SELECTION]).toMatchObject({
-      conclusion: 'action_required',
-      title: 'Selected: awaiting approval',
-    });
-    const text = words(t, 61, 7);
-    expect(text).toContain('merge queue, which does not take #61 until it has an approving review');
-    expect(text).toContain('approve #61');
-    expect(text).not.toMatch(/It ships|Waiting for evidence/);
-  });
+  it(
+    'a merge queue with a missing review: a person is asked with what is missing; the approval enqueues it',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-queue-missing-review');
+      // The queue would refuse it before the review: Arbiter does not try, and never merges around the queue.
+      const enqueues = mutations(t, 'enqueuePullRequest');
+      expect(enqueues.map((w) => w.status)).toEqual([200]);
+      expect(enqueues[0].at).toBeGreaterThanOrEqual(30);
+      expect(merges(t)).toEqual([]);
+      const text = words(t, 61, 7);
+      expect(text).toContain('merge queue, which does not take #61 until it has an approving review');
+      expect(text).toContain('approve #61');
+      expect(text).not.toMatch(/It ships|Waiting for evidence/);
+      // Before the approval it stood before a person; the queue merged it after.
+      expect(t.writes.some((w) => w.summary.includes(AWAITING))).toBe(true);
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      expect(t.prs['61'].labels).not.toContain(AWAITING);
+    },
+  );
 
   it('a strict branch that fell behind: updated once, the new head verified, then merged', SLOW, async () => {
     const t = await play('merge-path-strict-behind');
