@@ -41,6 +41,8 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'PATCH /repos/{owner}/{repo}/pulls/{pull_number}',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/files',
   'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge',
+  // A strict branch's winner that fell behind: its branch is brought up to date once.
+  'PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
   'GET /repos/{owner}/{repo}/compare/{basehead}',

@@ -16,10 +16,22 @@ export const UserSpec = z.union(
   { error: 'read | triage | write | maintain | admin, or { permission, bot }' },
 );
 
+/** Extension: classic branch protection beside the rulesets (GitHub applies both). */
+const ClassicProtection = z.strictObject({
+  /** Its required status checks (GET /branches/{b} → protection.required_status_checks.contexts). */
+  required: z.array(z.string().min(1)).default([]),
+  /** "Require branches to be up to date before merging". */
+  strict: z.boolean().default(false),
+});
+
 const ProtectedBranch = z.strictObject({
   required: z.array(z.string().min(1)).default([]),
   requiredReviews: z.number().int().nonnegative().default(0),
   mergeQueue: z.boolean().default(false),
+  /** Extension: the ruleset's "require branches to be up to date before merging" (strict policy). */
+  strict: z.boolean().default(false),
+  /** Extension: classic branch protection of the branch, beside the rulesets above. */
+  protection: ClassicProtection.optional(),
 });
 
 /** The default branch's rules, and (extension) other protected branches' rules by name. */
@@ -425,6 +437,13 @@ export const ScenarioFile = z
     files: fileTree.default({}),
     config: z.string().optional(),
     branch: BranchRules.optional(),
+    /** Extension: the repository's "Allow auto-merge" setting (default false, as on GitHub). */
+    allowAutoMerge: z.boolean().default(false),
+    /** Extension: the merge methods the repository allows (default all three, as on GitHub). */
+    mergeMethods: z
+      .array(z.enum(['merge', 'squash', 'rebase']))
+      .min(1)
+      .default(['merge', 'squash', 'rebase']),
     users: z.record(login, UserSpec).default({}),
     change: ChangeSpec,
     /** Extension: more Changes, opened at time 0 after `change`; a candidate links to one with `body: "Candidate-for: #N"`. */

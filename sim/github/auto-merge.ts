@@ -2,39 +2,19 @@
 // by itself once its required checks pass, its required approvals are in and it is mergeable.
 import { latestRuns } from './check-acts.ts';
 import type { Sent } from './issue-acts.ts';
-import { rulesFor, type Pull, type Repo } from './model.ts';
+import type { Pull, Repo } from './model.ts';
+import { approvalsMissing, checkState, isBehind, requiredChecksOf, strictOf } from './merge-rules.ts';
 import { mergePull, type MergeMethod } from './pull-acts.ts';
 import type { World } from './world.ts';
 
-const PASSING = new Set(['success', 'neutral', 'skipped']);
-
 function checksPass(repo: Repo, pull: Pull): boolean {
-  const sha = pull.headSha;
-  const runs = latestRuns(repo, sha);
-  const statuses = new Map<string, string>();
-  for (const status of repo.statuses) if (status.sha === sha) statuses.set(status.context, status.state);
-  const passed = (name: string): boolean => {
-    const run = runs.filter((r) => r.name === name).at(-1);
-    if (run) return run.status === 'completed' && run.conclusion !== null && PASSING.has(run.conclusion);
-    return statuses.get(name) === 'success';
-  };
-  const required = rulesFor(repo, pull.base).required ?? [];
-  if (required.length > 0) return required.every(passed);
-  return (
-    runs.every((r) => r.status === 'completed' && r.conclusion !== null && PASSING.has(r.conclusion)) &&
-    [...statuses.values()].every((s) => s === 'success')
-  );
-}
-
-function approved(repo: Repo, pull: Pull): boolean {
-  const latest = new Map<string, string>();
-  for (const review of repo.reviews)
-    if (review.pullNumber === pull.number && review.state !== 'COMMENTED') latest.set(review.user, review.state);
-  const states = [...latest.values()];
-  return (
-    !states.includes('CHANGES_REQUESTED') &&
-    states.filter((s) => s === 'APPROVED').length >= (rulesFor(repo, pull.base).requiredReviews ?? 0)
-  );
+  const required = requiredChecksOf(repo, pull.base);
+  if (required.length > 0) return required.every((name) => checkState(repo, pull.headSha, name) === 'pass');
+  const names = [
+    ...latestRuns(repo, pull.headSha).map((r) => r.name),
+    ...repo.statuses.filter((s) => s.sha === pull.headSha).map((s) => s.context),
+  ];
+  return names.every((name) => checkState(repo, pull.headSha, name) === 'pass');
 }
 
 /** Whether a pull request could merge now under the branch's rules. */
@@ -44,7 +24,8 @@ export function readyToMerge(world: World, repo: Repo, pull: Pull): boolean {
     !pull.draft &&
     repo.issues.get(pull.number)?.state === 'open' &&
     checksPass(repo, pull) &&
-    approved(repo, pull) &&
+    approvalsMissing(repo, pull) === 0 &&
+    !(strictOf(repo, pull.base) && isBehind(world, repo, pull)) &&
     world.mergeable(repo, pull)
   );
 }

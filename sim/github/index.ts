@@ -107,6 +107,10 @@ export interface RepoInput {
   files: Record<string, string>;
   users?: Record<string, { permission: Permission; bot?: boolean }>;
   rules?: BranchRules;
+  /** "Allow auto-merge" (default false, as on GitHub). */
+  allowAutoMerge?: boolean;
+  /** The merge methods the repository allows (default all three). */
+  mergeMethods?: ('merge' | 'squash' | 'rebase')[];
 }
 
 const SELECTION_CHECK = 'Arbiter / selection';
@@ -180,6 +184,10 @@ export class GitHubEmulator {
     for (const [login, user] of Object.entries(users))
       repo.users.set(login, { permission: user.permission, bot: user.bot ?? false });
     repo.rules = { ...(input.rules ?? {}) };
+    repo.settings = {
+      allowAutoMerge: input.allowAutoMerge ?? false,
+      mergeMethods: [...(input.mergeMethods ?? ['merge', 'squash', 'rebase'])],
+    };
   }
 
   commit(repo: string, branch: string, change: Change): string {

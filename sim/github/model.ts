@@ -153,6 +153,10 @@ export interface BranchRules {
   required?: string[];
   requiredReviews?: number;
   mergeQueue?: boolean;
+  /** A ruleset's "require branches to be up to date before merging" (strict_required_status_checks_policy). */
+  strict?: boolean;
+  /** Classic branch protection beside the rulesets: its required checks and its strict setting. */
+  protection?: { required?: string[]; strict?: boolean };
   /** Rules of other protected branches, by name (the fields above protect the default branch). */
   branches?: Record<string, Omit<BranchRules, 'branches'>>;
 }
@@ -190,6 +194,8 @@ export interface Repo {
   git: GitStore;
   users: Map<string, { permission: Permission; bot: boolean }>;
   rules: BranchRules;
+  /** The repository's merge settings: "Allow auto-merge" (off by default, as on GitHub) and the merge methods. */
+  settings: { allowAutoMerge: boolean; mergeMethods: ('merge' | 'squash' | 'rebase')[] };
   issues: Map<number, Issue>;
   pulls: Map<number, Pull>;
   comments: Map<number, Comment>;
@@ -229,6 +235,7 @@ export function newRepo(id: number, owner: string, name: string, defaultBranch: 
     git: new GitStore(),
     users: new Map(),
     rules: {},
+    settings: { allowAutoMerge: false, mergeMethods: ['merge', 'squash', 'rebase'] },
     issues: new Map(),
     pulls: new Map(),
     comments: new Map(),

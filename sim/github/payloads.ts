@@ -280,6 +280,8 @@ export interface PullStats {
   commits: number;
   mergeable: boolean | null;
   pushedAt: number;
+  /** GitHub's merge state under the branch rules (merge-rules.ts), in REST's lower case: clean, blocked, behind, unstable, dirty, draft. */
+  mergeState?: string;
 }
 
 /** The head repository of a PR from a fork: the base repository's shape, owned by the fork's owner. */
@@ -381,7 +383,9 @@ export function pullJson(urls: Urls, repo: Repo, issue: Issue, pull: Pull, stats
     merged: pull.merged,
     mergeable: stats.mergeable,
     rebaseable: stats.mergeable,
-    mergeable_state: pull.merged ? 'unknown' : stats.mergeable === false ? 'dirty' : pull.draft ? 'draft' : 'clean',
+    mergeable_state: pull.merged
+      ? 'unknown'
+      : (stats.mergeState ?? (stats.mergeable === false ? 'dirty' : pull.draft ? 'draft' : 'clean')),
     merged_by: pull.mergedBy === null ? null : userJson(urls, pull.mergedBy),
     comments: issue.commentIds.length,
     review_comments: 0,

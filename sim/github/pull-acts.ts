@@ -2,7 +2,8 @@
 // review requests, reviews, merge (with GitHub's compare-and-swap on `sha`), auto-merge, queue.
 import type { Change, Commit } from './git-store.ts';
 import type { Pull, Repo, Review } from './model.ts';
-import { referencedIssues } from './model.ts';
+import { referencedIssues, rulesFor } from './model.ts';
+import { approvalsMissing, mergeRefusal } from './merge-rules.ts';
 import { iso, reviewJson, userJson } from './payloads.ts';
 import { createIssueRecord, setIssueState, type Sent } from './issue-acts.ts';
 import { GitHubError, type World } from './world.ts';
@@ -291,12 +292,22 @@ const FULL_PULL_ONLY = new Set([
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
-/** Merges like GitHub: 409 when `sha` is not the head, 405 when draft, closed or conflicting. */
+const METHOD_REFUSED: Record<MergeMethod, string> = {
+  merge: 'Merge commits are not allowed on this repository.',
+  squash: 'Squash merges are not allowed on this repository.',
+  rebase: 'Rebase merges are not allowed on this repository.',
+};
+
+/**
+ * Merges like GitHub: 409 when `sha` is not the head, 405 when draft, closed or conflicting;
+ * `enforce` (the REST merge): also 405 for a method the repository does not allow and under the
+ * branch rules, in GitHub's words (merge-rules.ts). Auto-merge and the queue merge once the rules are met.
+ */
 export function mergePull(
   world: World,
   repo: Repo,
   number: number,
-  input: { sha?: string; method?: MergeMethod; title?: string },
+  input: { sha?: string; method?: MergeMethod; title?: string; enforce?: boolean },
   user: string,
   out: Sent,
 ): string {
@@ -310,6 +321,11 @@ export function mergePull(
   const tree = mergeBase === null ? null : repo.git.mergeTrees(mergeBase, baseSha, pull.headSha);
   if (tree === null) throw new GitHubError(405, 'Pull Request is not mergeable');
   const method = input.method ?? 'merge';
+  if (input.enforce) {
+    if (!repo.settings.mergeMethods.includes(method)) throw new GitHubError(405, METHOD_REFUSED[method]);
+    const refusal = mergeRefusal(world, repo, pull);
+    if (refusal !== null) throw new GitHubError(405, refusal);
+  }
   const title =
     input.title ??
     (method === 'merge'
@@ -362,6 +378,8 @@ export function enableAutoMerge(
   if (input.expectedHeadOid !== undefined && input.expectedHeadOid !== pull.headSha)
     throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
+  if (!repo.settings.allowAutoMerge)
+    throw new GitHubError(422, 'Pull request Auto merge is not allowed for this repository');
   // GitHub refuses auto-merge on a pull request that could merge right now
   if (readyToMerge(world, repo, pull)) throw new GitHubError(422, 'Pull request is in clean status');
   pull.autoMerge = { method: input.method, enabledBy: user };
@@ -389,11 +407,57 @@ export function enqueuePull(
   if (expectedHeadOid !== undefined && expectedHeadOid !== pull.headSha)
     throw new GitHubError(422, 'Head sha did not match expected head oid');
   if (pull.draft) throw new GitHubError(422, 'Pull request is in draft state');
+  // The queue takes only a pull request whose required reviews are in.
+  const missing = approvalsMissing(repo, pull);
+  if (missing > 0) {
+    const n = rulesFor(repo, pull.base).requiredReviews ?? 1;
+    throw new GitHubError(
+      422,
+      `Pull request At least ${n} approving review${n === 1 ? ' is' : 's are'} required by reviewers with write access.`,
+    );
+  }
   pull.queued = true;
   out.push(
     world.emit(repo, 'pull_request', { action: 'enqueued', number, pull_request: world.pullJson(repo, number) }, user),
   );
   settleAutoMerges(world, repo, out);
+}
+
+/**
+ * `PUT …/pulls/{n}/update-branch`: merges the base into the head branch (a merge commit), then
+ * `push` and `synchronize` as for any push. 422 when the head is not `expectedHeadSha`, when the
+ * base has nothing new, or on a conflict.
+ */
+export function updatePullBranch(
+  world: World,
+  repo: Repo,
+  number: number,
+  expectedHeadSha: string | undefined,
+  user: string,
+  out: Sent,
+): string {
+  const { issue, pull } = world.pull(repo, number);
+  if (pull.merged || issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (expectedHeadSha !== undefined && expectedHeadSha !== pull.headSha)
+    throw new GitHubError(422, "expected head sha didn't match current head ref.");
+  const baseSha = world.resolveSha(repo, pull.base);
+  if (repo.git.ancestors(pull.headSha).has(baseSha))
+    throw new GitHubError(422, 'There are no new commits on the base branch.');
+  const mergeBase = repo.git.mergeBase(baseSha, pull.headSha);
+  const tree = mergeBase === null ? null : repo.git.mergeTrees(mergeBase, pull.headSha, baseSha);
+  if (tree === null) throw new GitHubError(422, 'merge conflict between base and head');
+  const before = pull.headSha;
+  const commit = repo.git.addCommit(
+    tree,
+    [before, baseSha],
+    `Merge branch '${pull.base}' into ${pull.head}`,
+    user,
+    world.now(),
+  );
+  repo.git.branches.set(pull.head, commit.sha);
+  emitPush(world, repo, pull.head, before, commit.sha, user, out);
+  synchronizePulls(world, repo, pull.head, before, commit.sha, user, out);
+  return commit.sha;
 }
 
 /** A person changes a pull request's base branch: `edited` with `changes.base`, as GitHub sends it. */

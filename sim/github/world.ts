@@ -1,5 +1,6 @@
 // The emulator's world: repositories, apps, ids, the virtual clock, webhook emission (validated
 // against the published schemas, then signed and sent) and the contract violations recorded.
+import { mergeStateStatus } from './merge-rules.ts';
 import { GitError } from './git-store.ts';
 import { diffTrees, type FileDiff } from './diff.ts';
 import type { AppInfo, Issue, Permission, Pull, Repo } from './model.ts';
@@ -130,6 +131,7 @@ export class World {
       commits,
       mergeable: this.mergeable(repo, pull),
       pushedAt: repo.git.get(pull.headSha).timestamp,
+      mergeState: pull.merged ? 'unknown' : mergeStateStatus(this, repo, pull).toLowerCase(),
     };
   }
 

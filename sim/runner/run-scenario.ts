@@ -189,8 +189,13 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     };
 
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
+    // A branch Arbiter brought up to date (update-branch): CI runs the candidate's scripted checks
+    // again on the new head, each as long after the update as it took after the candidate opened.
+    const updatedPending: number[] = [];
     gh.onWrite((w) => {
       if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/pulls' && w.status < 300) noticeCombined();
+      if (w.method === 'PUT' && w.route === '/repos/{owner}/{repo}/pulls/{pull_number}/update-branch' && w.status < 300)
+        updatedPending.push(Number(w.path.split('/')[5]));
       say(
         `Arbiter: ${w.summary}${w.status >= 400 && !w.summary.includes(String(w.status)) ? ` (HTTP ${w.status})` : ''}`,
       );
@@ -233,6 +238,20 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         }
         await quiet();
       }
+      while (acts !== null && updatedPending.length > 0) {
+        const pr = updatedPending.shift()!;
+        const spec = scenario.candidates.find((c) => c.number === pr);
+        if (!spec) continue;
+        const sha = gh.pullHead(scenario.repo, pr);
+        const head: HeadKey = `sha:${sha}`;
+        await startChecks(acts, sha, pr, spec.checks);
+        for (const check of spec.checks) {
+          if (check.never || check.at === undefined) continue;
+          const after = Math.max(1, check.at - spec.openAt);
+          agenda?.add(seconds + after, { kind: 'check', candidate: pr, head, check });
+        }
+        await quiet();
+      }
     };
 
     // The app boots while the repository is seeded: webhooks are held until the first wait
@@ -252,6 +271,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       files,
       users: scenario.users,
       ...(scenario.branch ? { rules: scenario.branch } : {}),
+      allowAutoMerge: scenario.allowAutoMerge,
+      mergeMethods: scenario.mergeMethods,
     });
     for (const base of baseBranches(scenario)) gh.createBranch(scenario.repo, base, scenario.defaultBranch);
     const c = scenario.change;

@@ -41,6 +41,8 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
   z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),
   z.object({ kind: z.literal('auto-merge'), ...keyed, pr, sha: z.string(), method: MergeMethod, queue: z.boolean() }),
+  /** Brings the PR's branch up to date with its base (`PUT …/update-branch`, `expected_head_sha`: `sha`); its new head is verified before any merge. */
+  z.object({ kind: z.literal('update-branch'), ...keyed, pr, sha: z.string() }),
   z.object({
     kind: z.literal('request-review'),
     ...keyed,
@@ -81,6 +83,7 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'mark-ready',
   'merge',
   'auto-merge',
+  'update-branch',
   'request-review',
   'dispatch',
   'combine',

@@ -57,7 +57,10 @@ export function readScore(check: Pick<ObservedCheck, 'title' | 'summary'> | unde
   return null;
 }
 
-/** A `gate.required` entry: `name` or `name@app` (the app's slug, as GitHub's rulesets pin it). */
+/**
+ * A `gate.required` entry: `name` or `name@app`, the app's slug or its numeric id (a ruleset's
+ * `integration_id`, classic protection's `app_id`: the branch rules pin that way).
+ */
 export function parseRequired(entry: string): { pattern: string; app: string | null } {
   const at = entry.lastIndexOf('@');
   const app = at > 0 ? entry.slice(at + 1) : '';
@@ -97,7 +100,10 @@ function requiredFromPatterns(entries: string[], byName: Map<string, ObservedChe
     // status) is no evidence; but any failure of the name still fails it.
     const reportsOf = (name: string): ObservedCheck[] =>
       (byName.get(name) ?? []).filter(
-        (c) => app === null || (c.kind === 'check' && c.app?.toLowerCase() === app) || c.outcome === 'fail',
+        (c) =>
+          app === null ||
+          (c.kind === 'check' && (c.app?.toLowerCase() === app || (c.appId != null && String(c.appId) === app))) ||
+          c.outcome === 'fail',
       );
     const isGlob = picomatch.scan(pattern).isGlob;
     const names = isGlob ? [...byName.keys()].filter((name) => picomatch.isMatch(name, pattern)) : [pattern];

@@ -56,6 +56,10 @@ export const KEY_NAMESPACES = {
   branchRules: 'branch-rules:',
   /** A promoted head re-verified once; workflows/promote.ts. */
   reverify: 'reverify:',
+  /** How often the sweep failed to resume a round its claimant left (its retry budget); workflows/sweep.ts. */
+  resumeFailed: 'resume-failed:',
+  /** A winner's branch Arbiter brought up to date once (update-branch); workflows/promote.ts, select.ts. */
+  branchUpdated: 'branch-updated:',
   /**
    * The head a check event asks Arbiter to look at again, stored with the delivery (not an
    * applied action): of pending deliveries on one head only the last reads GitHub; handlers/checks.ts.
@@ -124,6 +128,8 @@ export const checkCreateKey = (repo: string, headSha: string, name: string): str
 export const mergeRetryKey = (actionKey: string, n: number): string => `${N.mergeRetry}${actionKey}:${n}`;
 export const branchRulesKey = (repo: string, branch: string, window: number): string =>
   `${N.branchRules}${repo}:${branch}:${window}`;
+export const resumeFailedKey = (roundId: number, attempt: number): string => `${N.resumeFailed}${roundId}:${attempt}`;
+export const branchUpdatedKey = (repo: string, pr: number): string => `${N.branchUpdated}${repo}#${pr}`;
 export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;
 /** The subject of a check event on head `headSha` (deliveries with one subject are interchangeable). */
 export const checkSubjectKey = (repo: string, headSha: string): string => `${N.checkSubject}${repo}@${headSha}`;

@@ -40,6 +40,8 @@ export const SelectionPlan = z.object({
   afterShip: z.array(Action).optional(),
   /** Ship verdict: the comparison as it reads when the merge ends with a person (the losers stay open). */
   onRefused: z.array(Action).optional(),
+  /** Ship verdict on a strict branch: the comparison as it reads when the winner's branch was updated (its new head is verified first). */
+  onUpdated: z.array(Action).optional(),
 });
 export type SelectionPlan = z.infer<typeof SelectionPlan>;
 

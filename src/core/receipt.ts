@@ -2,6 +2,7 @@
 // CANDIDATE_SELECTION receipt also carries the full inputs of its decision and the outcome it
 // planned, so the pure planner can be run again on it (src/core/replay.ts).
 import { z } from 'zod';
+import { MergeView } from './plan/merge-path.ts';
 import { CheckRunButton } from './check-run.ts';
 import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
 
@@ -73,6 +74,8 @@ export const SelectionInputs = z.object({
   repairAvailable: z.boolean(),
   reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }),
   branch: z.object({ requiredReviews: z.number().int(), mergeQueue: z.boolean() }),
+  /** What GitHub says now of merging each promotable candidate, by PR (absent in receipts recorded before it was read). */
+  merge: z.record(z.string(), MergeView).optional(),
   /** Which PRs are still drafts (mark-ready is planned only for those). */
   drafts: z.array(pr),
   now: z.string(),

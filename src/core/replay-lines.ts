@@ -56,6 +56,8 @@ function actionWords(a: Action): string {
       return `merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method})`;
     case 'auto-merge':
       return `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`;
+    case 'update-branch':
+      return `update the branch of #${a.pr} from ${a.sha.slice(0, 7)}`;
     case 'request-review':
       return `request review of #${a.pr} from ${[...a.reviewers, ...a.teams.map((t) => `team ${t}`)].join(', ')}`;
     case 'check-run':
@@ -79,10 +81,16 @@ export function describeAction(action: Action): string {
 }
 
 /** The plan's actions, then (for a ship verdict) what follows the merge and what a refused merge writes. */
-export function describePlan(plan: { actions: Action[]; afterShip?: Action[]; onRefused?: Action[] }): string[] {
+export function describePlan(plan: {
+  actions: Action[];
+  afterShip?: Action[];
+  onRefused?: Action[];
+  onUpdated?: Action[];
+}): string[] {
   return [
     ...plan.actions.map(describeAction),
     ...(plan.afterShip ?? []).map((a) => `after the merge: ${describeAction(a)}`),
     ...(plan.onRefused ?? []).map((a) => `if the merge is refused: ${describeAction(a)}`),
+    ...(plan.onUpdated ?? []).map((a) => `if the branch is updated: ${describeAction(a)}`),
   ];
 }

@@ -81,6 +81,8 @@ export const ObservedCheck = z.object({
   summary: z.string().nullable().default(null),
   /** The app that reported a check run (its slug); null for a commit status or when unknown. */
   app: z.string().nullable().optional(),
+  /** That app's numeric id (what a ruleset's `integration_id` and classic protection's `app_id` pin). */
+  appId: z.number().int().nullable().optional(),
   /** The check suite that holds a check run (its node id); null for a commit status or when unknown. */
   suite: z.string().nullable().optional(),
 });

@@ -1,6 +1,13 @@
 // Typed errors of the GitHub boundary: every Octokit error is wrapped here, once, into one
 // GitHubError that says whether another try is worth it and how long GitHub asked us to wait.
 
+/** One entry of a GraphQL answer's `errors[]`, as GitHub wrote it. */
+export interface GraphqlErrorEntry {
+  message: string;
+  type: string | null;
+  path: (string | number)[] | null;
+}
+
 export class GitHubError extends Error {
   constructor(
     readonly operation: string,
@@ -10,9 +17,17 @@ export class GitHubError extends Error {
     readonly retryAfter: number | null,
     /** A rate limit (primary or secondary): every write of the installation waits `retryAfter`. */
     readonly rateLimited = false,
+    /** Every entry of a GraphQL answer's `errors[]` (a refusal GitHub answers with HTTP 200); empty for REST. */
+    readonly graphqlErrors: GraphqlErrorEntry[] = [],
   ) {
     super(`${operation}: ${status} ${message}`);
     this.name = 'GitHubError';
+  }
+
+  /** GitHub's own words: every GraphQL error message, else the REST message. */
+  get githubWords(): string {
+    if (this.graphqlErrors.length > 0) return this.graphqlErrors.map((e) => e.message).join('; ');
+    return this.message.replace(`${this.operation}: ${this.status} `, '');
   }
 
   /** Worth another try: server errors, rate limits, and no HTTP answer at all. */
@@ -79,13 +94,50 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
   return null;
 }
 
+/** The longest message kept of an answer (GitHub's whole words; a runaway body is cut here). */
+export const MAX_ERROR_MESSAGE = 4_000;
+
+/** The `errors[]` of a GraphQL answer Octokit threw (GraphqlResponseError), each as GitHub wrote it. */
+export function graphqlErrorsOf(error: unknown): GraphqlErrorEntry[] {
+  const errors = propertyOf(error, 'errors');
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((e: unknown) => {
+    const message = propertyOf(e, 'message');
+    if (typeof message !== 'string') return [];
+    const type = propertyOf(e, 'type');
+    const path = propertyOf(e, 'path');
+    return [
+      {
+        message,
+        type: typeof type === 'string' ? type : null,
+        path: Array.isArray(path)
+          ? path.filter((p: unknown): p is string | number => typeof p === 'string' || typeof p === 'number')
+          : null,
+      },
+    ];
+  });
+}
+
+/** One line per GraphQL error: `TYPE at a.b: message`. */
+const graphqlLine = (e: GraphqlErrorEntry): string =>
+  `${e.type ? `${e.type} ` : ''}${e.path && e.path.length > 0 ? `at ${e.path.join('.')}: ` : ''}${e.message}`;
+
 export function wrapGitHubError(operation: string, error: unknown): GitHubError {
   if (error instanceof GitHubError) return error;
   const status = propertyOf(error, 'status');
-  const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'request failed';
+  const graphql = graphqlErrorsOf(error);
+  // GitHub's whole message: every GraphQL error (Octokit's first line only says there were some),
+  // else the REST answer's message, every line of it.
+  const raw =
+    graphql.length > 0
+      ? graphql.map(graphqlLine).join('; ')
+      : error instanceof Error
+        ? error.message.replace(/\s*\n\s*/g, ' ').trim()
+        : 'request failed';
+  const message = raw.slice(0, MAX_ERROR_MESSAGE);
   const code = typeof status === 'number' ? status : 0;
   const wait = rateLimitWait(code, headersOf(error), message);
-  return new GitHubError(operation, code, message, wait, wait !== null);
+  return new GitHubError(operation, code, message, wait, wait !== null, graphql);
 }
 
 /** Calls GitHub, turning whatever it throws into a GitHubError named after `operation`. */

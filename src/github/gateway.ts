@@ -13,6 +13,7 @@ import type { PatchRow } from '../store/types.ts';
 import { configReads, type ConfigPort } from './config-reads.ts';
 import { callGitHub, GitHubError, propertyOf, wrapGitHubError } from './errors.ts';
 import { readGroupState, readLinkedPulls, type PullState } from './group-query.ts';
+import { mergeBranchRules } from './branch-protection.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
@@ -140,8 +141,19 @@ export class GitHubGateway implements GitHubPort {
     }
   }
 
+  /**
+   * The branch's rules from both sources: its rulesets (`GET /rules/branches/{b}`) and classic
+   * protection's required checks (`GET /branches/{b}` → `protection.required_status_checks`). A
+   * check pinned to an app (a ruleset's `integration_id`, classic `checks[].app_id`) is required
+   * as `name@<app id>`; `strict` is either source's "up to date before merging".
+   */
   async branchRules(branch: string): Promise<BranchRules> {
-    const rules = await this.call('get branch rules', async () => {
+    const [rulesets, classic] = await Promise.all([this.rulesets(branch), this.classicProtection(branch)]);
+    return mergeBranchRules(rulesets, classic);
+  }
+
+  private rulesets(branch: string): Promise<unknown> {
+    return this.call('get branch rules', async () => {
       try {
         const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', {
           owner: this.owner,
@@ -149,38 +161,29 @@ export class GitHubGateway implements GitHubPort {
           branch,
           per_page: 100,
         });
-        return data as unknown[];
+        return data as unknown;
       } catch (error) {
         if (propertyOf(error, 'status') === 404) return [];
         throw error;
       }
     });
-    const parsed = z
-      .array(z.object({ type: z.string(), parameters: z.record(z.string(), z.unknown()).optional() }))
-      .safeParse(rules);
-    const list = parsed.success ? parsed.data : [];
-    const checks = list
-      .filter((r) => r.type === 'required_status_checks')
-      .flatMap((r) =>
-        z
-          .array(z.object({ context: z.string() }))
-          .catch([])
-          .parse(r.parameters?.required_status_checks ?? [])
-          .map((c) => c.context),
-      );
-    const reviews = list
-      .filter((r) => r.type === 'pull_request')
-      .map((r) =>
-        z
-          .number()
-          .catch(0)
-          .parse(r.parameters?.required_approving_review_count ?? 0),
-      );
-    return {
-      required: checks.length > 0 ? checks : null,
-      requiredReviews: Math.max(0, ...reviews),
-      mergeQueue: list.some((r) => r.type === 'merge_queue'),
-    };
+  }
+
+  /** Classic protection as `GET /branches/{b}` shows it to the app (no admin read needed); 404: none. */
+  private classicProtection(branch: string): Promise<unknown> {
+    return this.call('get branch protection', async () => {
+      try {
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', {
+          owner: this.owner,
+          repo: this.repo,
+          branch,
+        });
+        return data as unknown;
+      } catch (error) {
+        if (propertyOf(error, 'status') === 404) return null;
+        throw error;
+      }
+    });
   }
 
   async permission(user: string): Promise<Permission> {
@@ -336,6 +339,10 @@ export class GitHubGateway implements GitHubPort {
 
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
     return pulls.enableAutoMerge(this.calls, nodeId, sha, method, queue);
+  }
+
+  updateBranch(pr: number, expectedHeadSha: string): Promise<void> {
+    return pulls.updateBranch(this.calls, pr, expectedHeadSha);
   }
 
   requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {

@@ -33,6 +33,21 @@ export interface PullState {
   url?: string;
   /** The head's check suites (app, status, conclusion, how many runs): Actions runs awaiting approval hold none. */
   suites?: SuiteSeen[];
+  /** What GitHub says of merging it now (absent from a reader that did not ask). */
+  merge?: PullMergeState;
+}
+
+export type MergeMethodName = 'merge' | 'squash' | 'rebase';
+
+/** GitHub's word on merging a pull request now, and what its repository allows. */
+export interface PullMergeState {
+  /** `mergeStateStatus`: CLEAN, HAS_HOOKS, UNSTABLE, BLOCKED, BEHIND, DIRTY, DRAFT, UNKNOWN. */
+  status: string;
+  /** `reviewDecision`: APPROVED, CHANGES_REQUESTED, REVIEW_REQUIRED, or null (no review required). */
+  reviewDecision: string | null;
+  inMergeQueue: boolean;
+  autoMergeAllowed: boolean;
+  methods: MergeMethodName[];
 }
 
 const Context = z.union([
@@ -44,7 +59,10 @@ const Context = z.union([
     title: z.string().nullable().optional(),
     summary: z.string().nullable().optional(),
     checkSuite: z
-      .object({ id: z.string().optional(), app: z.object({ slug: z.string() }).nullable() })
+      .object({
+        id: z.string().optional(),
+        app: z.object({ slug: z.string(), databaseId: z.number().nullable().optional() }).nullable(),
+      })
       .nullable()
       .optional(),
   }),
@@ -73,6 +91,9 @@ const Pull = z.object({
   title: z.string(),
   body: z.string(),
   author: z.object({ __typename: z.string().optional(), login: z.string() }).nullable(),
+  mergeStateStatus: z.string().optional(),
+  reviewDecision: z.string().nullable().optional(),
+  isInMergeQueue: z.boolean().optional(),
   labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
   closingIssuesReferences: z
     .object({
@@ -116,7 +137,7 @@ const Pull = z.object({
 
 const CONTEXT_FIELDS = `pageInfo { hasNextPage endCursor }
   nodes { __typename
-    ... on CheckRun { name status conclusion title summary checkSuite { id app { slug } } }
+    ... on CheckRun { name status conclusion title summary checkSuite { id app { slug databaseId } } }
     ... on StatusContext { context state description } }`;
 
 // A suite of GitHub Actions runs that wait for a maintainer's approval holds no check run, so the
@@ -125,6 +146,7 @@ const SUITE_FIELDS = `checkSuites(first: 20) { nodes { status conclusion app { s
 
 const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body url
   author { __typename login }
+  mergeStateStatus reviewDecision isInMergeQueue
   labels(first: 100) { nodes { name } }
   closingIssuesReferences(first: 10) { nodes { number state repository { nameWithOwner } } }
   commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } ${SUITE_FIELDS} } } }`;
@@ -133,6 +155,7 @@ export function groupQuery(prs: number[]): string {
   const fields = prs.map((n) => `pr${n}: pullRequest(number: ${n}) { ...ArbiterPull }`).join('\n    ');
   return `query ArbiterGroup($owner: String!, $name: String!) {
   repository(owner: $owner, name: $name) {
+    autoMergeAllowed mergeCommitAllowed squashMergeAllowed rebaseMergeAllowed
     ${fields}
   }
 }
@@ -165,6 +188,7 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
       title: node.title ?? null,
       summary: node.summary ?? null,
       app: node.checkSuite?.app?.slug ?? null,
+      appId: node.checkSuite?.app?.databaseId ?? null,
       suite: node.checkSuite?.id ?? null,
     };
   }
@@ -184,7 +208,21 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
 const authorLogin = (a: z.infer<typeof Pull>['author']): string =>
   a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login;
 
-const GroupAnswer = z.object({ repository: z.record(z.string(), Pull.nullable()) });
+/** The repository's merge settings the group query asks beside the pulls. */
+const RepoMerge = z.object({
+  autoMergeAllowed: z.boolean().optional(),
+  mergeCommitAllowed: z.boolean().optional(),
+  squashMergeAllowed: z.boolean().optional(),
+  rebaseMergeAllowed: z.boolean().optional(),
+});
+type RepoMerge = z.infer<typeof RepoMerge>;
+const isAlias = (key: string): boolean => key.startsWith('pr');
+const GroupAnswer = z.object({
+  repository: z
+    .record(z.string(), z.unknown())
+    .transform((r) => Object.fromEntries(Object.entries(r).filter(([k]) => isAlias(k))))
+    .pipe(z.record(z.string(), Pull.nullable())),
+});
 const PartialAnswer = z.object({
   name: z.literal('GraphqlResponseError'),
   data: z.object({ repository: z.record(z.string(), z.unknown()).nullable() }),
@@ -201,6 +239,7 @@ async function groupAnswer(
   owner: string,
   name: string,
   prs: number[],
+  repo: { settings?: RepoMerge } = {},
 ): Promise<Record<string, z.infer<typeof Pull> | null>> {
   let raw: unknown;
   try {
@@ -210,6 +249,9 @@ async function groupAnswer(
     if (!partial.success || prs.length < 2) throw error;
     raw = partial.data.data;
   }
+  const settings = z.object({ repository: RepoMerge }).safeParse(raw);
+  if (settings.success && settings.data.repository.autoMergeAllowed !== undefined)
+    repo.settings = settings.data.repository;
   const whole = GroupAnswer.safeParse(raw);
   if (prs.length < 2) {
     if (!whole.success) throw new Error(`group query answered an unexpected shape: ${whole.error.issues[0]?.message}`);
@@ -219,13 +261,14 @@ async function groupAnswer(
   const answered: Record<string, z.infer<typeof Pull> | null> = {};
   const repository = z.object({ repository: z.record(z.string(), z.unknown()).nullable() }).safeParse(raw);
   for (const [alias, value] of Object.entries(repository.success ? (repository.data.repository ?? {}) : {})) {
+    if (!isAlias(alias)) continue;
     const pull = Pull.safeParse(value);
     if (pull.success) answered[alias] = pull.data;
   }
   const got = new Set(Object.values(answered).flatMap((p) => (p ? [p.number] : [])));
   for (const pr of prs) {
     if (got.has(pr)) continue;
-    const alone = await groupAnswer(graphql, owner, name, [pr]).catch(() => ({}));
+    const alone = await groupAnswer(graphql, owner, name, [pr], repo).catch(() => ({}));
     Object.assign(answered, alone);
   }
   return answered;
@@ -254,6 +297,20 @@ export function freshRead(read: ReadonlyMap<number, PullState>, now = Date.now()
   return at === undefined || now - at <= GROUP_READ_FRESH_MS;
 }
 
+function mergeStateOf(pull: z.infer<typeof Pull>, repo: RepoMerge): PullMergeState {
+  const methods: MergeMethodName[] = [];
+  if (repo.mergeCommitAllowed) methods.push('merge');
+  if (repo.squashMergeAllowed) methods.push('squash');
+  if (repo.rebaseMergeAllowed) methods.push('rebase');
+  return {
+    status: pull.mergeStateStatus ?? 'UNKNOWN',
+    reviewDecision: pull.reviewDecision ?? null,
+    inMergeQueue: pull.isInMergeQueue ?? false,
+    autoMergeAllowed: repo.autoMergeAllowed ?? false,
+    methods,
+  };
+}
+
 export async function readGroupState(
   graphql: GraphqlFn,
   owner: string,
@@ -263,7 +320,8 @@ export async function readGroupState(
 ): Promise<Map<number, PullState>> {
   const result = new Map<number, PullState>();
   if (prs.length === 0) return result;
-  const answer = await groupAnswer(graphql, owner, name, prs);
+  const repo: { settings?: RepoMerge } = {};
+  const answer = await groupAnswer(graphql, owner, name, prs, repo);
   for (const [alias, pull] of Object.entries(answer)) {
     if (!pull || !alias.startsWith('pr')) continue;
     const commit = pull.commits.nodes[0]?.commit;
@@ -324,6 +382,7 @@ export async function readGroupState(
             ]
           : [],
       ),
+      ...(pull.mergeStateStatus !== undefined && repo.settings ? { merge: mergeStateOf(pull, repo.settings) } : {}),
     });
   }
   noteRead(result);

@@ -19,14 +19,23 @@ import type { Permission } from '../core/trust.ts';
 export type { Permission };
 
 export interface BranchRules {
+  /** Required checks from rulesets and classic protection; `name@<app id>` where a rule pins the app. */
   required: string[] | null;
   requiredReviews: number;
   mergeQueue: boolean;
+  /** "Require branches to be up to date before merging" (a ruleset's strict policy, or classic `strict`). */
+  strict?: boolean;
 }
 
 /** What a merge (or enabling auto-merge) answered; recorded as the action's result and parsed where read back. */
 export const MergeResult = z.union([
-  z.object({ ok: z.literal(true), sha: z.string().nullable(), queued: z.boolean().optional() }),
+  z.object({
+    ok: z.literal(true),
+    sha: z.string().nullable(),
+    queued: z.boolean().optional(),
+    /** The branch was brought up to date (update-branch): a new head, verified before any merge. */
+    updated: z.boolean().optional(),
+  }),
   z.object({
     ok: z.literal(false),
     status: z.union([z.literal(405), z.literal(409), z.literal(422)]),
@@ -121,6 +130,8 @@ export interface GitHubPort extends ConfigPort {
   /** Merge with GitHub's compare-and-swap: 409 when the head moved, 405 when it cannot merge now. */
   merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult>;
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void>;
+  /** Merges the base into the PR's branch (`PUT …/update-branch` with `expected_head_sha`); 422 when the head moved. */
+  updateBranch(pr: number, expectedHeadSha: string): Promise<void>;
   requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void>;
   dispatch(eventType: string, payload: Record<string, unknown>): Promise<void>;
   react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void>;

@@ -133,6 +133,18 @@ export async function enableAutoMerge(
   );
 }
 
+/** `PUT …/pulls/{n}/update-branch`: GitHub merges the base into the head branch (202, done in the background). */
+export async function updateBranch(gh: RepoOctokit, pr: number, expectedHeadSha: string): Promise<void> {
+  await callGitHub('update branch', () =>
+    gh.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch', {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: pr,
+      expected_head_sha: expectedHeadSha,
+    }),
+  );
+}
+
 export async function requestReviewers(
   gh: RepoOctokit,
   pr: number,

@@ -17,6 +17,7 @@ const StoredRules = z.object({
   required: z.array(z.string()).nullable(),
   requiredReviews: z.number(),
   mergeQueue: z.boolean(),
+  strict: z.boolean().optional(),
 });
 
 export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<BranchRules> {

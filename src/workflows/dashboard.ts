@@ -174,7 +174,19 @@ async function findDashboard(ctx: RepoContext): Promise<IssueSnapshot | null> {
   return own.find((i) => hasMarker(i.body, DASHBOARD_MARKER)) ?? own.find((i) => i.title === DASHBOARD_TITLE) ?? null;
 }
 
-const Verdict = z.object({ verdict: z.object({ kind: z.string(), target: z.number().int().optional() }) });
+const Verdict = z.object({
+  verdict: z.object({ kind: z.string(), target: z.number().int().optional(), winner: z.number().int().optional() }),
+  actions: z.array(z.object({ kind: z.string(), queue: z.boolean().optional() })).optional(),
+});
+
+/** What a decided winner that has not merged yet waits for, from its plan's merge-path write. */
+function mergePathWait(plan: z.infer<typeof Verdict>): string {
+  const step = (plan.actions ?? []).find((a) => ['merge', 'auto-merge', 'update-branch'].includes(a.kind));
+  if (step?.kind === 'auto-merge')
+    return step.queue ? 'the merge queue' : 'its required reviews (auto-merge is enabled; GitHub merges it then)';
+  if (step?.kind === 'update-branch') return 'its updated branch to be verified';
+  return 'its merge';
+}
 const GateData = z.object({
   winner: z.number().int().nullable().catch(null),
   candidates: z.array(z.number().int()).catch([]),
@@ -207,6 +219,14 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
       if (siblings.length === 0) continue;
       const decided = Verdict.safeParse(r.decision);
       if (r.decision !== null && r.decision !== undefined) {
+        const winner = decided.success ? decided.data.verdict.winner : undefined;
+        if (decided.success && decided.data.verdict.kind === 'ship' && winner !== undefined) {
+          // A winner on its merge path says what it waits for, never that it shipped.
+          if (!siblings.some((s) => s.pr === winner)) continue;
+          const waitingOn = [`#${winner} to merge: it waits for ${mergePathWait(decided.data)}`];
+          rounds.push({ change: c.number, title: c.title, base: r.base, round: r.number, waitingOn });
+          continue;
+        }
         if (!decided.success || decided.data.verdict.kind !== 'repair') continue;
         const target = decided.data.verdict.target;
         rounds.push({

@@ -10,10 +10,10 @@ import { freshRead, type PullState } from '../github/group-query.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
-import { RetryLater } from '../jobs/rate-limit.ts';
 import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
-import { actionKey, checkContentKey, checkCreateKey, checkIdKey, mergeRetryKey, repairKey } from '../core/keys.ts';
+import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
+import { mergeRefused, refusalOf } from './merge-refusals.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -127,49 +127,6 @@ function rememberComment(comments: PlanComments, action: Extract<Action, { kind:
   else ours[at] = written;
 }
 
-/** A 405 is tried again this many times, MERGE_RETRY_SECONDS apart on the app's clock. */
-export const MERGE_RETRIES = 3;
-export const MERGE_RETRY_SECONDS = 10;
-/** What GitHub reports of a pull request that cannot merge until a person acts. */
-const NOT_MERGEABLE = new Set(['dirty', 'blocked']);
-
-/**
- * A 405 on the merge. A merge that landed before the run died reads as 405 on its retry, so
- * GitHub is asked again. A PR GitHub reports not mergeable (`dirty`, `blocked`) goes to a person
- * with that reason; otherwise (the base just moved, `mergeable` still being computed) the merge
- * is tried again after a wait on the app's clock, up to MERGE_RETRIES times.
- */
-async function mergeRefused(
-  ctx: RepoContext,
-  action: Extract<Action, { kind: 'merge' }>,
-  result: Extract<MergeResult, { ok: false }>,
-): Promise<MergeResult> {
-  const pull = await ctx.gh.pullState(action.pr);
-  if (pull.merged && pull.headSha === action.sha) return { ok: true, sha: null };
-  const state = pull.mergeableState ?? 'unknown';
-  if (pull.mergeable === false || NOT_MERGEABLE.has(state) || pull.merged || pull.state !== 'open') {
-    return { ok: false, status: 405, message: `${result.message} (mergeable_state: ${state})` };
-  }
-  const tries = Array.from({ length: MERGE_RETRIES }, (_, i) => mergeRetryKey(action.key, i + 1));
-  const done = await ctx.deps.store.getAppliedActions(tries);
-  const next = tries.find((k) => !done.has(k));
-  if (next === undefined)
-    return { ok: false, status: 405, message: `${result.message} (still refused after ${MERGE_RETRIES} more tries)` };
-  await ctx.deps.store.recordAppliedAction(
-    next,
-    { message: result.message, mergeableState: pull.mergeableState },
-    nowIso(ctx),
-  );
-  ctx.log.info(
-    { pr: action.pr, status: 405, mergeableState: pull.mergeableState, attempt: tries.indexOf(next) + 1 },
-    'merge refused for now; tried again shortly',
-  );
-  throw new RetryLater(
-    MERGE_RETRY_SECONDS,
-    `merge of #${action.pr} refused (${result.message}); GitHub reports mergeable_state ${state}`,
-  );
-}
-
 type Close = Extract<Action, { kind: 'close' }>;
 
 const sameLabels = (a: string[], b: string[]): boolean => a.length === b.length && a.every((l) => b.includes(l));
@@ -213,6 +170,9 @@ async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, r
   await gh.closePull(action.pr);
   return { closed: true };
 }
+
+/** The writes whose answer is a MergeResult: the plan stops at a refusal, and the caller plans what follows. */
+const MERGE_PATH: ReadonlySet<Action['kind']> = new Set(['merge', 'auto-merge', 'update-branch']);
 
 /** What an action may take from the job that applies it, instead of reading GitHub again. */
 export interface ExecuteOptions {
@@ -301,15 +261,34 @@ async function apply(
       return withRetry(ctx, 'auto-merge', async () => {
         const pull = await gh.pullState(action.pr);
         if (pull.headSha !== action.sha) return { ok: false, status: 409, message: 'head moved' } satisfies MergeResult;
+        if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
         try {
           await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
         } catch (error) {
-          // GitHub refuses auto-merge on a PR that can merge right now: merge it with the same sha.
-          if (error instanceof GitHubError && /clean status/i.test(error.message))
-            return gh.merge(action.pr, action.sha, action.method);
+          // GitHub refused (a GraphQL error in a 200, or a 4xx): its whole words are the answer, and
+          // the plan of that answer names what follows (planMergeAnswer); never thrown to a retry.
+          if (error instanceof GitHubError && !error.transient) return refusalOf(error);
           throw error;
         }
         return { ok: true, sha: null, queued: true };
+      });
+    case 'update-branch':
+      return withRetry(ctx, 'update branch', async (attempt) => {
+        if (attempt > 1 || resumed) {
+          // A lost answer: the head moved from the expected sha means the update landed.
+          const pull = await gh.pullState(action.pr);
+          if (pull.headSha !== action.sha) return { ok: true, sha: null, updated: true } satisfies MergeResult;
+        }
+        try {
+          await gh.updateBranch(action.pr, action.sha);
+        } catch (error) {
+          if (!(error instanceof GitHubError) || error.transient) throw error;
+          // 422 "expected head sha didn't match current head ref": the head moved, as a merge's 409.
+          if (error.status === 422 && /expected head sha/i.test(error.message))
+            return { ok: false, status: 409, message: error.githubWords } satisfies MergeResult;
+          return refusalOf(error);
+        }
+        return { ok: true, sha: null, updated: true } satisfies MergeResult;
       });
     case 'request-review':
       return withRetry(ctx, 'request review', () => gh.requestReviewers(action.pr, action.reviewers, action.teams));
@@ -377,12 +356,12 @@ export async function executePlan(
         applied.push(action.key);
       }
       if (result === null) {
-        if (action.kind === 'merge' || action.kind === 'auto-merge') break;
+        if (MERGE_PATH.has(action.kind)) break;
         continue;
       }
     }
     results.set(action.key, result);
-    if (action.kind === 'merge' || action.kind === 'auto-merge') {
+    if (MERGE_PATH.has(action.kind)) {
       merge = parseRecorded(MergeResult, result, `the merge result of ${action.key}`);
       if (!merge.ok) break;
     }

@@ -42,6 +42,7 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     user,
     source,
     method: ctx.config.policy.mergeMethod,
+    mergeQueue: view?.branch.mergeQueue === true,
     candidate,
     group: view && {
       round: view.round.number,
@@ -70,6 +71,8 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     scope: `promote/${pr}@${sha}`,
   });
   await runSteps(ctx, next);
+  if (result.merge?.ok && 'queued' in result.merge)
+    return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: it is in the merge queue; GitHub merges it.` };
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
   if (result.merge && !result.merge.ok && result.merge.status === 409)
     return refused(

@@ -12,9 +12,9 @@ import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan } from './execute.ts';
+import { executePlan, type ExecuteOptions } from './execute.ts';
 import type { NextStep } from './steps.ts';
-import { reverifyKey, roundDoneKey } from '../core/keys.ts';
+import { branchUpdatedKey, reverifyKey, roundDoneKey } from '../core/keys.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -32,21 +32,37 @@ export async function executeDecision(
   // One lookup of comment markers for the decision and whichever plan follows its merge.
   const opts = {
     group: input.group,
-    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? [])], found: null },
+    comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? []), ...(plan.onUpdated ?? [])], found: null },
   };
   const result = await executePlan(ctx, plan.actions, opts);
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =
       plan.actions.find(
-        (a): a is Extract<Action, { kind: 'merge' | 'auto-merge' }> => a.kind === 'merge' || a.kind === 'auto-merge',
+        (a): a is Extract<Action, { kind: 'merge' | 'auto-merge' | 'update-branch' }> =>
+          a.kind === 'merge' || a.kind === 'auto-merge' || a.kind === 'update-branch',
       )?.sha ?? '';
+    const scope = `${base}/r${round.number}`;
+    if (result.merge && !result.merge.ok && cleanStatus(result.merge)) {
+      // Another path: GitHub refused auto-merge because the winner can merge now; it merges with the same sha.
+      const now = planMergeAnswer({
+        repo: ctx.key,
+        change: change.number,
+        round: round.number,
+        pr: winner,
+        sha,
+        scope,
+        result: result.merge,
+        method: ctx.config.policy.mergeMethod,
+        now: nowIso(ctx),
+      });
+      if (now.kind === 'merge-now') result.merge = (await executePlan(ctx, now.actions, opts)).merge;
+    }
     // Shadow mode merges nothing, so nothing follows but what the plan would do to the losers.
     if (ctx.config.mode === 'shadow') await executePlan(ctx, plan.afterShip ?? [], opts);
     // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
-    else if (result.merge?.ok && !('queued' in result.merge)) await executePlan(ctx, plan.afterShip ?? [], opts);
-    else if (result.merge && !result.merge.ok && result.merge.status !== 409)
-      await executePlan(ctx, plan.onRefused ?? [], opts);
+    else if (result.merge?.ok && !('queued' in result.merge) && !('updated' in result.merge))
+      await executePlan(ctx, plan.afterShip ?? [], opts);
     return afterMergeAnswer(ctx, {
       change,
       round,
@@ -55,8 +71,13 @@ export async function executeDecision(
       sha,
       result: result.merge,
       by: null,
-      scope: `${base}/r${round.number}`,
+      scope,
       text: winnerCheckOf(plan, winner)?.text,
+      // The comparison as it reads when the merge ends with a person, or waits for an updated branch.
+      followUps:
+        ctx.config.mode === 'shadow'
+          ? undefined
+          : { refused: plan.onRefused ?? [], updated: plan.onUpdated ?? [], opts },
     });
   }
   if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
@@ -79,6 +100,8 @@ export async function afterMergeAnswer(
     scope: string;
     /** The decision's ranking text, for the check that answers the round's own merge. */
     text?: string;
+    /** What the decision writes when its merge ends with a person, or its branch was updated (applied before the answer's own plan). */
+    followUps?: { refused: Action[]; updated: Action[]; opts: ExecuteOptions };
   },
 ): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
@@ -91,10 +114,35 @@ export async function afterMergeAnswer(
     pr,
     sha,
     scope: input.scope,
-    result: result.ok ? { ok: true, queued: 'queued' in result } : result,
+    result: result.ok ? { ok: true, queued: 'queued' in result, updated: 'updated' in result } : result,
+    method: ctx.config.policy.mergeMethod,
+    branchUpdated: (await store.getAppliedAction(branchUpdatedKey(ctx.key, pr))) !== null,
     text: input.text,
     now: nowIso(ctx),
   });
+  if (plan.kind === 'update') {
+    // Refused as behind a base it must be up to date with: the branch is updated once, and that answer planned in turn.
+    const updated = (await executePlan(ctx, plan.actions)).merge;
+    return updated ? afterMergeAnswer(ctx, { ...input, result: updated }) : [];
+  }
+  if (plan.kind === 'merge-now') {
+    // GitHub said it can merge now (executeDecision merges the round's own winner before this):
+    // the merge with the same sha, and its answer planned in turn (once: its key).
+    const again = (await executePlan(ctx, plan.actions)).merge;
+    if (!again || cleanStatus(again)) return [];
+    return afterMergeAnswer(ctx, { ...input, result: again });
+  }
+  if (plan.kind === 'updated') {
+    // The branch was brought up to date: nothing merged. The new head (its synchronize webhook)
+    // is verified afresh and compared in the next round; its merge path is chosen again then.
+    await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
+    await store.setCandidateState(ctx.key, pr, 'verifying', 'branch updated: the new head is verified');
+    await store.addEvent(ctx.key, 'promotion.branch-updated', { pr, sha, round: round.number }, nowIso(ctx));
+    await store.recordAppliedAction(branchUpdatedKey(ctx.key, pr), { sha, round: round.number }, nowIso(ctx));
+    if (input.followUps) await executePlan(ctx, input.followUps.updated, input.followUps.opts);
+    await executePlan(ctx, plan.actions);
+    return [];
+  }
   if (plan.kind === 'queued') {
     await executePlan(ctx, plan.actions);
     return [];
@@ -117,10 +165,15 @@ export async function afterMergeAnswer(
     await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
     return [{ kind: 'verify', pr }];
   }
+  if (input.followUps) await executePlan(ctx, input.followUps.refused, input.followUps.opts);
   await store.setChangeState(ctx.key, change.number, 'human');
   await executePlan(ctx, plan.actions);
   return [];
 }
+
+/** GitHub refused auto-merge because the PR can merge now: another path (a merge), not a person. */
+const cleanStatus = (result: MergeResult): boolean =>
+  !result.ok && result.status === 422 && /clean status/i.test(result.message);
 
 type CheckAction = Extract<Action, { kind: 'check-run' }>;
 const isWinnerCheck =

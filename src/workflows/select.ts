@@ -30,7 +30,8 @@ import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
-import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
+import { branchUpdatedKey, claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
+import type { MergeView } from '../core/plan/merge-path.ts';
 
 export interface GroupView {
   change: ChangeRow;
@@ -43,7 +44,7 @@ export interface GroupView {
    * what has no PR yet (a composing slot); `says` is the whole phrase ("@Copilot is still working on #101").
    */
   pending: { pr: number; why: string; label?: string; says?: string }[];
-  branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean };
+  branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean; strict?: boolean };
 }
 
 /**
@@ -205,6 +206,22 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
   return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
 }
 
+/**
+ * What GitHub said of merging each promotable sibling now, from the decision's own group read
+ * (no request per candidate), with the branch's strict policy and whether Arbiter already updated
+ * its branch once. A reader that did not ask (a test's fake) gives none: the path then follows the rules alone.
+ */
+async function mergeViews(ctx: RepoContext, view: GroupView): Promise<Record<string, MergeView> | undefined> {
+  const views: Record<string, MergeView> = {};
+  for (const [pr, e] of view.evidence) {
+    const merge = view.pulls.get(pr)?.merge;
+    if (!merge || !e.gate.promotable) continue;
+    const updated = (await ctx.deps.store.getAppliedAction(branchUpdatedKey(ctx.key, pr))) !== null;
+    views[String(pr)] = { ...merge, strict: view.branch.strict === true, branchUpdated: updated };
+  }
+  return Object.keys(views).length > 0 ? views : undefined;
+}
+
 async function computePlan(
   ctx: RepoContext,
   view: GroupView,
@@ -239,6 +256,7 @@ async function computePlan(
     config: ctx.config,
     reviewers: { users: [], teams: [] as string[] },
     branch: { requiredReviews: view.branch.requiredReviews, mergeQueue: view.branch.mergeQueue },
+    merge: await mergeViews(ctx, view),
     drafts: [...view.pulls.values()].filter((p) => p.isDraft).map((p) => p.number),
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
@@ -265,16 +283,23 @@ async function computePlan(
     const granted = ctx.config.mode === 'shadow' || repairGranted(claimed, key);
     if (!granted) plan = planSelection({ ...base, repairAvailable: false });
   }
-  if (plan.verdict.kind === 'human') {
-    const paths = plan.verdict.before.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
-    const authors = plan.verdict.before.map((pr) => view.evidence.get(pr)?.author ?? '');
+  // A winner whose merge waits for required reviews (auto-merge) has them requested too.
+  const reviewsFor =
+    plan.verdict.kind === 'human'
+      ? plan.verdict.before
+      : plan.verdict.kind === 'ship' && plan.actions.some((a) => a.kind === 'auto-merge' && !a.queue)
+        ? [plan.verdict.winner]
+        : [];
+  if (reviewsFor.length > 0) {
+    const paths = reviewsFor.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
+    const authors = reviewsFor.map((pr) => view.evidence.get(pr)?.author ?? '');
     let reviewers = await resolveReviewers(ctx, paths, authors);
     // Nobody named in config or CODEOWNERS: the person who wrote the Change is asked.
     if (reviewers.users.length + reviewers.teams.length === 0) {
       const author = (await ctx.gh.getIssue(view.change.number))?.user?.login;
       if (author && !author.endsWith('[bot]') && !authors.includes(author)) reviewers = { users: [author], teams: [] };
     }
-    plan = planSelection({ ...base, reviewers, repairAvailable: false });
+    plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
   }
   return plan;
 }

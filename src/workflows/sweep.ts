@@ -2,7 +2,8 @@
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
-import { planRepairTimeout } from '../core/plan/sweep.ts';
+import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
+import { GitHubError } from '../github/errors.ts';
 import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
@@ -23,6 +24,8 @@ import {
   composeTimeoutKey,
   isSweepToken,
   repairExpiredKey,
+  resumeFailedKey,
+  roundDoneKey,
   sweepRoundToken,
   sweepToken,
   waitingStaleKey,
@@ -173,12 +176,72 @@ export async function resumeAbandonedRounds(
       );
       await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
-      deps.log.warn(
-        { err: error, repo: round.repo, change: round.change },
-        'sweep: resuming a round failed; the next sweep tries again',
-      );
+      await resumeFailed(deps, contextOf, round, error);
     }
   }
+}
+
+/** How many times the sweep resumes a round whose claimant left it before a person is asked. */
+export const RESUME_BUDGET = 5;
+
+/**
+ * A resumed round failed again. Transient failures (GitHub 5xx, a rate limit, no answer) are
+ * tried again by the next sweep; after RESUME_BUDGET other failures (a refusal) the round is given up:
+ * the Change goes to a person with the last answer in GitHub's words, and the round is done.
+ */
+async function resumeFailed(
+  deps: Deps,
+  contextOf: (round: RoundRow) => Promise<RepoContext | null>,
+  round: RoundRow,
+  error: unknown,
+): Promise<void> {
+  if (error instanceof GitHubError && error.transient) {
+    // GitHub's "try later" (5xx, a rate limit, no answer) is not a refusal: it spends no budget.
+    deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed for now');
+    return;
+  }
+  // One record per failed try (a recorded action is written once): the first free slot is this one.
+  const keys = Array.from({ length: RESUME_BUDGET }, (_, i) => resumeFailedKey(round.id, i + 1));
+  const done = await deps.store.getAppliedActions(keys);
+  const attempts = Math.min(RESUME_BUDGET, keys.filter((k) => done.has(k)).length + 1);
+  const words =
+    error instanceof GitHubError ? error.githubWords : error instanceof Error ? error.message : String(error);
+  const now = deps.clock.now().toISOString();
+  await deps.store.recordAppliedAction(keys[attempts - 1] ?? keys[0], { error: words.slice(0, 1000) }, now);
+  if (attempts < RESUME_BUDGET) {
+    deps.log.warn(
+      { err: error, repo: round.repo, change: round.change, attempts },
+      'sweep: resuming a round failed; the next sweep tries again',
+    );
+    return;
+  }
+  const ctx = await contextOf(round).catch(() => null);
+  if (!ctx) return;
+  const plan = planResumeGivenUp({
+    repo: round.repo,
+    change: round.change,
+    round: round.number,
+    base: round.base,
+    attempts,
+    error: words,
+    prefix: ctx.config.commands.prefix,
+    now,
+  });
+  deps.log.error(
+    { repo: round.repo, change: round.change, round: round.number, attempts, error: words },
+    'sweep: a round failed on every try of its budget; the Change goes to a person',
+  );
+  try {
+    await executePlan(
+      { ...ctx, token: sweepRoundToken(round.repo, round.change, round.base, round.number) },
+      plan.actions,
+    );
+  } catch (writeError) {
+    deps.log.warn({ err: writeError, repo: round.repo }, 'sweep: telling a person failed; the next sweep tries again');
+    return;
+  }
+  await deps.store.setChangeState(round.repo, round.change, 'human');
+  await deps.store.recordAppliedAction(roundDoneKey(round.id), { gaveUp: true, attempts }, now);
 }
 
 /** A kept head this old whose candidate is recorded was left to a run that did not verify it: the sweep does. */

@@ -33,12 +33,47 @@ describe('planMergeAnswer', () => {
     expect(planMergeAnswer(input)).toEqual({ kind: 'merged' });
   });
 
-  it('a queued auto-merge completes the selection check as a success', () => {
+  it('a queued auto-merge completes the selection check, saying what the winner waits for (never "shipped")', () => {
     const plan = planMergeAnswer({ ...input, result: { ok: true, queued: true } });
     expect(plan.kind).toBe('queued');
     if (plan.kind !== 'queued') return;
     expect(shape(plan.actions)).toEqual(['check-run o/r#1/main/r3/after/check/7']);
-    expect(plan.actions[0]).toMatchObject({ conclusion: 'success', title: 'Selected: auto-merge enabled' });
+    expect(plan.actions[0]).toMatchObject({
+      conclusion: 'success',
+      title: 'Selected: waiting for required reviews or the merge queue',
+    });
+    expect(JSON.stringify(plan.actions[0])).not.toMatch(/ships|shipped/);
+  });
+
+  it('a branch brought up to date merges nothing: the new head is verified in the next round', () => {
+    const plan = planMergeAnswer({ ...input, result: { ok: true, queued: false, updated: true } });
+    expect(plan.kind).toBe('updated');
+    if (plan.kind !== 'updated') return;
+    expect(shape(plan.actions)).toEqual(['check-run o/r#1/main/r3/after/updated/7']);
+    expect(plan.actions[0]).toMatchObject({ conclusion: 'neutral', title: 'Branch updated: verifying the new head' });
+  });
+
+  it('"Pull request is in clean status" is another path: the merge with the same sha, not a person', () => {
+    const plan = planMergeAnswer({
+      ...input,
+      method: 'squash',
+      result: { ok: false, status: 422, message: 'Pull request is in clean status' },
+    });
+    expect(plan).toEqual({
+      kind: 'merge-now',
+      actions: [{ kind: 'merge', key: 'o/r#1/main/r3/after/merge-now/7', pr: 7, sha: 'abcdef1234', method: 'squash' }],
+    });
+  });
+
+  it("a refused auto-merge goes to a person with GitHub's words", () => {
+    const words = 'Pull request Auto merge is not allowed for this repository';
+    const plan = planMergeAnswer({ ...input, method: 'merge', result: { ok: false, status: 422, message: words } });
+    expect(plan.kind).toBe('refused');
+    if (plan.kind !== 'refused') return;
+    const note = plan.actions[1];
+    if (note.kind !== 'comment') throw new Error('expected the note');
+    expect(structureOf(note.body).visible).toContain(`GitHub refused to merge #7 (422: ${words})`);
+    expect(plan.actions[3]).toMatchObject({ receipt: { data: { why: `merge refused (422: ${words})` } } });
   });
 
   it('a 409 says the head moved and names the next round', () => {

@@ -56,6 +56,19 @@ describe('planPromotion', () => {
     });
   });
 
+  it('on a branch that merges through a merge queue, enqueues the verified head (a direct merge is refused there)', () => {
+    const plan = planPromotion({ ...ready, mergeQueue: true });
+    if ('refused' in plan) throw new Error(plan.refused.message);
+    expect(plan.actions.at(-1)).toEqual({
+      kind: 'auto-merge',
+      key: 'o/r#1/promote/7@abcdef1234/enqueue',
+      pr: 7,
+      sha: 'abcdef1234',
+      method: 'squash',
+      queue: true,
+    });
+  });
+
   it('marks a pull request ready only when it is a draft', () => {
     const plan = planPromotion({ ...ready, group: { ...ready.group!, isDraft: false } });
     if ('refused' in plan) throw new Error(plan.refused.message);

@@ -185,6 +185,7 @@ describe('auto-merge under branch rules', () => {
       files: { 'a.txt': 'a\n' },
       users: { maintainer: { permission: 'write' } },
       rules: { required: ['test'], requiredReviews: 1 },
+      allowAutoMerge: true,
     });
     await h.emulator.openIssue(RULED, { number: 1, title: 'Change', body: 'x', user: 'maintainer' });
     h.emulator.commit(RULED, 'agent/a', { files: { 'b.txt': 'b\n' }, from: 'main' });

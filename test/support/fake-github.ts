@@ -748,6 +748,16 @@ export class FakeGitHub implements GitHubPort {
     );
   }
 
+  /** Brings the branch up to date: 422 when the head is not `expectedHeadSha`; the new head is `<sha>-updated`. */
+  async updateBranch(pr: number, expectedHeadSha: string): Promise<void> {
+    await this.write(`update-branch #${pr} sha=${expectedHeadSha}`, () => {
+      const p = this.pull(pr);
+      if (p.headSha !== expectedHeadSha)
+        throw new GitHubError('update branch', 422, "expected head sha didn't match current head ref.", null);
+      p.headSha = `${expectedHeadSha.slice(0, 30)}-updated`;
+    });
+  }
+
   async requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void> {
     await this.write(`review #${pr} ${[...reviewers, ...teams.map((t) => `team:${t}`)].join(',')}`, () => {
       const p = this.pull(pr);

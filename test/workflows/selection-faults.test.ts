@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
 import { afterMerged } from '../../src/workflows/promote.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
-import { resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
+import { RESUME_BUDGET, resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { configOf, makeWorld, seedGroup, seedSibling, shaOf } from '../support/selection-world.ts';
@@ -67,6 +67,35 @@ describe('selection step faults', () => {
     expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
     // Finished: a later sweep finds nothing left to resume.
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
+  it('the sweep never retries the same refused write for good: after its budget the Change goes to a person', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    await opened.store.recordDelivery('dlv-refused', 'check_run', {});
+    // GitHub refuses to close #12 every time, in its own words.
+    w.gh.fail({ match: 'close #12', status: 422, times: 100 });
+    await expect(selectionStep(w.ctx('delivery:dlv-refused'), 42, 'main')).rejects.toThrow(/422/);
+    await opened.store.failDelivery('dlv-refused', 'handler broke', {
+      repo: KEY,
+      data: {},
+      at: '2026-03-02T09:05:00.000Z',
+    });
+    const resume = () => resumeAbandonedRounds(w.deps, async () => w.ctx('sweep:elsewhere'));
+    for (let i = 1; i < RESUME_BUDGET; i++) await resume();
+    console.log(JSON.stringify(w.gh.writes));
+    expect(await opened.store.listUnfinishedRounds(10)).toHaveLength(1);
+    await resume();
+    const closesBefore = w.gh.writes.filter((line) => line.startsWith('close #12')).length;
+    expect(closesBefore).toBe(RESUME_BUDGET + 1); // the claimant's try, then one per sweep
+    // The budget is spent: a person is told, with GitHub's answer, and the round is not resumed again.
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+    expect((await opened.store.getChange(KEY, 42))?.state).toBe('human');
+    const note = w.gh.commentsOn(42).find((c) => c.body.includes('could not finish round'));
+    expect(note?.body).toContain('after 5 tries');
+    await resume();
+    expect(w.gh.writes.filter((line) => line.startsWith('close #12')).length).toBe(closesBefore);
+    expect(kinds(await opened.store.listReceipts(KEY, 42))).toContain('HUMAN_GATE');
   });
 
   it('the sweep also resumes a round whose claimant job expired on its last attempt (its delivery never marked done)', async () => {

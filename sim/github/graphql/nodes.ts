@@ -3,7 +3,8 @@
 // values or functions of the field's arguments (graphql-js's default resolver calls them).
 import { latestRuns } from '../check-acts.ts';
 import { isBinary } from '../diff.ts';
-import type { CheckRun, CommitStatus, Issue, Repo } from '../model.ts';
+import { rulesFor, type CheckRun, type CommitStatus, type Issue, type Repo } from '../model.ts';
+import { mergeStateStatus } from '../merge-rules.ts';
 import { graphqlLogin, isBotLogin, iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
 import { connection, type ConnectionArgs } from './connection.ts';
@@ -311,7 +312,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
     mergedAt: pull.mergedAt === null ? null : iso(pull.mergedAt),
     mergedBy: pull.mergedBy === null ? null : actor(world, pull.mergedBy),
     mergeable: () => (pull.merged ? 'UNKNOWN' : stats().mergeable ? 'MERGEABLE' : 'CONFLICTING'),
-    mergeStateStatus: () => (pull.draft ? 'DRAFT' : stats().mergeable ? 'CLEAN' : 'DIRTY'),
+    mergeStateStatus: () => (pull.merged ? 'UNKNOWN' : mergeStateStatus(world, repo, pull)),
     headRefOid: pull.headSha,
     headRefName: pull.head,
     baseRefName: pull.base,
@@ -333,7 +334,7 @@ export function pullRequestNode(world: World, repo: Repo, number: number): Obj {
       const states = [...latest.values()];
       if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED';
       if (states.includes('APPROVED')) return 'APPROVED';
-      return repo.rules.requiredReviews ? 'REVIEW_REQUIRED' : null;
+      return rulesFor(repo, pull.base).requiredReviews ? 'REVIEW_REQUIRED' : null;
     },
     commits: (args: ConnectionArgs) => {
       const { mergeBase } = world.pullDiff(repo, pull);
@@ -449,6 +450,10 @@ export function repositoryNode(world: World, repo: Repo): Obj {
     url: `${world.urls.html}/${repo.fullName}`,
     isArchived: false,
     isPrivate: false,
+    autoMergeAllowed: repo.settings.allowAutoMerge,
+    mergeCommitAllowed: repo.settings.mergeMethods.includes('merge'),
+    squashMergeAllowed: repo.settings.mergeMethods.includes('squash'),
+    rebaseMergeAllowed: repo.settings.mergeMethods.includes('rebase'),
     defaultBranchRef: () => {
       const sha = repo.git.resolve(repo.defaultBranch);
       return sha

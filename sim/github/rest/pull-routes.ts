@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { diffLineCount, renderUnifiedDiff, withinAnswerLimit } from '../diff.ts';
 import { editIssue } from '../issue-acts.ts';
 import { reviewJson } from '../payloads.ts';
-import { mergePull, requestReviewers, setPullState } from '../pull-acts.ts';
+import { mergePull, requestReviewers, setPullState, updatePullBranch } from '../pull-acts.ts';
 import { GitHubError } from '../world.ts';
 import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route-kit.ts';
 
@@ -19,6 +19,7 @@ const PullPatch = z.object({
   base: z.string().optional(),
   maintainer_can_modify: z.boolean().optional(),
 });
+const UpdateBranchBody = z.object({ expected_head_sha: z.string().optional() });
 const MergeBody = z.object({
   sha: z.string().optional(),
   merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
@@ -127,11 +128,22 @@ export const pullRoutes: RouteTable = {
       req.world,
       repo,
       number,
-      { sha: body.sha, method: body.merge_method, title: body.commit_title },
+      { sha: body.sha, method: body.merge_method, title: body.commit_title, enforce: true },
       req.actor,
       req.out,
     );
     return ok({ sha, merged: true, message: 'Pull Request successfully merged' }, `merge #${number}`);
+  },
+  'PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch': (req) => {
+    const repo = repoOf(req);
+    const number = intParam(req, 'pull_number');
+    const body = parseBody(UpdateBranchBody, req.body ?? {});
+    const sha = updatePullBranch(req.world, repo, number, body.expected_head_sha, req.actor, req.out);
+    return ok(
+      { message: 'Updating pull request branch.', url: `${req.world.urls.html}/${repo.fullName}/pull/${number}` },
+      `update branch #${number} to ${sha.slice(0, 7)}`,
+      202,
+    );
   },
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews': (req) => {
     const repo = repoOf(req);

@@ -80,15 +80,40 @@ function combinedStatus(req: RestRequest): Record<string, unknown> {
   };
 }
 
+/** `GET /branches/{b}`'s view of classic protection: its required checks (with the CI app pinned) and strict. */
+function classicProtection(
+  req: RestRequest,
+  protection: { required?: string[]; strict?: boolean } | undefined,
+): Record<string, unknown> {
+  if (!protection)
+    return {
+      protected: false,
+      protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
+    };
+  const contexts = protection.required ?? [];
+  return {
+    protected: true,
+    protection: {
+      enabled: true,
+      required_status_checks: {
+        enforcement_level: contexts.length > 0 ? 'non_admins' : 'off',
+        contexts,
+        checks: contexts.map((context) => ({ context, app_id: null })),
+        strict: protection.strict === true,
+      },
+    },
+  };
+}
+
 export const repoRoutes: RouteTable = {
   'GET /repos/{owner}/{repo}': (req) => {
     const repo = repoOf(req);
     return ok({
       ...repoJson(req.world.urls, repo, req.world.lastPush(repo)),
-      allow_merge_commit: true,
-      allow_squash_merge: true,
-      allow_rebase_merge: true,
-      allow_auto_merge: true,
+      allow_merge_commit: repo.settings.mergeMethods.includes('merge'),
+      allow_squash_merge: repo.settings.mergeMethods.includes('squash'),
+      allow_rebase_merge: repo.settings.mergeMethods.includes('rebase'),
+      allow_auto_merge: repo.settings.allowAutoMerge,
       delete_branch_on_merge: false,
       network_count: 0,
       subscribers_count: 0,
@@ -133,8 +158,7 @@ export const repoRoutes: RouteTable = {
         self: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}`,
         html: `${req.world.urls.html}/${repo.fullName}/tree/${req.params.branch}`,
       },
-      protected: false,
-      protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
+      ...classicProtection(req, rulesFor(repo, req.params.branch).protection),
       protection_url: `${req.world.urls.api}/repos/${repo.fullName}/branches/${req.params.branch}/protection`,
     });
   },
@@ -200,7 +224,7 @@ export const repoRoutes: RouteTable = {
         type: 'required_status_checks',
         ...source,
         parameters: {
-          strict_required_status_checks_policy: false,
+          strict_required_status_checks_policy: branch.strict === true,
           required_status_checks: branch.required.map((context) => ({ context })),
         },
       });

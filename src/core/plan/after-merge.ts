@@ -10,7 +10,8 @@ import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 
 /** The merge's answer as the plan needs it (`queued`: GitHub enabled auto-merge instead of merging). */
-export type MergeAnswer = { ok: true; queued: boolean } | { ok: false; status: number; message: string };
+export type MergeAnswer =
+  { ok: true; queued: boolean; updated?: boolean } | { ok: false; status: number; message: string };
 
 export interface MergeAnswerInput {
   repo: string;
@@ -21,6 +22,10 @@ export interface MergeAnswerInput {
   /** Names the decision the answer belongs to, in every key: `base/rN`, or `promote/PR@SHA`. */
   scope: string;
   result: MergeAnswer;
+  /** The method a "clean status" refusal merges with (absent: such a refusal goes to a person). */
+  method?: 'merge' | 'squash' | 'rebase';
+  /** Arbiter already updated this PR's branch once: a merge refused as behind again goes to a person. */
+  branchUpdated?: boolean;
   /**
    * The decision's ranking text, when the answer is to the round's own merge: the winner's check
    * was not written before the merge, so the answer's check is the first to show it.
@@ -33,12 +38,42 @@ export type MergeAnswerPlan =
   | { kind: 'queued'; actions: Action[] }
   | { kind: 'merged' }
   | { kind: 'moved'; actions: Action[] }
+  /** The branch was brought up to date: nothing merged; the new head is verified in the next round. */
+  | { kind: 'updated'; actions: Action[] }
+  /** Another path: GitHub refused auto-merge because the PR can merge now ("clean status"): merge it with `sha`. */
+  | { kind: 'merge-now'; actions: Action[] }
+  /** Another path: the merge was refused because the branch is behind a base it must be up to date with: update it once. */
+  | { kind: 'update'; actions: Action[] }
   | { kind: 'refused'; actions: Action[] };
+
+/** GitHub's refusal of auto-merge on a pull request that can merge right now. */
+const CLEAN_STATUS = /clean status/i;
+/** A 405 whose pull request GitHub reports behind its base (execute.ts adds its mergeable_state). */
+const BEHIND = /\(mergeable_state: behind\)/;
 
 /** Plans what the merge's answer asks for; a merge that shipped is planned by `planShipped`. */
 export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
   const { pr, sha, result, round } = input;
   const k = (suffix: string): string => `${input.repo}#${input.change}/${input.scope}/after/${suffix}`;
+  if (result.ok && result.updated) {
+    return {
+      kind: 'updated',
+      actions: [
+        {
+          kind: 'check-run',
+          key: k(`updated/${pr}`),
+          pr,
+          headSha: sha,
+          name: 'Arbiter / selection',
+          status: 'completed',
+          conclusion: 'neutral',
+          title: 'Branch updated: verifying the new head',
+          summary: `#${pr} won, but its branch was behind its base and the branch must be up to date before merging. Arbiter updated the branch once; nothing was merged. The new head is verified (checks and acceptance) in round ${round + 1} before any merge.`,
+          text: input.text,
+        },
+      ],
+    };
+  }
   if (result.ok && result.queued) {
     return {
       kind: 'queued',
@@ -51,14 +86,24 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
           name: 'Arbiter / selection',
           status: 'completed',
           conclusion: 'success',
-          title: 'Selected: auto-merge enabled',
-          summary: `#${pr} merges once the branch's required reviews or merge queue let it.`,
+          title: 'Selected: waiting for required reviews or the merge queue',
+          summary: `#${pr} won. It is not merged yet: GitHub merges it once the branch's required reviews are in or its merge queue takes it (auto-merge is enabled).`,
           text: input.text,
         },
       ],
     };
   }
+  if (!result.ok && result.status === 422 && CLEAN_STATUS.test(result.message) && input.method) {
+    // Another path, not a person: the PR can merge now, so it merges with the same sha.
+    return {
+      kind: 'merge-now',
+      actions: [{ kind: 'merge', key: k(`merge-now/${pr}`), pr, sha, method: input.method }],
+    };
+  }
   if (result.ok) return { kind: 'merged' };
+  if (result.status === 405 && BEHIND.test(result.message) && input.branchUpdated === false) {
+    return { kind: 'update', actions: [{ kind: 'update-branch', key: k(`update-branch/${pr}`), pr, sha }] };
+  }
   if (result.status === 409) {
     return {
       kind: 'moved',
@@ -79,6 +124,7 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
     };
   }
   const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
+  // GitHub's reason, named in the receipt too (never only "refused").
   return {
     kind: 'refused',
     actions: [
@@ -111,7 +157,13 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
           change: input.change,
           round,
           at: input.now,
-          data: { candidates: [pr], winner: pr, why: `merge refused (${result.status})` },
+          data: {
+            candidates: [pr],
+            winner: pr,
+            why: result.message
+              ? `merge refused (${result.status}: ${result.message.slice(0, 300)})`
+              : `merge refused (${result.status})`,
+          },
         },
       },
     ],

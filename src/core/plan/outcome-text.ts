@@ -5,10 +5,27 @@ import { loserReason } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
 import type { Verdict } from '../plan-schema.ts';
 import { byPr, type SelectionInput } from './verdict.ts';
+import type { MergePath } from './merge-path.ts';
+
+/** The comparison's outcome for a winner that waits on its merge path: what it waits for. */
+const WAITS_FOR: Record<Exclude<MergePath['kind'], 'merge'>, string> = {
+  'auto-merge': 'waits for required reviews (auto-merge)',
+  enqueue: 'waits for the merge queue',
+  queued: 'waits for the merge queue',
+  'update-branch': 'waits for its updated branch to be verified',
+  person: 'awaiting a person',
+};
 
 /** The comparison's outcome column: a loser's reason, or what the verdict does with the candidate. */
-export function outcomeText(verdict: Verdict, pr: number, reasons: Map<number, string>, shadow: boolean): string {
+export function outcomeText(
+  verdict: Verdict,
+  pr: number,
+  reasons: Map<number, string>,
+  shadow: boolean,
+  path: MergePath | null = null,
+): string {
   if (reasons.has(pr)) return reasons.get(pr)!;
+  if (verdict.kind === 'ship' && verdict.winner === pr && path && path.kind !== 'merge') return WAITS_FOR[path.kind];
   if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
   if (verdict.kind === 'repair')
     return verdict.target === pr

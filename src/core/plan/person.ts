@@ -176,6 +176,8 @@ export interface PromotionInput {
   /** Where the promotion came from (a command, a check-run button, an approval). */
   source: string;
   method: 'merge' | 'squash' | 'rebase';
+  /** The base merges through a merge queue: the promotion enqueues (GitHub refuses a direct merge there). */
+  mergeQueue?: boolean;
   /** The open candidate's Change; null when `pr` is not an open candidate. */
   candidate: { change: number } | null;
   /** The candidate's group as read now; null when its Change is not one Arbiter knows. */
@@ -226,7 +228,9 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
     { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
   ];
   if (group.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
-  actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
+  if (input.mergeQueue)
+    actions.push({ kind: 'auto-merge', key: k('enqueue'), pr, sha, method: input.method, queue: true });
+  else actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
   return { actions, sha };
 }
 

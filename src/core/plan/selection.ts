@@ -10,7 +10,8 @@ import type { RankedCandidate } from '../types.ts';
 import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import { describePlan } from '../replay-lines.ts';
-import { byPr, decide, type SelectionInput } from './verdict.ts';
+import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
+import { pathWords, promotion } from './merge-path.ts';
 import { outcomeText, reasonsFor } from './outcome-text.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -89,9 +90,10 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       mode: config.mode,
     },
   };
+  const path = verdict.kind === 'ship' ? mergePathOf(input, verdict.winner) : null;
   const headline =
     verdict.kind === 'ship'
-      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${shadow ? 'It would ship' : 'It ships'} (${verdict.risk.risk} risk).`
+      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${pathWords(path!, shadow)} (${verdict.risk.risk} risk).`
       : verdict.kind === 'repair'
         ? `#${verdict.target} is the best candidate; ${shadow ? 'Arbiter would ask for one repair' : 'a repair is requested'}: ${verdict.objective}.`
         : verdict.why;
@@ -104,7 +106,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   const rows: ComparisonRow[] = ranking.ordered.map((c) => ({
     evidence: evidence.get(c.pr)!,
     rank: c.rank,
-    outcome: outcomeText(verdict, c.pr, reasons, shadow),
+    outcome: outcomeText(verdict, c.pr, reasons, shadow, path),
     title: display.titles?.[c.pr],
   }));
   // One comparison per group: candidates on another base branch are compared (and commented) alone.
@@ -192,18 +194,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
     if (input.drafts.includes(w)) actions.push({ kind: 'mark-ready', key: k(`ready/${w}`), pr: w });
     const sha = evidence.get(w)!.headSha;
-    if (input.branch.requiredReviews > 0 || input.branch.mergeQueue) {
-      actions.push({
-        kind: 'auto-merge',
-        key: k(`auto-merge/${w}`),
-        pr: w,
-        sha,
-        method: config.policy.mergeMethod,
-        queue: input.branch.mergeQueue,
-      });
-    } else {
-      actions.push({ kind: 'merge', key: k(`merge/${w}`), pr: w, sha, method: config.policy.mergeMethod });
-    }
+    actions.push(...promotion(path!, w, sha, k, input.reviewers));
     const open = losers.map((n) => `#${n}`).join(', ');
     const stay =
       losers.length > 0 ? ` ${open} ${losers.length === 1 ? 'stays' : 'stay'} open until a person decides.` : '';
@@ -228,7 +219,28 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       ),
       key: k(`check/refused/${pr}`),
     }));
-    return { verdict, receipt, actions, afterShip: [...shipped, ...lost], onRefused: [refused, ...waiting] };
+    // A strict branch: the winner may be behind its base, and then its branch is updated first.
+    const strict = input.merge?.[String(w)]?.strict === true && !shadow;
+    const updatedRows = rows.map((r) =>
+      losers.includes(r.evidence.pr)
+        ? { ...r, outcome: `open: ${r.outcome}` }
+        : r.evidence.pr === w
+          ? { ...r, outcome: 'waits for its updated branch to be verified' }
+          : r,
+    );
+    const updated = comparison(
+      'comparison/updated',
+      `#${w} won, but its branch was behind ${input.base}, which must be up to date before merging. Arbiter updated the branch once; nothing merges until the new head is verified (round ${round + 1}).${stay}`,
+      updatedRows,
+    );
+    return {
+      verdict,
+      receipt,
+      actions,
+      afterShip: [...shipped, ...lost],
+      onRefused: [refused, ...waiting],
+      ...(strict ? { onUpdated: [updated] } : {}),
+    };
   } else if (verdict.kind === 'repair') {
     const t = verdict.target;
     const e = evidence.get(t)!;

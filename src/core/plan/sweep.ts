@@ -98,3 +98,44 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
   );
   return { actions, why };
 }
+
+export interface ResumeGivenUpInput {
+  repo: string;
+  change: number;
+  round: number;
+  base: string;
+  attempts: number;
+  /** What the last try answered: GitHub's words when GitHub refused. */
+  error: string;
+  prefix: string;
+  now: string;
+}
+
+/**
+ * The sweep's retry budget for a round its claimant left is spent: the same refused write is not
+ * sent again for good. The Change goes to a person, with GitHub's words and what to do.
+ */
+export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[]; why: string } {
+  const { repo, change, round } = input;
+  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/resume-given-up/${s}`;
+  const why = `Arbiter could not finish round ${round} of #${change} after ${input.attempts} tries; the last answer was: ${input.error.slice(0, 500)}. A person must act: resolve it and use \`${input.prefix} promote\` on the candidate to ship, or cancel the change.`;
+  const marker = `resume-given-up:${change}@${input.base}/r${round}`;
+  return {
+    why,
+    actions: [
+      { kind: 'comment', key: k('note'), issue: change, marker, body: `${markerFor(marker)}\n${why}` },
+      {
+        kind: 'receipt',
+        key: k('receipt'),
+        receipt: {
+          kind: 'HUMAN_GATE',
+          repo,
+          change,
+          round,
+          at: input.now,
+          data: { candidates: [], winner: null, why: `retry budget spent: ${input.error.slice(0, 300)}` },
+        },
+      },
+    ],
+  };
+}

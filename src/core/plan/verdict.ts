@@ -6,6 +6,7 @@ import { criteriaWord, failedRequired, judgeNoWinnerWords, missingCounts } from 
 import type { CandidateEvidence, Criterion, Ranking } from '../types.ts';
 import type { SelectionInputs } from '../receipt.ts';
 import type { Verdict } from '../plan-schema.ts';
+import { planMergePath, type MergePath } from './merge-path.ts';
 
 /** The planner's inputs: what a receipt records, and the ranking of the siblings. */
 export type SelectionInput = SelectionInputs & { ranking: Ranking };
@@ -15,6 +16,17 @@ export const byPr = (list: CandidateEvidence[]): Map<number, CandidateEvidence> 
 function criteriaBy(e: CandidateEvidence, criteria: Criterion[], statuses: string[]): Criterion[] {
   const ids = new Set((e.acceptance?.results ?? []).filter((r) => statuses.includes(r.status)).map((r) => r.id));
   return criteria.filter((c) => ids.has(c.id));
+}
+
+/** The winner's merge path, from what GitHub said of it in the decision's read (merge-path.ts). */
+export function mergePathOf(input: SelectionInput, winner: number): MergePath {
+  return planMergePath({
+    pr: winner,
+    method: input.config.policy.mergeMethod,
+    branch: input.branch,
+    merge: input.merge?.[String(winner)],
+    prefix: input.config.commands.prefix,
+  });
 }
 
 /** Decides who wins and what happens to them. */
@@ -93,7 +105,19 @@ export function decide(input: SelectionInput): Verdict {
   const noCriteriaOk = acceptance !== null && acceptance.status === 'none' && !config.acceptance.required;
   if (allMet || noCriteriaOk) {
     const risk = assessRisk(config.policy, e);
-    if (risk.mayShip) return { kind: 'ship', winner, losers, risk };
+    if (risk.mayShip) {
+      const path = mergePathOf(input, winner);
+      if (path.kind !== 'person') return { kind: 'ship', winner, losers, risk };
+      // The evidence says ship, GitHub says not yet: a person, with GitHub's reason and the act to give.
+      const all = total === 0 ? 'passes its checks' : `meets every criterion (${met.length} of ${total})`;
+      return {
+        kind: 'human',
+        winner,
+        before: [winner],
+        losers,
+        why: `Best candidate #${winner} ${all}, but ${path.why}. To ship it: ${path.ask}; or cancel the change.`,
+      };
+    }
     return {
       kind: 'human',
       winner,

@@ -1,0 +1,115 @@
+// The winner's merge path against the real app and the emulator (issue 29): chosen from what
+// GitHub says now, every refusal named, a person asked where GitHub needs one. Each outcome was
+// written from DESIGN.md section 6 ("Winner") before the story was played.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
+
+const SLOW = { timeout: 420_000 };
+const SELECTION = 'Arbiter / selection';
+const AWAITING = 'arbiter:awaiting-approval';
+const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
+const UPDATE = '/repos/{owner}/{repo}/pulls/{pull_number}/update-branch';
+
+const play = async (name: string): Promise<Transcript> =>
+  expectRendersClean(
+    await runScenario(
+      await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))),
+      { log: () => {} },
+    ),
+  );
+const merges = (t: Transcript) => t.writes.filter((w) => w.route === MERGE);
+const mutations = (t: Transcript, name: string) => t.writes.filter((w) => w.operation === name);
+const said = (t: Transcript, num: number): string =>
+  [...(t.prs[String(num)] ?? t.issues[String(num)]).comments]
+    .filter((c) => c.user === 'arbiter[bot]')
+    .map((c) => c.body)
+    .join('\n');
+/** Every word Arbiter wrote about the winner: its comments, its selection check, the comparison. */
+const words = (t: Transcript, pr: number, change: number): string =>
+  [said(t, pr), said(t, change), JSON.stringify(t.prs[String(pr)].checks[SELECTION] ?? {})].join('\n');
+
+describe('the merge path', () => {
+  it(
+    'auto-merge not allowed: the reason and the review are asked of a person; the approval merges the winner',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-no-auto-merge');
+      // Never "enable auto-merge" on a repository that does not allow it.
+      expect(mutations(t, 'enablePullRequestAutoMerge')).toEqual([]);
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      // Merged once, with the REST merge, after the maintainer's approval at 30 s (no refusal on the way).
+      expect(merges(t).map((w) => w.status)).toEqual([200]);
+      expect(merges(t)[0].at).toBeGreaterThanOrEqual(30);
+      const text = words(t, 61, 7);
+      expect(text).toContain('does not allow auto-merge');
+      expect(text).toContain('approve #61: the approval merges it');
+      expect(text).not.toMatch(/It ships|Waiting for evidence/);
+      // The review was requested (the Change's author: no reviewers configured, no CODEOWNERS).
+      expect(
+        t.writes.some((w) => w.summary.startsWith('request review') || w.route.endsWith('/requested_reviewers')),
+      ).toBe(true);
+      // Before the approval the winner stood before a person: labelled, and it left when it merged.
+      expect(t.writes.some((w) => w.summary.includes(AWAITING))).toBe(true);
+      expect(t.prs['61'].labels).not.toContain(AWAITING);
+    },
+  );
+
+  it('approved before the decision: merged directly within a minute, no person', SLOW, async () => {
+    const t = await play('merge-path-approved-first');
+    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true, labels: [] });
+    expect(merges(t).map((w) => w.status)).toEqual([200]);
+    // The last CI result lands at 5 s; the merge follows within a minute.
+    expect(merges(t)[0].at).toBeLessThan(5 + 60);
+    expect(mutations(t, 'enablePullRequestAutoMerge')).toEqual([]);
+    expect(t.writes.some((w) => w.summary.includes(AWAITING))).toBe(false);
+    expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+  });
+
+  it(
+    'a merge queue with a missing review: a person is asked with what is missing; the approval enqueues it',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-queue-missing-review');
+      // The queue would refuse it before the review: Arbiter does not try, and never merges around the queue.
+      const enqueues = mutations(t, 'enqueuePullRequest');
+      expect(enqueues.map((w) => w.status)).toEqual([200]);
+      expect(enqueues[0].at).toBeGreaterThanOrEqual(30);
+      expect(merges(t)).toEqual([]);
+      const text = words(t, 61, 7);
+      expect(text).toContain('merge queue, which does not take #61 until it has an approving review');
+      expect(text).toContain('approve #61');
+      expect(text).not.toMatch(/It ships|Waiting for evidence/);
+      // Before the approval it stood before a person; the queue merged it after.
+      expect(t.writes.some((w) => w.summary.includes(AWAITING))).toBe(true);
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      expect(t.prs['61'].labels).not.toContain(AWAITING);
+    },
+  );
+
+  it('a strict branch that fell behind: updated once, the new head verified, then merged', SLOW, async () => {
+    const t = await play('merge-path-strict-behind');
+    expect(t.prs['81']).toMatchObject({ merged: true });
+    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+    const updates = t.writes.filter((w) => w.route === UPDATE);
+    expect(updates.map((w) => w.status)).toEqual([202]);
+    // GitHub refused the merge while behind (405, its words kept); the merge of the updated head came after.
+    const attempts = merges(t).filter((w) => w.path.endsWith('/pulls/61/merge'));
+    expect(attempts.at(-1)?.status).toBe(200);
+    expect(attempts.filter((w) => w.status === 200)).toHaveLength(1);
+    expect(attempts.at(-1)!.at).toBeGreaterThan(updates[0].at);
+    // The new head was verified: CI ran on it and the acceptance check answered on it before the merge.
+    expect(t.prs['61'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success' });
+    expect(said(t, 7)).toContain('round 2');
+  });
+
+  it('classic protection with a required check the rulesets do not name: the round waits for it', SLOW, async () => {
+    const t = await play('merge-path-classic-protection');
+    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+    // No merge before e2e concluded at 40 s, and none refused on the way.
+    expect(merges(t).map((w) => w.status)).toEqual([200]);
+    expect(merges(t)[0].at).toBeGreaterThanOrEqual(40);
+    expect(t.prs['61'].checks['Arbiter / gate']?.summary ?? '').toContain('e2e');
+  });
+});
