@@ -20,7 +20,7 @@ import {
   setIssueState,
   type Sent,
 } from './issue-acts.ts';
-import type { Annotation, BranchRules, CheckAction, Permission, Repo } from './model.ts';
+import type { Annotation, BranchRules, CheckAction, Permission, Repo, Rerequest } from './model.ts';
 import { botLogin } from './payloads.ts';
 import {
   convertToDraft,
@@ -45,7 +45,7 @@ import {
   type HookAttempt,
   type SentRecord,
 } from './webhook-sender.ts';
-import { CI_APP_SLUG, GitHubError, World } from './world.ts';
+import { ACTIONS_APP_SLUG, CI_APP_SLUG, GitHubError, World } from './world.ts';
 
 export type { Fault, WriteRecord } from './server.ts';
 export { GitHubError } from './world.ts';
@@ -106,6 +106,7 @@ export interface RepoInput {
 
 const SELECTION_CHECK = 'Arbiter / selection';
 const CI_APP_ID = 15368;
+const ACTIONS_APP_ID = 15369;
 /** Users every repository has unless its input lists them: the default Change and candidate authors. */
 export const DEFAULT_USERS: Readonly<Record<string, { permission: Permission; bot: boolean }>> = {
   requester: { permission: 'write', bot: false },
@@ -149,6 +150,13 @@ export class GitHubEmulator {
       createdAt: opts.now(),
     });
     world.registerApp({ id: CI_APP_ID, slug: CI_APP_SLUG, name: 'CI', owner: 'ci-dev', createdAt: opts.now() });
+    world.registerApp({
+      id: ACTIONS_APP_ID,
+      slug: ACTIONS_APP_SLUG,
+      name: 'GitHub Actions',
+      owner: 'github',
+      createdAt: opts.now(),
+    });
     return new GitHubEmulator(url, world, sender, server, recorder);
   }
 
@@ -273,19 +281,22 @@ export class GitHubEmulator {
 
   // ---- scripted CI (app slug 'ci') -------------------------------------------------------
 
-  startCheck(repo: string, sha: string, name: string): Promise<number> {
+  /** Starts a run of check `name` on `sha` by `app` (the CI app unless told). */
+  startCheck(repo: string, sha: string, name: string, app: string = CI_APP_SLUG): Promise<number> {
     return this.act(
       repo,
       (r, out) =>
-        createCheckRun(
-          this.world,
-          r,
-          CI_APP_SLUG,
-          { name, head_sha: sha, status: 'in_progress' },
-          botLogin(CI_APP_SLUG),
-          out,
-        ).id,
+        createCheckRun(this.world, r, app, { name, head_sha: sha, status: 'in_progress' }, botLogin(app), out).id,
     );
+  }
+
+  /** The app re-opens its latest run of `name` on `sha` in place (a CI app answering a rerequest so). */
+  reopenCheck(repo: string, sha: string, name: string, app: string = CI_APP_SLUG): Promise<void> {
+    return this.act(repo, (r, out) => {
+      const run = latestRuns(r, sha).find((x) => x.app === app && x.name === name);
+      if (!run) throw new GitHubError(404, 'Not Found');
+      updateCheckRun(this.world, r, run, { status: 'in_progress' }, botLogin(app), out);
+    });
   }
 
   completeCheck(
@@ -294,15 +305,16 @@ export class GitHubEmulator {
     name: string,
     conclusion: string,
     output?: { title?: string; summary?: string },
+    app: string = CI_APP_SLUG,
   ): Promise<void> {
     return this.act(repo, (r, out) => {
-      const existing = latestRuns(r, sha).find((x) => x.app === CI_APP_SLUG && x.name === name);
+      const existing = latestRuns(r, sha).find((x) => x.app === app && x.name === name);
       const body = {
         conclusion,
         output: output ? { title: output.title ?? name, summary: output.summary ?? '' } : undefined,
       };
-      if (existing) updateCheckRun(this.world, r, existing, body, botLogin(CI_APP_SLUG), out);
-      else createCheckRun(this.world, r, CI_APP_SLUG, { name, head_sha: sha, ...body }, botLogin(CI_APP_SLUG), out);
+      if (existing) updateCheckRun(this.world, r, existing, body, botLogin(app), out);
+      else createCheckRun(this.world, r, app, { name, head_sha: sha, ...body }, botLogin(app), out);
     });
   }
 
@@ -419,7 +431,14 @@ export class GitHubEmulator {
   }
 
   /** Check runs Arbiter asked to run again, in order (the runner answers them as the CI app). */
-  rerequests(repo: string): { runId: number; name: string; headSha: string; app: string; by: string }[] {
+  /** Every check run of the repository, oldest first: what ran, by which app, on which head. */
+  checkRuns(repo: string): { id: number; name: string; app: string; headSha: string; status: string }[] {
+    return this.world
+      .repo(repo)
+      .runs.map((r) => ({ id: r.id, name: r.name, app: r.app, headSha: r.headSha, status: r.status }));
+  }
+
+  rerequests(repo: string): Rerequest[] {
     return this.world.repo(repo).rerequests.map((r) => ({ ...r }));
   }
 

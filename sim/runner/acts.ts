@@ -43,7 +43,7 @@ function countFiles(files: Record<string, string>, deleted: string[], renamed: R
 async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
   if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
-  else await emulator.startCheck(scenario.repo, sha, check.name);
+  else await emulator.startCheck(scenario.repo, sha, check.name, check.app);
 }
 
 /** Starts the scripted checks of a new head (check runs in progress, statuses pending), except late ones (`startAt`). */
@@ -65,7 +65,7 @@ export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, 
   }
   const conclusion = check.conclusion ?? 'success';
   const output = outputOf(check, 0);
-  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output);
+  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output, check.app);
   ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${output?.title ? ` (${output.title})` : ''}`);
 }
 
@@ -266,8 +266,9 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     await startChecks(ctx, sha, agent.number, refine.checks);
   },
   async rerun(ctx, act) {
-    await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name);
-    ctx.say(`CI: ${act.name} re-run started on #${act.candidate}`);
+    if (act.inPlace) await ctx.emulator.reopenCheck(ctx.scenario.repo, act.sha, act.name, act.app);
+    else await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name, act.app);
+    ctx.say(`CI: ${act.name} re-run ${act.inPlace ? 're-opened the same run' : 'started'} on #${act.candidate}`);
   },
 };
 
