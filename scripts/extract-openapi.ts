@@ -50,6 +50,8 @@ export const SERVED_OPERATIONS: readonly string[] = [
   'GET /repos/{owner}/{repo}/check-runs/{check_run_id}',
   'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
   'POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest',
+  // A GitHub Actions scoring check is re-run as a job (a new check run), not rerequested.
+  'POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun',
   'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
   'GET /repos/{owner}/{repo}/commits/{ref}/check-suites',
   'GET /repos/{owner}/{repo}/commits/{ref}/status',

@@ -75,6 +75,13 @@ export const CheckSpec = z
      * the check starts, and concludes at `at` (at the approval, if `at` came first).
      */
     awaitsApproval: z.boolean().optional(),
+    /** Extension: the app that reports the check run: `ci` (default) or `github-actions` (a job). */
+    app: z.enum(['ci', 'github-actions']).optional(),
+    /**
+     * Extension: how the check's app answers a re-run: `new-run` (default: a new check run), `in-place`
+     * (the app re-opens and updates the same run), `never` (the new run starts and never concludes).
+     */
+    rerun: z.enum(['new-run', 'in-place', 'never']).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.startAt !== undefined && c.at !== undefined && c.at < c.startAt)
@@ -102,6 +109,18 @@ export const CheckSpec = z
         code: 'custom',
         path: ['readings'],
         message: 'readings belong to a check run, not a commit status',
+      });
+    if (c.kind === 'status' && (c.app !== undefined || c.rerun !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.app !== undefined ? 'app' : 'rerun'],
+        message: 'a commit status has no app and is never re-run (`kind: status`)',
+      });
+    if (c.app === 'github-actions' && c.rerun === 'in-place')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rerun'],
+        message: 'GitHub Actions re-runs a job as a new check run: `in-place` is what another CI app may do',
       });
     if (c.never) {
       if (c.at !== undefined)

@@ -4,7 +4,7 @@ import type { Annotation, CheckAction, CheckRun, CheckSuite, CommitStatus, Repo 
 import { checkRunJson, checkSuiteJson, statusJson } from './payloads.ts';
 import type { Sent } from './issue-acts.ts';
 import { settleAutoMerges } from './auto-merge.ts';
-import { GitHubError, type World } from './world.ts';
+import { ACTIONS_APP_SLUG, GitHubError, type World } from './world.ts';
 
 export interface CheckRunInput {
   name?: string;
@@ -390,8 +390,8 @@ export function dispatch(
   );
 }
 
-/** The app whose suites are GitHub Actions workflow runs. */
-export const ACTIONS_APP_SLUG = 'github-actions';
+/** The app whose suites are GitHub Actions workflow runs (defined with the world's apps). */
+export { ACTIONS_APP_SLUG };
 
 /**
  * GitHub Actions runs that wait for a maintainer's approval (a bot's or a first-time contributor's

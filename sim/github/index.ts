@@ -2,7 +2,6 @@
 // CI, inject faults, hold and redeliver webhooks, and observe writes, reads and violations.
 import { AppAuth } from './auth.ts';
 import {
-  ACTIONS_APP_SLUG,
   approveWorkflowRuns,
   awaitWorkflowApproval,
   clickButton as clickRunButton,
@@ -24,7 +23,7 @@ import {
   setIssueState,
   type Sent,
 } from './issue-acts.ts';
-import type { Annotation, BranchRules, CheckAction, Permission, Repo } from './model.ts';
+import type { Annotation, BranchRules, CheckAction, Permission, Repo, Rerequest } from './model.ts';
 import { botLogin } from './payloads.ts';
 import {
   convertToDraft,
@@ -50,7 +49,7 @@ import {
   type HookAttempt,
   type SentRecord,
 } from './webhook-sender.ts';
-import { CI_APP_SLUG, GitHubError, World } from './world.ts';
+import { ACTIONS_APP_SLUG, CI_APP_SLUG, GitHubError, World } from './world.ts';
 
 export type { Fault, WriteRecord } from './server.ts';
 export { GitHubError } from './world.ts';
@@ -334,14 +333,22 @@ export class GitHubEmulator {
 
   // ---- scripted CI (app slug 'ci') -------------------------------------------------------
 
-  /** Starts a check run of the CI app (or, `actions`, of GitHub Actions). */
-  startCheck(repo: string, sha: string, name: string, opts: { actions?: boolean } = {}): Promise<number> {
-    const app = opts.actions ? ACTIONS_APP_SLUG : CI_APP_SLUG;
+  /** Starts a run of check `name` on `sha` by `app` (the CI app unless told; `github-actions` for an Actions job). */
+  startCheck(repo: string, sha: string, name: string, app: string = CI_APP_SLUG): Promise<number> {
     return this.act(
       repo,
       (r, out) =>
         createCheckRun(this.world, r, app, { name, head_sha: sha, status: 'in_progress' }, botLogin(app), out).id,
     );
+  }
+
+  /** The app re-opens its latest run of `name` on `sha` in place (a CI app answering a rerequest so). */
+  reopenCheck(repo: string, sha: string, name: string, app: string = CI_APP_SLUG): Promise<void> {
+    return this.act(repo, (r, out) => {
+      const run = latestRuns(r, sha).find((x) => x.app === app && x.name === name);
+      if (!run) throw new GitHubError(404, 'Not Found');
+      updateCheckRun(this.world, r, run, { status: 'in_progress' }, botLogin(app), out);
+    });
   }
 
   completeCheck(
@@ -350,9 +357,8 @@ export class GitHubEmulator {
     name: string,
     conclusion: string,
     output?: { title?: string; summary?: string },
-    opts: { actions?: boolean } = {},
+    app: string = CI_APP_SLUG,
   ): Promise<void> {
-    const app = opts.actions ? ACTIONS_APP_SLUG : CI_APP_SLUG;
     return this.act(repo, (r, out) => {
       const existing = latestRuns(r, sha).find((x) => x.app === app && x.name === name);
       const body = {
@@ -499,7 +505,14 @@ export class GitHubEmulator {
   }
 
   /** Check runs Arbiter asked to run again, in order (the runner answers them as the CI app). */
-  rerequests(repo: string): { runId: number; name: string; headSha: string; app: string; by: string }[] {
+  /** Every check run of the repository, oldest first: what ran, by which app, on which head. */
+  checkRuns(repo: string): { id: number; name: string; app: string; headSha: string; status: string }[] {
+    return this.world
+      .repo(repo)
+      .runs.map((r) => ({ id: r.id, name: r.name, app: r.app, headSha: r.headSha, status: r.status }));
+  }
+
+  rerequests(repo: string): Rerequest[] {
     return this.world.repo(repo).rerequests.map((r) => ({ ...r }));
   }
 

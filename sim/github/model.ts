@@ -175,13 +175,19 @@ export interface Dispatch {
   client_payload: unknown;
 }
 
-/** A check run someone asked its app to run again (`POST …/check-runs/{id}/rerequest`). */
+/**
+ * A check run someone asked to run again: its app is asked (`POST …/check-runs/{id}/rerequest`,
+ * `via: 'rerequest'`), or GitHub Actions re-runs the job (`POST …/actions/jobs/{job_id}/rerun`,
+ * `via: 'job-rerun'`), which queues the job's new check run at once (`newRunId`).
+ */
 export interface Rerequest {
   runId: number;
   name: string;
   headSha: string;
   app: string;
   by: string;
+  via: 'rerequest' | 'job-rerun';
+  newRunId?: number;
 }
 
 export interface Repo {

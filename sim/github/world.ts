@@ -31,6 +31,8 @@ export class GitHubError extends Error {
 }
 
 export const CI_APP_SLUG = 'ci';
+/** GitHub Actions' own app: its check runs are jobs, re-run through the Actions API. */
+export const ACTIONS_APP_SLUG = 'github-actions';
 
 export class World {
   readonly repos = new Map<string, Repo>();

@@ -31,6 +31,10 @@ function candidate(s: Scenario, n: number): Candidate {
   return c;
 }
 
+/** The app that reports a scripted check: GitHub Actions for a run that awaits approval or says `app: github-actions`, else the CI app. */
+const checkApp = (check: CheckSpec): string =>
+  check.awaitsApproval === true || check.app === 'github-actions' ? 'github-actions' : 'ci';
+
 function headSha(ctx: ActContext, key: HeadKey): string {
   if (key.startsWith('sha:')) return key.slice(4);
   const sha = ctx.heads.get(key);
@@ -46,7 +50,7 @@ function countFiles(files: Record<string, string>, deleted: string[], renamed: R
 async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promise<void> {
   const { emulator, scenario } = ctx;
   if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
-  else await emulator.startCheck(scenario.repo, sha, check.name, { actions: check.awaitsApproval === true });
+  else await emulator.startCheck(scenario.repo, sha, check.name, checkApp(check));
 }
 
 /**
@@ -81,9 +85,7 @@ export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, 
   }
   const conclusion = check.conclusion ?? 'success';
   const output = outputOf(check, 0);
-  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output, {
-    actions: check.awaitsApproval === true,
-  });
+  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output, checkApp(check));
   ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${output?.title ? ` (${output.title})` : ''}`);
 }
 
@@ -326,8 +328,9 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     await startChecks(ctx, sha, agent.number, refine.checks);
   },
   async rerun(ctx, act) {
-    await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name);
-    ctx.say(`CI: ${act.name} re-run started on #${act.candidate}`);
+    if (act.inPlace) await ctx.emulator.reopenCheck(ctx.scenario.repo, act.sha, act.name, act.app);
+    else await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name, act.app);
+    ctx.say(`CI: ${act.name} re-run ${act.inPlace ? 're-opened the same run' : 'started'} on #${act.candidate}`);
   },
 };
 

@@ -57,7 +57,15 @@ export class AgentScripts {
       if (!spec) continue;
       const check: CheckSpec = { ...spec.check, readings: undefined, output: outputOf(spec.check, spec.runs) };
       spec.runs++;
-      out.push({ at: now, act: { kind: 'rerun', candidate: spec.pr, sha: r.headSha, name: r.name } });
+      const mode = spec.check.rerun ?? 'new-run';
+      const app = spec.check.app ?? 'ci';
+      // A job re-run (GitHub Actions) is already queued by GitHub; a rerequest is the app's to answer.
+      if (r.via === 'rerequest')
+        out.push({
+          at: now,
+          act: { kind: 'rerun', candidate: spec.pr, sha: r.headSha, name: r.name, app, inPlace: mode === 'in-place' },
+        });
+      if (mode === 'never') continue;
       out.push({
         at: now + spec.check.rerunAfter,
         act: { kind: 'check', candidate: spec.pr, head: `sha:${r.headSha}`, check },

@@ -17,8 +17,8 @@ export type Act =
   | { kind: 'agent-open'; agent: number; slot: string; approach: string }
   /** A scripted agent pushes its refinement to its PR. */
   | { kind: 'agent-push'; agent: number }
-  /** The CI app starts a new run of a check Arbiter asked to run again. */
-  | { kind: 'rerun'; candidate: number; sha: string; name: string };
+  /** The check's app starts a new run of a check Arbiter asked to run again, or re-opens the same run (`inPlace`). */
+  | { kind: 'rerun'; candidate: number; sha: string; name: string; app: string; inPlace: boolean };
 
 export interface Step {
   at: number;

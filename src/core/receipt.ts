@@ -173,6 +173,8 @@ export const PortfolioWideData = z.object({
   k: z.number().int(),
   readings,
   averages: z.record(z.string(), z.number().nullable()),
+  /** Re-runs of the scoring check that never answered within `portfolio.composeTimeout` (none before issue 24). */
+  unanswered: z.array(z.object({ pr, askedAt: z.string() })).default([]),
   ranking: z.array(RankRow),
   deep: z.array(pr),
   out: z.array(z.object({ pr, reason: z.string().optional() })),

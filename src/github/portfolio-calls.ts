@@ -13,6 +13,7 @@ const Run = z.object({
   name: z.string(),
   status: z.string(),
   conclusion: z.string().nullable().optional(),
+  completed_at: z.string().nullable().optional(),
   output: z
     .object({ title: z.string().nullable().optional(), summary: z.string().nullable().optional() })
     .nullable()
@@ -27,6 +28,8 @@ export interface ScoringRun {
   /** The score in its output; null while it runs or when it reports none. */
   score: number | null;
   appSlug: string | null;
+  /** When the run last completed (a run its app updates in place completes again): ISO time, or null. */
+  completedAt: string | null;
 }
 
 /** GitHub Actions' app: its check runs are jobs, re-run through the Actions API. */
@@ -88,6 +91,7 @@ export class PortfolioGitHub {
             ? readScore({ title: r.output?.title ?? null, summary: r.output?.summary ?? null })
             : null,
         appSlug: r.app?.slug ?? null,
+        completedAt: r.status === 'completed' ? (r.completed_at ?? null) : null,
       }));
   }
 

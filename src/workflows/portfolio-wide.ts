@@ -2,9 +2,10 @@
 // on every sibling, re-runs it while the policy needs more readings, then records the top k for the deep round.
 import { z } from 'zod';
 import { readWideDecision, type WideDecision } from '../core/plan-schema.ts';
-import { planWideRound, type SlotView } from '../core/plan/portfolio.ts';
+import { planWideRound, type SlotView, type Unanswered } from '../core/plan/portfolio.ts';
 import { MAX_READINGS, POLICIES, readingsUsed, slotOf, type Reading } from '../core/portfolio.ts';
 import type { PortfolioCalls } from '../github/port.ts';
+import type { ScoringRun } from '../github/portfolio-calls.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { RoundRow } from '../store/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
@@ -28,28 +29,80 @@ async function unlinkedOf(
   return out;
 }
 
-/** Every completed reading of the scoring check on each sibling's head, stored with the explore. */
-async function gatherReadings(
-  ctx: RepoContext,
-  p: PortfolioRow,
-  view: GroupView,
-): Promise<{ readings: Reading[]; runs: Map<number, { id: number; appSlug: string | null }> }> {
-  const name = ctx.config.gate.score;
-  const runs = new Map<number, { id: number; appSlug: string | null }>();
-  if (name === null) return { readings: [], runs };
-  const readings: Reading[] = [];
-  const gh = portfolioGitHub(ctx);
-  for (const e of view.evidence.values()) {
-    const all = await gh.scoringRuns(e.headSha, name);
-    const done = all.filter((r) => r.completed);
-    for (const r of done) if (r.score !== null) readings.push({ pr: e.pr, run: r.id, value: r.score });
-    const last = done[done.length - 1];
-    if (last) runs.set(e.pr, { id: last.id, appSlug: last.appSlug });
+const Requested = z.object({ rerun: z.number(), at: z.string() });
+type Asked = z.infer<typeof Requested>;
+
+/** The key of re-run request `n` (1-based) of the scoring check on `pr`: reading `n` answers it. */
+const requestKey = (ctx: RepoContext, p: PortfolioRow, pr: number, n: number): string =>
+  `${ctx.key}#${p.change}/p${p.number}/rerun/${pr}/r${n}`;
+
+/** The re-runs of the scoring check asked for on `pr`, in order. */
+async function requestsOf(ctx: RepoContext, p: PortfolioRow, pr: number): Promise<Asked[]> {
+  const out: Asked[] = [];
+  for (let n = 1; n <= MAX_READINGS; n++) {
+    const asked = Requested.safeParse(await ctx.deps.store.getAppliedAction(requestKey(ctx, p, pr, n)));
+    if (!asked.success) break;
+    out.push(asked.data);
   }
-  await ctx.deps.store.putReadings(
-    readings.map((r) => ({ repo: ctx.key, change: p.change, portfolio: p.number, ...r })),
-  );
-  return { readings, runs };
+  return out;
+}
+
+/**
+ * A completed run answers a re-run request when it is a newer run than the one asked about, or that
+ * same run completed again after the request (a CI app may update the run in place).
+ */
+const answers = (run: ScoringRun, q: Asked): boolean =>
+  run.id > q.rerun ||
+  (run.id === q.rerun && run.completedAt !== null && Date.parse(run.completedAt) > Date.parse(q.at));
+
+interface Gathered {
+  /** Reading 0 is the first run's; reading n answers re-run request n. */
+  readings: Reading[];
+  /** The last completed run of each sibling: the one a re-run request names. */
+  runs: Map<number, ScoringRun>;
+  asked: Map<number, Asked[]>;
+}
+
+/**
+ * The readings of the scoring check on each sibling's head, keyed by the re-run request they
+ * answer (not by check run: a run updated in place is still a reading per request), stored with the
+ * explore as they come, since GitHub keeps only a run's latest output.
+ */
+async function gatherReadings(ctx: RepoContext, p: PortfolioRow, view: GroupView): Promise<Gathered> {
+  const name = ctx.config.gate.score;
+  const out: Gathered = { readings: [], runs: new Map(), asked: new Map() };
+  if (name === null) return out;
+  const gh = portfolioGitHub(ctx);
+  const known = await ctx.deps.store.listReadings(ctx.key, p.change, p.number);
+  const fresh: Reading[] = [];
+  for (const e of view.evidence.values()) {
+    const done = (await gh.scoringRuns(e.headSha, name)).filter((r) => r.completed);
+    const last = done[done.length - 1];
+    if (last) out.runs.set(e.pr, last);
+    const have = new Set(known.filter((r) => r.pr === e.pr).map((r) => r.run));
+    const requests = await requestsOf(ctx, p, e.pr);
+    out.asked.set(e.pr, requests);
+    const first = done.find((r) => r.score !== null);
+    if (!have.has(0) && first?.score != null) fresh.push({ pr: e.pr, run: 0, value: first.score });
+    requests.forEach((q, i) => {
+      const answer = have.has(i + 1) ? undefined : done.find((r) => r.score !== null && answers(r, q));
+      if (answer?.score != null) fresh.push({ pr: e.pr, run: i + 1, value: answer.score });
+    });
+  }
+  await ctx.deps.store.putReadings(fresh.map((r) => ({ repo: ctx.key, change: p.change, portfolio: p.number, ...r })));
+  out.readings = [...known.map(({ pr, run, value }) => ({ pr, run, value })), ...fresh];
+  return out;
+}
+
+/**
+ * The siblings of an explore's wide round that already have a reading: their scoring check running
+ * again is the round's own re-run, which the round waits for itself (up to `portfolio.composeTimeout`),
+ * not CI the selection waits on. Empty when `round` is not a wide round being measured.
+ */
+export async function measuredInWide(ctx: RepoContext, change: number, round: RoundRow): Promise<Set<number>> {
+  const p = await ctx.deps.store.latestPortfolio(ctx.key, change);
+  if (!p || p.phase !== 'wide' || p.base !== round.base || p.wideRound !== round.number) return new Set();
+  return new Set((await ctx.deps.store.listReadings(ctx.key, change, p.number)).map((r) => r.pr));
 }
 
 /**
@@ -64,17 +117,24 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
   let current = (await store.getRound(round.id)) ?? round;
   if (current.decision === null) {
     const evidence = [...view.evidence.values()];
-    const { readings, runs } = await gatherReadings(ctx, p, view);
+    const gathered = await gatherReadings(ctx, p, view);
+    const { readings } = gathered;
     let step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: MAX_READINGS });
+    let unanswered: Unanswered[] = [];
     if (step.kind === 'rerun') {
-      if (!(await requestReruns(ctx, p, view, step.prs, runs))) {
+      const stalled = await requestReruns(ctx, p, view, step.prs, gathered);
+      if (stalled === null) {
         await store.releaseRound(round.id, ctx.token);
         return true;
       }
-      // The check's app never answered the re-runs: choose on the readings there are.
+      // The re-runs were not answered within `portfolio.composeTimeout`: choose on the readings there are.
+      unanswered = stalled;
       const counts = step.prs.map((pr) => readings.filter((r) => r.pr === pr).length);
       step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: Math.max(1, Math.min(...counts)) });
-      if (step.kind === 'rerun') return true;
+      if (step.kind === 'rerun') {
+        await store.releaseRound(round.id, ctx.token);
+        return true;
+      }
     }
     const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({
       slot: s.slot,
@@ -93,8 +153,10 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
       siblings: evidence,
       step,
       readings: readingsUsed(step, readings, p.policy),
+      unanswered,
       slots,
       unlinked: await unlinkedOf(ctx, view, slots),
+      scoreCheck: ctx.config.gate.score ?? '',
       config: ctx.config,
       now: nowIso(ctx),
     });
@@ -133,38 +195,41 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
   return true;
 }
 
-const Requested = z.object({ rerun: z.number(), at: z.string() });
-
 /**
- * Re-runs the scoring check of each of `prs` once per reading it needs (an action key per run).
- * True when every one was asked for before, `portfolio.composeTimeout` ago, and never answered.
+ * Asks for the next reading of each of `prs` (one re-run request each, an action key per request).
+ * When every one of them already has its request outstanding since `portfolio.composeTimeout` or
+ * longer, asks nothing and returns those requests (the round decides without them); else null.
  */
 async function requestReruns(
   ctx: RepoContext,
   p: PortfolioRow,
   view: GroupView,
   prs: number[],
-  runs: Map<number, { id: number; appSlug: string | null }>,
-): Promise<boolean> {
+  gathered: Gathered,
+): Promise<Unanswered[] | null> {
   const gh = portfolioGitHub(ctx);
   const name = ctx.config.gate.score ?? '';
-  let stalled = prs.length > 0;
+  const stalled: Unanswered[] = [];
+  let waiting = prs.length === 0;
   for (const pr of prs) {
-    const run = runs.get(pr);
-    const e = view.evidence.get(pr);
-    if (!run || !e) continue;
-    const key = `${ctx.key}#${p.change}/p${p.number}/rerun/${pr}/${run.id}`;
-    const asked = Requested.safeParse(await ctx.deps.store.getAppliedAction(key));
-    if (asked.success) {
-      stalled &&=
-        ctx.deps.clock.now().getTime() - Date.parse(asked.data.at) >= ctx.config.portfolio.composeTimeout * 1000;
+    // Request n asks for reading n: the one outstanding, if the last request was never answered.
+    const n = gathered.readings.filter((r) => r.pr === pr).length;
+    const outstanding = gathered.asked.get(pr)?.[n - 1];
+    if (outstanding) {
+      const age = ctx.deps.clock.now().getTime() - Date.parse(outstanding.at);
+      if (age >= ctx.config.portfolio.composeTimeout * 1000) stalled.push({ pr, askedAt: outstanding.at });
+      else waiting = true;
       continue;
     }
-    stalled = false;
+    const run = gathered.runs.get(pr);
+    const e = view.evidence.get(pr);
+    if (!run || !e) continue;
+    waiting = true;
+    const key = requestKey(ctx, p, pr, n);
     if (!(await claimOnce(ctx, key))) continue;
     // Shadow mode writes nothing but comments and checks: it re-runs no CI (DESIGN.md section 6).
     const shadow = ctx.config.mode === 'shadow';
-    if (!shadow) await gh.rerun({ id: run.id, completed: true, score: null, appSlug: run.appSlug });
+    if (!shadow) await gh.rerun(run);
     await ctx.deps.store.recordAppliedAction(key, { rerun: run.id, at: nowIso(ctx) }, nowIso(ctx));
     await writeCheck(ctx, {
       pr,
@@ -181,5 +246,5 @@ async function requestReruns(
         : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
     });
   }
-  return stalled;
+  return waiting || stalled.length === 0 ? null : stalled;
 }

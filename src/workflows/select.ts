@@ -25,7 +25,7 @@ import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { portfolioPending } from './portfolio.ts';
-import { decidePortfolioRound } from './portfolio-wide.ts';
+import { decidePortfolioRound, measuredInWide } from './portfolio-wide.ts';
 import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
@@ -75,6 +75,9 @@ export async function readGroupView(
       ? reused
       : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);
+  const measured = await measuredInWide(ctx, changeNumber, round);
+  // In a wide round being measured, the round waits for its own re-runs of the scoring check.
+  const unscored = { ...ctx, config: { ...ctx.config, gate: { ...ctx.config.gate, score: null } } };
   const evidence = new Map<number, CandidateEvidence>();
   const pending: GroupView['pending'] = [];
   for (const s of siblings) {
@@ -99,7 +102,11 @@ export async function readGroupView(
     // The job's read came before its own verification: a sibling that settled since (its job
     // stored its gate before its selection step) counts as settled, so of two siblings settling
     // at once the later selection step always sees both.
-    const gate = read && !fresh.settled && stored?.settled ? stored : fresh;
+    let gate = read && !fresh.settled && stored?.settled ? stored : fresh;
+    if (!gate.settled && measured.has(s.pr)) {
+      const required = gateFrom(unscored, pull, stored, branch.required);
+      if (required.settled) gate = required;
+    }
     const acceptance = await storedAcceptance(ctx, s, change);
     if (!gate.settled && gate.awaitingApproval) pending.push({ pr: s.pr, why: gate.reason });
     else if (!gate.settled) pending.push({ pr: s.pr, why: 'CI running' });

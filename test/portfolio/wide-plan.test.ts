@@ -72,6 +72,8 @@ function input(mode: 'live' | 'shadow' = 'live'): WideInput {
       { slot: '7-1-3', approach: 'fuzzy', state: 'dropped', pr: null, reason: 'no pull request within 600 s' },
     ],
     unlinked: [{ pr: 23, slot: '7-9-9' }],
+    unanswered: [],
+    scoreCheck: 'bench',
     config: { mode },
     now: '2026-01-01T00:00:00.000Z',
   };

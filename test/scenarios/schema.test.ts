@@ -129,6 +129,29 @@ describe('scenario schema', () => {
     for (const line of r.errors) expect(line).toMatch(/^[\w.()]+: \S/);
   });
 
+  it('refuses re-run scripts GitHub cannot play', () => {
+    const r = parseScenario({
+      ...minimal,
+      candidates: [
+        {
+          number: 12,
+          branch: 'a',
+          checks: [
+            { name: 'bench', conclusion: 'success', at: 1, app: 'github-actions', rerun: 'in-place' },
+            { name: 'lint', kind: 'status', state: 'success', at: 1, rerun: 'never' },
+            { name: 'ok', conclusion: 'success', at: 1, app: 'github-actions', rerun: 'never' },
+          ],
+        },
+      ],
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      'candidates.0.checks.0.rerun: GitHub Actions re-runs a job as a new check run: `in-place` is what another CI app may do',
+      'candidates.0.checks.1.rerun: a commit status has no app and is never re-run (`kind: status`)',
+    ]);
+  });
+
   it('checks references between keys', () => {
     const r = parseScenario({
       ...minimal,

@@ -71,8 +71,8 @@ describe("GitHub Actions runs that wait for a maintainer's approval", () => {
     await expect(h.emulator.approveWorkflows(REPO, 2, 'visitor')).rejects.toMatchObject({ status: 403 });
     expect(await h.emulator.approveWorkflows(REPO, 2, 'maintainer')).toBe(sha);
     expect(await h.emulator.approveWorkflows(REPO, 2, 'maintainer')).toBeNull();
-    await h.emulator.startCheck(REPO, sha, 'test', { actions: true });
-    await h.emulator.completeCheck(REPO, sha, 'test', 'success', undefined, { actions: true });
+    await h.emulator.startCheck(REPO, sha, 'test', 'github-actions');
+    await h.emulator.completeCheck(REPO, sha, 'test', 'success', undefined, 'github-actions');
     await settle(h.emulator);
     const pull = await group();
     expect(pull.checks.map((c) => [c.name, c.app, c.outcome])).toEqual([['test', 'github-actions', 'pass']]);
@@ -80,7 +80,7 @@ describe("GitHub Actions runs that wait for a maintainer's approval", () => {
   });
 
   it('a check run that ran and concluded action_required carries a details_url, and is no approval wait', async () => {
-    await h.emulator.completeCheck(REPO, sha, 'deploy', 'action_required', undefined, { actions: true });
+    await h.emulator.completeCheck(REPO, sha, 'deploy', 'action_required', undefined, 'github-actions');
     await settle(h.emulator);
     const run = h
       .events('check_run', 'completed')

@@ -219,6 +219,7 @@ export class FakeGitHub implements GitHubPort {
           completed: r.status === 'completed',
           score: r.status === 'completed' ? readScore({ title: r.title, summary: r.summary }) : null,
           appSlug: null,
+          completedAt: null,
         }));
     },
     rerun: (run) => this.write(`rerun check run ${run.id}`, () => undefined),

@@ -11,6 +11,8 @@ import {
   type CheckRunInput,
 } from '../check-acts.ts';
 import type { Repo } from '../model.ts';
+import { botLogin } from '../payloads.ts';
+import { ACTIONS_APP_SLUG, GitHubError } from '../world.ts';
 import { intParam, ok, paged, parseBody, repoOf, type RouteTable } from './route-kit.ts';
 
 const Annotation = z.object({
@@ -24,6 +26,9 @@ const Annotation = z.object({
   title: z.string().optional(),
   raw_details: z.string().optional(),
 });
+const JobRerunBody = z
+  .object({ enable_debug_logging: z.boolean().optional(), enable_debugger: z.boolean().optional() })
+  .nullable();
 const CheckRunBody = z.object({
   name: z.string().optional(),
   head_sha: z.string().optional(),
@@ -84,8 +89,42 @@ export const checkRoutes: RouteTable = {
   'POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest': (req) => {
     const repo = repoOf(req);
     const run = findRun(repo, intParam(req, 'check_run_id'));
-    repo.rerequests.push({ runId: run.id, name: run.name, headSha: run.headSha, app: run.app, by: req.actor });
+    repo.rerequests.push({
+      runId: run.id,
+      name: run.name,
+      headSha: run.headSha,
+      app: run.app,
+      by: req.actor,
+      via: 'rerequest',
+    });
     return ok({}, `rerequest check-run ${run.name} on ${prNumbers(repo, run.headSha)}`, 201);
+  },
+  // A GitHub Actions job is a check run of the github-actions app with the same id. Re-running it
+  // queues the job again as a new check run on the same head (the old run keeps its result); the
+  // scenario runner plays the runner that completes it. Any other id is not a job: 404.
+  'POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun': (req) => {
+    const repo = repoOf(req);
+    const job = repo.runs.find((r) => r.id === intParam(req, 'job_id') && r.app === ACTIONS_APP_SLUG);
+    if (!job) throw new GitHubError(404, 'Not Found');
+    parseBody(JobRerunBody, req.body ?? {});
+    const run = createCheckRun(
+      req.world,
+      repo,
+      ACTIONS_APP_SLUG,
+      { name: job.name, head_sha: job.headSha, status: 'queued' },
+      botLogin(ACTIONS_APP_SLUG),
+      req.out,
+    );
+    repo.rerequests.push({
+      runId: job.id,
+      name: job.name,
+      headSha: job.headSha,
+      app: job.app,
+      by: req.actor,
+      via: 'job-rerun',
+      newRunId: run.id,
+    });
+    return ok({}, `re-run job ${job.name} on ${prNumbers(repo, job.headSha)}`, 201);
   },
   'GET /repos/{owner}/{repo}/commits/{ref}/check-runs': (req) => {
     const repo = repoOf(req);

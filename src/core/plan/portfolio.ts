@@ -20,6 +20,12 @@ export interface SlotView {
   reason: string;
 }
 
+/** A re-run of the scoring check asked for and never answered within `portfolio.composeTimeout`. */
+export interface Unanswered {
+  pr: number;
+  askedAt: string;
+}
+
 export interface WideInput {
   repo: string;
   change: { number: number; title: string; criteria: Criterion[] };
@@ -31,10 +37,14 @@ export interface WideInput {
   step: Extract<PolicyStep, { kind: 'chosen' }>;
   /** The readings each candidate's rank rests on, in run order. */
   readings: Map<number, number[]>;
+  /** Re-runs that never answered: the round was decided on the readings it had. */
+  unanswered: Unanswered[];
   slots: SlotView[];
   /** Candidates whose `Arbiter-slot` named no open slot: ordinary candidates, said so. */
   unlinked: { pr: number; slot: string }[];
   config: Pick<ArbiterConfig, 'mode'>;
+  /** The scoring check's name (`gate.score`), as the notes name it. */
+  scoreCheck: string;
   now: string;
 }
 
@@ -108,6 +118,7 @@ export function planWideRound(input: WideInput): WidePlan {
       k,
       readings: readingsData,
       averages,
+      unanswered: input.unanswered,
       ranking: step.ranking.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({
         pr,
         rank,
@@ -167,6 +178,10 @@ export function planWideRound(input: WideInput): WidePlan {
       `#${c.pr}${who}: readings ${describeReadings(readingsOf(c.pr))}${step.deep.includes(c.pr) ? ' → deep round' : ''}`,
     );
   }
+  for (const u of input.unanswered)
+    detail.push(
+      `#${u.pr}: the re-run of \`${input.scoreCheck}\` asked at ${u.askedAt} never answered within \`portfolio.composeTimeout\`; ranked on the readings it has.`,
+    );
   for (const s of input.slots.filter((x) => x.state !== 'open'))
     detail.push(`Slot \`${s.slot}\` (${clip(s.approach)}): ${s.state}${s.reason ? `: ${s.reason}` : ''}`);
   for (const u of input.unlinked)
