@@ -5,6 +5,7 @@ import { checkOutcome } from '../core/gate.ts';
 import type { IssueRef } from '../core/link.ts';
 import type { SuiteSeen } from '../core/agent-work.ts';
 import type { ObservedCheck } from '../core/types.ts';
+import { noteRead } from './read-age.ts';
 
 export interface PullState {
   number: number;
@@ -274,29 +275,6 @@ async function groupAnswer(
   return answered;
 }
 
-/** When each group read was answered (ms, system clock): how old a label list it holds is. */
-const readTimes = new WeakMap<ReadonlyMap<number, PullState>, number>();
-
-/** A group read this long ago is too old to replace a pull request's labels from. */
-export const GROUP_READ_FRESH_MS = 10_000;
-
-/** Notes when a group read was answered (`readGroupState` does, for every read). */
-export function noteRead(read: ReadonlyMap<number, PullState>, at = Date.now()): void {
-  readTimes.set(read, at);
-}
-
-/** Notes that `to` holds what `from` read (a subset, or a copy), read when `from` was. */
-export function sameRead(from: ReadonlyMap<number, PullState>, to: ReadonlyMap<number, PullState>): void {
-  const at = readTimes.get(from);
-  if (at !== undefined) readTimes.set(to, at);
-}
-
-/** Whether a group read is recent enough to write a label list from (a read of unknown age counts as recent). */
-export function freshRead(read: ReadonlyMap<number, PullState>, now = Date.now()): boolean {
-  const at = readTimes.get(read);
-  return at === undefined || now - at <= GROUP_READ_FRESH_MS;
-}
-
 function mergeStateOf(pull: z.infer<typeof Pull>, repo: RepoMerge): PullMergeState {
   const methods: MergeMethodName[] = [];
   if (repo.mergeCommitAllowed) methods.push('merge');
@@ -387,40 +365,4 @@ export async function readGroupState(
   }
   noteRead(result);
   return result;
-}
-
-const LINKED_PULLS = `query ArbiterLinkedPulls($owner: String!, $name: String!, $number: Int!) {
-  repository(owner: $owner, name: $name) {
-    issue(number: $number) { closedByPullRequestsReferences(first: 25, includeClosedPrs: false) { nodes { number } } }
-  }
-}`;
-
-const LinkedAnswer = z.object({
-  repository: z.object({
-    issue: z
-      .object({
-        closedByPullRequestsReferences: z
-          .object({ nodes: z.array(z.object({ number: z.number() }).nullable()) })
-          .nullable(),
-      })
-      .nullable(),
-  }),
-});
-
-/**
- * The open pull requests GitHub lists as closing the issue (keyword links and Development-sidebar
- * links): how a link that sent no webhook is found. The first 25.
- */
-export async function readLinkedPulls(
-  graphql: GraphqlFn,
-  owner: string,
-  name: string,
-  issue: number,
-): Promise<number[]> {
-  const answer = LinkedAnswer.safeParse(await graphql(LINKED_PULLS, { owner, name, number: issue }));
-  if (!answer.success)
-    throw new Error(`linked pulls query answered an unexpected shape: ${answer.error.issues[0]?.message}`);
-  return (answer.data.repository.issue?.closedByPullRequestsReferences?.nodes ?? []).flatMap((n) =>
-    n ? [n.number] : [],
-  );
 }

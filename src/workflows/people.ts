@@ -22,7 +22,7 @@ import { executePlan, repairGranted } from './execute.ts';
 import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
-import { readGroupView, waitingList } from './select.ts';
+import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });

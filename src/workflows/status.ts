@@ -4,7 +4,7 @@ import type { VerbResult } from '../commands/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { readGroupView, waitingList } from './select.ts';
+import { readGroupView, waitingList } from './group-view.ts';
 
 /** How a person reads a candidate's state (the store's names are not for people). */
 const STATE_WORDS: Record<CandidateRow['state'], string> = {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { decidePortfolioRound } from '../../src/workflows/portfolio.ts';
-import { readGroupView } from '../../src/workflows/select.ts';
+import { readGroupView } from '../../src/workflows/group-view.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
 

@@ -3,9 +3,10 @@
 // every comment's marker, …), and its writes grow only with the decision (four per loser, a fixed
 // few for the winner).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GROUP_READ_FRESH_MS, noteRead } from '../../src/github/group-query.ts';
+import { GROUP_READ_FRESH_MS, noteRead } from '../../src/github/read-age.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
-import { readGroupView, selectionStep } from '../../src/workflows/select.ts';
+import { readGroupView } from '../../src/workflows/group-view.ts';
+import { selectionStep } from '../../src/workflows/select.ts';
 import { RULES_WINDOW_SECONDS } from '../../src/workflows/branch-rules.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import {
