@@ -193,7 +193,15 @@ function codeWords(code: string, testsAreWork = false): Set<string> {
       if (compared) for (const w of stems(m[2] ?? '')) out.add(w);
       continue;
     }
-    if ((KEYWORDS.has(m[0]) && !ACTION_KEYWORDS.has(m[0])) || /^\s*(?::(?!:)|=(?![=>]))/.test(after)) continue;
+    // A name bound to a function (`leftLabel = (n) => …`, `= function`) is code that does something.
+    const boundToFunction = /^\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>)/.test(
+      after,
+    );
+    if (
+      (KEYWORDS.has(m[0]) && !ACTION_KEYWORDS.has(m[0])) ||
+      (!boundToFunction && /^\s*(?::(?!:)|=(?![=>]))/.test(after))
+    )
+      continue;
     for (const w of stems(m[0]))
       if ((!WRAPPERS.has(w) || (testsAreWork && TEST_WORDS.has(w))) && !META_WORDS.has(w)) out.add(w);
   }

@@ -1,6 +1,7 @@
 // Portfolio search (DESIGN.md section 7), the pure part: slot names, the measurement policies as a
 // lookup table (which wide-round candidates go deep, or which need another reading first), and the
 // wording of readings. No I/O: readings and evidence are passed in.
+import { agentOfLogin, entryCovers } from './agents.ts';
 import { rankCandidates } from './rank.ts';
 import type { CandidateEvidence, RankedCandidate } from './types.ts';
 
@@ -55,9 +56,16 @@ const loginKey = (login: string): string =>
     .replace(/\[bot\]$/i, '')
     .toLowerCase();
 
-/** Whether the agent a slot names (a login, in any of its forms) is the author of a pull request. */
-export const agentTakes = (agent: string, author: string): boolean =>
-  loginKey(agent) !== '' && loginKey(agent) === loginKey(author);
+/**
+ * Whether the agent a slot names is the author of a pull request: a known agent's name (`copilot`)
+ * or any of its logins stands for every login of that agent; another login matches in all its forms.
+ */
+export const agentTakes = (agent: string, author: string): boolean => {
+  if (loginKey(agent) === '') return false;
+  if (entryCovers(agent, author)) return true;
+  const known = agentOfLogin(agent);
+  return known !== null && known === agentOfLogin(author);
+};
 
 /**
  * The composing slot a pull request without an `Arbiter-slot:` line fills: the first (in dispatch

@@ -55,6 +55,12 @@ describe('code verifies, even when its names share the criterion’s words', () 
     ['src/todo.ts', 'return [...tasks].sort((a, b) => b.priority - a.priority);', 'Tasks are sorted by priority'],
     ['src/Todo.tsx', '<span className="due">{task.dueDate}</span>', 'Each task shows its due date'],
     ['src/notes.js', 'export const sortByPriority = (tasks) => [...tasks].sort(byPriority);', PRIORITY],
+    // A name bound to a function whose result carries the words is code (dashboard-two-changes.yml's quote).
+    [
+      'src/count.ts',
+      'export const leftLabel = (n: number): string => `${n} todos left`;',
+      'The page shows how many todos are left',
+    ],
     ['docs/app.js', 'root.append(monthGrid(month));', 'The home page shows a calendar of the current month'],
     ['src/Toolbar.tsx', "<button onClick={() => setSort('priority')}>Sort by priority</button>", PRIORITY],
     // The code does the check; the message beside it is the error the user sees.

@@ -47,6 +47,12 @@ describe('matching a PR to the slot its agent takes', () => {
     ['anthropic-code-agent', 'anthropic-code-agent[bot]', true],
     ['Copilot', 'octocat', false],
     ['', '', false],
+    // A known agent's name, or one of its logins, stands for every login it appears under.
+    ['copilot', 'copilot-swe-agent', true],
+    ['Copilot', 'copilot-swe-agent[bot]', true],
+    ['claude', 'anthropic-code-agent[bot]', true],
+    ['claude', 'Copilot', false],
+    ['codex', 'codex', false],
   ])('agent %j takes a PR by %j: %s', (agent, author, expected) => expect(agentTakes(agent, author)).toBe(expected));
 
   const approaches: ApproachEntry[] = [

@@ -107,4 +107,33 @@ describe('agents', () => {
       expect(writesOn(t, n)).toEqual([`check-run ${SELECTION} on #${n}: completed neutral`]);
     }
   });
+  it(
+    "Codex's draft through Agent HQ (`openai-code-agent[bot]`, `Closes #42`) ships with trust.agents [codex]",
+    SLOW,
+    async () => {
+      const t = await play('agent-codex');
+      expect(merges(t)).toEqual(['merge #501']);
+      expect(t.prs['501'].checks[SELECTION]).toMatchObject({ status: 'completed', conclusion: 'success' });
+    },
+  );
+
+  it(
+    'OpenHands\'s draft (`openhands-ai[bot]`, "This pull request fixes #42.") ships with trust.agents [openhands]; the #41 it quotes stays open',
+    SLOW,
+    async () => {
+      const t = await play('agent-openhands');
+      expect(merges(t)).toEqual(['merge #601']);
+      expect(t.issues['42'].state).toBe('closed');
+      expect(t.issues['41'].state).toBe('open');
+    },
+  );
+
+  it(
+    "SWE-agent's pull request, opened as the token's user (write) and naming #42 twice, ships with no config line",
+    SLOW,
+    async () => {
+      const t = await play('agent-swe-agent');
+      expect(merges(t)).toEqual(['merge #701']);
+    },
+  );
 });

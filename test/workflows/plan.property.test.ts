@@ -207,7 +207,7 @@ describe('planSelection over random groups', () => {
           // Nobody chosen: a loser ranks below those before a person; it never "lost to" one of them.
           if (v.kind === 'human' && v.winner === null)
             expect(reason).toMatch(/^Ranks below (#\d+, )*#\d+ \(before a person\): /);
-          else expect(reason).toMatch(/^Lost to #\d+: /);
+          else expect(reason).toMatch(/^Lost to #\d+(: |, which also meets )/);
           expect(of(all, 'comment').filter((a) => a.issue === pr)).toHaveLength(1);
           expect(of(all, 'comment').find((a) => a.issue === pr)?.body).toContain(reason);
           // Labelled lost by its closure (one write where the executor holds the PR's labels).
