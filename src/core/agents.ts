@@ -52,8 +52,13 @@ export const loginKey = (login: string): string =>
     .toLowerCase()
     .replace(/\[bot\]$/, '');
 
-/** True when two logins name the same account (`x`, `x[bot]`, any case). */
-export const sameAccount = (a: string, b: string): boolean => a.trim() !== '' && loginKey(a) === loginKey(b);
+/**
+ * True when two logins name the same account, in any case. `x` and `x[bot]` are one account only
+ * when the account is known to be a bot (GraphQL drops an app's `[bot]`): a person named `claude`
+ * is never the app `claude[bot]`, so `isBot: false` compares the logins as written.
+ */
+export const sameAccount = (a: string, b: string, isBot = true): boolean =>
+  a.trim() !== '' && (isBot ? loginKey(a) === loginKey(b) : a.trim().toLowerCase() === b.trim().toLowerCase());
 
 /** The known agent with this config name (case-insensitive), else null. */
 export function agentNamed(name: string): KnownAgent | null {
@@ -66,16 +71,19 @@ export function agentOfLogin(login: string): KnownAgent | null {
   return KNOWN_AGENTS.find((a) => a.logins.some((l) => sameAccount(l, login))) ?? null;
 }
 
-/** Whether one `trust.agents` entry (a known agent's name, or an exact login) covers `login`. */
-export function entryCovers(entry: string, login: string): boolean {
+/**
+ * Whether one `trust.agents` entry (a known agent's name, or an exact login) covers `login`.
+ * `isBot`: whether GitHub says the account is a bot; only then do `x` and `x[bot]` match.
+ */
+export function entryCovers(entry: string, login: string, isBot = true): boolean {
   const agent = agentNamed(entry);
-  if (agent) return agent.logins.some((l) => sameAccount(l, login));
-  return sameAccount(entry, login);
+  if (agent) return agent.logins.some((l) => sameAccount(l, login, isBot));
+  return sameAccount(entry, login, isBot);
 }
 
 /** The `trust.agents` entry listed for `login` (the config's own spelling), else null. */
-export const listedEntry = (agents: readonly string[], login: string): string | null =>
-  agents.find((entry) => entryCovers(entry, login)) ?? null;
+export const listedEntry = (agents: readonly string[], login: string, isBot = true): string | null =>
+  agents.find((entry) => entryCovers(entry, login, isBot)) ?? null;
 
 /** The config line that would trust `login`: the agent's name when it is a known agent, else the exact login. */
 export function trustLine(login: string): string {

@@ -54,7 +54,8 @@ const describeRole = (permission: Permission): string => (permission === 'none' 
 /** True when the account is trusted without a permission lookup (Arbiter itself, a listed agent). */
 export function trustedWithoutLookup(account: Account, policy: TrustPolicy): Trust | null {
   if (account.login !== '' && sameLogin(account.login, policy.appLogin)) return { trusted: true, why: 'app' };
-  if (account.login !== '' && listedEntry(policy.agents, account.login) !== null)
+  // A person whose login is an agent's name without `[bot]` is not that agent (`isBot`).
+  if (account.login !== '' && listedEntry(policy.agents, account.login, account.isBot) !== null)
     return { trusted: true, why: 'agent' };
   return null;
 }

@@ -2,7 +2,7 @@
 // known agent's name covers all its logins, and the config line that would trust a login.
 import { describe, expect, it } from 'vitest';
 import { agentOfLogin, entryCovers, KNOWN_AGENTS, listedEntry, sameAccount, trustLine } from '../../src/core/agents.ts';
-import { notCandidateCheck, trustOf, type PermissionLookup } from '../../src/core/trust.ts';
+import { notCandidateCheck, trustedWithoutLookup, trustOf, type PermissionLookup } from '../../src/core/trust.ts';
 
 describe('entryCovers', () => {
   it.each<[string, string, boolean]>([
@@ -110,5 +110,27 @@ describe("a bot's 404 on the permission API", () => {
     );
     expect(text.summary).toContain('`/arbiter admit`');
     expect(text.summary).not.toContain('could not be read');
+  });
+});
+
+describe('a person whose login is an agent’s name is not that agent', () => {
+  it('matches `x` and `x[bot]` only for a bot account', () => {
+    // The app `claude[bot]` is Claude; a person who registered `claude` is not.
+    expect(entryCovers('claude', 'claude[bot]', true)).toBe(true);
+    expect(entryCovers('claude', 'claude', false)).toBe(false);
+    expect(listedEntry(['my-ci[bot]'], 'my-ci', false)).toBeNull();
+    expect(listedEntry(['my-ci[bot]'], 'my-ci', true)).toBe('my-ci[bot]');
+    // Copilot's REST login has no `[bot]`: it is listed as written, so a bot or not, it matches.
+    expect(entryCovers('copilot', 'Copilot', false)).toBe(true);
+    expect(entryCovers('copilot', 'copilot-swe-agent', true)).toBe(true);
+  });
+
+  it('trusts the app, never the person with its name', () => {
+    const policy = { agents: ['claude'], appLogin: 'arbiter[bot]' };
+    expect(trustedWithoutLookup({ login: 'claude[bot]', isBot: true }, policy)).toEqual({
+      trusted: true,
+      why: 'agent',
+    });
+    expect(trustedWithoutLookup({ login: 'claude', isBot: false }, policy)).toBeNull();
   });
 });
