@@ -30,6 +30,7 @@ const APP_SLUG = 'arbiter';
 const DELIVERY_CONCURRENCY = 8;
 const SIBLINGS = 3;
 const METRICS_TOKEN = 'arbiter-bench-metrics';
+export const CANDIDATE_AUTHOR = 'arbiter-candidate[bot]';
 
 export interface E2eOptions {
   changes: number;
@@ -83,7 +84,7 @@ export function requestsByRoute(metrics: string): Record<string, number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Delivers whatever the emulator holds, a few at a time, until nothing is held. */
-class ConcurrentPump {
+export class ConcurrentPump {
   delivered = 0;
   failed = 0;
   private sending = 0;
@@ -202,6 +203,9 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
         ARBITER_SIM_PACING_SCALE: '1',
         LOG_LEVEL: 'warn',
         ARBITER_METRICS_TOKEN: METRICS_TOKEN,
+        // The candidates' author is a bot, which GitHub's permission API answers 404 for: it is
+        // trusted as a listed agent, as the scenario runner lists it.
+        ARBITER_TRUST_AGENTS: CANDIDATE_AUTHOR,
         // As production runs (the scenario runner turns the wait off).
         ARBITER_CHECK_EVENT_WAIT: '1',
         ...(db ? { DATABASE_URL: db.url } : {}),
@@ -230,7 +234,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
           gh.commit(REPO, branch, {
             files: candidateFiles(g.change, pr),
             message: `Attempt ${pr}`,
-            author: 'arbiter-candidate[bot]',
+            author: CANDIDATE_AUTHOR,
             from: 'main',
           }),
         );
@@ -240,7 +244,7 @@ export async function runManyChanges(o: E2eOptions): Promise<E2eResult> {
           base: 'main',
           title: `Attempt ${pr}`,
           body: `Candidate-for: #${g.change}`,
-          user: 'arbiter-candidate[bot]',
+          user: CANDIDATE_AUTHOR,
           draft: true,
         });
         await gh.startCheck(REPO, shas.get(pr)!, 'test');

@@ -13,6 +13,7 @@ import { benchCitationPairs, citationPairsLine, loadCitationPairs } from './cita
 import { benchCitations, citationCorpusLine } from './citations.ts';
 import { benchContext, type ContextResult } from './context.ts';
 import { runManyChanges, type E2eResult } from './e2e.ts';
+import { runRealistic, type RealisticResult } from './realistic.ts';
 import { benchIntake, type IntakeResult } from './intake.ts';
 import { benchMemory, type MemoryResult } from './memory.ts';
 import { benchRequests, type GroupRequests } from './requests.ts';
@@ -26,6 +27,9 @@ interface Settings {
   sizes: number[];
   deliveries: number;
   changes: number;
+  /** `--realistic`: only the realistic end-to-end run (with --only=e2e); else both. */
+  realisticOnly: boolean;
+  realistic: { installations: number; changes: number; seed: number; step: number };
   postgres: string | null;
   /** Per-section limits in seconds. */
   budget: Record<Section, number>;
@@ -55,6 +59,15 @@ function settings(): Settings {
     sizes: list(flag('sizes')) ?? (quick ? [2, 5] : [2, 5, 20, 100]),
     deliveries: Number(flag('deliveries') ?? (quick ? 500 : 3000)),
     changes: Number(flag('changes') ?? (quick ? 5 : 20)),
+    realisticOnly: flag('realistic') !== undefined,
+    // The full figure is 10 installations × 10 Changes (`--realistic`); the default run plays a
+    // smaller one so it stays within minutes.
+    realistic: {
+      installations: Number(flag('installations') ?? (flag('realistic') !== undefined ? 10 : quick ? 2 : 3)),
+      changes: Number(flag('changes-per') ?? (flag('realistic') !== undefined ? 10 : quick ? 2 : 3)),
+      seed: Number(flag('seed') ?? 1),
+      step: Number(flag('step') ?? 5),
+    },
     postgres:
       flag('no-postgres') !== undefined
         ? null
@@ -176,6 +189,64 @@ function printContext(r: ContextResult): void {
     ),
     `Citations: ${r.citations.citations} over ${r.citations.materialBytes} B in ${r.citations.totalMs.toFixed(1)} ms (${r.citations.verified} verified); ` +
       `without the per-material cache ${r.citations.coldTotalMs.toFixed(0)} ms.`,
+  ]);
+}
+
+const fixed = (n: number | null, digits = 1): string => (n === null ? '–' : n.toFixed(digits));
+
+function printRealistic(r: RealisticResult[]): void {
+  print([
+    'End to end, realistic CI (15 check runs from 3 apps + 2 statuses per head, 3 required, spread over 10 min of app time; installations at once; production client and pacing)',
+    ...renderTable(
+      [
+        'backend',
+        'installations',
+        'changes',
+        'decided',
+        'correct',
+        'dup writes',
+        'requests/cand.',
+        'content/cand.',
+        'hourly requests per 100',
+        'hourly content per 100',
+        'CI→merge app s (median, p95)',
+        'CI→merge wall s (median, p95)',
+        'installations that waited',
+        'error',
+      ],
+      r.map((x) => [
+        x.backend,
+        x.installations,
+        x.changes,
+        x.decided,
+        x.correct,
+        x.duplicateWrites,
+        x.requestsPerCandidate,
+        x.contentPerCandidate,
+        `${fixed(100 * x.hourlySharePer100.requests)} %`,
+        `${fixed(100 * x.hourlySharePer100.content)} %`,
+        `${fixed(x.ciToMergeApp.median, 0)}, ${fixed(x.ciToMergeApp.p95, 0)}`,
+        `${fixed(x.ciToMergeWall.median)}, ${fixed(x.ciToMergeWall.p95)}`,
+        x.installationsThatWaited,
+        x.error ? x.error.split('\n')[0].slice(0, 50) : '',
+      ]),
+    ),
+    ...r.map(
+      (x) =>
+        `${x.backend} (${x.app}): ${x.candidates} candidates, ${x.webhooks} webhooks, ${x.reads} reads, ${x.writes} writes (${x.contentWrites} content-creating), ${x.modelCalls} model calls, app clock ${x.appSeconds} s, ${fixed(x.seconds, 0)} s wall; pacing waits: ${
+          Object.entries(x.pacingWait)
+            .map(([k, v]) => `${k} ${v.toFixed(2)} s`)
+            .join(', ') || 'none'
+        }${x.wrong.length ? `; wrong: ${x.wrong.join(' | ')}` : ''}`,
+    ),
+    ...r.map(
+      (x) =>
+        `${x.backend}: requests per candidate by route: ${Object.entries(x.byRoute)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 12)
+          .map(([route, n]) => `${route} ${(n / x.candidates).toFixed(1)}`)
+          .join(', ')}`,
+    ),
   ]);
 }
 
@@ -317,6 +388,30 @@ async function main(): Promise<void> {
     printRoutes(r);
   }
   if (s.only.includes('e2e')) {
+    const out: RealisticResult[] = [];
+    for (const databaseUrl of [undefined, ...(s.postgres ? [s.postgres] : [])]) {
+      const { installations, changes, seed, step } = s.realistic;
+      say(
+        `e2e realistic: ${installations} installations × ${changes} Changes × 3 candidates on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`,
+      );
+      const r = await runRealistic({
+        installations,
+        changes,
+        seed,
+        stepSeconds: step,
+        timeoutMs: Math.max(s.budget.e2e, installations * changes * 6) * 1000,
+        say,
+        ...(databaseUrl ? { databaseUrl } : {}),
+      });
+      say(
+        `e2e realistic: ${r.backend}: ${r.decided}/${r.changes} decided, ${r.correct} correct${r.error ? `, ${r.error.split('\n')[0]}` : ''}`,
+      );
+      out.push(r);
+    }
+    results.realistic = out;
+    printRealistic(out);
+  }
+  if (s.only.includes('e2e') && !s.realisticOnly) {
     const out: E2eResult[] = [];
     for (const databaseUrl of [undefined, ...(s.postgres ? [s.postgres] : [])]) {
       say(`e2e: ${s.changes} Changes × 3 candidates on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`);

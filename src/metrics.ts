@@ -41,6 +41,20 @@ const githubRequests = new Counter({
   registers: [registry],
 });
 
+const pacingWait = new Counter({
+  name: 'arbiter_github_pacing_wait_seconds_total',
+  help: "Seconds GitHub requests waited for their installation's pacing bucket (writes: every write and GraphQL call; content: notifying writes), by installation (`installation-<id>`, `app`) and bucket; waits under 100 ms are the scheduler's own latency and not counted.",
+  labelNames: ['installation', 'bucket'] as const,
+  registers: [registry],
+});
+
+const pacedRequests = new Counter({
+  name: 'arbiter_github_paced_requests_total',
+  help: 'GitHub requests that went through a pacing bucket, by installation and bucket (waited or not).',
+  labelNames: ['installation', 'bucket'] as const,
+  registers: [registry],
+});
+
 const modelCalls = new Counter({
   name: 'arbiter_model_calls_total',
   help: 'Model calls, by tier and outcome (ok, or the gap: timeout, rate-limited, budget, ...).',
@@ -109,6 +123,14 @@ export function countDecision(verdict: string, deliveryId: string | null): void 
 
 export function countGithubRequest(route: string, status: number): void {
   githubRequests.inc({ route, status: String(status) });
+}
+
+/** A wait shorter than this is the scheduler's own latency, not a wait for a token. */
+const PACING_WAIT_FLOOR_SECONDS = 0.1;
+
+export function countPacingWait(installation: string, bucket: string, seconds: number): void {
+  pacedRequests.inc({ installation, bucket });
+  if (seconds >= PACING_WAIT_FLOOR_SECONDS) pacingWait.inc({ installation, bucket }, seconds);
 }
 
 export function countModelCall(tier: string, outcome: string, usage?: { input: number; output: number }): void {

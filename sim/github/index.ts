@@ -169,6 +169,11 @@ export class GitHubEmulator {
     return new GitHubEmulator(url, world, sender, server, recorder);
   }
 
+  /** Another CI app on the installation: its check runs come as `<slug>[bot]` (the bench's realistic CI). */
+  registerCiApp(id: number, slug: string, name: string): void {
+    this.world.registerApp({ id, slug, name, owner: `${slug}-dev`, createdAt: this.world.now() });
+  }
+
   setScenarioStart(ms: number): void {
     this.recorder.scenarioStart = ms;
   }

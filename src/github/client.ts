@@ -13,6 +13,7 @@
 // `pacing(scale)`, the same policy on compressed time; the bench runs them unchanged.
 import Bottleneck from 'bottleneck';
 import { ProbotOctokit } from 'probot';
+import { countPacingWait } from '../metrics.ts';
 import { requestMeter } from './request-meter.ts';
 
 /** A token bucket: `burst` requests at once, then one more every `refillMs`. */
@@ -103,6 +104,25 @@ function bothGroups(first: Bottleneck.Group, second: Bottleneck.Group): Schedule
   };
 }
 
+/**
+ * A scheduler that reports how long each request waited for its key's bucket
+ * (`arbiter_github_pacing_wait_seconds_total{installation, bucket}`): an installation's wait is
+ * its own bucket's, and the metric shows whether one ever waited at all.
+ */
+function metered(bucket: 'writes' | 'content', inner: Scheduler): Scheduler {
+  return {
+    key: (id) => ({
+      schedule: (options, fn) => {
+        const queuedAt = process.hrtime.bigint();
+        return inner.key(id).schedule(options, () => {
+          countPacingWait(id, bucket, Number(process.hrtime.bigint() - queuedAt) / 1e9);
+          return fn();
+        });
+      },
+    }),
+  };
+}
+
 /** The installation a client acts as (`auth.installationId`), or `app` for the app's own JWT client. */
 function throttleIdOf(options: Record<string, unknown>): string {
   const auth = options['auth'];
@@ -134,8 +154,8 @@ const handOver =
  * builds its own buckets: one class per process (or per test) shares them across its clients.
  */
 export function arbiterOctokit(p: Pacing = pacing()): typeof ProbotOctokit {
-  const write = bucketGroup(p.writes);
-  const notifications = bothGroups(bucketGroup(p.contentMinute), bucketGroup(p.contentHour));
+  const write = metered('writes', bucketGroup(p.writes));
+  const notifications = metered('content', bothGroups(bucketGroup(p.contentMinute), bucketGroup(p.contentHour)));
   return ProbotOctokit.plugin(requestMeter).defaults((o: Record<string, unknown>) => ({
     ...o,
     retry: { enabled: false },
