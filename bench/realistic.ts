@@ -347,6 +347,14 @@ export async function runRealistic(o: RealisticOptions): Promise<RealisticResult
           body: CHANGE_BODY,
           user: 'requester',
         });
+      // The candidates open later with the numbers their scripts know: an older issue numbered
+      // past them keeps the dashboard issue Arbiter opens from taking one of those numbers.
+      await i.gh.openIssue(i.repo, {
+        number: 10_000,
+        title: 'Roadmap',
+        body: 'Plans for the year.',
+        user: 'requester',
+      });
     }
     const events = installations.flatMap((i) => ciTimeline(i.id, groupsOf, random)).sort((a, b) => a.at - b.at);
     const lastEventAt = events[events.length - 1]?.at ?? 0;
