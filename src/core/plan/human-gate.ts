@@ -33,6 +33,8 @@ export interface HumanGatePlanInput {
   title?: (pr: number) => string;
   /** The receipt text, folded into the first candidate's check only. */
   text?: string;
+  /** Ask for the reviews again even on a head already gated (a repair that timed out: the person is needed anew). */
+  askAgain?: boolean;
   /** The plan's key for a suffix (its round or trigger). */
   key: (suffix: string) => string;
 }
@@ -80,11 +82,12 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       buttons: input.buttons,
       ...(comparisonUrl ? { detailsUrl: comparisonUrl } : {}),
     });
-    // Keyed by the head, not the round: a round that changes nothing (a recheck) neither labels nor asks again.
-    const head = `${repo}#${change.number}@${input.base}/gate/${pr}@${input.heads.get(pr) ?? evidence?.headSha ?? ''}`;
-    actions.push({ kind: 'label', key: `${head}/label`, issue: pr, labels: [LABEL_AWAITING] });
+    actions.push({ kind: 'label', key: input.key(`label-awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] });
     if (users.length + teams.length > 0) {
-      actions.push({ kind: 'request-review', key: `${head}/review`, pr, reviewers: users, teams });
+      // Keyed by the head, not the round: a round that changes nothing (a recheck) does not ask the same people again.
+      const head = `${repo}#${change.number}@${input.base}/gate/${pr}@${input.heads.get(pr) ?? evidence?.headSha ?? ''}`;
+      const key = input.askAgain ? input.key(`review/${pr}`) : `${head}/review`;
+      actions.push({ kind: 'request-review', key, pr, reviewers: users, teams });
     }
     if (!tied) {
       actions.push({ kind: 'comment', key: input.key(`gate-note/${pr}`), issue: pr, marker: gateMarker(pr), body: gate });

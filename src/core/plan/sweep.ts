@@ -70,6 +70,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
     losers: input.decided?.verdict.losers ?? [],
     buttons: input.buttons,
     title: () => 'Repair timed out: a person must decide',
+    askAgain: true,
     key: k,
   });
   for (const t of input.targets) {
