@@ -7,7 +7,7 @@ import { viewKey, repairMarker } from '../keys.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import { rankCandidates } from '../rank.ts';
 import { winnerSummary } from '../reasons.ts';
-import { blocks, prLink } from '../render/markdown.ts';
+import { blocks, details, prLink } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
 import { comparisonBody, comparisonRows } from './comparison.ts';
 import { gateMarker, tiedGateMarker } from './human-gate.ts';
@@ -112,10 +112,12 @@ export function planRoundViews(input: RoundViewInput): Action[] {
         key: key(`gate/${a.issue}`),
         issue: a.issue,
         marker: a.marker,
+        // What was asked stays, folded below (its mentions were there already: an edit notifies nobody).
         body: blocks(
           markerFor(a.marker),
           `### Arbiter: nothing waits for a person any more`,
           `${settled}. See ${comparisonLink}.`,
+          details('What a person was asked', a.body.replace(markerFor(a.marker), '').trim()),
         ),
       });
     }
