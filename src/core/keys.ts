@@ -145,5 +145,11 @@ export const composeTimeoutKey = (repo: string, pr: number, headSha: string): st
  * The re-render of one view (`what`: comparison, gate/PR, winner…) of a round for the state it
  * reached (`state`: merged@SHA, cancelled, repair-timeout): one write per state, none on a repeat.
  */
-export const viewKey = (repo: string, change: number, base: string, round: number, state: string, what: string): string =>
-  `${N.view}${repo}#${change}@${base}/r${round}/${state}/${what}`;
+export const viewKey = (
+  repo: string,
+  change: number,
+  base: string,
+  round: number,
+  state: string,
+  what: string,
+): string => `${N.view}${repo}#${change}@${base}/r${round}/${state}/${what}`;

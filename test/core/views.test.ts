@@ -116,7 +116,9 @@ describe('the gate after a repair timeout', () => {
       expect(visible).toContain('press Promote on its Arbiter / selection check run');
       expect(visible).toContain('comment /arbiter cancel on #42');
     }
-    expect(structureOf(timeoutGate.body).visible).toContain('The requested repair of #13 did not arrive within 10 minutes.');
+    expect(structureOf(timeoutGate.body).visible).toContain(
+      'The requested repair of #13 did not arrive within 10 minutes.',
+    );
     const [a, b] = [selectionCheck(first.actions, 13), selectionCheck(timeout.actions, 13)];
     expect(b.conclusion).toBe('action_required');
     expect(b.conclusion).toBe(a.conclusion);

@@ -44,7 +44,9 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
   const { repo, change, before, reviewers } = input;
   const { users, teams } = reviewers;
   // Mentions notify: only the people whose review is requested, and nobody in shadow mode.
-  const mentions = input.shadow ? [] : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
+  const mentions = input.shadow
+    ? []
+    : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
   const tied = input.winner === null && before.length > 1;
   const comparisonUrl = input.repoUrl ? `${input.repoUrl}/issues/${change.number}` : undefined;
   const actions: Action[] = [];
@@ -90,7 +92,13 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       actions.push({ kind: 'request-review', key, pr, reviewers: users, teams });
     }
     if (!tied) {
-      actions.push({ kind: 'comment', key: input.key(`gate-note/${pr}`), issue: pr, marker: gateMarker(pr), body: gate });
+      actions.push({
+        kind: 'comment',
+        key: input.key(`gate-note/${pr}`),
+        issue: pr,
+        marker: gateMarker(pr),
+        body: gate,
+      });
     }
   }
   if (tied) {

@@ -102,8 +102,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   receipt.data.headline = headline;
   const display = input.display ?? {};
   const repoUrl = display.repoUrl ?? null;
-  const chosen =
-    verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
+  const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
   const rows: ComparisonRow[] = comparisonRows(
     input,
     ranking,

@@ -49,7 +49,9 @@ function wording(
     return {
       headline: `#${end.pr} merged${commit}${end.by ? `, promoted by @${end.by}` : ''}${why ? `: ${why}` : ''}.`,
       outcome: (pr, was) =>
-        pr === end.pr ? `merged${end.mergeCommit ? ` (${short(end.mergeCommit)})` : ''}` : (was ?? `closed: #${end.pr} shipped`),
+        pr === end.pr
+          ? `merged${end.mergeCommit ? ` (${short(end.mergeCommit)})` : ''}`
+          : (was ?? `closed: #${end.pr} shipped`),
     };
   }
   if (end.kind === 'cancelled') {
@@ -67,8 +69,7 @@ function wording(
   };
 }
 
-const stateOf = (end: RoundEnd): string =>
-  end.kind === 'merged' ? `merged@${end.mergeCommit ?? end.pr}` : end.kind;
+const stateOf = (end: RoundEnd): string => (end.kind === 'merged' ? `merged@${end.mergeCommit ?? end.pr}` : end.kind);
 
 /** The views of a decided round, rendered again for the state it reached (nothing when its inputs were not recorded). */
 export function planRoundViews(input: RoundViewInput): Action[] {
@@ -102,7 +103,9 @@ export function planRoundViews(input: RoundViewInput): Action[] {
   // The gate comments this round wrote: a person no longer needs to act on them.
   if (end.kind !== 'repair-timeout') {
     const settled =
-      end.kind === 'merged' ? `#${end.pr} was merged${end.by ? ` on @${end.by}'s word` : ''}` : end.how.replace(/\.$/, '');
+      end.kind === 'merged'
+        ? `#${end.pr} was merged${end.by ? ` on @${end.by}'s word` : ''}`
+        : end.how.replace(/\.$/, '');
     for (const a of decided.actions) {
       if (a.kind !== 'comment' || !a.marker.startsWith('gate:')) continue;
       const gated = a.marker === tiedGateMarker(change, base) ? null : a.issue;

@@ -105,7 +105,9 @@ export function renderTiedGate(input: TiedGateInput): string {
     const title = input.titles?.[pr];
     const missing = missingCriteria(input.criteria, input.evidence.get(pr));
     const head = `- ${prLink(input.repoUrl, pr)}${title ? ` (${shorten(title, 60)})` : ''}`;
-    return missing.length > 0 ? `${head}:\n${missing.map((m) => `  ${m}`).join('\n')}` : `${head}: every criterion met.`;
+    return missing.length > 0
+      ? `${head}:\n${missing.map((m) => `  ${m}`).join('\n')}`
+      : `${head}: every criterion met.`;
   });
   const ship = [
     `- approve it in a review (write access);`,
