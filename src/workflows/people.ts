@@ -72,6 +72,12 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     scope: `promote/${pr}@${sha}`,
   });
   await runSteps(ctx, next);
+  // Queued for GitHub to merge: the round's views say who promoted it and what it waits for (issue 25).
+  const decided = result.merge?.ok && 'queued' in result.merge ? await readablePlan(ctx, round) : null;
+  if (decided) {
+    const end = { kind: 'promoted' as const, pr, by: user };
+    await executePlan(ctx, planRoundViews({ decided, end, prefix: ctx.config.commands.prefix }));
+  }
   if (result.merge?.ok && 'queued' in result.merge)
     return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: it is in the merge queue; GitHub merges it.` };
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };

@@ -157,6 +157,14 @@ describe('the comparison follows the round', () => {
     expect(comments(actions).find((c) => c.marker === 'winner:13')?.issue).toBe(13);
   });
 
+  it('says who promoted it while GitHub has yet to merge it (auto-merge or the merge queue)', () => {
+    const actions = views({ kind: 'promoted', pr: 13, by: 'maintainer' });
+    expect(headlineOf(actions)).toMatch(/^#13 was promoted by @maintainer: GitHub merges it once/);
+    const body = comments(actions).find((c) => c.marker === 'comparison:42@main')!.body;
+    expect(structureOf(body).visible).not.toMatch(/awaiting|requested/);
+    expect(structureOf(body).visible).toContain('#13: promoted by @maintainer: waits for GitHub to merge it');
+  });
+
   it('says "cancelled" with who did it, and no candidate awaits a person', () => {
     const actions = views({ kind: 'cancelled', how: 'Cancelled by @maintainer.' });
     expect(headlineOf(actions)).toMatch(/^Cancelled by @maintainer\. Every open candidate was closed/);

@@ -17,6 +17,8 @@ import { reasonsFor } from './outcome-text.ts';
 export type RoundEnd =
   /** `mergeCommit`: the merge commit GitHub reports (null when unknown); `by`: the person who promoted it. */
   | { kind: 'merged'; pr: number; mergeCommit: string | null; by: string | null }
+  /** A person promoted `pr` and GitHub merges it later (auto-merge or the merge queue). */
+  | { kind: 'promoted'; pr: number; by: string }
   /** `how`: one sentence, "Cancelled by @alice." */
   | { kind: 'cancelled'; how: string }
   /** The repair of `pr` never arrived: `before` wait for a person, for `why`. */
@@ -54,6 +56,13 @@ function wording(
           : (was ?? `closed: #${end.pr} shipped`),
     };
   }
+  if (end.kind === 'promoted') {
+    return {
+      headline: `#${end.pr} was promoted by @${end.by}: GitHub merges it once its required reviews are in or its merge queue takes it.`,
+      outcome: (pr, was) =>
+        pr === end.pr ? `promoted by @${end.by}: waits for GitHub to merge it` : (was ?? 'waiting'),
+    };
+  }
   if (end.kind === 'cancelled') {
     const said = end.how.replace(/\.$/, '');
     return {
@@ -69,7 +78,12 @@ function wording(
   };
 }
 
-const stateOf = (end: RoundEnd): string => (end.kind === 'merged' ? `merged@${end.mergeCommit ?? end.pr}` : end.kind);
+const stateOf = (end: RoundEnd): string =>
+  end.kind === 'merged'
+    ? `merged@${end.mergeCommit ?? end.pr}`
+    : end.kind === 'promoted'
+      ? `promoted/${end.pr}`
+      : end.kind;
 
 /** The views of a decided round, rendered again for the state it reached (nothing when its inputs were not recorded). */
 export function planRoundViews(input: RoundViewInput): Action[] {
@@ -88,7 +102,7 @@ export function planRoundViews(input: RoundViewInput): Action[] {
     return c ? winnerSummary(c, inputs.change.criteria.length) : null;
   };
   const words = wording(input, repoUrl, summary);
-  const chosen = end.kind === 'merged' ? end.pr : end.kind === 'repair-timeout' ? end.pr : null;
+  const chosen = end.kind === 'cancelled' ? null : end.pr;
   const rows = comparisonRows(inputs, ranking, (pr) => words.outcome(pr, reasons.get(pr)), chosen);
   const actions: Action[] = [
     {
@@ -105,7 +119,9 @@ export function planRoundViews(input: RoundViewInput): Action[] {
     const settled =
       end.kind === 'merged'
         ? `#${end.pr} was merged${end.by ? ` on @${end.by}'s word` : ''}`
-        : end.how.replace(/\.$/, '');
+        : end.kind === 'promoted'
+          ? `@${end.by} promoted #${end.pr}; GitHub merges it once its required reviews are in or its merge queue takes it`
+          : end.how.replace(/\.$/, '');
     for (const a of decided.actions) {
       if (a.kind !== 'comment' || !a.marker.startsWith('gate:')) continue;
       const gated = a.marker === tiedGateMarker(change, base) ? null : a.issue;
@@ -145,7 +161,7 @@ export function planRoundViews(input: RoundViewInput): Action[] {
         ? `Nothing arrived in time, so ${end.before.map((pr) => `#${pr}`).join(', ')} ${end.before.length === 1 ? 'waits' : 'wait'} for a person: see the gate and ${comparisonLink}.`
         : end.kind === 'cancelled'
           ? `It is no longer awaited: ${end.how.replace(/\.$/, '')}.`
-          : `It is no longer awaited: #${end.pr} was merged.`;
+          : `It is no longer awaited: #${end.pr} was ${end.kind === 'merged' ? 'merged' : `promoted by @${end.by}`}.`;
     actions.push({
       kind: 'comment',
       key: key('repair-note'),
