@@ -69,6 +69,8 @@ export const KEY_NAMESPACES = {
   waitingStale: 'waiting-stale:',
   /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
   composeTimeout: 'compose-timeout:',
+  /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
+  view: 'view:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -139,3 +141,15 @@ export const waitingStaleKey = (repo: string, change: number, base: string): str
 /** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
 export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
   `${N.composeTimeout}${repo}#${pr}@${headSha}`;
+/**
+ * The re-render of one view (`what`: comparison, gate/PR, winner…) of a round for the state it
+ * reached (`state`: merged@SHA, cancelled, repair-timeout): one write per state, none on a repeat.
+ */
+export const viewKey = (
+  repo: string,
+  change: number,
+  base: string,
+  round: number,
+  state: string,
+  what: string,
+): string => `${N.view}${repo}#${change}@${base}/r${round}/${state}/${what}`;

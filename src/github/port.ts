@@ -55,6 +55,8 @@ export interface PullSnapshot {
   mergeable: boolean | null;
   /** clean, dirty (a conflict), blocked (branch rules), behind, unstable, draft, unknown; null while computed. */
   mergeableState: string | null;
+  /** The merge commit once merged (GitHub's `merge_commit_sha`); absent where a reader does not say. */
+  mergeCommitSha?: string | null;
 }
 
 export interface IssueSnapshot {

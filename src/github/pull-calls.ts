@@ -58,6 +58,7 @@ export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapsh
       labels: z.array(z.object({ name: z.string() })).optional(),
       mergeable: z.boolean().nullable().optional(),
       mergeable_state: z.string().nullable().optional(),
+      merge_commit_sha: z.string().nullable().optional(),
     })
     .parse(data);
   return {
@@ -69,6 +70,7 @@ export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapsh
     labels: (parsed.labels ?? []).map((l) => l.name),
     mergeable: parsed.mergeable ?? null,
     mergeableState: parsed.mergeable_state ?? null,
+    mergeCommitSha: parsed.merge_commit_sha ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../core/plan/person.ts';
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
+import { planRoundViews } from '../core/plan/views.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
@@ -71,6 +72,12 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     scope: `promote/${pr}@${sha}`,
   });
   await runSteps(ctx, next);
+  // Queued for GitHub to merge: the round's views say who promoted it and what it waits for (issue 25).
+  const decided = result.merge?.ok && 'queued' in result.merge ? await readablePlan(ctx, round) : null;
+  if (decided) {
+    const end = { kind: 'promoted' as const, pr, by: user };
+    await executePlan(ctx, planRoundViews({ decided, end, prefix: ctx.config.commands.prefix }));
+  }
   if (result.merge?.ok && 'queued' in result.merge)
     return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: it is in the merge queue; GitHub merges it.` };
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
@@ -241,6 +248,15 @@ export async function cancelChange(
   if (shadow) return { ok: true, message: plan.reply };
   for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
   await store.setChangeState(ctx.key, change, 'cancelled');
+  // Each base's comparison and gate comments say it was cancelled (issue 25).
+  const bases = new Set((await store.listCandidatesOfChange(ctx.key, change)).map((c) => c.base));
+  for (const base of bases) {
+    const decided = await readablePlan(ctx, await store.currentRound(ctx.key, change, base, nowIso(ctx)));
+    if (!decided) continue;
+    const end = { kind: 'cancelled' as const, how };
+    const views = planRoundViews({ decided, end, prefix: ctx.config.commands.prefix, repair });
+    await executePlan(ctx, views);
+  }
   return { ok: true, message: plan.reply };
 }
 

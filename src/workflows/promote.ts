@@ -7,6 +7,7 @@ import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
+import { planRoundViews } from '../core/plan/views.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
@@ -245,4 +246,14 @@ export async function afterMerged(
   await executePlan(ctx, actions, { group: pulls });
   for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
+  // The round's views say what happened: "merged", with the merge commit (issue 25).
+  if (round && ctx.config.mode !== 'shadow') {
+    const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
+    // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
+    const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';
+    const by = input.by ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
+    const end = { kind: 'merged' as const, pr, mergeCommit, by };
+    const repair = await store.getRepair(ctx.key, change.number);
+    await executePlan(ctx, planRoundViews({ decided: round, end, prefix: ctx.config.commands.prefix, repair }));
+  }
 }

@@ -18,6 +18,8 @@ import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { shippedOn } from './shipped.ts';
 import { pickUpLinkedPulls } from './link.ts';
+import { readablePlan } from './recorded-plan.ts';
+import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import { stillWorking } from '../core/agent-work.ts';
 import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import {
@@ -136,6 +138,8 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
     reviewers,
     timeout: ctx.config.repair.timeout,
     prefix: ctx.config.commands.prefix,
+    decided: await readablePlan(ctx, round),
+    buttons: [...SELECTION_BUTTONS],
     now: nowIso(ctx),
   });
   await executePlan(ctx, plan.actions);

@@ -219,7 +219,7 @@ describe('the human gate says what to do', () => {
       ),
     );
     expect(plan.verdict.kind).toBe('human');
-    const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13:r2');
+    const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13');
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     const { visible, tables } = structureOf(gate.body);
     expect(tables).toEqual([]);
@@ -303,7 +303,7 @@ describe('the human gate in shadow mode', () => {
         config: configOf({ mode: 'shadow', repair: { enabled: false } }),
       }),
     );
-    const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13:r2');
+    const gate = plan.actions.find((a) => a.kind === 'comment' && a.marker === 'gate:13');
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     expect(gate.body).not.toContain('@maintainer');
     // Shadow mode is one filter, applied by the executor to every plan.

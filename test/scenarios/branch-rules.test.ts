@@ -55,7 +55,7 @@ describe('branch rules and people', () => {
       expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
       expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
       expect(t.prs['101'].checks[SELECTION]).toMatchObject({
-        conclusion: 'neutral',
+        conclusion: 'action_required',
         title: 'Repair timed out: a person must decide',
       });
       expect(t.prs['101'].comments.map((c) => c.body).join('\n')).toContain('did not arrive within 10 minutes');

@@ -53,12 +53,13 @@ describe('decisions that hold up', () => {
     expect(t.dispatches).toHaveLength(1);
     expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
     expect(t.prs['101'].labels).toContain(AWAITING);
+    // The same conclusion as a first-round gate, with the Promote button (issue 25).
     expect(t.prs['101'].checks[SELECTION]).toMatchObject({
-      conclusion: 'neutral',
+      conclusion: 'action_required',
       title: 'Repair timed out: a person must decide',
     });
     expect(bot(t, 101)).toContain('The requested repair of #101 did not arrive within 10 minutes.');
-    expect(bot(t, 11)).toContain('The requested repair of #101 did not arrive within 10 minutes.');
+    expect(bot(t, 11)).toContain('waits for a person: the requested repair of #101 did not arrive within 10 minutes.');
   });
 
   it(

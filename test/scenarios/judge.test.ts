@@ -70,7 +70,8 @@ function bothBeforeAPerson(t: Transcript, at: number, reason: string): void {
     ).toEqual([]);
     expect(before).toContain(`label #${pr} ${AWAITING}`);
     expect(selectionBefore(t, pr, at), `#${pr} selection`).toBe('completed action_required');
-    expect(botComments(t, pr).join('\n')).toContain(
+    // A tie has one gate comment, on the Change (issue 25); each tied PR has its check.
+    expect(botComments(t, CHANGE).join('\n')).toContain(
       `#91, #92 are tied on every evidence key and the judge did not settle it (${reason})`,
     );
     // Nobody was chosen, so nobody "lost to" anyone (issue 14): each is before a person.
@@ -162,7 +163,10 @@ describe('the tie-break judge', () => {
       const payload = z.record(z.string(), z.unknown()).parse(repair.client_payload);
       expect(Object.keys(payload).length).toBeLessThanOrEqual(10);
       expect(payload).toMatchObject({ change: CHANGE, candidate: 91, objective: 'too slow' });
-      expect(botComments(t, CHANGE).join('\n')).toContain('rejected #91 (too slow). Arbiter requested one repair');
+      // The repair note on the Change follows the round: once cancelled, the repair is no longer awaited (issue 25).
+      expect(botComments(t, CHANGE).join('\n')).toContain(
+        'Arbiter asked for one repair of #91. It is no longer awaited: Cancelled by @maintainer.',
+      );
       // The second rejection neither dispatches again nor closes the candidate the repair will fix.
       const beforeCancel = summariesBefore(t, cancel.at);
       expect(beforeCancel.filter((s) => s.startsWith('close '))).toEqual([]);

@@ -96,7 +96,9 @@ describe('people in the loop', () => {
       expect(merges.map((w) => w.summary)).toEqual(['merge #81']);
       expect(merges[0].at).toBeGreaterThanOrEqual(pushedChecksDone);
       expect(botComments(t, 7)).toContain('comparison of the candidates for #7 (round 2)');
-      expect(botComments(t, 7)).toContain('#81 wins: met 2 of 2 criteria');
+      // Once merged, the comparison says so (issue 25); round 1 is folded below it.
+      expect(botComments(t, 7)).toMatch(/#81 merged as \[[0-9a-f]{7}\]\([^)]+\): met 2 of 2 criteria/);
+      expect(botComments(t, 7)).toContain('Earlier rounds (1)');
       expect(t.prs['82']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
       expect(verdictLine(t)).toMatch(/^Winner: #81 shipped/);
       expectNothingTwice(t);

@@ -185,7 +185,7 @@ describe('bundled scenarios', () => {
     const { t } = await run(await load('promote-command'));
     shipped(t, 41);
     // The human gate named the PR and the command, asked the people it mentions, and asked for action.
-    const gate = t.prs['41'].comments.find((c) => c.body.includes('<!-- arbiter:gate:41:'))?.body ?? '';
+    const gate = t.prs['41'].comments.find((c) => c.body.includes('<!-- arbiter:gate:41 -->'))?.body ?? '';
     expect(gate).toContain('#41');
     expect(gate).toContain('`/arbiter promote`');
     const mentioned = [...(/^(@\S+(?: @\S+)*): your decision is needed\.$/m.exec(gate)?.[1].split(' ') ?? [])].map(

@@ -248,19 +248,21 @@ describe('a repair a person asked for ends somewhere', () => {
     expect(w.gh.applied()).toEqual(
       expect.arrayContaining(['label #12 arbiter:awaiting-approval', 'review #12 maintainer']),
     );
+    // The full human gate, with the first round's conclusion (issue 25).
     expect(w.gh.checkOn(12, 'Arbiter / selection')).toMatchObject({
       status: 'completed',
-      conclusion: 'neutral',
+      conclusion: 'action_required',
       title: 'Repair timed out: a person must decide',
     });
-    expect(
+    const said = (n: number): string =>
       w.gh
-        .commentsOn(42)
+        .commentsOn(n)
         .map((c) => c.body)
-        .join('\n'),
-    ).toContain(
+        .join('\n');
+    expect(said(12)).toContain(
       'The requested repair of #12 did not arrive within 10 minutes. #12 was rejected by a person and stays out',
     );
+    expect(said(42)).toContain('waits for a person: the requested repair of #12 did not arrive within 10 minutes.');
     expect((await w.store.getChange(key, 42))?.state).toBe('human');
   });
 });
@@ -328,9 +330,9 @@ describe('the Change itself closed, reopened or locked', () => {
     expect(w.gh.pull(12).state).toBe('closed');
     expect(w.gh.commentsOn(42)).toEqual([]);
     expect(w.gh.checkOn(12, 'Arbiter / selection')).toMatchObject({ status: 'completed', title: 'Lost to #13' });
-    // One refused attempt, recorded: a second run writes nothing more.
+    // One refused attempt each (the decision's comparison, then its "merged" re-render), recorded: a second run writes nothing more.
     const refused = w.gh.writes.filter((l) => l.startsWith('comment #42') && l.endsWith('→ 403'));
-    expect(refused).toHaveLength(1);
+    expect(refused).toHaveLength(2);
     const before = w.gh.writes.length;
     await selectionStep(w.ctx('decide'), 42, 'main');
     expect(w.gh.writes.length).toBe(before);

@@ -74,6 +74,9 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'check #12 Arbiter / selection completed neutral "Lost to #13"',
       'comment #12 note:12:r1',
       'close #12 labels=arbiter:lost',
+      // Once merged, the comparison says so and the winner hears it (issue 25).
+      'edit comment #42 comparison:42@main',
+      'comment #13 winner:13',
     ]);
     // The ranking the decision was made on stays on the winner's check.
     expect(w.gh.checkOn(13, 'Arbiter / selection')?.summary).toContain('#13 wins');
@@ -171,7 +174,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'edit comment #42 comparison:42@main',
       'label #13 arbiter:awaiting-approval',
       'review #13 maintainer',
-      'comment #13 gate:13:r2',
+      'comment #13 gate:13',
     ]);
     expect(w.gh.commentsOn(13)[0]?.body).toContain(
       'Best candidate #13 meets 2 of 3 criteria (1 not met). Approve to ship it or cancel the change.',
@@ -204,20 +207,25 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
       'comment #42 comparison:42@main',
       'label #12 arbiter:awaiting-approval',
       'review #12 maintainer',
-      'comment #12 gate:12:r1',
       'label #13 arbiter:awaiting-approval',
       'review #13 maintainer',
-      'comment #13 gate:13:r1',
+      // A tie: one gate comment, on the Change (issue 25).
+      'comment #42 gate:42@main',
     ]);
     for (const pr of [12, 13]) {
       expect(w.gh.checkOn(pr, 'Arbiter / selection')).toMatchObject({
         conclusion: 'action_required',
         title: 'A person must choose',
       });
-      expect(w.gh.commentsOn(pr)[0]?.body).toContain(
+      expect(w.gh.checkOn(pr, 'Arbiter / selection')?.summary).toContain(
         '#12, #13 are tied on every evidence key and the judge did not settle it (the model judge asked for a person)',
       );
+      expect(w.gh.commentsOn(pr)).toEqual([]);
     }
+    // One comment on the Change names both and mentions the reviewer once.
+    const tied = w.gh.commentsOn(42).find((c) => c.body.includes('arbiter:gate:42@main'))?.body ?? '';
+    expect(tied).toContain('#12, #13 are tied on every evidence key');
+    expect(tied.match(/@maintainer/g)).toHaveLength(1);
   });
 
   it('merges the tied candidate a valid judge verdict prefers, and says so to the other', async () => {

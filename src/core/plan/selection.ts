@@ -1,11 +1,10 @@
 // Outcome planning (DESIGN.md section 6): ranking, judge, evidence and policy in; a verdict (verdict.ts)
 // and the list of actions that carry it out. Pure: no I/O, no clock (time is passed in).
 import { renderRankingTable, renderReceiptText } from '../render/check-text.ts';
-import { renderHumanGate } from '../render/human-gate.ts';
-import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
+import type { ComparisonRow } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
-import { judgeSentence, winnerSummary } from '../reasons.ts';
+import { winnerSummary } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
 import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
@@ -13,6 +12,8 @@ import { describePlan } from '../replay-lines.ts';
 import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
 import { pathWords, promotion } from './merge-path.ts';
 import { outcomeText, reasonsFor } from './outcome-text.ts';
+import { planHumanGate } from './human-gate.ts';
+import { comparisonBody, comparisonMarker, comparisonRows } from './comparison.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -99,35 +100,22 @@ function planOutcome(input: SelectionInput): SelectionPlan {
         : verdict.why;
   // Kept in the receipt, so the next round's comparison can list this one below it.
   receipt.data.headline = headline;
-  const notes: string[] = input.judge && input.judge.comparison !== 'not-compared' ? [judgeSentence(input.judge)] : [];
-  notes.push(...(input.notes ?? []));
   const display = input.display ?? {};
   const repoUrl = display.repoUrl ?? null;
-  const rows: ComparisonRow[] = ranking.ordered.map((c) => ({
-    evidence: evidence.get(c.pr)!,
-    rank: c.rank,
-    outcome: outcomeText(verdict, c.pr, reasons, shadow, path),
-    title: display.titles?.[c.pr],
-  }));
-  // One comparison per group: candidates on another base branch are compared (and commented) alone.
-  const marker = `comparison:${change.number}@${input.base}`;
+  const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
+  const rows: ComparisonRow[] = comparisonRows(
+    input,
+    ranking,
+    (pr) => outcomeText(verdict, pr, reasons, shadow, path),
+    chosen,
+  );
+  const marker = comparisonMarker(change.number, input.base);
   const comparison = (key: string, title: string, lines: ComparisonRow[]): Action => ({
     kind: 'comment',
     key: k(key),
     issue: change.number,
     marker,
-    body: renderComparisonComment({
-      change: change.number,
-      round,
-      headline: title,
-      notes,
-      criteria: change.criteria,
-      rows: lines,
-      receipt,
-      shadow,
-      repoUrl,
-      earlier: display.earlier,
-    }).replace(markerFor(`comparison:${change.number}`), markerFor(marker)),
+    body: comparisonBody(input, receipt, title, lines),
   });
   const actions: Action[] = [comparison('comparison', headline, rows)];
   // For a ship verdict the losers close only after the merge succeeded (executeDecision).
@@ -135,6 +123,8 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;
   type Conclusion = 'success' | 'neutral' | 'action_required';
+  // The chosen candidate, else (a tie before a person) the first of the tied.
+  const receiptHolder = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : null);
   const selectionRun = (
     pr: number,
     conclusion: Conclusion,
@@ -151,10 +141,11 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     conclusion,
     title,
     summary,
-    text,
+    // The receipt is folded into one check only, the chosen candidate's (every sibling's check links the comparison).
+    text: pr === receiptHolder ? text : undefined,
     buttons: buttons ? input.buttons : undefined,
-    // GitHub shows an action_required run only with a details_url: the comparison on the Change.
-    ...(conclusion === 'action_required' && comparisonUrl ? { detailsUrl: comparisonUrl } : {}),
+    // Every selection check links the comparison on the Change (GitHub shows an action_required run only with one).
+    ...(comparisonUrl ? { detailsUrl: comparisonUrl } : {}),
   });
   for (const pr of losers) {
     const reason = reasons.get(pr)!;
@@ -305,55 +296,29 @@ function planOutcome(input: SelectionInput): SelectionPlan {
         : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
   } else {
-    const { users, teams } = input.reviewers;
-    // Mentions notify: only the people whose review is requested, and nobody in shadow mode.
-    const mentions = shadow ? [] : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
-    for (const pr of verdict.before) {
-      const gate = renderHumanGate({
-        marker: `gate:${pr}:r${round}`,
-        pr,
+    actions.push(
+      ...planHumanGate({
+        repo,
+        change,
+        base: input.base,
+        before: verdict.before,
         winner: verdict.winner,
-        candidates: verdict.before,
-        change: change.number,
-        title: display.titles?.[pr],
         why: verdict.why,
-        criteria: change.criteria,
-        evidence: evidence.get(pr),
-        prefix: config.commands.prefix,
-        mentions,
-        losers,
+        evidence,
+        heads: new Map([...evidence].map(([pr, e]) => [pr, e.headSha])),
+        titles: display.titles,
         repoUrl,
-      });
-      // While a person must act the run asks for action (not a green success), wherever GitHub shows it.
-      const conclusion: Conclusion = comparisonUrl ? 'action_required' : 'neutral';
-      actions.push(
-        selectionRun(
-          pr,
-          conclusion,
-          verdict.winner === pr ? 'Selected: awaiting approval' : 'A person must choose',
-          gate.split('\n').slice(1).join('\n').trim(),
-          true,
-        ),
-      );
-      actions.push({ kind: 'label', key: k(`label-awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] });
-      if (input.reviewers.users.length + input.reviewers.teams.length > 0) {
-        actions.push({
-          kind: 'request-review',
-          key: k(`review/${pr}`),
-          pr,
-          reviewers: input.reviewers.users,
-          teams: input.reviewers.teams,
-        });
-      }
-      actions.push({
-        kind: 'comment',
-        key: k(`gate-note/${pr}`),
-        issue: pr,
-        marker: `gate:${pr}:r${round}`,
-        body: gate,
-      });
+        prefix: config.commands.prefix,
+        reviewers: input.reviewers,
+        shadow,
+        losers,
+        buttons: input.buttons,
+        text,
+        key: k,
+      }),
+    );
+    for (const pr of verdict.before)
       actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'selected', reason: verdict.why });
-    }
     actions.push({
       kind: 'receipt',
       key: k('receipt/human'),

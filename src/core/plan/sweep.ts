@@ -1,8 +1,10 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
 import { markerFor } from '../render/markers.ts';
-import type { Action } from '../actions.ts';
-import { LABEL_AWAITING } from '../labels.ts';
+import type { Action, CheckRunButton } from '../actions.ts';
+import type { SelectionPlan } from '../plan-schema.ts';
+import { planHumanGate } from './human-gate.ts';
+import { planRoundViews } from './views.ts';
 
 export interface RepairTimeoutInput {
   repo: string;
@@ -16,9 +18,18 @@ export interface RepairTimeoutInput {
   reviewers: { users: string[]; teams: string[] };
   timeout: number; // seconds
   prefix: string;
+  /** The round's recorded plan: its inputs give the gate its criteria, evidence and links (null: none recorded). */
+  decided: SelectionPlan | null;
+  /** The buttons of a check that waits for a person. */
+  buttons: CheckRunButton[];
   now: string;
 }
 
+/**
+ * The repair never arrived: the full human gate (the same one a decided round puts a winner
+ * before: criteria by why, reviewers mentioned, commands, the Promote button, one conclusion), and
+ * the round's views rendered again for it (views.ts). The Change hears it once, in its comparison.
+ */
 export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[]; why: string } {
   const { repo, change, round, repairOf, prefix } = input;
   const minutes = Math.round(input.timeout / 60);
@@ -28,74 +39,71 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       ? `#${repairOf.pr} was rejected by a person and stays out. Choose one of ${names} with \`${prefix} promote\`, or cancel the change.`
       : `#${repairOf.pr} was rejected by a person and stays out; no other candidate is open. Close it and wait for a new candidate, or cancel the change.`
     : 'Approve to ship it as it is or cancel the change.';
-  const why = `The requested repair of #${repairOf.pr} did not arrive within ${minutes} minutes. ${choose}`;
+  const arrived = `The requested repair of #${repairOf.pr} did not arrive within ${minutes} minutes.`;
+  const why = `${arrived} ${choose}`;
   const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/repair-timeout/${s}`;
-  const asked = input.reviewers.users.length + input.reviewers.teams.length > 0;
-  const actions: Action[] = [];
+  const inputs = input.decided?.receipt.data.inputs;
+  const recorded = new Map((inputs?.siblings ?? []).map((e) => [e.pr, e]));
+  // The evidence the round decided on, when it is of the head the repair was asked for.
+  const evidence = new Map(
+    input.targets.flatMap((t) => {
+      const e = recorded.get(t.pr);
+      return e && e.headSha === t.headSha ? [[t.pr, e] as const] : [];
+    }),
+  );
+  const before = input.targets.filter((t) => !(repairOf.rejected && t.pr === repairOf.pr)).map((t) => t.pr);
+  const gated = before.length > 0 ? before : input.targets.map((t) => t.pr);
+  const actions: Action[] = planHumanGate({
+    repo,
+    change: { number: change, criteria: inputs?.change.criteria ?? [] },
+    base: input.base,
+    before: gated,
+    winner: repairOf.rejected ? (gated.length === 1 ? gated[0] : null) : repairOf.pr,
+    why,
+    evidence,
+    heads: new Map(input.targets.map((t) => [t.pr, t.headSha])),
+    titles: inputs?.display?.titles,
+    repoUrl: inputs?.display?.repoUrl ?? null,
+    prefix,
+    reviewers: input.reviewers,
+    shadow: inputs?.config.mode === 'shadow',
+    losers: input.decided?.verdict.losers ?? [],
+    buttons: input.buttons,
+    title: () => 'Repair timed out: a person must decide',
+    askAgain: true,
+    key: k,
+  });
   for (const t of input.targets) {
-    const out = repairOf.rejected && t.pr === repairOf.pr;
+    if (repairOf.rejected && t.pr === repairOf.pr) continue;
+    actions.push({ kind: 'set-state', key: k(`state/${t.pr}`), pr: t.pr, state: 'selected', reason: why });
+  }
+  if (input.decided) {
     actions.push(
-      { kind: 'label', key: k(`label/${t.pr}`), issue: t.pr, labels: [LABEL_AWAITING] },
-      ...(asked
-        ? [
-            {
-              kind: 'request-review' as const,
-              key: k(`review/${t.pr}`),
-              pr: t.pr,
-              reviewers: input.reviewers.users,
-              teams: input.reviewers.teams,
-            },
-          ]
-        : []),
-      {
-        kind: 'comment',
-        key: k(`note/${t.pr}`),
-        issue: t.pr,
-        marker: `repair-timeout:${t.pr}`,
-        body: `${markerFor(`repair-timeout:${t.pr}`)}\n${why}`,
-      },
-      {
-        kind: 'check-run',
-        key: k(`check/${t.pr}`),
-        pr: t.pr,
-        headSha: t.headSha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'neutral',
-        title: 'Repair timed out: a person must decide',
-        summary: why,
-      },
-      ...(out
-        ? []
-        : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected' as const, reason: why }]),
+      ...planRoundViews({
+        decided: input.decided,
+        end: { kind: 'repair-timeout', pr: repairOf.pr, before: gated, why: arrived },
+        prefix,
+        repair: { pr: repairOf.pr },
+      }),
     );
   }
-  actions.push(
-    {
-      kind: 'comment',
-      key: k('change-note'),
-      issue: change,
-      marker: `repair-timeout:${change}`,
-      body: `${markerFor(`repair-timeout:${change}`)}\n${why}`,
-    },
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo,
-        change,
-        round,
-        at: input.now,
-        data: {
-          candidates: input.targets.map((t) => t.pr),
-          winner: repairOf.rejected ? null : repairOf.pr,
-          why: 'repair timed out',
-          reviewers: input.reviewers,
-        },
+  actions.push({
+    kind: 'receipt',
+    key: k('receipt'),
+    receipt: {
+      kind: 'HUMAN_GATE',
+      repo,
+      change,
+      round,
+      at: input.now,
+      data: {
+        candidates: input.targets.map((t) => t.pr),
+        winner: repairOf.rejected ? null : repairOf.pr,
+        why: 'repair timed out',
+        reviewers: input.reviewers,
       },
     },
-  );
+  });
   return { actions, why };
 }
 

@@ -88,3 +88,50 @@ export function renderHumanGate(input: HumanGateInput): string {
     gateActions(input),
   );
 }
+
+export interface TiedGateInput extends Pick<
+  HumanGateInput,
+  'marker' | 'candidates' | 'change' | 'why' | 'criteria' | 'prefix' | 'mentions' | 'losers' | 'repoUrl'
+> {
+  titles?: Record<string, string>;
+  evidence: ReadonlyMap<number, CandidateEvidence>;
+}
+
+/** The one comment on the Change for a tie before a person: each tied candidate, and how to ship one. */
+export function renderTiedGate(input: TiedGateInput): string {
+  const links = input.candidates.map((pr) => prLink(input.repoUrl, pr));
+  const listed = `${links.slice(0, -1).join(', ')} and ${links[links.length - 1]}`;
+  const each = input.candidates.map((pr) => {
+    const title = input.titles?.[pr];
+    const missing = missingCriteria(input.criteria, input.evidence.get(pr));
+    const head = `- ${prLink(input.repoUrl, pr)}${title ? ` (${shorten(title, 60)})` : ''}`;
+    return missing.length > 0
+      ? `${head}:\n${missing.map((m) => `  ${m}`).join('\n')}`
+      : `${head}: every criterion met.`;
+  });
+  const ship = [
+    `- approve it in a review (write access);`,
+    `- or comment \`${input.prefix} promote\` on it;`,
+    `- or press **Promote** on its \`Arbiter / selection\` check run.`,
+  ];
+  const other = [
+    `- to stop the Change, comment \`${input.prefix} cancel\` on #${input.change}.`,
+    ...(input.losers.length > 0
+      ? [
+          `- to ship a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}), reopen it and comment \`${input.prefix} promote\` on it.`,
+        ]
+      : []),
+  ];
+  return blocks(
+    markerFor(input.marker),
+    `### Arbiter: ${listed} wait for a person to choose one`,
+    input.mentions.length > 0 ? `${input.mentions.join(' ')}: your decision is needed.` : null,
+    `${listed} are tied for #${input.change}; a person must choose which ships.`,
+    `**Why**: ${input.why}`,
+    `Criteria not met, by candidate:\n\n${each.join('\n')}`,
+    `**To ship one of them**, on that pull request do one of:`,
+    ship.join('\n'),
+    '**Otherwise**:',
+    other.join('\n'),
+  );
+}
