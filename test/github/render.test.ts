@@ -207,7 +207,7 @@ describe('the comparison comment renders as GitHub shows it', () => {
 });
 
 describe('the human gate says what to do', () => {
-  it('names the PR, separates not met, unclear, cannot be checked and not judged, mentions and lists the actions', () => {
+  it('names the PR, separates not met, unclear, for a person and not judged, mentions and lists the actions', () => {
     const crit = criteria(5, 'A criterion');
     const plan = planSelection(
       input(
@@ -230,7 +230,7 @@ describe('the human gate says what to do', () => {
     expect(visible).toContain('@maintainer: your decision is needed.');
     expect(visible).toContain('Not met (the change does not do this): AC2 (A criterion (2))');
     expect(visible).toContain('Unclear (the evidence does not settle it either way): AC3');
-    expect(visible).toContain('Cannot be checked from the code (a person or a check has to look): AC4');
+    expect(visible).toContain('For a person (cannot be checked from the code; a person or a check has to look): AC4');
     expect(visible).toContain('Not judged (the model failed or its budget ran out; nothing was decided): AC5');
     expect(visible).toContain('approve #13 in a review');
     expect(visible).toContain('comment /arbiter promote on #13');

@@ -5,19 +5,13 @@ import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts'
 import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 import { criteriaWord } from '../reasons.ts';
+import { LEGEND, STATUS_ICON } from './vocabulary.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */
 export const BODY_LIMIT = 65_535;
 
-export const STATUS_ICON: Record<CriterionStatus, string> = {
-  met: '✅',
-  not_met: '❌',
-  unclear: '❔',
-  uncheckable: '⚪',
-  gap: '⚠️',
-};
-
-export const LEGEND = '✅ met · ❌ not met · ❔ unclear · ⚪ cannot be checked from the code · ⚠️ not judged';
+// The matrix's icons and legend come from the one vocabulary table.
+export { LEGEND, STATUS_ICON } from './vocabulary.ts';
 
 /** A table cell: pipes escaped, one line. */
 export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
