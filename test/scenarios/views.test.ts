@@ -57,12 +57,17 @@ describe('every view of every bundled fixture, as a person sees it', () => {
       const kept = keptRuns();
       const scenarios = new Map<string, Scenario>();
       for (const name of fixtures) scenarios.set(name, await loadScenarioFile(join(FIXTURES, `${name}.yml`)));
-      for (const [name, scenario] of scenarios) {
-        let transcript = kept.get(JSON.stringify(scenario));
-        if (!transcript) {
-          transcript = await runScenario(scenario, { log: () => {} });
+      // A fixture no other file played unchanged is played here, two at a time (this group has both cores).
+      const missing = [...scenarios].filter(([, s]) => !kept.has(JSON.stringify(s)));
+      const playOne = async (): Promise<void> => {
+        for (let next = missing.shift(); next; next = missing.shift()) {
+          kept.set(JSON.stringify(next[1]), await runScenario(next[1], { log: () => {} }));
           played++;
         }
+      };
+      await Promise.all([playOne(), playOne()]);
+      for (const [name, scenario] of scenarios) {
+        const transcript = kept.get(JSON.stringify(scenario))!;
         shown.set(name, { name, transcript, browser: null });
         writeFileSync(
           join(OUT, `${name}.html`),

@@ -176,10 +176,11 @@ function ensureChromium(): void {
 export default async function setup(): Promise<() => Promise<void>> {
   ensureChromium();
   const started = await ensurePostgres();
-  const runs = mkdtempSync(path.join(os.tmpdir(), 'arbiter-test-runs-'));
-  process.env[RUNS_DIR_ENV] = runs;
+  // A folder given in SCENARIO_RUNS_DIR is kept (its runs are reused); else one for this run only.
+  const runs = process.env[RUNS_DIR_ENV] ? null : mkdtempSync(path.join(os.tmpdir(), 'arbiter-test-runs-'));
+  if (runs) process.env[RUNS_DIR_ENV] = runs;
   return async () => {
     await started?.stop();
-    rmSync(runs, { recursive: true, force: true });
+    if (runs) rmSync(runs, { recursive: true, force: true });
   };
 }

@@ -1,7 +1,7 @@
 // Markdown that Arbiter writes on a Change: the comparison comment (matrix, outcomes, criteria in
 // full, earlier rounds). Pure functions of evidence. Blocks are joined by blank lines, so a table
 // never falls into the list before it (GFM), and every body fits GitHub's 65,535 characters.
-import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
+import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 import { criteriaWord } from '../reasons.ts';

@@ -41,9 +41,13 @@ export const statusExplained = (s: CriterionStatus): string => {
   return `${word[0].toUpperCase()}${word.slice(1)} (${meaning})`;
 };
 
-export const STATUS_ICON: Record<CriterionStatus, string> = Object.fromEntries(
-  STATUS_ORDER.map((s) => [s, STATUS_WORDS[s].icon]),
-) as Record<CriterionStatus, string>;
+export const STATUS_ICON: Record<CriterionStatus, string> = {
+  met: STATUS_WORDS.met.icon,
+  not_met: STATUS_WORDS.not_met.icon,
+  unclear: STATUS_WORDS.unclear.icon,
+  uncheckable: STATUS_WORDS.uncheckable.icon,
+  gap: STATUS_WORDS.gap.icon,
+};
 
 /** "✅ met · ❌ not met · ❔ unclear · ⚪ for a person · ⚠️ not judged" */
 export const LEGEND = STATUS_ORDER.map(statusLabel).join(' · ');
