@@ -65,7 +65,9 @@ export function loserReason(input: {
   if (key === null) {
     // The judge's own reason, quoted; the evidence ids it cited stay in the receipt.
     const why =
-      judge && judge.winner === winner.pr && judge.explanation ? `: “${judge.explanation.replace(/[.\s]+$/, '')}”` : '';
+      judge && judge.winner === winner.pr && judge.explanation
+        ? `: “${judgeWords(judge.explanation).replace(/[.\s]+$/, '')}”`
+        : '';
     if (judge?.source === 'deterministic')
       return `${head}: same evidence; the judge scored you level and #${winner.pr} ranks first by evidence.`;
     return `${head}: same evidence, and the model judge preferred #${winner.pr}${why}.`;
@@ -144,13 +146,17 @@ export function evidenceWords(id: string): string {
   return `#${pr}'s ${kind === 'status' ? 'status' : 'check'} \`${name}\``;
 }
 
+/** The judge's own words with any evidence id it wrote said as a person reads it. */
+export const judgeWords = (explanation: string): string =>
+  explanation.replace(/\bev:\d+:[a-z]+:[\w./-]*\w/g, (id) => evidenceWords(id));
+
 /** One sentence on how the judge broke (or did not break) a tie at the top. */
 export function judgeSentence(judge: JudgeOutcome): string {
   if (judge.winner === null)
     return `The candidates at the top were level on every piece of evidence, and ${judgeNoWinnerWords(judge)}.`;
   const cited =
     judge.evidence.length > 0 ? `, citing ${listWords([...new Set(judge.evidence.map(evidenceWords))])}` : '';
-  const why = judge.explanation ? ` Its reason: “${judge.explanation}”` : '';
+  const why = judge.explanation ? ` Its reason: “${judgeWords(judge.explanation)}”` : '';
   if (judge.source === 'deterministic') {
     // An order with no evidence behind it picks no winner (DESIGN.md section 5): a person chooses.
     return `The candidates at the top were level on every piece of evidence, and the model judge's scores were level too, so a person chooses.`;
