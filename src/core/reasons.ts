@@ -73,7 +73,8 @@ export function loserReason(input: {
     return `${head}: same evidence, and the model judge preferred #${winner.pr}${why}.`;
   }
   if (key === 'promotable') {
-    if (loserEvidence.gate.timedOut) return `${head}: timed out here (checks never finished).`;
+    if (loserEvidence.gate.timedOut)
+      return `${head}: timed out here (${loserEvidence.gate.reason.replace(/^timed out: /, '')}).`;
     const failed = failedRequired(loserEvidence);
     if (failed.length > 0) {
       return `${head}: required check ${failed.map((n) => `\`${n}\``).join(', ')} failed here.`;
