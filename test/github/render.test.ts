@@ -327,3 +327,25 @@ describe('column headers', () => {
     expect(tables[0].headers[1]).toBe('#13 Add the calendar view | tak… by @copilot-swe-agent[bot]');
   });
 });
+
+describe('a repair says what to fix', () => {
+  it('a criterion judged by a check names the check that did not pass', () => {
+    const crit: Criterion[] = [
+      { id: 'AC1', text: 'The calendar shows the month.', check: null },
+      { id: 'AC2', text: 'The end-to-end suite passes', check: 'e2e' },
+    ];
+    const plan = planSelection(
+      input([evidence(13, ['met', 'not_met'], crit)], crit, {
+        config: configOf({ repair: { enabled: true } }),
+        repairAvailable: true,
+      }),
+    );
+    expect(plan.verdict.kind).toBe('repair');
+    const note = plan.actions.find((a) => a.kind === 'comment' && a.key.endsWith('repair-note'));
+    if (!note || note.kind !== 'comment') throw new Error('no repair note');
+    expect(structureOf(note.body).visible).toContain('AC2 is judged by the check e2e, which did not pass on #13.');
+    const run = plan.actions.find((a) => a.kind === 'check-run' && a.pr === 13);
+    if (!run || run.kind !== 'check-run') throw new Error('no selection check');
+    expect(structureOf(run.summary).visible).toContain('AC2 The end-to-end suite passes (its check e2e did not pass)');
+  });
+});
