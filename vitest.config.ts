@@ -1,14 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+// The pictures test reads the runs every other test file kept (test/scenarios/pictures.test.ts), so it
+// runs in a group of its own, after the rest.
+const VIEWS = 'test/scenarios/pictures.test.ts';
+const each = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Brings a PostgreSQL and a Chromium when the machine has none (test/support/global-setup.ts).
+    // Brings a PostgreSQL and a Chromium when the machine has none, and the folder where the scenario
+    // runner keeps each run (test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      {
+        test: { ...each, name: 'tests', include: ['test/**/*.test.ts'], exclude: [VIEWS], sequence: { groupOrder: 0 } },
+      },
+      { test: { ...each, name: 'views', include: [VIEWS], sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -20,6 +20,7 @@ import { parseTranscript, renderFinalState, verdictLine, type Restart, type Tran
 import { waitUntilQuiet } from './quiet.ts';
 import { collapseRepeats } from './collapse.ts';
 import { replayRun } from './replay-run.ts';
+import { keepRun } from './keep-run.ts';
 
 /** Scenario time 0 on the virtual clock, so transcripts are the same from run to run. */
 export const SCENARIO_EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -378,6 +379,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       log('');
       log(verdictLine(transcript));
     }
+    await keepRun(scenario, transcript);
     return transcript;
   } finally {
     printer.flush();

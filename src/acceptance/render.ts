@@ -4,6 +4,7 @@
 import type { CheckRunAnnotation } from '../core/actions.ts';
 import type { AcceptanceEvidence, Criterion, CriterionResult, CriterionStatus } from '../core/types.ts';
 import { sanitiseModelReason } from './model-words.ts';
+import { countWord, statusExplained, statusLabel } from '../core/render/vocabulary.ts';
 
 /** Where the candidate's head lives, to link each citation to its line. */
 export interface HeadLocation {
@@ -28,14 +29,6 @@ const SUMMARY_BUDGET = 56_000;
 const CRITERION_CHARS = 200;
 const QUOTE_CHARS = 160;
 const REASON_CHARS = 160;
-
-const STATUS_LABEL: Record<CriterionStatus, string> = {
-  met: '✅ met',
-  not_met: '❌ not met',
-  unclear: '❔ unclear',
-  uncheckable: '⚪ uncheckable',
-  gap: '⚠️ gap',
-};
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
@@ -83,7 +76,7 @@ const evidenceCell = (r: CriterionResult, head: HeadLocation | null): string => 
 };
 
 const row = (c: Criterion, r: CriterionResult, head: HeadLocation | null): string =>
-  `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${STATUS_LABEL[r.status]} | ${cell(evidenceCell(r, head))} |`;
+  `| ${c.id} | ${cell(bound(c.text, CRITERION_CHARS))} | ${statusLabel(r.status)} | ${cell(evidenceCell(r, head))} |`;
 
 const missingResult = (id: string): CriterionResult => ({
   id,
@@ -141,8 +134,8 @@ export function renderAcceptanceCheck(
   const met = count('met');
   const allMet = met === criteria.length && evidence.status === 'pass';
   const extras = [
-    count('gap') > 0 ? plural(count('gap'), 'gap', 'gaps') : '',
-    count('uncheckable') > 0 ? `${count('uncheckable')} for a person` : '',
+    count('gap') > 0 ? countWord(count('gap'), 'gap') : '',
+    count('uncheckable') > 0 ? countWord(count('uncheckable'), 'uncheckable') : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -167,11 +160,11 @@ export function renderAcceptanceCheck(
   if (person.length > 0)
     tail.push(
       '',
-      '**For a person to check** (never counted as met):',
+      `**${statusExplained('uncheckable')}**, never counted as met:`,
       ...fitLines(person, 1_800, (n) => `- … and ${n} more`),
     );
   if (gaps.length > 0)
-    tail.push('', '**Gaps** (could not be judged):', ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
+    tail.push('', `**${statusExplained('gap')}**:`, ...fitLines(gaps, 1_800, (n) => `- … and ${n} more`));
   const summary = [...notes, ...(notes.length > 0 ? [''] : []), ...header, ...rows, ...tail].join('\n');
 
   // How quotes are checked is docs/acceptance.md's to say, once; the check says what it found.

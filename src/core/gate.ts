@@ -88,7 +88,8 @@ function reportsByName(observed: ObservedCheck[]): Map<string, ObservedCheck[]> 
 function combine(name: string, reports: ObservedCheck[]): RequiredCheck {
   const pick = reports.find((c) => c.outcome === 'fail') ?? reports.find((c) => c.outcome === 'pending') ?? reports[0];
   if (!pick) return { name, outcome: 'missing', raw: null, kind: null };
-  return { name, outcome: pick.outcome, raw: pick.raw, kind: pick.kind };
+  const detail = pick.kind === 'status' && pick.title ? { detail: pick.title } : {};
+  return { name, outcome: pick.outcome, raw: pick.raw, kind: pick.kind, ...detail };
 }
 
 function requiredFromPatterns(entries: string[], byName: Map<string, ObservedCheck[]>): RequiredCheck[] {
@@ -110,7 +111,16 @@ function requiredFromPatterns(entries: string[], byName: Map<string, ObservedChe
     const matches = names.filter((name) => reportsOf(name).length > 0);
     if (matches.length === 0) {
       // Not reported yet: waited for (until `selection.siblingTimeout`), never a failure by itself.
-      if (!seen.has(entry)) required.push({ name: pattern, outcome: 'missing', raw: null, kind: null });
+      // Reported only by another app than the pinned one: say which, or the wait looks endless.
+      const others = [
+        ...new Set(
+          names.flatMap((name) =>
+            (byName.get(name) ?? []).map((c) => (c.kind === 'check' ? (c.app ?? 'an app') : 'a commit status')),
+          ),
+        ),
+      ];
+      const pinned = app !== null && others.length > 0 ? { pinned: { app, reportedBy: others.sort() } } : {};
+      if (!seen.has(entry)) required.push({ name: pattern, outcome: 'missing', raw: null, kind: null, ...pinned });
       seen.add(entry);
       continue;
     }
@@ -125,14 +135,25 @@ function requiredFromPatterns(entries: string[], byName: Map<string, ObservedChe
 
 const NO_CHECKS = 'no checks reported yet';
 
+/** "`test` came from `ci`; `gate.required` pins `github-actions`" */
+function pinnedWords(c: RequiredCheck, source: GateEvidence['source']): string | null {
+  if (!c.pinned) return null;
+  const from = c.pinned.reportedBy.map((a) => (a === 'a commit status' || a === 'an app' ? a : `\`${a}\``));
+  const who = source === 'branch-rules' ? "the branch's rules pin" : '`gate.required` pins';
+  return `\`${c.name}\` came from ${from.join(' and ')}; ${who} \`${c.pinned.app}\``;
+}
+
 function describe(required: RequiredCheck[], settled: boolean, source: GateEvidence['source']): string {
-  const failed = required.filter((c) => c.outcome === 'fail').map((c) => `\`${c.name}\``);
+  const failed = required
+    .filter((c) => c.outcome === 'fail')
+    .map((c) => (c.detail ? `\`${c.name}\` (commit status: “${c.detail}”)` : `\`${c.name}\``));
   if (failed.length > 0) return `required check ${failed.join(', ')} failed`;
   if (!settled) {
-    const waiting = required
-      .filter((c) => c.outcome === 'pending' || c.outcome === 'missing')
-      .map((c) => `\`${c.name}\``);
-    return waiting.length > 0 ? `waiting on ${waiting.join(', ')}` : NO_CHECKS;
+    const open = required.filter((c) => c.outcome === 'pending' || c.outcome === 'missing');
+    const waiting = open.map((c) => `\`${c.name}\``);
+    const pinned = open.map((c) => pinnedWords(c, source)).filter((w): w is string => w !== null);
+    if (waiting.length === 0) return NO_CHECKS;
+    return `waiting on ${waiting.join(', ')}${pinned.length > 0 ? `: ${pinned.join('; ')}` : ''}`;
   }
   if (required.length === 0) return source === 'all-suites' ? 'no checks reported' : 'no required checks';
   return 'every required check passed';

@@ -2,9 +2,8 @@
 // "Lost to #13, which also meets AC2 (Each day holds a kanban list) and AC3. #13 met 3 of 3 criteria,
 // this one 1 of 3." Pure.
 import { decidingKey } from './rank.ts';
+import { countWord, STATUS_ORDER } from './render/vocabulary.ts';
 import type { CandidateEvidence, Criterion, CriterionStatus, JudgeOutcome, RankedCandidate } from './types.ts';
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "1 criterion", "3 criteria". */
 export const criteriaWord = (n: number): string => (n === 1 ? 'criterion' : 'criteria');
@@ -66,13 +65,16 @@ export function loserReason(input: {
   if (key === null) {
     // The judge's own reason, quoted; the evidence ids it cited stay in the receipt.
     const why =
-      judge && judge.winner === winner.pr && judge.explanation ? `: “${judge.explanation.replace(/[.\s]+$/, '')}”` : '';
+      judge && judge.winner === winner.pr && judge.explanation
+        ? `: “${judgeWords(judge.explanation).replace(/[.\s]+$/, '')}”`
+        : '';
     if (judge?.source === 'deterministic')
       return `${head}: same evidence; the judge scored you level and #${winner.pr} ranks first by evidence.`;
     return `${head}: same evidence, and the model judge preferred #${winner.pr}${why}.`;
   }
   if (key === 'promotable') {
-    if (loserEvidence.gate.timedOut) return `${head}: timed out here (checks never finished).`;
+    if (loserEvidence.gate.timedOut)
+      return `${head}: timed out here (${loserEvidence.gate.reason.replace(/^timed out: /, '')}).`;
     const failed = failedRequired(loserEvidence);
     if (failed.length > 0) {
       return `${head}: required check ${failed.map((n) => `\`${n}\``).join(', ')} failed here.`;
@@ -94,10 +96,10 @@ export function loserReason(input: {
       : `${head}: #${winner.pr} also meets ${missed}. ${counts}`;
   }
   if (key === 'gaps') {
-    const gaps = named('gap');
-    const fewer = `${plural(loser.gaps - winner.gaps, 'gap')} fewer`;
-    return gaps
-      ? `${head}: same criteria met, ${fewer}: here ${gaps} could not be judged.`
+    const unjudged = named('gap');
+    const fewer = `${countWord(winner.gaps, 'gap')} there against ${loser.gaps} here`;
+    return unjudged
+      ? `${head}: same criteria met, ${fewer}; not judged here: ${unjudged}.`
       : `${head}: same criteria met, ${fewer}.`;
   }
   if (key === 'score')
@@ -112,7 +114,7 @@ export function winnerSummary(winner: RankedCandidate, criteriaCount: number): s
       ? `met ${winner.met} of ${criteriaCount} ${criteriaWord(criteriaCount)}`
       : 'no acceptance criteria',
   ];
-  if (winner.gaps > 0) parts.push(plural(winner.gaps, 'gap'));
+  if (winner.gaps > 0) parts.push(countWord(winner.gaps, 'gap'));
   parts.push('every required check passed');
   if (winner.score !== null) parts.push(`score ${winner.score}`);
   return parts.join('; ');
@@ -132,12 +134,30 @@ export function judgeNoWinnerWords(judge: JudgeOutcome): string {
   return JUDGE_NO_WINNER[judge.reason] ?? 'the model judge did not pick one';
 }
 
+/**
+ * An evidence id the judge cited, as a person reads it: `ev:13:acceptance:AC2` is "#13's AC2",
+ * `ev:13:check:test` "#13's check `test`". The ids themselves stay in the receipt.
+ */
+export function evidenceWords(id: string): string {
+  const m = /^ev:(\d+):([a-z]+):(.+)$/.exec(id);
+  if (!m) return 'its evidence';
+  const [, pr, kind, name] = m;
+  if (kind === 'acceptance') return `#${pr}'s ${name}`;
+  if (kind === 'score') return `#${pr}'s score`;
+  return `#${pr}'s ${kind === 'status' ? 'status' : 'check'} \`${name}\``;
+}
+
+/** The judge's own words with any evidence id it wrote said as a person reads it. */
+export const judgeWords = (explanation: string): string =>
+  explanation.replace(/\bev:\d+:[a-z]+:[\w./-]*\w/g, (id) => evidenceWords(id));
+
 /** One sentence on how the judge broke (or did not break) a tie at the top. */
 export function judgeSentence(judge: JudgeOutcome): string {
   if (judge.winner === null)
     return `The candidates at the top were level on every piece of evidence, and ${judgeNoWinnerWords(judge)}.`;
-  const cited = judge.evidence.length > 0 ? `, citing ${judge.evidence.map((e) => `\`${e}\``).join(', ')}` : '';
-  const why = judge.explanation ? ` Its reason: “${judge.explanation}”` : '';
+  const cited =
+    judge.evidence.length > 0 ? `, citing ${listWords([...new Set(judge.evidence.map(evidenceWords))])}` : '';
+  const why = judge.explanation ? ` Its reason: “${judgeWords(judge.explanation)}”` : '';
   if (judge.source === 'deterministic') {
     // An order with no evidence behind it picks no winner (DESIGN.md section 5): a person chooses.
     return `The candidates at the top were level on every piece of evidence, and the model judge's scores were level too, so a person chooses.`;
@@ -145,15 +165,12 @@ export function judgeSentence(judge: JudgeOutcome): string {
   return `The candidates at the top were level on every piece of evidence; the model judge preferred #${judge.winner}${cited}.${why}`;
 }
 
-/** How many criteria of one candidate are not met, by why: "1 not met, 1 cannot be checked from the code". */
+/** How many criteria of one candidate are not met, by why: "1 not met and 1 for a person". */
 export function missingCounts(e: CandidateEvidence | undefined, criteria: Criterion[]): string {
   const results = e?.acceptance?.results ?? [];
   const count = (s: CriterionStatus): number =>
     criteria.filter((c) => results.some((r) => r.id === c.id && r.status === s)).length;
   const parts: string[] = [];
-  if (count('not_met') > 0) parts.push(`${count('not_met')} not met`);
-  if (count('unclear') > 0) parts.push(`${count('unclear')} unclear`);
-  if (count('uncheckable') > 0) parts.push(`${count('uncheckable')} cannot be checked from the code`);
-  if (count('gap') > 0) parts.push(`${count('gap')} not judged`);
+  for (const s of STATUS_ORDER) if (s !== 'met' && count(s) > 0) parts.push(countWord(count(s), s));
   return listWords(parts);
 }

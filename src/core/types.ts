@@ -95,6 +95,10 @@ export const RequiredCheck = z.object({
   raw: z.string().nullable(),
   /** A check run or a commit status (null while missing); gives the evidence id's kind. */
   kind: z.enum(['check', 'status']).nullable().optional(),
+  /** A commit status's description ("Build #12 failed"), shown next to its context. */
+  detail: z.string().optional(),
+  /** Missing because the name came only from other apps than the one its entry pins. */
+  pinned: z.object({ app: z.string(), reportedBy: z.array(z.string()) }).optional(),
 });
 export type RequiredCheck = z.infer<typeof RequiredCheck>;
 

@@ -69,7 +69,7 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
     name: 'Arbiter / acceptance',
     status: 'completed',
     conclusion: 'neutral',
-    title: 'Not run: checks never finished',
+    title: 'Not run: the required checks did not finish',
     summary:
       'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
   });

@@ -71,7 +71,7 @@ describe('renderAcceptanceCheck', () => {
   it('mixed results (snapshot)', () => {
     const r = renderAcceptanceCheck(mixed, criteria);
     expect(r.conclusion).toBe('neutral');
-    expect(r.title).toBe('2 of 5 criteria met (1 gap, 1 for a person)');
+    expect(r.title).toBe('2 of 5 criteria met (1 not judged, 1 for a person)');
     expect(r.summary).toMatchSnapshot();
     expect(r.text).toMatchSnapshot();
     expect(r.annotations).toEqual([
@@ -132,7 +132,7 @@ describe('renderAcceptanceCheck', () => {
     const r = renderAcceptanceCheck(ev, many);
     expect(r.summary.length + r.text.length).toBeLessThan(CHECK_TEXT_LIMIT);
     expect(r.annotations).toHaveLength(100);
-    expect(r.title).toBe('100 of 200 criteria met (100 gaps)');
+    expect(r.title).toBe('100 of 200 criteria met (100 not judged)');
   });
 });
 

@@ -195,7 +195,11 @@ describe('gate integrity', () => {
       'a pinned entry counts only its app',
       ['test@ci'],
       [ci('test', 'completed', 'success', 'impostor')],
-      { settled: false, promotable: false, reason: 'waiting on `test`' },
+      {
+        settled: false,
+        promotable: false,
+        reason: 'waiting on `test`: `test` came from `impostor`; `gate.required` pins `ci`',
+      },
     ],
     [
       'a pinned entry passes on its app',
@@ -310,4 +314,36 @@ describe('gate integrity', () => {
     ['@scope/pkg', { pattern: '@scope/pkg', app: null }],
     ['build (node 20) @ x', { pattern: 'build (node 20) @ x', app: null }],
   ])('parseRequired(%s)', (entry, expected) => expect(parseRequired(entry)).toEqual(expected));
+});
+
+describe('the gate says what it waits on, and who reported what', () => {
+  const input = (observed: ObservedCheck[], configured: string[]) => ({
+    observed,
+    configured,
+    branchRequired: null,
+    scoreCheck: null,
+  });
+
+  it('a check pinned to one app but reported by another names both, never an endless wait', () => {
+    const fromCi = { ...run('test', 'completed', 'success'), app: 'ci' };
+    const gate = computeGate(input([fromCi], ['test@github-actions']));
+    expect(gate.settled).toBe(false);
+    expect(gate.reason).toBe('waiting on `test`: `test` came from `ci`; `gate.required` pins `github-actions`');
+    expect(gate.required[0]).toMatchObject({
+      outcome: 'missing',
+      pinned: { app: 'github-actions', reportedBy: ['ci'] },
+    });
+    expect(timeOutGate(gate).reason).toBe(`timed out: ${gate.reason}`);
+  });
+
+  it('a failing commit status shows its context and description', () => {
+    const failed = { ...status('ci/jenkins', 'failure'), title: 'Build #12 failed' };
+    const gate = computeGate(input([failed], ['ci/jenkins']));
+    expect(gate.reason).toBe('required check `ci/jenkins` (commit status: “Build #12 failed”) failed');
+    expect(gate.required[0]).toMatchObject({ detail: 'Build #12 failed' });
+  });
+
+  it('a head with no checks says so', () => {
+    expect(computeGate(input([], [])).reason).toBe('no checks reported yet');
+  });
 });

@@ -207,7 +207,7 @@ describe('the comparison comment renders as GitHub shows it', () => {
 });
 
 describe('the human gate says what to do', () => {
-  it('names the PR, separates not met, unclear, cannot be checked and not judged, mentions and lists the actions', () => {
+  it('names the PR, separates not met, unclear, for a person and not judged, mentions and lists the actions', () => {
     const crit = criteria(5, 'A criterion');
     const plan = planSelection(
       input(
@@ -230,7 +230,7 @@ describe('the human gate says what to do', () => {
     expect(visible).toContain('@maintainer: your decision is needed.');
     expect(visible).toContain('Not met (the change does not do this): AC2 (A criterion (2))');
     expect(visible).toContain('Unclear (the evidence does not settle it either way): AC3');
-    expect(visible).toContain('Cannot be checked from the code (a person or a check has to look): AC4');
+    expect(visible).toContain('For a person (cannot be checked from the code; a person or a check has to look): AC4');
     expect(visible).toContain('Not judged (the model failed or its budget ran out; nothing was decided): AC5');
     expect(visible).toContain('approve #13 in a review');
     expect(visible).toContain('comment /arbiter promote on #13');
@@ -325,5 +325,27 @@ describe('column headers', () => {
     const bot = { ...evidence(13, ['met'], crit), author: 'copilot-swe-agent[bot]' };
     const { tables } = structureOf(comparisonOf(planSelection(input([bot], crit))));
     expect(tables[0].headers[1]).toBe('#13 Add the calendar view | tak… by @copilot-swe-agent[bot]');
+  });
+});
+
+describe('a repair says what to fix', () => {
+  it('a criterion judged by a check names the check that did not pass', () => {
+    const crit: Criterion[] = [
+      { id: 'AC1', text: 'The calendar shows the month.', check: null },
+      { id: 'AC2', text: 'The end-to-end suite passes', check: 'e2e' },
+    ];
+    const plan = planSelection(
+      input([evidence(13, ['met', 'not_met'], crit)], crit, {
+        config: configOf({ repair: { enabled: true } }),
+        repairAvailable: true,
+      }),
+    );
+    expect(plan.verdict.kind).toBe('repair');
+    const note = plan.actions.find((a) => a.kind === 'comment' && a.key.endsWith('repair-note'));
+    if (!note || note.kind !== 'comment') throw new Error('no repair note');
+    expect(structureOf(note.body).visible).toContain('AC2 is judged by the check e2e, which did not pass on #13.');
+    const run = plan.actions.find((a) => a.kind === 'check-run' && a.pr === 13);
+    if (!run || run.kind !== 'check-run') throw new Error('no selection check');
+    expect(structureOf(run.summary).visible).toContain('AC2 The end-to-end suite passes (its check e2e did not pass)');
   });
 });

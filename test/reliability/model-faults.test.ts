@@ -175,7 +175,7 @@ describe('model faults at the acceptance check (real client, fake endpoint)', ()
       if (c.gap) for (const r of ev.results) expect(r.reason).toContain(GAP_WORDING[c.gap]);
       const check = renderAcceptanceCheck(ev, criteria);
       expect(check.conclusion).toBe('neutral');
-      expect(check.title).toBe(c.status === 'gap' ? '0 of 2 criteria met (2 gaps)' : '0 of 2 criteria met');
+      expect(check.title).toBe(c.status === 'gap' ? '0 of 2 criteria met (2 not judged)' : '0 of 2 criteria met');
       expect(check.annotations).toEqual([]);
       // The small call was made; the large one followed (and failed too) for every case.
       expect(fake.requests.map((r) => r.tier)).toContain('small');
@@ -198,7 +198,7 @@ describe('model faults in the full app', () => {
         expect(t.prs[pr].checks[SELECTION].conclusion).not.toBe('success');
       }
       // #83's model never answered: both criteria are gaps, and the title says so.
-      expect(t.prs['83'].checks[ACCEPTANCE].title).toBe('0 of 2 criteria met (2 gaps)');
+      expect(t.prs['83'].checks[ACCEPTANCE].title).toBe('0 of 2 criteria met (2 not judged)');
       expect(applied(t).filter((w) => w.route === MERGE)).toEqual([]);
       expect(t.dispatches.filter((d) => d.event_type === 'arbiter.repair')).toEqual([]);
       expect(verdictLine(t)).toMatch(/^A person must decide/);

@@ -28,10 +28,10 @@ describe('branch rules and people', () => {
       expect(t.writes.filter((w) => w.summary.startsWith('merge '))).toEqual([]);
       expect(t.prs['52'].checks['Arbiter / gate']).toMatchObject({
         conclusion: 'failure',
-        title: 'Timed out: checks never finished',
+        title: 'Timed out: waiting on `test`',
       });
       expect(t.prs['52'].comments.map((c) => c.body).join('\n')).toContain(
-        'Lost to #51: timed out here (checks never finished).',
+        'Lost to #51: timed out here (waiting on `test`).',
       );
       expect(t.prs['53'].checks[SELECTION]).toMatchObject({
         conclusion: 'neutral',

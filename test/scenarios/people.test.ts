@@ -121,7 +121,7 @@ describe('people in the loop', () => {
       expect(gated).toContain('close #86, label #86 arbiter:lost');
       expect(gated.filter((s) => s.startsWith('merge ') || s === 'close #85')).toEqual([]);
       expect(botComments(t, 85)).toContain(
-        'Best candidate #85 meets 1 of 2 criteria (1 cannot be checked from the code). Approve to ship it or cancel the change.',
+        'Best candidate #85 meets 1 of 2 criteria (1 for a person). Approve to ship it or cancel the change.',
       );
       expect(botComments(t, 85)).toContain('AC2 (Typing in the search box feels instant on a phone)');
 

@@ -3,6 +3,7 @@
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { expect } from 'vitest';
+import { transcriptViews, viewProblems } from './views.ts';
 
 export function renderGfm(markdown: string): string {
   return micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true });
@@ -108,9 +109,12 @@ export function transcriptBodies(t: {
 
 /**
  * Every body renders as GitHub shows it: no hidden marker visible, within 65,535 characters, and
- * Arbiter's comparison has its matrix as a table outside any list. Returns the transcript.
+ * Arbiter's comparison has its matrix as a table outside any list. No view carries an internal code
+ * in bold, an evidence id, the model's call counts or an unrendered table (test/support/views.ts).
+ * Returns the transcript.
  */
 export function expectRendersClean<T extends Parameters<typeof transcriptBodies>[0]>(t: T): T {
+  expect(transcriptViews(t).flatMap(viewProblems), 'what a person must not see').toEqual([]);
   for (const { where, body } of transcriptBodies(t)) {
     expect(body.length, where).toBeLessThanOrEqual(65_535);
     const { visible, tables } = structureOf(body);

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { RUNS_DIR_ENV } from '../../sim/runner/keep-run.ts';
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -168,11 +169,18 @@ function ensureChromium(): void {
   }
 }
 
-/** Workers inherit the environment set here: test/store/backends.ts and test/scenarios/html.test.ts read it. */
+/**
+ * Workers inherit the environment set here: test/store/backends.ts and test/scenarios/html.test.ts read
+ * it, and the scenario runner keeps each run in SCENARIO_RUNS_DIR for test/scenarios/pictures.test.ts.
+ */
 export default async function setup(): Promise<() => Promise<void>> {
   ensureChromium();
   const started = await ensurePostgres();
+  // A folder given in SCENARIO_RUNS_DIR is kept (its runs are reused); else one for this run only.
+  const runs = process.env[RUNS_DIR_ENV] ? null : mkdtempSync(path.join(os.tmpdir(), 'arbiter-test-runs-'));
+  if (runs) process.env[RUNS_DIR_ENV] = runs;
   return async () => {
     await started?.stop();
+    if (runs) rmSync(runs, { recursive: true, force: true });
   };
 }

@@ -236,7 +236,15 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     const t = verdict.target;
     const e = evidence.get(t)!;
     const reason =
-      verdict.unmet.length > 0 ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}`).join('; ')}` : e.gate.reason;
+      verdict.unmet.length > 0
+        ? `not met: ${verdict.unmet.map((c) => `${c.id} ${c.text}${c.check ? ` (its check \`${c.check}\` did not pass)` : ''}`).join('; ')}`
+        : e.gate.reason;
+    // A criterion judged by a check is repaired by making that check pass: the note names it.
+    const byCheck = verdict.unmet.filter((c) => c.check);
+    const checkWords =
+      byCheck.length > 0
+        ? ` ${byCheck.map((c) => `${c.id} is judged by the check \`${c.check}\`, which did not pass on #${t}`).join('; ')}.`
+        : '';
     const repairReceipt: Receipt = {
       kind: 'ACCEPTANCE_REPAIR',
       repo,
@@ -293,7 +301,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       marker: repairMarker(change.number),
       body: shadow
         ? `${markerFor(repairMarker(change.number))}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
-        : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}). If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+        : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}).${checkWords} If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
   } else {
     actions.push(

@@ -40,7 +40,7 @@ export function decide(input: SelectionInput): Verdict {
       const e = evidence.get(best.pr)!;
       const failed = failedRequired(e);
       const objective = e.gate.timedOut
-        ? 'checks never finished'
+        ? `make its checks finish (${e.gate.reason.replace(/^timed out: /, '')})`
         : failed.length > 0
           ? `make required check ${failed.map((n) => `\`${n}\``).join(', ')} pass`
           : e.gate.reason;

@@ -16,7 +16,8 @@ const SOURCE_WORDS: Record<GateEvidence['source'], string> = {
 
 export function renderGateTable(gate: GateEvidence): string {
   const rows = gate.required.map(
-    (c) => `| \`${cell(c.name)}\` | ${OUTCOME_ICON[c.outcome]} ${c.raw ?? 'not reported yet'} |`,
+    (c) =>
+      `| \`${cell(c.name)}\` | ${OUTCOME_ICON[c.outcome]} ${c.raw ?? (c.pinned ? `reported only by ${c.pinned.reportedBy.join(', ')}, not \`${c.pinned.app}\`` : 'not reported yet')}${c.detail ? `: ${cell(c.detail)}` : ''} |`,
   );
   const verdict = gate.promotable ? 'Promotable' : gate.settled ? 'Not promotable' : 'Waiting';
   return blocks(
@@ -28,7 +29,7 @@ export function renderGateTable(gate: GateEvidence): string {
 }
 
 export function gateTitle(gate: GateEvidence): string {
-  if (gate.timedOut) return 'Timed out: checks never finished';
+  if (gate.timedOut) return shorten(`Timed out: ${gate.reason.replace(/^timed out: /, '')}`, 200);
   // The reason already says what is awaited ("waiting on `test`"): say it once.
   if (!gate.settled)
     return shorten(/^waiting\b/i.test(gate.reason) ? capital(gate.reason) : `Waiting: ${gate.reason}`, 200);

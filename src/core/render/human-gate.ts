@@ -1,16 +1,15 @@
-// The human gate in words: which PR waits, why (not met, unclear, cannot be checked, not judged,
+// The human gate in words: which PR waits, why (not met, unclear, for a person, not judged,
 // each apart), who is asked, and the exact things a person can do. Pure functions of evidence.
 import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
 import { blocks, prLink, shorten, type RepoUrl } from './markdown.ts';
 import { markerFor } from './markers.ts';
+import { STATUS_ORDER, statusExplained } from './vocabulary.ts';
 
-/** Each status a person must weigh, in plain words, in the order they are listed. */
-export const MISSING_WORDS: [CriterionStatus, string][] = [
-  ['not_met', 'Not met (the change does not do this)'],
-  ['unclear', 'Unclear (the evidence does not settle it either way)'],
-  ['uncheckable', 'Cannot be checked from the code (a person or a check has to look)'],
-  ['gap', 'Not judged (the model failed or its budget ran out; nothing was decided)'],
-];
+/** Each status a person must weigh, in the vocabulary's words, in the order they are listed. */
+export const MISSING_WORDS: [CriterionStatus, string][] = STATUS_ORDER.filter((s) => s !== 'met').map((s) => [
+  s,
+  statusExplained(s),
+]);
 
 export interface HumanGateInput {
   /** The hidden marker that names this comment. */

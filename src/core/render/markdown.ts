@@ -1,23 +1,17 @@
 // Markdown that Arbiter writes on a Change: the comparison comment (matrix, outcomes, criteria in
 // full, earlier rounds). Pure functions of evidence. Blocks are joined by blank lines, so a table
 // never falls into the list before it (GFM), and every body fits GitHub's 65,535 characters.
-import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts';
+import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 import { criteriaWord } from '../reasons.ts';
+import { LEGEND, STATUS_ICON } from './vocabulary.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */
 export const BODY_LIMIT = 65_535;
 
-export const STATUS_ICON: Record<CriterionStatus, string> = {
-  met: '✅',
-  not_met: '❌',
-  unclear: '❔',
-  uncheckable: '⚪',
-  gap: '⚠️',
-};
-
-export const LEGEND = '✅ met · ❌ not met · ❔ unclear · ⚪ cannot be checked from the code · ⚠️ not judged';
+// The matrix's icons and legend come from the one vocabulary table.
+export { LEGEND, STATUS_ICON } from './vocabulary.ts';
 
 /** A table cell: pipes escaped, one line. */
 export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
