@@ -137,6 +137,34 @@ export const RepairData = z.object({
   by: z.string().optional(),
 });
 
+const Reviewers = z.object({ users: z.array(z.string()), teams: z.array(z.string()) });
+
+/** What the sweep's repair-timeout planner decides on (src/core/plan/sweep.ts). */
+export const RepairTimeoutInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  round: z.number().int(),
+  base: z.string(),
+  /** The candidate the repair was for, and whether a person rejected it (then it never ships). */
+  repairOf: z.object({ pr, rejected: z.boolean() }),
+  /** Who goes before the person: the repair's candidate, or (when it was rejected) the open siblings. */
+  targets: z.array(z.object({ pr, headSha: z.string() })),
+  reviewers: Reviewers,
+  timeout: z.number(), // seconds
+  prefix: z.string(),
+  now: z.string(),
+});
+export type RepairTimeoutInputs = z.infer<typeof RepairTimeoutInputs>;
+
+/**
+ * A planner's inputs and the actions it planned besides its receipt (one line each), kept on the
+ * receipt so `npm run replay` runs that planner again (src/core/replay.ts), by planner name.
+ */
+export const PlannedBy = z.discriminatedUnion('planner', [
+  z.object({ planner: z.literal('repair-timeout'), inputs: RepairTimeoutInputs, outcome: z.array(z.string()) }),
+]);
+export type PlannedBy = z.infer<typeof PlannedBy>;
+
 /** A person's decision, or the reason one is needed (selection, repair timeout, refused merge). */
 export const HumanGateData = z.object({
   candidates: z.array(pr),
@@ -148,7 +176,9 @@ export const HumanGateData = z.object({
   source: z.string().optional(),
   reason: z.string().optional(),
   repair: z.string().optional(),
-  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }).optional(),
+  reviewers: Reviewers.optional(),
+  /** The planner's inputs and outcome; absent on receipts a selection planned (replayed with it) and older ones. */
+  planned: PlannedBy.optional(),
 });
 
 export const PromotionData = z.object({ candidate: pr, headSha: z.string(), by: z.string(), method: MergeMethod });

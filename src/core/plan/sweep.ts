@@ -1,23 +1,13 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
+// Its receipt carries its inputs and what it planned, so `npm run replay` decides it again.
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
+import type { RepairTimeoutInputs } from '../receipt.ts';
+import { describePlan } from '../replay-lines.ts';
 
-export interface RepairTimeoutInput {
-  repo: string;
-  change: number;
-  round: number;
-  base: string;
-  /** The candidate the repair was for, and whether a person rejected it (then it never ships). */
-  repairOf: { pr: number; rejected: boolean };
-  /** Who goes before the person: the repair's candidate, or (when it was rejected) the open siblings. */
-  targets: { pr: number; headSha: string }[];
-  reviewers: { users: string[]; teams: string[] };
-  timeout: number; // seconds
-  prefix: string;
-  now: string;
-}
+export type RepairTimeoutInput = RepairTimeoutInputs;
 
 export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[]; why: string } {
   const { repo, change, round, repairOf, prefix } = input;
@@ -70,32 +60,31 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
         : [{ kind: 'set-state' as const, key: k(`state/${t.pr}`), pr: t.pr, state: 'selected' as const, reason: why }]),
     );
   }
-  actions.push(
-    {
-      kind: 'comment',
-      key: k('change-note'),
-      issue: change,
-      marker: `repair-timeout:${change}`,
-      body: `${markerFor(`repair-timeout:${change}`)}\n${why}`,
-    },
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo,
-        change,
-        round,
-        at: input.now,
-        data: {
-          candidates: input.targets.map((t) => t.pr),
-          winner: repairOf.rejected ? null : repairOf.pr,
-          why: 'repair timed out',
-          reviewers: input.reviewers,
-        },
+  actions.push({
+    kind: 'comment',
+    key: k('change-note'),
+    issue: change,
+    marker: `repair-timeout:${change}`,
+    body: `${markerFor(`repair-timeout:${change}`)}\n${why}`,
+  });
+  actions.push({
+    kind: 'receipt',
+    key: k('receipt'),
+    receipt: {
+      kind: 'HUMAN_GATE',
+      repo,
+      change,
+      round,
+      at: input.now,
+      data: {
+        candidates: input.targets.map((t) => t.pr),
+        winner: repairOf.rejected ? null : repairOf.pr,
+        why: 'repair timed out',
+        reviewers: input.reviewers,
+        planned: { planner: 'repair-timeout', inputs: input, outcome: describePlan({ actions }) },
       },
     },
-  );
+  });
   return { actions, why };
 }
 
