@@ -128,15 +128,6 @@ export const SelectionData = z.object({
 });
 export type SelectionData = z.infer<typeof SelectionData>;
 
-export const RepairData = z.object({
-  candidate: pr,
-  headSha: z.string(),
-  objective: z.string(),
-  unmet: z.array(z.string()).optional(),
-  trigger: z.enum(['selection', 'rejection']),
-  by: z.string().optional(),
-});
-
 const Reviewers = z.object({ users: z.array(z.string()), teams: z.array(z.string()) });
 
 /** What the sweep's repair-timeout planner decides on (src/core/plan/sweep.ts). */
@@ -156,14 +147,56 @@ export const RepairTimeoutInputs = z.object({
 });
 export type RepairTimeoutInputs = z.infer<typeof RepairTimeoutInputs>;
 
+/** What a person's rejection planner decides on (src/core/plan/person.ts). */
+export const RejectionInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  pr,
+  headSha: z.string(),
+  base: z.string(),
+  round: z.number().int(),
+  user: z.string(),
+  reason: z.string(),
+  repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled']),
+  awaiting: z.boolean(),
+  shadow: z.boolean(),
+  repairTimeout: z.number(),
+  now: z.string(),
+});
+
+/** What the cancel planner decides on (src/core/plan/person.ts). */
+export const CancelInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  token: z.string(),
+  user: z.string(),
+  how: z.string(),
+  candidates: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean() })),
+  shadow: z.boolean(),
+  now: z.string(),
+});
+
 /**
  * A planner's inputs and the actions it planned besides its receipt (one line each), kept on the
  * receipt so `npm run replay` runs that planner again (src/core/replay.ts), by planner name.
  */
 export const PlannedBy = z.discriminatedUnion('planner', [
   z.object({ planner: z.literal('repair-timeout'), inputs: RepairTimeoutInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('rejection'), inputs: RejectionInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('cancel'), inputs: CancelInputs, outcome: z.array(z.string()) }),
 ]);
 export type PlannedBy = z.infer<typeof PlannedBy>;
+
+export const RepairData = z.object({
+  candidate: pr,
+  headSha: z.string(),
+  objective: z.string(),
+  unmet: z.array(z.string()).optional(),
+  trigger: z.enum(['selection', 'rejection']),
+  by: z.string().optional(),
+  /** A rejection's repair: the rejection planner's inputs and outcome (a round's repair replays with its selection). */
+  planned: PlannedBy.optional(),
+});
 
 /** A person's decision, or the reason one is needed (selection, repair timeout, refused merge). */
 export const HumanGateData = z.object({
@@ -192,7 +225,7 @@ export const AcceptanceData = z.object({
   truncated: z.boolean(),
 });
 
-export const CancelData = z.object({ by: z.string(), closed: z.array(pr) });
+export const CancelData = z.object({ by: z.string(), closed: z.array(pr), planned: PlannedBy.optional() });
 
 const Policy = z.enum(['top-k', 'successive-halving']);
 const readings = z.record(z.string(), z.array(z.number()));

@@ -3,6 +3,7 @@
 // (recorded by an older version) cannot be replayed, and says why; it is never cast.
 import type { Action } from './actions.ts';
 import { planSelection } from './plan/selection.ts';
+import { planCancel, planRejection } from './plan/person.ts';
 import { planRepairTimeout } from './plan/sweep.ts';
 import { issuesOf } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
@@ -59,10 +60,17 @@ export function lineDiff(before: string[], after: string[]): string[] {
   return out;
 }
 
-/** Each planner whose receipt carries its inputs (`planned`), run again on them: its actions, receipt included. */
-const PLANNERS: { [P in PlannedBy['planner']]: (inputs: Extract<PlannedBy, { planner: P }>['inputs']) => Action[] } = {
-  'repair-timeout': (inputs) => planRepairTimeout(inputs).actions,
-};
+/** The planner a receipt names, run again on the inputs it recorded: its actions, receipt included. */
+function rerun(planned: PlannedBy): Action[] {
+  switch (planned.planner) {
+    case 'repair-timeout':
+      return planRepairTimeout(planned.inputs).actions;
+    case 'rejection':
+      return planRejection(planned.inputs).actions;
+    case 'cancel':
+      return planCancel(planned.inputs).actions;
+  }
+}
 
 /** The fields of two receipts' data that differ, and the planned lines only one of them holds. */
 function receiptDiff(
@@ -82,7 +90,7 @@ function receiptDiff(
 
 /** A receipt that carries its planner's inputs: that planner runs again, and its receipt and actions are compared. */
 function replayPlanned(recorded: Receipt, planned: PlannedBy): ReplayResult {
-  const actions = PLANNERS[planned.planner](planned.inputs);
+  const actions = rerun(planned);
   const again = actions.find(
     (a): a is Extract<Action, { kind: 'receipt' }> => a.kind === 'receipt' && a.receipt.kind === recorded.kind,
   )?.receipt;

@@ -3,6 +3,7 @@
 // store keeps it; flipping one recorded input shows the difference. One table row per kind.
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
+import { planCancel, planRejection, type CancelInput, type RejectionInput } from '../../src/core/plan/person.ts';
 import { planRepairTimeout, type RepairTimeoutInput } from '../../src/core/plan/sweep.ts';
 import { describeReplay, replayReceipt } from '../../src/core/replay.ts';
 
@@ -26,6 +27,36 @@ const repairTimeout: RepairTimeoutInput = {
   now: '2026-03-02T10:00:00.000Z',
 };
 
+const rejection: RejectionInput = {
+  repo: 'acme/todo',
+  change: 42,
+  pr: 12,
+  headSha: 'b'.repeat(40),
+  base: 'main',
+  round: 1,
+  user: 'maintainer',
+  reason: 'not what we asked for',
+  repair: 'not-gated',
+  awaiting: true,
+  shadow: false,
+  repairTimeout: 3600,
+  now: '2026-03-02T10:00:00.000Z',
+};
+
+const cancel: CancelInput = {
+  repo: 'acme/todo',
+  change: 42,
+  token: 'delivery:abc',
+  user: 'maintainer',
+  how: 'Cancelled by @maintainer.',
+  candidates: [
+    { pr: 12, headSha: 'b'.repeat(40), awaiting: false },
+    { pr: 13, headSha: 'c'.repeat(40), awaiting: true },
+  ],
+  shadow: false,
+  now: '2026-03-02T10:00:00.000Z',
+};
+
 const KINDS = [
   {
     planner: 'repair-timeout',
@@ -34,6 +65,30 @@ const KINDS = [
     // A person had rejected the repair's candidate: it stays out, and the check says so.
     flip: (inputs: Record<string, unknown>) => ({ ...inputs, repairOf: { pr: 13, rejected: true } }),
     differs: /winner: 13 → null/,
+  },
+  {
+    planner: 'rejection',
+    kind: 'HUMAN_GATE',
+    actions: () => planRejection(rejection).actions,
+    // Had the repair been the Change's to grant, the rejection would have asked for it.
+    flip: (inputs: Record<string, unknown>) => ({ ...inputs, repair: 'disabled' }),
+    differs: /repair: "not-gated" → "disabled"/,
+  },
+  {
+    planner: 'rejection',
+    kind: 'ACCEPTANCE_REPAIR',
+    actions: () => planRejection({ ...rejection, repair: 'granted' }).actions,
+    // The same rejection in shadow mode dispatches nothing and says "would".
+    flip: (inputs: Record<string, unknown>) => ({ ...inputs, shadow: true }),
+    differs: /Shadow: would reject/,
+  },
+  {
+    planner: 'cancel',
+    kind: 'CANCEL',
+    actions: () => planCancel(cancel).actions,
+    // One candidate fewer was open when the Change was cancelled.
+    flip: (inputs: Record<string, unknown>) => ({ ...inputs, candidates: [cancel.candidates[0]] }),
+    differs: /closed: \[12,13\] → \[12\]/,
   },
 ];
 
@@ -55,8 +110,7 @@ describe('replaying the receipts of every planner that records its inputs', () =
     expect(lines[0]).toMatch(/^different decision: /);
     expect(lines.join('\n')).toMatch(differs);
     // The planned actions differ too, line by line (- recorded, + now).
-    expect(lines.some((l) => l.startsWith('  - '))).toBe(true);
-    expect(lines.some((l) => l.startsWith('  + '))).toBe(true);
+    expect(lines.some((l) => /^ {2}[-+] /.test(l))).toBe(true);
   });
 
   it('a receipt whose recorded inputs no longer parse cannot be replayed, and says why', () => {

@@ -5,7 +5,7 @@ import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import type { RepairTimeoutInputs } from '../receipt.ts';
-import { describePlan } from '../replay-lines.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 export type RepairTimeoutInput = RepairTimeoutInputs;
 
@@ -81,11 +81,10 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
         winner: repairOf.rejected ? null : repairOf.pr,
         why: 'repair timed out',
         reviewers: input.reviewers,
-        planned: { planner: 'repair-timeout', inputs: input, outcome: describePlan({ actions }) },
       },
     },
   });
-  return { actions, why };
+  return { actions: plannedActions(actions, { planner: 'repair-timeout', inputs: input }), why };
 }
 
 export interface ResumeGivenUpInput {
