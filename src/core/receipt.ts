@@ -128,6 +128,69 @@ export const SelectionData = z.object({
 });
 export type SelectionData = z.infer<typeof SelectionData>;
 
+const Reviewers = z.object({ users: z.array(z.string()), teams: z.array(z.string()) });
+
+/** What the sweep's repair-timeout planner decides on (src/core/plan/sweep.ts). */
+export const RepairTimeoutInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  round: z.number().int(),
+  base: z.string(),
+  /** The candidate the repair was for, and whether a person rejected it (then it never ships). */
+  repairOf: z.object({ pr, rejected: z.boolean() }),
+  /** Who goes before the person: the repair's candidate, or (when it was rejected) the open siblings. */
+  targets: z.array(z.object({ pr, headSha: z.string() })),
+  reviewers: Reviewers,
+  timeout: z.number(), // seconds
+  prefix: z.string(),
+  /** The round's recorded selection plan (read with its own schema by the replay: plan-schema.ts imports this file). */
+  decided: z.unknown(),
+  /** The buttons of a check that waits for a person. */
+  buttons: z.array(CheckRunButton),
+  now: z.string(),
+});
+export type RepairTimeoutInputs = z.infer<typeof RepairTimeoutInputs>;
+
+/** What a person's rejection planner decides on (src/core/plan/person.ts). */
+export const RejectionInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  pr,
+  headSha: z.string(),
+  base: z.string(),
+  round: z.number().int(),
+  user: z.string(),
+  reason: z.string(),
+  repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled']),
+  awaiting: z.boolean(),
+  shadow: z.boolean(),
+  repairTimeout: z.number(),
+  now: z.string(),
+});
+
+/** What the cancel planner decides on (src/core/plan/person.ts). */
+export const CancelInputs = z.object({
+  repo: z.string(),
+  change: z.number().int(),
+  token: z.string(),
+  user: z.string(),
+  how: z.string(),
+  candidates: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean() })),
+  shadow: z.boolean(),
+  now: z.string(),
+});
+
+/**
+ * A planner's inputs and the actions it planned besides its receipt (one line each), kept on the
+ * receipt so `npm run replay` runs that planner again (src/core/replay.ts), by planner name.
+ */
+export const PlannedBy = z.discriminatedUnion('planner', [
+  z.object({ planner: z.literal('repair-timeout'), inputs: RepairTimeoutInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('rejection'), inputs: RejectionInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('cancel'), inputs: CancelInputs, outcome: z.array(z.string()) }),
+]);
+export type PlannedBy = z.infer<typeof PlannedBy>;
+
 export const RepairData = z.object({
   candidate: pr,
   headSha: z.string(),
@@ -135,6 +198,8 @@ export const RepairData = z.object({
   unmet: z.array(z.string()).optional(),
   trigger: z.enum(['selection', 'rejection']),
   by: z.string().optional(),
+  /** A rejection's repair: the rejection planner's inputs and outcome (a round's repair replays with its selection). */
+  planned: PlannedBy.optional(),
 });
 
 /** A person's decision, or the reason one is needed (selection, repair timeout, refused merge). */
@@ -148,7 +213,9 @@ export const HumanGateData = z.object({
   source: z.string().optional(),
   reason: z.string().optional(),
   repair: z.string().optional(),
-  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }).optional(),
+  reviewers: Reviewers.optional(),
+  /** The planner's inputs and outcome; absent on receipts a selection planned (replayed with it) and older ones. */
+  planned: PlannedBy.optional(),
 });
 
 export const PromotionData = z.object({ candidate: pr, headSha: z.string(), by: z.string(), method: MergeMethod });
@@ -162,7 +229,7 @@ export const AcceptanceData = z.object({
   truncated: z.boolean(),
 });
 
-export const CancelData = z.object({ by: z.string(), closed: z.array(pr) });
+export const CancelData = z.object({ by: z.string(), closed: z.array(pr), planned: PlannedBy.optional() });
 
 const Policy = z.enum(['top-k', 'successive-halving']);
 const readings = z.record(z.string(), z.array(z.number()));

@@ -2,7 +2,7 @@
 // fields that say what it does and a digest of all of it (so a changed body shows as a changed
 // line). Pure: the digest is FNV-1a over JSON with sorted keys, the same on any machine.
 import type { Action } from './actions.ts';
-import type { Receipt } from './receipt.ts';
+import type { PlannedBy, Receipt } from './receipt.ts';
 
 /** JSON with object keys sorted and `undefined` left out, as JSON.stringify leaves it out. */
 export function canonicalJson(value: unknown): string {
@@ -93,4 +93,31 @@ export function describePlan(plan: {
     ...(plan.onRefused ?? []).map((a) => `if the merge is refused: ${describeAction(a)}`),
     ...(plan.onUpdated ?? []).map((a) => `if the branch is updated: ${describeAction(a)}`),
   ];
+}
+
+/** A receipt with its planner's inputs and outcome; kinds that carry neither are left as they are. */
+function withPlanned(r: Receipt, planned: PlannedBy): Receipt {
+  switch (r.kind) {
+    case 'HUMAN_GATE':
+      return { ...r, data: { ...r.data, planned } };
+    case 'CANCEL':
+      return { ...r, data: { ...r.data, planned } };
+    case 'ACCEPTANCE_REPAIR':
+      return { ...r, data: { ...r.data, planned } };
+    default:
+      return r;
+  }
+}
+
+/** A planner's name and inputs, as a receipt records them (with the outcome added). */
+export type PlannerInputs = PlannedBy extends infer T ? (T extends PlannedBy ? Omit<T, 'outcome'> : never) : never;
+
+/**
+ * The plan's actions, its receipt carrying the planner's name, its inputs and one line per other
+ * action, so `npm run replay` runs the planner again on them (src/core/replay.ts).
+ */
+export function plannedActions(actions: Action[], by: PlannerInputs): Action[] {
+  const outcome = describePlan({ actions: actions.filter((a) => a.kind !== 'receipt') });
+  const planned: PlannedBy = { ...by, outcome };
+  return actions.map((a) => (a.kind === 'receipt' ? { ...a, receipt: withPlanned(a.receipt, planned) } : a));
 }

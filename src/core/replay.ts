@@ -1,18 +1,21 @@
 // Replays a decision receipt: the pure planner runs again on the inputs the receipt recorded,
 // and what it decides now is compared with what was decided then. A receipt that does not parse
 // (recorded by an older version) cannot be replayed, and says why; it is never cast.
+import type { Action } from './actions.ts';
 import { planSelection } from './plan/selection.ts';
-import { issuesOf } from './plan-schema.ts';
+import { planCancel, planRejection } from './plan/person.ts';
+import { planRepairTimeout } from './plan/sweep.ts';
+import { issuesOf, SelectionPlan } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
-import { Receipt, type SelectionReceipt } from './receipt.ts';
+import { Receipt, type PlannedBy, type SelectionReceipt } from './receipt.ts';
 import { canonicalJson, receiptLine } from './replay-lines.ts';
 
 type RecordKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
 
 export type ReplayResult =
   /** The planner decides the same again: every field of the receipt and every planned action. */
-  | { result: 'same'; kind: 'CANDIDATE_SELECTION'; round: number; actions: number }
-  | { result: 'different'; kind: 'CANDIDATE_SELECTION'; round: number; diff: string[] }
+  | { result: 'same'; kind: Receipt['kind']; round: number; actions: number; planner?: string }
+  | { result: 'different'; kind: Receipt['kind']; round: number; diff: string[]; planner?: string }
   /** A receipt planned as part of a selection (its repair, its human gate): replayed with it. */
   | { result: 'part-of-selection'; kind: RecordKind; round: number }
   /** A receipt that records what was done (a merge, an acceptance check, a person's act), not a plan to re-run. */
@@ -57,6 +60,56 @@ export function lineDiff(before: string[], after: string[]): string[] {
   return out;
 }
 
+/** The planner a receipt names, run again on the inputs it recorded: its actions, receipt included. */
+function rerun(planned: PlannedBy): Action[] {
+  switch (planned.planner) {
+    case 'repair-timeout':
+      return planRepairTimeout({
+        ...planned.inputs,
+        decided: planned.inputs.decided == null ? null : SelectionPlan.parse(planned.inputs.decided),
+      }).actions;
+    case 'rejection':
+      return planRejection(planned.inputs).actions;
+    case 'cancel':
+      return planCancel(planned.inputs).actions;
+  }
+}
+
+/** The fields of two receipts' data that differ, and the planned lines only one of them holds. */
+function receiptDiff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  outcome: string[],
+  replayed: string[],
+): string[] {
+  const diff: string[] = [];
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const was = field in before ? canonicalJson(before[field]) : '(not recorded)';
+    const now = field in after ? canonicalJson(after[field]) : '(not planned)';
+    if (was !== now) diff.push(`${field}: ${was} → ${now}`);
+  }
+  return [...diff, ...lineDiff(outcome, replayed)];
+}
+
+/** A receipt that carries its planner's inputs: that planner runs again, and its receipt and actions are compared. */
+function replayPlanned(recorded: Receipt, planned: PlannedBy): ReplayResult {
+  const actions = rerun(planned);
+  const again = actions.find(
+    (a): a is Extract<Action, { kind: 'receipt' }> => a.kind === 'receipt' && a.receipt.kind === recorded.kind,
+  )?.receipt;
+  const head = (r: Receipt) => ({ repo: r.repo, change: r.change, round: r.round, at: r.at });
+  const strip = (r: Receipt | undefined): Record<string, unknown> => {
+    if (!r) return {};
+    const data = Object.entries(r.data).filter(([field]) => field !== 'planned');
+    return { ...head(r), ...Object.fromEntries(data) };
+  };
+  const replayedOutcome = again && 'planned' in again.data ? (again.data.planned?.outcome ?? []) : [];
+  const diff = receiptDiff(strip(recorded), strip(again), planned.outcome, replayedOutcome);
+  const { kind, round } = recorded;
+  if (diff.length > 0) return { result: 'different', kind, round, diff, planner: planned.planner };
+  return { result: 'same', kind, round, actions: planned.outcome.length, planner: planned.planner };
+}
+
 function replaySelection(recorded: SelectionReceipt): ReplayResult {
   const { inputs, outcome, ...decided } = recorded.data;
   if (!inputs || !outcome) {
@@ -70,13 +123,7 @@ function replaySelection(recorded: SelectionReceipt): ReplayResult {
   const head = (r: SelectionReceipt) => ({ repo: r.repo, change: r.change, round: r.round, at: r.at });
   const before: Record<string, unknown> = { ...head(recorded), ...decided };
   const after: Record<string, unknown> = { ...head(plan.receipt), ...again };
-  const diff: string[] = [];
-  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const was = field in before ? canonicalJson(before[field]) : '(not recorded)';
-    const now = field in after ? canonicalJson(after[field]) : '(not planned)';
-    if (was !== now) diff.push(`${field}: ${was} → ${now}`);
-  }
-  diff.push(...lineDiff(outcome, replayedOutcome));
+  const diff = receiptDiff(before, after, outcome, replayedOutcome);
   if (diff.length > 0) return { result: 'different', kind: 'CANDIDATE_SELECTION', round: recorded.round, diff };
   return { result: 'same', kind: 'CANDIDATE_SELECTION', round: recorded.round, actions: outcome.length };
 }
@@ -96,6 +143,7 @@ export function replayReceipt(value: unknown, selections: unknown[] = []): Repla
   }
   const receipt = parsed.data;
   if (receipt.kind === 'CANDIDATE_SELECTION') return replaySelection(receipt);
+  if ('planned' in receipt.data && receipt.data.planned) return replayPlanned(receipt, receipt.data.planned);
   const line = receiptLine(receipt);
   const planned = selections.some((s) => {
     const r = Receipt.safeParse(s);
@@ -104,14 +152,18 @@ export function replayReceipt(value: unknown, selections: unknown[] = []): Repla
   return { result: planned ? 'part-of-selection' : 'record', kind: receipt.kind, round: receipt.round };
 }
 
+const by = (planner: string | undefined): string => (planner ? ` (${planner})` : '');
+
 /** What a replay result says, in words. */
 export function describeReplay(r: ReplayResult): string[] {
   switch (r.result) {
     case 'same':
-      return [`same decision: the CANDIDATE_SELECTION of round ${r.round} plans the same ${r.actions} actions again`];
+      return [
+        `same decision: the ${r.kind}${by(r.planner)} of round ${r.round} plans the same ${r.actions} actions again`,
+      ];
     case 'different':
       return [
-        `different decision: the CANDIDATE_SELECTION of round ${r.round} replays differently (- recorded, + now):`,
+        `different decision: the ${r.kind}${by(r.planner)} of round ${r.round} replays differently (- recorded, + now):`,
         ...r.diff.map((d) => `  ${d}`),
       ];
     case 'part-of-selection':

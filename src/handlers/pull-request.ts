@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { PullState } from '../github/group-query.ts';
 import { recordCandidate } from '../workflows/candidates.ts';
 import { isBotAccount } from '../core/trust.ts';
-import { OPEN_STATES, type CandidateState } from '../core/types.ts';
+import type { CandidateState } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
@@ -16,6 +16,7 @@ import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
+import { closingWithdraws } from '../workflows/regroup.ts';
 
 /** What the payload is trusted for: which PR, what happened, and who did it. */
 const Payload = z.object({
@@ -155,7 +156,7 @@ async function onClosed(
     });
     return;
   }
-  if (own || !OPEN_STATES.has(candidate.state)) return;
+  if (own || !closingWithdraws(candidate)) return;
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
   await writeCheck(ctx, {

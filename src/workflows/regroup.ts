@@ -27,6 +27,12 @@ export async function staysRejected(
   return !(answersThisRejection && headSha !== existing.headSha);
 }
 
+/**
+ * Whether a person's closing withdraws the candidate: only one still in its group. A rejected
+ * candidate (kept open for its repair) stays rejected, so reopening it never brings it back.
+ */
+export const closingWithdraws = (candidate: CandidateRow): boolean => OPEN_STATES.has(candidate.state);
+
 /** After the candidate was recorded on its new base: the old group compares what remains, afresh (its selection step is returned). */
 export async function leaveOldGroup(
   ctx: RepoContext,

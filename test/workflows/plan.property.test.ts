@@ -1,8 +1,17 @@
 // Property tests (fast-check, seeded) of outcome planning over random groups: the winner is
 // never closed, nothing unpromotable is merged, every loser gets exactly one close and one
 // reason, and the plan is the same for any order of the siblings.
+//
+// Checked against two mutations, applied in code by the tests at the end of this file (each must
+// make the first property fail): (1) the ranking puts its best candidate first even when no
+// candidate is promotable (`rankCandidates` drops the promotable test of its top group), so an
+// unpromotable candidate could ship; (2) the planner forgets siblings whose criteria were not all
+// judged (`unjudgedChallengers` answers none), so it would close one that could still rank above
+// the winner. Both are applied through vitest's module mock below, which exists only in this test
+// build: production code has no mutation branch, and with no mutation selected the mock calls the
+// real functions.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configOf } from '../support/selection-world.ts';
 import type { Action } from '../../src/core/actions.ts';
 import { planSelection, type SelectionInput, type SelectionPlan } from '../../src/core/plan/selection.ts';
@@ -13,6 +22,24 @@ import { diagnose } from '../../src/judge/diagnostics.ts';
 import { GAP_WORDING } from '../../src/core/render/gap-wording.ts';
 import type { GapReason } from '../../src/core/types.ts';
 import { SELECTION_BUTTONS } from '../../src/commands/buttons.ts';
+
+/** The mutation in force (null: the code as it is). */
+const rig = vi.hoisted(() => ({ mutation: null as null | 'rank-unpromotable-first' | 'forget-unjudged-challengers' }));
+
+vi.mock(import('../../src/core/rank.ts'), async (importOriginal) => {
+  const real = await importOriginal();
+  return {
+    ...real,
+    rankCandidates: (...args: Parameters<typeof real.rankCandidates>) => {
+      const ranking = real.rankCandidates(...args);
+      if (rig.mutation !== 'rank-unpromotable-first') return ranking;
+      const top = ranking.ordered.filter((c) => c.rank === 1).map((c) => c.pr);
+      return { ...ranking, top, tiedAtTop: top.length > 1 };
+    },
+    unjudgedChallengers: (...args: Parameters<typeof real.unjudgedChallengers>) =>
+      rig.mutation === 'forget-unjudged-challengers' ? [] : real.unjudgedChallengers(...args),
+  };
+});
 
 const CRITERIA: Criterion[] = [
   { id: 'AC1', text: 'The home page shows a calendar', check: null },
@@ -177,7 +204,7 @@ const of = <K extends Action['kind']>(actions: Action[], kind: K): Extract<Actio
   actions.filter((a): a is Extract<Action, { kind: K }> => a.kind === kind);
 
 describe('planSelection over random groups', () => {
-  it('never closes the winner, never merges the unpromotable, and closes each loser once with one reason', () => {
+  const plansHold = (endOnFailure = false) =>
     fc.assert(
       fc.property(arbGroup, (c) => {
         const identity = c.group.prs.map((_, i) => i);
@@ -220,14 +247,17 @@ describe('planSelection over random groups', () => {
           v.kind === 'ship' ? v.winner : v.kind === 'repair' ? v.target : (v.winner ?? v.before[0] ?? null);
         if (anchor !== null) {
           for (const pr of v.losers)
-            expect(mightOutrank(summarise(byPr.get(pr)!), summarise(byPr.get(anchor)!))).toBe(false);
+            expect(
+              mightOutrank(summarise(byPr.get(pr)!), summarise(byPr.get(anchor)!)),
+              `closed #${pr}, which could rank above #${anchor} once judged`,
+            ).toBe(false);
         }
         // Only a promotable candidate is merged (or queued), and only when the verdict ships it.
         const merged = [...of(p.actions, 'merge'), ...of(p.actions, 'auto-merge')];
         expect(merged.length).toBe(v.kind === 'ship' ? 1 : 0);
         for (const m of merged) {
           const e = byPr.get(m.pr)!;
-          expect(e.gate.promotable && !e.gate.timedOut).toBe(true);
+          expect(e.gate.promotable && !e.gate.timedOut, `merged #${m.pr}, which is not promotable`).toBe(true);
           expect(m.sha).toBe(e.headSha);
         }
         // A repair is dispatched at most once, never to a loser, with at most 10 payload keys.
@@ -241,8 +271,30 @@ describe('planSelection over random groups', () => {
         const keys = [...all, ...(p.onRefused ?? [])].map((a) => a.key);
         expect(new Set(keys).size).toBe(keys.length);
       }),
-      { seed: 20260302, numRuns: 400 },
+      { seed: 20260302, numRuns: 400, endOnFailure, includeErrorInReport: endOnFailure },
     );
+
+  it('never closes the winner, never merges the unpromotable, and closes each loser once with one reason', () => {
+    rig.mutation = null;
+    plansHold();
+  });
+
+  it('fails when the ranking puts an unpromotable candidate first (mutation)', () => {
+    rig.mutation = 'rank-unpromotable-first';
+    try {
+      expect(() => plansHold(true)).toThrow(/which is not promotable/);
+    } finally {
+      rig.mutation = null;
+    }
+  });
+
+  it('fails when the planner forgets siblings whose criteria were not all judged (mutation)', () => {
+    rig.mutation = 'forget-unjudged-challengers';
+    try {
+      expect(() => plansHold(true)).toThrow(/which could rank above #\d+ once judged/);
+    } finally {
+      rig.mutation = null;
+    }
   });
 
   it('plans the same for any order of the siblings', () => {

@@ -2,8 +2,14 @@
 // often each is redelivered, no untrusted author's code is ever in a merge write. The authors of
 // the linked PRs are drawn from a trusted agent, listed agents, strangers, a writer whose
 // permission cannot be read, and a bot without write access; bots and strangers also approve.
+//
+// Checked against one mutation, applied in code by the last test of this file (it must make this
+// property fail): an untrusted author is admitted (`candidateStanding`, the rule that decides
+// whether a linked PR's author makes it a candidate, answers "counts" for everyone). It is applied
+// through vitest's module mock below, which exists only in this test build: production code has no
+// mutation branch, and with no mutation selected the mock calls the real rule.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCriteria } from '../../src/core/criteria.ts';
 import { onCheckEvent } from '../../src/handlers/checks.ts';
 import { onIssues } from '../../src/handlers/issues.ts';
@@ -14,6 +20,20 @@ import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
 import { acceptanceOf, configOf, CRITERIA_TEXT, makeWorld, shaOf } from '../support/selection-world.ts';
+
+/** The mutation in force (null: the code as it is). */
+const rig = vi.hoisted(() => ({ mutation: null as null | 'admit-untrusted-author' }));
+
+vi.mock(import('../../src/core/trust.ts'), async (importOriginal) => {
+  const real = await importOriginal();
+  return {
+    ...real,
+    candidateStanding: (...args: Parameters<typeof real.candidateStanding>) =>
+      rig.mutation === 'admit-untrusted-author'
+        ? { counts: true as const, via: 'admitted by the mutation' }
+        : real.candidateStanding(...args),
+  };
+});
 
 const BODY = `Please build it.\n\n## Acceptance criteria\n${CRITERIA_TEXT.map((t) => `- [ ] ${t}`).join('\n')}\n`;
 
@@ -89,8 +109,8 @@ describe('trust property', () => {
   });
   afterAll(async () => opened?.dispose());
 
-  it('whatever the order of webhooks, no untrusted author’s code is ever in a merge write', async () => {
-    await fc.assert(
+  const property = (endOnFailure = false) =>
+    fc.assert(
       fc.asyncProperty(arbCase, async (c) => {
         const gh = new FakeGitHub({ repo: `todo-${run++}` });
         gh.permissions.set('flaky-writer', 'write');
@@ -158,7 +178,20 @@ describe('trust property', () => {
           ).toEqual([]);
         }
       }),
-      { numRuns: 25, seed: 11 },
+      { numRuns: 25, seed: 11, endOnFailure, includeErrorInReport: endOnFailure },
     );
+
+  it('whatever the order of webhooks, no untrusted author’s code is ever in a merge write', async () => {
+    rig.mutation = null;
+    await property();
+  }, 240_000);
+
+  it('fails when an untrusted author is admitted (mutation)', async () => {
+    rig.mutation = 'admit-untrusted-author';
+    try {
+      await expect(property(true)).rejects.toThrow(/merged #\d+ by (stranger|drive-by|flaky-writer|helper\[bot\])/);
+    } finally {
+      rig.mutation = null;
+    }
   }, 240_000);
 });

@@ -10,6 +10,7 @@ import { LABEL_AWAITING } from '../labels.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { repairMarker } from '../keys.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';
@@ -114,7 +115,7 @@ export function planRejection(input: RejectionInput): RejectionPlan {
     const reply = shadow
       ? `Shadow mode: Arbiter would reject #${pr} and ask for the Change's one repair (${reason.slice(0, 200)}); no pull request was changed and nothing was dispatched.`
       : `Rejected #${pr}: it is out of the running and stays open for one repair, which was requested (${reason.slice(0, 200)}).`;
-    return { actions, reply, keptForRepair: true };
+    return { actions: plannedActions(actions, { planner: 'rejection', inputs: input }), reply, keptForRepair: true };
   }
   const why = WHY_NO_REPAIR[input.repair](pr);
   const summary = shadow
@@ -160,14 +161,11 @@ export function planRejection(input: RejectionInput): RejectionPlan {
   const reply = shadow
     ? `Shadow mode: Arbiter would reject #${pr} and close it; no pull request was changed. No repair would start: ${why}.`
     : `Rejected #${pr} and closed it (${reason.slice(0, 200)}). No repair was started: ${why}.`;
-  return { actions, reply, keptForRepair: false };
+  return { actions: plannedActions(actions, { planner: 'rejection', inputs: input }), reply, keptForRepair: false };
 }
 
 /** A person's verb refused, with the code and the reason the reply gives. */
-export interface Refusal {
-  code: string;
-  message: string;
-}
+export type Refusal = { code: string; message: string };
 
 export interface PromotionInput {
   repo: string;
@@ -308,7 +306,7 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
     : candidates.length > 0
       ? `Cancelled #${change}: closed ${list}.`
       : `Cancelled #${change}; it had no open candidates.`;
-  return { actions, reply };
+  return { actions: plannedActions(actions, { planner: 'cancel', inputs: input }), reply };
 }
 
 /** A reply to a person's verb. */

@@ -1,28 +1,18 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
+// Its receipt carries its inputs and what it planned, so `npm run replay` decides it again.
 import { markerFor } from '../render/markers.ts';
-import type { Action, CheckRunButton } from '../actions.ts';
+import type { Action } from '../actions.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
+import type { RepairTimeoutInputs } from '../receipt.ts';
+import { plannedActions } from '../replay-lines.ts';
 import { planHumanGate } from './human-gate.ts';
 import { planRoundViews } from './views.ts';
 
-export interface RepairTimeoutInput {
-  repo: string;
-  change: number;
-  round: number;
-  base: string;
-  /** The candidate the repair was for, and whether a person rejected it (then it never ships). */
-  repairOf: { pr: number; rejected: boolean };
-  /** Who goes before the person: the repair's candidate, or (when it was rejected) the open siblings. */
-  targets: { pr: number; headSha: string }[];
-  reviewers: { users: string[]; teams: string[] };
-  timeout: number; // seconds
-  prefix: string;
+/** The recorded inputs (core/receipt.ts), with the round's recorded plan read as one. */
+export interface RepairTimeoutInput extends Omit<RepairTimeoutInputs, 'decided'> {
   /** The round's recorded plan: its inputs give the gate its criteria, evidence and links (null: none recorded). */
   decided: SelectionPlan | null;
-  /** The buttons of a check that waits for a person. */
-  buttons: CheckRunButton[];
-  now: string;
 }
 
 /**
@@ -104,7 +94,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       },
     },
   });
-  return { actions, why };
+  return { actions: plannedActions(actions, { planner: 'repair-timeout', inputs: input }), why };
 }
 
 export interface ResumeGivenUpInput {
