@@ -581,6 +581,13 @@ export class GitHubEmulator {
     return this.world.repo(repo).git.branches.get(branch) ?? null;
   }
 
+  /** Whether `branch` holds the commit `sha` (its head or an ancestor of it): what a merge brought. */
+  branchHolds(repo: string, branch: string, sha: string): boolean {
+    const git = this.world.repo(repo).git;
+    const head = git.branches.get(branch);
+    return head !== undefined && git.isAncestor(sha, head);
+  }
+
   /** The latest check runs on a commit, as GitHub lists them (for tests of checks on a branch's head). */
   checksOn(
     repo: string,
