@@ -181,7 +181,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         combinedSeen.add(p.number);
         const expected = scenario.combined?.number;
         if (expected !== undefined && expected !== p.number && !fatal)
-          fatal = new Error(`the combined candidate opened as #${p.number}, but the scenario's combined.number is ${expected}`);
+          fatal = new Error(
+            `the combined candidate opened as #${p.number}, but the scenario's combined.number is ${expected}`,
+          );
         combinedPending.push(p);
         const model = scenario.combined?.model;
         if (model) {

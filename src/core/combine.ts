@@ -291,7 +291,12 @@ export function heldSources(
 }
 
 /** What a source held by a combined candidate before a person says: the comparison's outcome and its check. */
-export function heldWords(c: number, pr: number, sources: number[], prefix: string): { reason: string; summary: string } {
+export function heldWords(
+  c: number,
+  pr: number,
+  sources: number[],
+  prefix: string,
+): { reason: string; summary: string } {
   const other = sources.filter((n) => n !== pr).map((n) => `#${n}`);
   const with_ = other.length > 0 ? ` with ${other.join(', ')}` : '';
   return {

@@ -40,8 +40,7 @@ export type Combined = { pr: number; sources: number[] } | null;
  * `without`: a combined PR that left the running in this step; the round is decided without it.
  */
 export type CombineStep =
-  | { handedOver: true; next: NextStep[] }
-  | { handedOver: false; notes: string[]; combined: Combined; without?: number };
+  { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined; without?: number };
 
 const recordKey = (ctx: RepoContext, change: number): string => combinedRecordKey(ctx.key, change);
 

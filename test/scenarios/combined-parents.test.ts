@@ -21,23 +21,29 @@ const changeComments = (t: Transcript) => t.issues['42'].comments.map((c) => c.b
 
 interface Played {
   t: Transcript;
-  /** #13's head at the end, and whether main holds it (a merge brought it there). */
+  /** #13's head at the end. */
   head13: string;
-  mainHolds13: boolean;
+  /** Whether #43's last head holds #13's head (a merge brought it there). */
+  combinedHolds13: boolean;
+  /** `src/search.ts` on main at the end, and at #13's head. */
+  search: { main: string | null; head13: string | null };
 }
 
 async function play(s: Scenario): Promise<Played> {
   let head13 = '';
-  let mainHolds13 = false;
+  let combinedHolds13 = false;
+  const search: Played['search'] = { main: null, head13: null };
   const t = await runScenario(s, {
     log: () => {},
     quietTimeoutMs: 300_000,
     inspect: (gh) => {
       head13 = gh.pullHead(REPO, 13);
-      mainHolds13 = gh.branchHolds(REPO, 'main', head13);
+      combinedHolds13 = gh.isAncestor(REPO, head13, gh.pullHead(REPO, 43));
+      search.main = gh.fileAt(REPO, 'main', 'src/search.ts');
+      search.head13 = gh.fileAt(REPO, head13, 'src/search.ts');
     },
   });
-  return { t, head13, mainHolds13 };
+  return { t, head13, combinedHolds13, search };
 }
 
 describe('combined-parent-pushes: #13 pushes a fix after #43 was built from its first head', () => {
@@ -50,12 +56,15 @@ describe('combined-parent-pushes: #13 pushes a fix after #43 was built from its 
   }, SLOW.timeout);
 
   it('rebuilds #43 from #13 new head, and the #43 that ships holds it', () => {
-    const { t, head13, mainHolds13 } = played;
+    const { t, head13, combinedHolds13, search } = played;
     const applied = merges(t).filter((w) => w.status === 201);
     expect(applied).toHaveLength(3);
     expect(applied[2].summary).toContain(`merge ${head13.slice(0, 12)} into arbiter/combined/42`);
     expect(t.prs['43']).toMatchObject({ state: 'closed', merged: true });
-    expect(mainHolds13).toBe(true);
+    // The merged #43 holds #13's new head, and main has its fix (squash-merged: the same text).
+    expect(combinedHolds13).toBe(true);
+    expect(search.main).toContain('const typed = query.trim().toLowerCase();');
+    expect(search.main).toBe(search.head13);
     // The acceptance that shipped #43 quotes the fix itself: judged on the rebuilt head.
     expect(t.prs['43'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success' });
     for (const pr of ['12', '13']) {

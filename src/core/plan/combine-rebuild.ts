@@ -46,12 +46,11 @@ export type RebuildAnswer = { ok: true; sha: string | null } | { ok: false; stat
 export function rebuildEndNote(record: Opened, source: number, sha: string, answer: RebuildAnswer): string {
   const c = record.outcome.pr;
   const others = [record.proposal.a.pr, record.proposal.b.pr].map((n) => `#${n}`).join(' and ');
-  const why =
-    answer.ok
-      ? ''
-      : answer.status === 409
-        ? `its new head ${sha.slice(0, 7)} conflicts with the rest of #${c}`
-        : `GitHub refused to merge its new head ${sha.slice(0, 7)} into \`${record.proposal.branch}\` (${answer.status}: ${answer.message})`;
+  const why = answer.ok
+    ? ''
+    : answer.status === 409
+      ? `its new head ${sha.slice(0, 7)} conflicts with the rest of #${c}`
+      : `GitHub refused to merge its new head ${sha.slice(0, 7)} into \`${record.proposal.branch}\` (${answer.status}: ${answer.message})`;
   return `The combined candidate #${c} was closed: #${source} moved on after #${c} was built, and ${why}. ${others} are compared on their own.`;
 }
 

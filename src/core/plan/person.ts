@@ -12,8 +12,7 @@ import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { repairMarker } from '../keys.ts';
 
 /** What became of the Change's one repair for this rejection. */
-export type RepairChance =
-  'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'combined' | 'disabled';
+export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'combined' | 'disabled';
 
 export interface RejectionInput {
   repo: string;
