@@ -46,8 +46,7 @@ const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => st
   used: () => "the Change's one repair is already used",
   spent: (pr) => `the Change's one repair was already spent on #${pr} (a round asked for it), so no new repair starts`,
   'source-rejected': () => 'a combined candidate built from a rejected candidate gets no repair',
-  combined: (pr) =>
-    `#${pr} is the combined candidate Arbiter built, which no agent repairs; its sources stay open for a person to choose`,
+  combined: (pr) => `#${pr} is the combined candidate Arbiter built, which no agent repairs`,
   disabled: () => 'repair is turned off in `.github/arbiter.yml` (`repair.enabled`)',
 };
 
