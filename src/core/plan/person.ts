@@ -41,8 +41,7 @@ export interface RejectionPlan {
 }
 
 const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => string> = {
-  'not-gated': (pr) =>
-    `#${pr} was not before a person (only the rejection of a candidate at the human gate starts the Change's repair)`,
+  'not-gated': (pr) => `#${pr} was not before a person (only a rejection at the human gate starts the Change's repair)`,
   used: () => "the Change's one repair is already used",
   spent: (pr) => `the Change's one repair was already spent on #${pr} (a round asked for it), so no new repair starts`,
   'source-rejected': () => 'a combined candidate built from a rejected candidate gets no repair',
