@@ -232,6 +232,11 @@ export const CombinedSpec = z.strictObject({
   /** Scripted CI on its head; each `at` counts seconds from the moment Arbiter opens it. */
   checks: z.array(CheckSpec).default([]),
   model: CandidateModelScript.optional(),
+  /**
+   * The number the combined PR gets (the emulator's next issue number), so that a `comment` event can
+   * name it (a person's `/arbiter promote` or `reject` on it). The run fails if Arbiter's PR gets another.
+   */
+  number: prNumber.optional(),
 });
 
 const JudgeAnswer = z.strictObject({
@@ -551,7 +556,8 @@ export const ScenarioFile = z
             message: `#${prTarget.on} opens only at ${opens}`,
           });
       }
-      if (e.comment && !changes.has(e.comment.on) && !openAt.has(e.comment.on))
+      const combined = s.combined?.number;
+      if (e.comment && !changes.has(e.comment.on) && !openAt.has(e.comment.on) && e.comment.on !== combined)
         ctx.addIssue({
           code: 'custom',
           path: ['events', i, 'comment', 'on'],

@@ -586,6 +586,19 @@ export class GitHubEmulator {
     return this.world.repo(repo).git.branches.get(branch) ?? null;
   }
 
+  /** Whether the commit `of` holds the commit `ancestor` (itself or one of its ancestors): what a merge brought. */
+  isAncestor(repo: string, ancestor: string, of: string): boolean {
+    const git = this.world.repo(repo).git;
+    return git.commits.has(of) && git.isAncestor(ancestor, of);
+  }
+
+  /** A file's text at a commit or a branch's head (null: no such file). */
+  fileAt(repo: string, ref: string, path: string): string | null {
+    const git = this.world.repo(repo).git;
+    const sha = git.branches.get(ref) ?? ref;
+    return git.commits.has(sha) ? (git.get(sha).tree[path] ?? null) : null;
+  }
+
   /** The latest check runs on a commit, as GitHub lists them (for tests of checks on a branch's head). */
   checksOn(
     repo: string,

@@ -180,6 +180,11 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       for (const p of gh.pullsOpenedByApp(scenario.repo)) {
         if (combinedSeen.has(p.number)) continue;
         combinedSeen.add(p.number);
+        const expected = scenario.combined?.number;
+        if (expected !== undefined && expected !== p.number && !fatal)
+          fatal = new Error(
+            `the combined candidate opened as #${p.number}, but the scenario's combined.number is ${expected}`,
+          );
         combinedPending.push(p);
         const model = scenario.combined?.model;
         if (model) {
@@ -189,12 +194,24 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       }
     };
 
+    // A combined PR Arbiter rebuilt (a parent's new head merged into its branch): its CI runs again
+    // on the new head, as CI runs on every push, with the same `combined.checks`.
+    const combinedStarted = new Map<number, string>();
+    const noticeRebuilt = () => {
+      for (const p of gh.pullsOpenedByApp(scenario.repo)) {
+        if (!combinedSeen.has(p.number) || combinedStarted.get(p.number) === p.headSha) continue;
+        if (combinedPending.some((q) => q.number === p.number && q.headSha === p.headSha)) continue;
+        combinedPending.push(p);
+      }
+    };
+
     const afterFaults = scenario.faults.restart.flatMap((r) => ('after' in r ? [{ ...r, seen: 0 }] : []));
     // A branch Arbiter brought up to date (update-branch): CI runs the candidate's scripted checks
     // again on the new head, each as long after the update as it took after the candidate opened.
     const updatedPending: number[] = [];
     gh.onWrite((w) => {
       if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/pulls' && w.status < 300) noticeCombined();
+      if (w.method === 'POST' && w.route === '/repos/{owner}/{repo}/merges' && w.status === 201) noticeRebuilt();
       if (w.method === 'PUT' && w.route === '/repos/{owner}/{repo}/pulls/{pull_number}/update-branch' && w.status < 300)
         updatedPending.push(Number(w.path.split('/')[5]));
       say(
@@ -227,9 +244,15 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       // CI of a combined candidate Arbiter opened meanwhile: started now, each result `at` seconds on.
       while (acts !== null && combinedPending.length > 0) {
         const p = combinedPending.shift()!;
-        const head: HeadKey = `open:${p.number}`;
-        acts.heads.set(head, p.headSha);
-        say(`Arbiter opened the combined candidate #${p.number} from ${p.head}`);
+        const rebuilt = combinedStarted.has(p.number);
+        const head: HeadKey = rebuilt ? `sha:${p.headSha}` : `open:${p.number}`;
+        if (!rebuilt) acts.heads.set(head, p.headSha);
+        combinedStarted.set(p.number, p.headSha);
+        say(
+          rebuilt
+            ? `Arbiter rebuilt the combined candidate #${p.number}: CI runs again on ${p.headSha.slice(0, 7)}`
+            : `Arbiter opened the combined candidate #${p.number} from ${p.head}`,
+        );
         const checks = scenario.combined?.checks ?? [];
         await startChecks(acts, p.headSha, p.number, checks);
         for (const check of checks) {

@@ -67,7 +67,7 @@ export const ConfigSchema = z.strictObject({
         .default(true)
         .meta({
           description:
-            'Whether Arbiter builds one combined candidate when no promotable candidate meets every criterion but the best one and another together meet more: a branch at the base head, both heads merged into it by the API, and a draft pull request opened from it as a sibling. At most one per Change; it comes before a repair.',
+            'Whether Arbiter builds one combined candidate when no promotable candidate meets every criterion but the best one and another together meet more: a branch at the base head, both heads merged into it by the API, and a draft pull request opened from it as a sibling. At most one per Change; it comes before a repair. A parent whose head moves before the combined pull request is decided is merged into it again (a conflict closes it, and the parents are compared alone); the parents close as combined into it only once it merged.',
           examples: [false],
         }),
       branchPrefix: z

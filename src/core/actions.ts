@@ -70,6 +70,19 @@ export const Action = z.discriminatedUnion('kind', [
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
   z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),
+  /**
+   * Rebuilds the combined candidate from a parent's new head: merges `sha` (parent #`source`) into
+   * `branch`, the combined PR's head. The answer (merged, nothing to merge, or GitHub's refusal)
+   * is the next step's input (workflows/combine.ts).
+   */
+  z.object({
+    kind: z.literal('combine-merge'),
+    ...keyed,
+    change: z.number().int(),
+    branch: z.string(),
+    source: pr,
+    sha: z.string(),
+  }),
 ]);
 export type Action = z.infer<typeof Action>;
 
@@ -87,4 +100,5 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'request-review',
   'dispatch',
   'combine',
+  'combine-merge',
 ]);

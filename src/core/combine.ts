@@ -278,3 +278,32 @@ export function combinedIntoReason(
   if (!combined || winner !== combined.pr || !combined.sources.includes(pr)) return null;
   return `Combined into #${combined.pr}: #${combined.pr} holds this candidate's changes and won the comparison.`;
 }
+
+/**
+ * The sources a combined candidate holds while it waits for a person: they stay open (never closed
+ * "Combined into" before it merged), so a person who rejects it can still choose one of them.
+ */
+export function heldSources(
+  combined: { pr: number; sources: number[] } | null | undefined,
+  before: readonly number[],
+): number[] {
+  return combined && before.includes(combined.pr) ? combined.sources.filter((pr) => !before.includes(pr)) : [];
+}
+
+/** What a source held by a combined candidate before a person says: the comparison's outcome and its check. */
+export function heldWords(
+  c: number,
+  pr: number,
+  sources: number[],
+  prefix: string,
+): { reason: string; summary: string } {
+  const other = sources.filter((n) => n !== pr).map((n) => `#${n}`);
+  const with_ = other.length > 0 ? ` with ${other.join(', ')}` : '';
+  return {
+    reason: `Held as part of #${c}: open until #${c} merges`,
+    summary:
+      `#${c} combines this candidate${with_} and waits for a person. This pull request stays open until #${c} ` +
+      `merges, then closes as combined into it. Should #${c} be rejected or closed, this candidate can still ` +
+      `be chosen: \`${prefix} promote\` here.`,
+  };
+}

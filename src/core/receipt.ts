@@ -161,7 +161,7 @@ export const RejectionInputs = z.object({
   round: z.number().int(),
   user: z.string(),
   reason: z.string(),
-  repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled']),
+  repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled', 'combined']),
   awaiting: z.boolean(),
   shadow: z.boolean(),
   repairTimeout: z.number(),

@@ -72,6 +72,8 @@ function actionWords(a: Action): string {
       return `claim the repair of #${a.change} for #${a.pr}`;
     case 'combine':
       return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
+    case 'combine-merge':
+      return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
   }
 }
 

@@ -1,6 +1,8 @@
 // The claimant's combine step, before it decides a round: propose a combined candidate (pure),
 // build it once per Change, record it as a sibling and hand the round over to the next one (which
-// holds the three), or carry the reason no combined candidate came of it into the comparison.
+// holds the three), or carry the reason no combined candidate came of it into the comparison. In
+// a later round the combined PR follows its parents: a parent's new head is merged into it first.
+import { z } from 'zod';
 import {
   combineAction,
   combinedOf,
@@ -21,13 +23,24 @@ import { executePlan } from './execute.ts';
 import type { GroupView } from './group-view.ts';
 import type { NextStep } from './steps.ts';
 import { combinedRecordKey } from '../core/keys.ts';
+import {
+  isOpened,
+  planRebuild,
+  planRebuildEnded,
+  planRebuilt,
+  rebuildEndNote,
+  type RebuildAnswer,
+} from '../core/plan/combine-rebuild.ts';
 
 /** The Change's combined candidate and its sources, when one was opened. */
 export type Combined = { pr: number; sources: number[] } | null;
 
-/** `next`: what recording the combined candidate left to the driver. */
+/**
+ * `next`: what recording the combined candidate (or its rebuilt head) left to the driver.
+ * `without`: a combined PR that left the running in this step; the round is decided without it.
+ */
 export type CombineStep =
-  { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined };
+  { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined; without?: number };
 
 const recordKey = (ctx: RepoContext, change: number): string => combinedRecordKey(ctx.key, change);
 
@@ -52,9 +65,7 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   const existing = await readCombineRecord(ctx, change);
   // A retry of the round that built it finishes what it began; a later round only compares.
   if (existing !== null) {
-    if (existing.proposal.round !== view.round.number) {
-      return { handedOver: false, notes: [], combined: combinedOf(existing) };
-    }
+    if (existing.proposal.round !== view.round.number) return followParents(ctx, view, existing);
     return finish(ctx, existing.proposal, existing.outcome);
   }
   const proposal = proposeCombine({
@@ -113,4 +124,74 @@ async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: Comb
     return { handedOver: true, next: recorded.next };
   }
   return { handedOver: true, next: [] };
+}
+
+const Answer: z.ZodType<RebuildAnswer> = z.union([
+  z.object({ ok: z.literal(true), sha: z.string().nullable() }),
+  z.object({ ok: z.literal(false), status: z.number().int(), message: z.string() }),
+]);
+
+/**
+ * A later round of a Change with an open combined PR: before it is decided, each parent whose head
+ * moved since the build is merged into the combined branch (one merge per head, GitHub's answer
+ * read back). A new head on the combined PR is recorded, and the round gives way to the next,
+ * which waits for its evidence; a refused merge closes the combined PR with the reason, and the
+ * round is decided on the parents alone.
+ */
+async function followParents(ctx: RepoContext, view: GroupView, record: CombineRecord): Promise<CombineStep> {
+  const combined = combinedOf(record);
+  const unchanged: CombineStep = { handedOver: false, notes: [], combined };
+  if (!isOpened(record) || combined === null) return unchanged;
+  const c = record.outcome.pr;
+  const held = view.evidence.get(c);
+  if (!held) return unchanged;
+  const heads = new Map<number, string>();
+  for (const pr of combined.sources) {
+    const head = view.evidence.get(pr)?.headSha;
+    if (head !== undefined) heads.set(pr, head);
+  }
+  const merges = planRebuild(ctx.key, record, heads);
+  if (merges.length === 0) return unchanged;
+  const result = await executePlan(ctx, merges);
+  const merged: { pr: number; sha: string | null }[] = [];
+  for (const merge of merges) {
+    if (merge.kind !== 'combine-merge') continue;
+    const answer = Answer.safeParse(result.results.get(merge.key));
+    // Not applied by this run (shadow mode has no combined PR to follow): decided as it stands.
+    if (!answer.success) return unchanged;
+    if (!answer.data.ok) {
+      const ended = { repo: ctx.key, record, source: merge.source, sha: merge.sha, answer: answer.data };
+      await executePlan(
+        ctx,
+        planRebuildEnded({ ...ended, headSha: held.headSha, mode: ctx.config.mode, now: nowIso(ctx) }),
+      );
+      return {
+        handedOver: false,
+        notes: [rebuildEndNote(record, merge.source, merge.sha, answer.data)],
+        combined: null,
+        without: c,
+      };
+    }
+    merged.push({ pr: merge.source, sha: answer.data.sha });
+  }
+  // GitHub's answer is the branch itself: the combined PR's head now, against the head judged.
+  const pull = (await ctx.gh.readGroup([c])).get(c);
+  if (!pull || pull.state !== 'OPEN') return { ...unchanged, combined: null, without: c };
+  if (pull.headSha === held.headSha) return unchanged;
+  const now = nowIso(ctx);
+  await executePlan(
+    ctx,
+    planRebuilt({ repo: ctx.key, record, merged, headSha: pull.headSha, mode: ctx.config.mode, now }),
+  );
+  const recorded = await recordCandidate(ctx, {
+    number: pull.number,
+    draft: pull.isDraft,
+    state: 'open',
+    body: pull.body,
+    base: pull.baseRef,
+    headSha: pull.headSha,
+    author: ctx.gh.botLogin,
+    labels: pull.labels,
+  });
+  return { handedOver: true, next: recorded.next };
 }

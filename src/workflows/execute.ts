@@ -316,6 +316,15 @@ async function apply(
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);
+    case 'combine-merge':
+      // One merge; a retry after a lost answer gets 204 "nothing to merge" from GitHub itself.
+      return withRetry(ctx, 'merge into combined branch', () =>
+        gh.branches.mergeIntoBranch(
+          action.branch,
+          action.sha,
+          `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
+        ),
+      );
   }
 }
 

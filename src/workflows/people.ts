@@ -120,8 +120,17 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   const gated = await isGated(ctx, candidate);
-  let repair: RepairChance = !gated ? 'not-gated' : !ctx.config.repair.enabled ? 'disabled' : 'used';
-  if (gated && ctx.config.repair.enabled) {
+  const combined = await combinedCandidate(ctx, candidate.change);
+  // The combined candidate is Arbiter's own build: rejected, it closes, and its sources stay to be chosen.
+  const ownBuild = combined?.pr === pr;
+  let repair: RepairChance = ownBuild
+    ? 'combined'
+    : !gated
+      ? 'not-gated'
+      : !ctx.config.repair.enabled
+        ? 'disabled'
+        : 'used';
+  if (gated && ctx.config.repair.enabled && !ownBuild) {
     const key = `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/claim-repair`;
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
     // Shadow mode never claims the repair; its plan says what would happen were it free.
@@ -134,7 +143,6 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   if (repair !== 'granted' && held?.pr === pr) repair = 'spent';
   const plan = await rejectionPlan(ctx, candidate, round, user, reason, repair);
   // A combined candidate holds this candidate's diff: it leaves with it (DESIGN.md section 6).
-  const combined = await combinedCandidate(ctx, candidate.change);
   const built = combined?.sources.includes(pr) ? await openCandidate(ctx, combined.pr) : null;
   const why = `built from #${pr}, which @${user} rejected`;
   const alongside = built ? await rejectionPlan(ctx, built, round, user, why, 'source-rejected') : null;

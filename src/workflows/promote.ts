@@ -12,6 +12,7 @@ import type { MergeResult } from '../github/gateway.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
+import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
 import type { NextStep } from './steps.ts';
@@ -241,6 +242,7 @@ export async function afterMerged(
       headSha: s.headSha,
       awaiting: pulls.get(s.pr)?.labels.includes(LABEL_AWAITING) === true,
     })),
+    combined: await combinedCandidate(ctx, change.number),
     now,
   });
   await executePlan(ctx, actions, { group: pulls });

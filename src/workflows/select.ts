@@ -79,6 +79,17 @@ async function showWaiting(
   }
 }
 
+/** The group as if `pr` had never been in it. */
+function withoutCandidate(view: GroupView, pr: number): GroupView {
+  const keep = <V>(map: Map<number, V>): Map<number, V> => new Map([...map].filter(([n]) => n !== pr));
+  return {
+    ...view,
+    siblings: view.siblings.filter((s) => s.pr !== pr),
+    pulls: keep(view.pulls),
+    evidence: keep(view.evidence),
+  };
+}
+
 function waitingSummary(view: GroupView): string {
   const n = view.siblings.length;
   const what =
@@ -288,7 +299,9 @@ export async function selectionStep(
       await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, combined: true }, nowIso(ctx));
       return combine.next;
     }
-    await store.recordDecision(round.id, await computePlan(ctx, view, combine), nowIso(ctx), ctx.token);
+    // A combined PR that left the running in the combine step (a parent's new head conflicts) is compared no more.
+    const compared = combine.without === undefined ? view : withoutCandidate(view, combine.without);
+    await store.recordDecision(round.id, await computePlan(ctx, compared, combine), nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;

@@ -11,6 +11,8 @@ import {
   type CombineInput,
 } from '../../src/core/combine.ts';
 import { planSelection } from '../../src/core/plan/selection.ts';
+import { planRebuild, planRebuildEnded, rebuildKey } from '../../src/core/plan/combine-rebuild.ts';
+import { planShipped } from '../../src/core/plan/after-merge.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import type { CandidateEvidence, CriterionStatus } from '../../src/core/types.ts';
 import { defaultConfig } from '../../src/config/schema.ts';
@@ -177,11 +179,8 @@ describe('what follows the build', () => {
     expect(new Set(actions.map((a) => a.key)).size).toBe(actions.length);
   });
 
-  it('a winning combined candidate closes its sources as combined into it; otherwise the usual reasons', () => {
-    expect(combinedIntoReason({ pr: 43, sources: [12, 13] }, 43, 12)).toMatch(/^Combined into #43: /);
-    expect(combinedIntoReason({ pr: 43, sources: [12, 13] }, 12, 13)).toBeNull();
-    const group = [candidate(43, [MET, MET, MET]), candidate(12, [MET, MET, NOT]), candidate(13, [NOT, NOT, MET])];
-    const plan = planSelection({
+  const selectionOf = (group: CandidateEvidence[], config = defaultConfig()) =>
+    planSelection({
       repo: 'acme/planner',
       change: { number: 42, title: 'Planner', criteria: CRITERIA },
       round: 2,
@@ -195,7 +194,7 @@ describe('what follows the build', () => {
         excludedCandidates: { fail: 0, inconclusive: 0 },
         comparison: 'not-compared',
       },
-      config: defaultConfig(),
+      config,
       repairAvailable: true,
       reviewers: { users: [], teams: [] },
       branch: { requiredReviews: 0, mergeQueue: false },
@@ -204,11 +203,142 @@ describe('what follows the build', () => {
       buttons: [],
       combined: { pr: 43, sources: [12, 13] },
     });
+
+  it('a winning combined candidate closes its sources as combined into it; otherwise the usual reasons', () => {
+    expect(combinedIntoReason({ pr: 43, sources: [12, 13] }, 43, 12)).toMatch(/^Combined into #43: /);
+    expect(combinedIntoReason({ pr: 43, sources: [12, 13] }, 12, 13)).toBeNull();
+    const group = [candidate(43, [MET, MET, MET]), candidate(12, [MET, MET, NOT]), candidate(13, [NOT, NOT, MET])];
+    const plan = selectionOf(group);
     expect(plan.verdict).toMatchObject({ kind: 'ship', winner: 43 });
     // For a ship verdict the losers close after the merge succeeded (afterShip).
     const closing = [...plan.actions, ...(plan.afterShip ?? [])].flatMap((a) =>
       a.kind === 'check-run' && a.pr !== 43 ? [a.title] : [],
     );
     expect(closing).toEqual(['Combined into #43', 'Combined into #43']);
+  });
+});
+
+describe('the combined candidate before a person, and after it merged', () => {
+  const group = [
+    candidate(43, [MET, MET, MET], { paths: ['src/12.ts', '.github/workflows/ci.yml'] }),
+    candidate(12, [MET, MET, NOT]),
+    candidate(13, [NOT, NOT, MET], { paths: ['.github/workflows/ci.yml'] }),
+  ];
+  const plan = planSelection({
+    repo: 'acme/planner',
+    change: { number: 42, title: 'Planner', criteria: CRITERIA },
+    round: 2,
+    base: 'main',
+    siblings: group,
+    ranking: rankCandidates(group),
+    judge: null,
+    diagnostics: {
+      submittedCandidates: 3,
+      eligibleCandidates: 3,
+      excludedCandidates: { fail: 0, inconclusive: 0 },
+      comparison: 'not-compared',
+    },
+    config: defaultConfig(),
+    repairAvailable: true,
+    reviewers: { users: [], teams: [] },
+    branch: { requiredReviews: 0, mergeQueue: false },
+    drafts: [43],
+    now: '2026-01-01T00:00:00Z',
+    buttons: [],
+    combined: { pr: 43, sources: [12, 13] },
+  });
+
+  it('a high-risk combined winner goes to a person and holds its sources open, with their Promote button', () => {
+    expect(plan.verdict).toMatchObject({ kind: 'human', winner: 43, before: [43] });
+    const onSources = plan.actions.filter((a) => 'pr' in a && (a.pr === 12 || a.pr === 13));
+    expect(onSources.filter((a) => a.kind === 'close' || a.kind === 'set-state')).toEqual([]);
+    const checks = onSources.flatMap((a) => (a.kind === 'check-run' ? [a] : []));
+    expect(checks.map((c) => [c.pr, c.conclusion, c.title, c.buttons !== undefined])).toEqual([
+      [12, 'neutral', 'Held as part of #43', true],
+      [13, 'neutral', 'Held as part of #43', true],
+    ]);
+    expect(checks[0].summary).toContain('#43 combines this candidate with #13 and waits for a person');
+    expect(plan.receipt.data.losers.map((l) => l.reason)).toEqual([
+      'Held as part of #43: open until #43 merges',
+      'Held as part of #43: open until #43 merges',
+    ]);
+  });
+
+  it('once the combined candidate merged, its sources close "Combined into" it; any other sibling as stale', () => {
+    const shipped = (combined: { pr: number; sources: number[] } | null) =>
+      planShipped({
+        repo: 'acme/planner',
+        change: 42,
+        round: 2,
+        pr: 43,
+        sha: 'c'.repeat(40),
+        by: 'maintainer',
+        method: 'squash',
+        winnerCheck: true,
+        stale: [12, 13, 14].map((pr) => ({ pr, headSha: `sha${pr}`, awaiting: false })),
+        combined,
+        now: '2026-01-01T00:00:00Z',
+      }).flatMap((a) => (a.kind === 'check-run' && a.pr !== 43 ? [`#${a.pr} ${a.title}`] : []));
+    expect(shipped({ pr: 43, sources: [12, 13] })).toEqual([
+      '#12 Combined into #43',
+      '#13 Combined into #43',
+      '#14 Superseded: #43 shipped.',
+    ]);
+    expect(shipped(null)).toEqual([
+      '#12 Superseded: #43 shipped.',
+      '#13 Superseded: #43 shipped.',
+      '#14 Superseded: #43 shipped.',
+    ]);
+  });
+});
+
+describe('the combined candidate follows its parents', () => {
+  const proposal = proposeCombine(input([candidate(12, [MET, MET, NOT]), candidate(13, [NOT, NOT, MET])]))!;
+  const record = {
+    proposal,
+    outcome: { outcome: 'opened' as const, pr: 43, headSha: 'c'.repeat(40), baseSha: 'b'.repeat(40), merges: [] },
+  };
+
+  it('merges each open parent whose head moved since the build, once per head; none when nothing moved', () => {
+    const moved = new Map([
+      [12, proposal.a.headSha],
+      [13, 'n'.repeat(40)],
+    ]);
+    expect(planRebuild('acme/planner', record, moved)).toEqual([
+      {
+        kind: 'combine-merge',
+        key: rebuildKey('acme/planner', 42, 13, 'n'.repeat(40)),
+        change: 42,
+        branch: 'arbiter/combined/42',
+        source: 13,
+        sha: 'n'.repeat(40),
+      },
+    ]);
+    const still = new Map([
+      [12, proposal.a.headSha],
+      [13, proposal.b.headSha],
+    ]);
+    expect(planRebuild('acme/planner', record, still)).toEqual([]);
+    // A parent no longer open is not merged again.
+    expect(planRebuild('acme/planner', record, new Map([[12, proposal.a.headSha]]))).toEqual([]);
+  });
+
+  it('a refused rebuild closes the combined PR with the reason, on it and on the Change, and touches no parent', () => {
+    const actions = planRebuildEnded({
+      repo: 'acme/planner',
+      record,
+      headSha: 'c'.repeat(40),
+      source: 13,
+      sha: 'n'.repeat(40),
+      answer: { ok: false, status: 409, message: 'Merge conflict' },
+      mode: 'live',
+      now: '2026-01-01T00:00:00Z',
+    });
+    expect(actions.flatMap((a) => ('pr' in a ? [a.pr] : 'issue' in a ? [a.issue] : []))).not.toContain(12);
+    expect(actions.map((a) => a.kind)).toEqual(['receipt', 'check-run', 'comment', 'close', 'set-state', 'comment']);
+    const note = actions.find((a) => a.kind === 'comment' && a.issue === 42);
+    expect(note && note.kind === 'comment' ? note.body : '').toContain(
+      'The combined candidate #43 was closed: #13 moved on after #43 was built, and its new head nnnnnnn conflicts with the rest of #43. #12 and #13 are compared on their own.',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { LABEL_AWAITING } from '../labels.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
+import { combinedIntoReason } from '../combine.ts';
 
 /** The merge's answer as the plan needs it (`queued`: GitHub enabled auto-merge instead of merging). */
 export type MergeAnswer =
@@ -203,6 +204,8 @@ export interface ShippedInput {
   winnerCheck: boolean;
   /** The siblings closed as stale, and whether each carries `arbiter:awaiting-approval`. */
   stale: { pr: number; headSha: string; awaiting: boolean }[];
+  /** The Change's combined candidate: when it is the one that shipped, its sources close "Combined into" it. */
+  combined?: { pr: number; sources: number[] } | null;
   now: string;
 }
 
@@ -242,8 +245,9 @@ export function planShipped(input: ShippedInput): Action[] {
       summary: `#${pr} was merged${by ? ` on @${by}'s word` : ''}.`,
     });
   }
-  const reason = `Superseded: #${pr} shipped.`;
   for (const s of input.stale) {
+    const reason = combinedIntoReason(input.combined, pr, s.pr) ?? `Superseded: #${pr} shipped.`;
+    const title = reason.split(':')[0];
     actions.push(
       {
         kind: 'check-run',
@@ -253,7 +257,7 @@ export function planShipped(input: ShippedInput): Action[] {
         name: 'Arbiter / selection',
         status: 'completed',
         conclusion: 'neutral',
-        title: reason,
+        title: reason.startsWith('Superseded') ? reason : title,
         summary: reason,
       },
       {

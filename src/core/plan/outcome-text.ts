@@ -1,6 +1,6 @@
 // What the selection says of each candidate: a loser's reason, true to the verdict, and the
 // outcome column of the comparison. Pure: the verdict and the ranking are passed in.
-import { combinedIntoReason } from '../combine.ts';
+import { combinedIntoReason, heldSources, heldWords } from '../combine.ts';
 import { loserReason } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
 import type { Verdict } from '../plan-schema.ts';
@@ -48,8 +48,14 @@ export function reasonsFor(
     chosen === null && verdict.kind === 'human'
       ? `Ranks below ${verdict.before.map((n) => `#${n}`).join(', ')} (before a person)`
       : undefined;
+  // A combined candidate before a person holds its sources open: they close only once it merged.
+  const held = verdict.kind === 'human' ? heldSources(input.combined, verdict.before) : [];
   for (const pr of verdict.losers) {
-    const combined = combinedIntoReason(input.combined, verdict.kind === 'repair' ? null : (chosen ?? null), pr);
+    if (held.includes(pr) && input.combined) {
+      reasons.set(pr, heldWords(input.combined.pr, pr, input.combined.sources, input.config.commands.prefix).reason);
+      continue;
+    }
+    const combined = combinedIntoReason(input.combined, verdict.kind === 'ship' ? verdict.winner : null, pr);
     reasons.set(
       pr,
       combined ??

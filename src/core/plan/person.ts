@@ -13,7 +13,7 @@ import { repairMarker } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
 
 /** What became of the Change's one repair for this rejection. */
-export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'disabled';
+export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'combined' | 'disabled';
 
 export interface RejectionInput {
   repo: string;
@@ -42,11 +42,11 @@ export interface RejectionPlan {
 }
 
 const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => string> = {
-  'not-gated': (pr) =>
-    `#${pr} was not before a person (only the rejection of a candidate at the human gate starts the Change's repair)`,
+  'not-gated': (pr) => `#${pr} was not before a person (only a rejection at the human gate starts the Change's repair)`,
   used: () => "the Change's one repair is already used",
   spent: (pr) => `the Change's one repair was already spent on #${pr} (a round asked for it), so no new repair starts`,
   'source-rejected': () => 'a combined candidate built from a rejected candidate gets no repair',
+  combined: (pr) => `#${pr} is the combined candidate Arbiter built, which no agent repairs`,
   disabled: () => 'repair is turned off in `.github/arbiter.yml` (`repair.enabled`)',
 };
 

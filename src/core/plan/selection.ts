@@ -14,6 +14,7 @@ import { pathWords, promotion } from './merge-path.ts';
 import { outcomeText, reasonsFor } from './outcome-text.ts';
 import { planHumanGate } from './human-gate.ts';
 import { comparisonBody, comparisonMarker, comparisonRows } from './comparison.ts';
+import { heldSources, heldWords } from '../combine.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -147,8 +148,21 @@ function planOutcome(input: SelectionInput): SelectionPlan {
     // Every selection check links the comparison on the Change (GitHub shows an action_required run only with one).
     ...(comparisonUrl ? { detailsUrl: comparisonUrl } : {}),
   });
+  const held = verdict.kind === 'human' ? heldSources(input.combined, verdict.before) : [];
   for (const pr of losers) {
     const reason = reasons.get(pr)!;
+    if (held.includes(pr) && input.combined) {
+      // Open, with its Promote button: a person may still choose it over the combined candidate.
+      const { summary } = heldWords(input.combined.pr, pr, input.combined.sources, config.commands.prefix);
+      lost.push(selectionRun(pr, 'neutral', reason.split(':')[0], summary, true), {
+        kind: 'comment',
+        key: k(`note/${pr}`),
+        issue: pr,
+        marker: `note:${pr}:r${round}`,
+        body: `${markerFor(`note:${pr}:r${round}`)}\n${summary} See the comparison on #${change.number}.`,
+      });
+      continue;
+    }
     const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
     // The title is the head of the reason: "Lost to #13" (before its ", which …" or ": …").
     lost.push(selectionRun(pr, 'neutral', reason.split(/[:,]/)[0], reason));
