@@ -69,6 +69,8 @@ export const KEY_NAMESPACES = {
   waitingStale: 'waiting-stale:',
   /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
   composeTimeout: 'compose-timeout:',
+  /** A composite candidate (a set of PRs in several repositories): its record, and its plans' actions; workflows/candidate-set.ts, core/plan/candidate-set.ts. */
+  candidateSet: 'candidate-set:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -139,3 +141,9 @@ export const waitingStaleKey = (repo: string, change: number, base: string): str
 /** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
 export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
   `${N.composeTimeout}${repo}#${pr}@${headSha}`;
+/** The record of set `name` of the Change `repo#change` (members, parts, standing). */
+export const candidateSetKey = (repo: string, change: number, name: string): string =>
+  `${N.candidateSet}${repo}#${change}/${name}`;
+/** One action of a set's plan (`what` names it: a member's check for a head and state, the record). */
+export const candidateSetActionKey = (repo: string, change: number, name: string, what: string): string =>
+  `${candidateSetKey(repo, change, name)}>${what}`;

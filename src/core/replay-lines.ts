@@ -72,6 +72,8 @@ function actionWords(a: Action): string {
       return `claim the repair of #${a.change} for #${a.pr}`;
     case 'combine':
       return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
+    case 'record-set':
+      return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
   }
 }
 

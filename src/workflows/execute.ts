@@ -15,6 +15,7 @@ import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
+import { recordSet } from './candidate-set-store.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -316,6 +317,8 @@ async function apply(
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);
+    case 'record-set':
+      return recordSet(ctx, action.record);
   }
 }
 
