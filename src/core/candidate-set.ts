@@ -89,5 +89,7 @@ export const SetRecord = z.object({
   reason: z.string(),
   /** Each member's head when the set was last planned (`owner/name#N` → sha). */
   heads: z.record(z.string(), z.string()),
+  /** The set's gate when last planned: every member's required checks by its own repository's rules. */
+  gate: z.object({ settled: z.boolean(), promotable: z.boolean(), reason: z.string() }).optional(),
 });
 export type SetRecord = z.infer<typeof SetRecord>;

@@ -147,3 +147,5 @@ export const candidateSetKey = (repo: string, change: number, name: string): str
 /** One action of a set's plan (`what` names it: a member's check for a head and state, the record). */
 export const candidateSetActionKey = (repo: string, change: number, name: string, what: string): string =>
   `${candidateSetKey(repo, change, name)}>${what}`;
+/** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
+export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;

@@ -1,7 +1,8 @@
 // Where a composite candidate's record lives: one entry of the store's applied-actions table per
 // set (`candidate-set:` keys), read by the set's next plan and written only by the executor.
-import { SetRecord, sameRef, type PullRef } from '../core/candidate-set.ts';
-import { candidateSetKey } from '../core/keys.ts';
+import { z } from 'zod';
+import { PullRefSchema, SetRecord, sameRef, type PullRef } from '../core/candidate-set.ts';
+import { candidateSetHeadKey, candidateSetKey } from '../core/keys.ts';
 import { nowIso, type RepoContext } from './context.ts';
 
 /** The stored record of set `name` of the Change, or null (none yet, or unreadable). */
@@ -27,6 +28,15 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
     parts: record.parts ?? before?.parts ?? null,
   };
   const at = nowIso(ctx);
+  // Each member's head names its set, so a check concluding on it re-plans the set.
+  for (const [member, sha] of Object.entries(record.heads)) {
+    const repo = member.slice(0, member.lastIndexOf('#'));
+    await ctx.deps.store.recordAppliedAction(
+      candidateSetHeadKey(repo, sha),
+      { change: record.change, name: record.name },
+      at,
+    );
+  }
   await ctx.deps.store.recordAppliedAction(
     candidateSetKey(record.change.repo, record.change.number, record.name),
     merged,
@@ -40,4 +50,16 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
       at,
     );
   return { state: record.state };
+}
+
+const HeadOfSet = z.object({ change: PullRefSchema, name: z.string() });
+
+/** The set whose member has this head in repository `repo`, or null. */
+export async function setOfHead(
+  ctx: RepoContext,
+  repo: string,
+  headSha: string,
+): Promise<z.infer<typeof HeadOfSet> | null> {
+  const parsed = HeadOfSet.safeParse(await ctx.deps.store.getAppliedAction(candidateSetHeadKey(repo, headSha)));
+  return parsed.success ? parsed.data : null;
 }

@@ -7,7 +7,9 @@ import { getRepoConfig } from '../config/check.ts';
 import { refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
 import { planCandidateSet, type SetMemberView, type SetPlan } from '../core/plan/candidate-set.ts';
 import { candidateStanding, type Standing } from '../core/trust.ts';
-import { readSetRecord } from './candidate-set-store.ts';
+import { readSetRecord, setOfHead } from './candidate-set-store.ts';
+import { branchRulesOf } from './branch-rules.ts';
+import { gateFrom } from './evidence.ts';
 import type { PullFacts } from './candidates.ts';
 import { trackedChange } from './changes.ts';
 import { gatewayFor, repoContext, type RepoContext } from './context.ts';
@@ -46,7 +48,10 @@ async function contextFor(
   return other;
 }
 
-/** One member as GitHub shows it now, with its author's standing in its own repository. */
+/**
+ * One member as GitHub shows it now (one group read: state, body, author, head and its checks),
+ * with its author's standing and its head's gate, both by its own repository's config and rules.
+ */
 async function readMember(
   ctx: RepoContext,
   ref: PullRef,
@@ -63,25 +68,29 @@ async function readMember(
     return { ref, pull: null, standing, prefix: ctx.config.commands.prefix };
   }
   const prefix = mctx.config.commands.prefix;
+  // A member that has not opened yet is no pull request (or no issue) at all: asked first, since
+  // the group query answers a missing number with an error.
   const issue = await mctx.gh.getIssue(ref.number);
   if (!issue || !issue.pull_request) return { ref, pull: null, standing: null, prefix };
-  const live = await mctx.gh.pullState(ref.number);
-  const author = issue.user?.login ?? '';
+  const live = (await mctx.gh.readGroup([ref.number])).get(ref.number);
+  if (!live) return { ref, pull: null, standing: null, prefix };
   const pull = {
-    open: live.state === 'open' && !live.merged,
-    merged: live.merged,
+    open: live.state === 'OPEN',
+    merged: live.merged || live.state === 'MERGED',
     headSha: live.headSha,
-    author,
-    lines: setLines(issue.body, ref.repo),
+    author: live.author,
+    lines: setLines(live.body, ref.repo),
   };
   if (!pull.open) return { ref, pull, standing: null, prefix };
   // Today's rules, in the member's own repository: write access there, a listed agent, or admitted there.
-  const trust = await trustOfLogin(mctx, author);
+  const trust = await trustOfLogin(mctx, live.author);
   const standing = candidateStanding(
     trust,
     trust.trusted ? null : await admittedBy(mctx, ref.number, live.headSha, change.number),
   );
-  return { ref, pull, standing, prefix };
+  const rules = await branchRulesOf(mctx, live.baseRef);
+  const gate = gateFrom(mctx, live, null, rules.required);
+  return { ref, pull, standing, prefix, gate };
 }
 
 /** Whether the Change is one Arbiter tracks: null when it is, else why not. */
@@ -98,32 +107,33 @@ async function untrackedReason(
   return null;
 }
 
-/** Reads the set `pull` names and plans its standing; null when the body names no set it can read. */
-export async function planSetOf(
+/** The set `name` of `change` as its record and its members show it now, and its plan. */
+async function planSet(
   ctx: RepoContext,
-  pull: Pick<PullFacts, 'number' | 'body'>,
-  known = new Map<string, RepoContext | null>(),
-): Promise<SetPlan | null> {
-  const lines = setLines(pull.body, ctx.key);
-  if (lines === null) return null;
-  const me: PullRef = { repo: ctx.key, number: pull.number };
-  const cctx = await contextFor(ctx, lines.change.repo, known);
-  const stored = cctx === null ? null : await readSetRecord(cctx, lines.change, lines.set);
-  const seen = stored?.seen.some((r) => sameRef(r, me)) ? stored.seen : [...(stored?.seen ?? []), me];
+  change: PullRef,
+  name: string,
+  me: { ref: PullRef; parts: PullRef[] | null } | null,
+  known: Map<string, RepoContext | null>,
+): Promise<SetPlan> {
+  const cctx = await contextFor(ctx, change.repo, known);
+  const stored = cctx === null ? null : await readSetRecord(cctx, change, name);
+  let seen = stored?.seen ?? [];
   let first = stored?.first ?? null;
   let parts = stored?.parts ?? null;
-  // The first member's `Parts:` line lists the set; a later member's list never replaces it.
-  if (lines.parts !== null && (first === null || sameRef(first, me))) {
-    first = me;
-    parts = lines.parts;
+  if (me !== null) {
+    if (!seen.some((r) => sameRef(r, me.ref))) seen = [...seen, me.ref];
+    // The first member's `Parts:` line lists the set; a later member's list never replaces it.
+    if (me.parts !== null && (first === null || sameRef(first, me.ref))) {
+      first = me.ref;
+      parts = me.parts;
+    }
   }
-  const refs = parts ?? seen;
   const members: SetMemberView[] = [];
-  for (const ref of refs) members.push(await readMember(ctx, ref, lines.change, known));
+  for (const ref of parts ?? seen) members.push(await readMember(ctx, ref, change, known));
   return planCandidateSet({
-    change: lines.change,
-    untracked: await untrackedReason(ctx, lines.change, known),
-    name: lines.set,
+    change,
+    untracked: await untrackedReason(ctx, change, known),
+    name,
     first,
     parts,
     seen,
@@ -131,23 +141,41 @@ export async function planSetOf(
   });
 }
 
-/**
- * A pull request that names a set (`Candidate-set:`) is a member, never a candidate alone: its set
- * is planned and applied, each repository's actions through its own context.
- */
-export async function noteSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<void> {
-  const known = new Map<string, RepoContext | null>();
-  const plan = await planSetOf(ctx, pull, known);
-  if (plan === null) {
-    ctx.log.info({ pr: pull.number }, 'names a candidate set without a Change it can read: ignored');
-    return;
-  }
+/** Applies a set's plan, each repository's actions through its own context. */
+async function applySetPlan(ctx: RepoContext, plan: SetPlan, known: Map<string, RepoContext | null>): Promise<void> {
   ctx.log.info(
-    { pr: pull.number, set: plan.record.name, change: refText(plan.record.change), state: plan.standing.state },
+    { set: plan.record.name, change: refText(plan.record.change), state: plan.standing.state, gate: plan.record.gate },
     'candidate set planned',
   );
   for (const { repo, actions } of plan.byRepo) {
     const target = await contextFor(ctx, repo, known);
     if (target !== null && actions.length > 0) await executePlan(target, actions);
   }
+}
+
+/**
+ * A pull request that names a set (`Candidate-set:`) is a member, never a candidate alone: its set
+ * is planned and applied.
+ */
+export async function noteSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<void> {
+  const lines = setLines(pull.body, ctx.key);
+  if (lines === null) {
+    ctx.log.info({ pr: pull.number }, 'names a candidate set without a Change it can read: ignored');
+    return;
+  }
+  const known = new Map<string, RepoContext | null>();
+  const me = { ref: { repo: ctx.key, number: pull.number }, parts: lines.parts };
+  await applySetPlan(ctx, await planSet(ctx, lines.change, lines.set, me, known), known);
+}
+
+/**
+ * A check concluded on a head that no candidate has: when it is a set member's head, the set is
+ * planned again (its gate follows its members' checks). True when the head was a member's.
+ */
+export async function replanSetOfHead(ctx: RepoContext, headSha: string): Promise<boolean> {
+  const set = await setOfHead(ctx, ctx.key, headSha);
+  if (set === null) return false;
+  const known = new Map<string, RepoContext | null>();
+  await applySetPlan(ctx, await planSet(ctx, set.change, set.name, null, known), known);
+  return true;
 }

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { namesSet, setLines } from '../../src/core/candidate-set.ts';
 import { candidateSetActionKey, candidateSetKey } from '../../src/core/keys.ts';
-import { planCandidateSet, setStanding, type SetMemberView, type SetView } from '../../src/core/plan/candidate-set.ts';
+import {
+  planCandidateSet,
+  setGate,
+  setStanding,
+  type SetMemberView,
+  type SetView,
+} from '../../src/core/plan/candidate-set.ts';
 
 const change = { repo: 'acme/app', number: 42 };
 const api = { repo: 'acme/api', number: 7 };
@@ -142,5 +148,42 @@ describe('the plan of a set', () => {
     expect(keysOf(composing).filter((k) => keysOf(ready).includes(k))).toEqual([]);
     for (const k of keysOf(ready)) expect(k.startsWith(`${candidateSetKey('acme/app', 42, 'search')}>`)).toBe(true);
     expect(candidateSetActionKey('acme/app', 42, 'search', 'x')).toBe('candidate-set:acme/app#42/search>x');
+  });
+});
+
+describe('a set’s gate', () => {
+  const gate = (promotable: boolean, settled = true) => ({
+    required: [{ name: 'test', outcome: promotable ? ('pass' as const) : ('fail' as const), raw: null }],
+    source: 'config' as const,
+    settled,
+    promotable: settled && promotable,
+    reason: promotable ? '' : 'required check `test` failed',
+    passingChecks: promotable ? 1 : 0,
+    score: null,
+    timedOut: false,
+  });
+
+  it('is promotable only when every member’s required checks passed', () => {
+    expect(setGate([member(api, { gate: gate(true) }), member(ui, { gate: gate(true) })])).toEqual({
+      settled: true,
+      promotable: true,
+      reason: 'every required check of every member passed',
+    });
+  });
+
+  it('a failed required check anywhere makes the set unpromotable, naming the member', () => {
+    expect(setGate([member(api, { gate: gate(true, false) }), member(ui, { gate: gate(false) })])).toEqual({
+      settled: true,
+      promotable: false,
+      reason: 'member acme/ui#9: required check `test` failed',
+    });
+  });
+
+  it('waits while a member’s checks run, naming it', () => {
+    expect(setGate([member(api, { gate: gate(true) }), member(ui, { gate: null })])).toMatchObject({
+      settled: false,
+      promotable: false,
+      reason: 'waiting for the required checks of acme/ui#9',
+    });
   });
 });

@@ -68,6 +68,7 @@ describe('key builders', () => {
     // A composite candidate's record and its plans' actions (workflows/candidate-set*.ts, core/plan/candidate-set.ts)
     [keys.candidateSetKey(REPO, 7, 'search'), 'candidate-set:acme/widgets#7/search'],
     [keys.candidateSetActionKey(REPO, 7, 'search', 'record/x'), 'candidate-set:acme/widgets#7/search>record/x'],
+    [keys.candidateSetHeadKey(REPO, SHA), `candidate-set:acme/widgets@${SHA}`],
     // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
     [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
     [

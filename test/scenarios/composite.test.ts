@@ -37,12 +37,21 @@ describe('composite candidates', () => {
       for (const key of ['acme/api#8', 'acme/ui#10']) {
         const check = t.prs[key]!.checks[SELECTION]!;
         expect(check).toMatchObject({ status: 'in_progress' });
-        expect(check.title).toBe('Candidate for acme/app#42: set fast (2 members), waiting for evidence');
+        expect(check.title).toBe('Candidate for acme/app#42: set fast (2 members), gate passed in every member');
       }
       const composing = applied(t).filter(
         (w) => w.path.startsWith('/repos/acme/api/check-runs') && w.at < 5 && w.summary.includes('#8'),
       );
       expect(composing.length).toBeGreaterThan(0);
+      for (const key of ['acme/api#8', 'acme/ui#10'])
+        expect(t.prs[key]!.checks['Arbiter / gate']).toMatchObject({ status: 'completed', conclusion: 'success' });
+      // Set "flaky": acme/ui#12's required check failed, so the whole set is unpromotable, on both members.
+      for (const key of ['acme/api#11', 'acme/ui#12'])
+        expect(t.prs[key]!.checks[SELECTION]!.title).toBe(
+          'Candidate for acme/app#42: set flaky (2 members), unpromotable: member acme/ui#12: required check `test` failed',
+        );
+      expect(t.prs['acme/ui#12']!.checks['Arbiter / gate']).toMatchObject({ conclusion: 'failure' });
+      expect(t.prs['acme/api#11']!.checks['Arbiter / gate']).toMatchObject({ conclusion: 'success' });
       // Nothing was closed or merged, in any repository, and no member is a candidate alone.
       for (const pr of Object.values(t.prs)) expect(pr).toMatchObject({ state: 'open', merged: false });
       expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);

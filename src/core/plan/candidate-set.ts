@@ -7,7 +7,9 @@
 import type { Action } from '../actions.ts';
 import { refText, sameRef, type PullRef, type SetLines, type SetRecord } from '../candidate-set.ts';
 import { candidateSetActionKey } from '../keys.ts';
+import { gateTitle, renderGateTable } from '../render/check-text.ts';
 import { notCandidateCheck, type Standing } from '../trust.ts';
+import type { GateEvidence } from '../types.ts';
 
 export interface SetMemberView {
   ref: PullRef;
@@ -24,6 +26,8 @@ export interface SetMemberView {
   standing: Standing | null;
   /** The command prefix of the member's repository (for "admit it with …"). */
   prefix: string;
+  /** The member head's gate, by its own repository's config and branch rules (null: not read). */
+  gate?: GateEvidence | null;
 }
 
 export interface SetView {
@@ -108,11 +112,38 @@ export function setStanding(view: SetView): SetStanding {
   };
 }
 
+/** A set's gate: every member's required checks, each by its own repository's config and rules. */
+export interface SetGate {
+  settled: boolean;
+  promotable: boolean;
+  reason: string;
+}
+
+/** The set's gate from its members' gates: one failed required check anywhere makes it unpromotable. */
+export function setGate(members: SetMemberView[]): SetGate {
+  const failed = members.filter((m) => m.gate?.settled === true && !m.gate.promotable);
+  if (failed.length > 0)
+    return {
+      settled: true,
+      promotable: false,
+      reason: failed.map((m) => `member ${refText(m.ref)}: ${m.gate?.reason || 'not promotable'}`).join('; '),
+    };
+  const pending = members.filter((m) => m.gate?.settled !== true);
+  if (pending.length > 0)
+    return {
+      settled: false,
+      promotable: false,
+      reason: `waiting for the required checks of ${list(pending.map((m) => m.ref))}`,
+    };
+  return { settled: true, promotable: true, reason: 'every required check of every member passed' };
+}
+
 /** The `Arbiter / selection` content of one open member. */
 function memberCheck(
   view: SetView,
   standing: SetStanding,
   member: SetMemberView,
+  gate: SetGate,
 ): { status: 'in_progress' | 'completed'; conclusion?: 'neutral'; title: string; summary: string } {
   const change = refText(view.change);
   const members = view.parts ?? view.seen;
@@ -151,16 +182,22 @@ function memberCheck(
       summary: `${about}\n\nThe set is not a candidate of ${change}: ${standing.reason}. Every member must be open and its author trusted in its own repository (write access, a listed agent, or admitted by a maintainer there).`,
     };
   }
+  const gateWords = gate.promotable
+    ? 'gate passed in every member'
+    : gate.settled
+      ? `unpromotable: ${gate.reason}`
+      : `waiting for evidence (${gate.reason})`;
   return {
     status: 'in_progress',
-    title: `Candidate for ${change}: set ${view.name} (${members.length} members), waiting for evidence`.slice(0, 250),
-    summary: `${about}\n\nThe set is one candidate of ${change}: ${standing.reason}.`,
+    title: `Candidate for ${change}: set ${view.name} (${members.length} members), ${gateWords}`.slice(0, 250),
+    summary: `${about}\n\nThe set is one candidate of ${change}: ${standing.reason}.\n\nGate of the set (each member by its own repository's \`gate.required\` and branch rules): ${gate.settled ? (gate.promotable ? 'promotable' : 'unpromotable') : 'not settled'}: ${gate.reason}.`,
   };
 }
 
 /** The plan for a set: every open member's check, and the record. */
 export function planCandidateSet(view: SetView): SetPlan {
   const standing = setStanding(view);
+  const gate = setGate(view.members);
   const key = (what: string) => candidateSetActionKey(view.change.repo, view.change.number, view.name, what);
   const heads: Record<string, string> = {};
   const byRepo = new Map<string, Action[]>([[view.change.repo.toLowerCase(), []]]);
@@ -171,7 +208,7 @@ export function planCandidateSet(view: SetView): SetPlan {
     // A PR that names another set or Change is not this set's to speak for.
     if (pull.lines !== null && !namesThisSet(view, pull.lines)) continue;
     heads[refText(member.ref)] = pull.headSha;
-    const check = memberCheck(view, standing, member);
+    const check = memberCheck(view, standing, member, gate);
     const repoKey = member.ref.repo.toLowerCase();
     repoNames.set(repoKey, member.ref.repo);
     const blocker = standing.state === 'not-candidate' && standing.blocker ? refText(standing.blocker) : '-';
@@ -184,6 +221,20 @@ export function planCandidateSet(view: SetView): SetPlan {
       name: SELECTION,
       ...check,
     });
+    // The member's own gate, as a lone candidate's: once a required check concluded.
+    const own = member.gate;
+    if (standing.state === 'candidate' && own && own.required.some((r) => r.outcome === 'pass' || r.outcome === 'fail'))
+      actions.push({
+        kind: 'check-run',
+        key: key(`gate/${refText(member.ref)}@${pull.headSha}/${gateTitle(own)}/${own.settled}`),
+        pr: member.ref.number,
+        headSha: pull.headSha,
+        name: 'Arbiter / gate',
+        status: own.settled ? 'completed' : 'in_progress',
+        ...(own.settled ? { conclusion: own.promotable ? ('success' as const) : ('failure' as const) } : {}),
+        title: gateTitle(own),
+        summary: renderGateTable(own),
+      });
     byRepo.set(repoKey, actions);
   }
   const record: SetRecord = {
@@ -195,8 +246,11 @@ export function planCandidateSet(view: SetView): SetPlan {
     state: standing.state,
     reason: standing.reason,
     heads,
+    gate,
   };
-  const recordWhat = `record/${standing.state}/${list(view.seen)}/${Object.entries(heads)
+  const recordWhat = `record/${standing.state}/${gate.settled}/${gate.promotable}/${list(view.seen)}/${Object.entries(
+    heads,
+  )
     .map(([r, sha]) => `${r}@${sha}`)
     .join(',')}`;
   byRepo.get(view.change.repo.toLowerCase())!.unshift({ kind: 'record-set', key: key(recordWhat), record });
