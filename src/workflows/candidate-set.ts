@@ -14,7 +14,8 @@ import type { PullFacts } from './candidates.ts';
 import { trackedChange } from './changes.ts';
 import { gatewayFor, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { admittedBy, trustOfLogin } from './trust.ts';
+import { admittedBy, recordAdmission, trustOfLogin } from './trust.ts';
+import type { VerbResult } from '../commands/types.ts';
 
 /**
  * The context of another repository of the same installation (its gateway and its config), or
@@ -178,4 +179,34 @@ export async function replanSetOfHead(ctx: RepoContext, headSha: string): Promis
   const known = new Map<string, RepoContext | null>();
   await applySetPlan(ctx, await planSet(ctx, set.change, set.name, null, known), known);
   return true;
+}
+
+/**
+ * `/arbiter admit` on a set member (the verb checked the sender's write access here): the
+ * admission covers this head for the set's Change, as a lone candidate's does, and the set is
+ * planned again at once.
+ */
+export async function admitSetMember(
+  ctx: RepoContext,
+  pull: { number: number; open: boolean; body: string; headSha: string },
+  by: string,
+): Promise<VerbResult> {
+  const prefix = ctx.config.commands.prefix;
+  const lines = setLines(pull.body, ctx.key);
+  if (lines === null)
+    return {
+      ok: false,
+      code: 'not_linked',
+      message: `#${pull.number} names a set but no Change Arbiter can read: its body needs \`Candidate-for: owner/repo#N\`.`,
+    };
+  if (!pull.open)
+    return { ok: false, code: 'not_open', message: `#${pull.number} is not open, so it cannot be admitted.` };
+  await recordAdmission(ctx, pull.number, { by, headSha: pull.headSha, change: lines.change.number });
+  await noteSetMember(ctx, pull);
+  return {
+    ok: true,
+    message:
+      `Admitted this head of #${pull.number} on @${by}'s word as a member of the set \`${lines.set}\` for ${refText(lines.change)}. ` +
+      `Its \`Arbiter / selection\` check says whether the set is a candidate now; a new head needs a new \`${prefix} admit\`.`,
+  };
 }

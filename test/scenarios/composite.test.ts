@@ -52,6 +52,13 @@ describe('composite candidates', () => {
         );
       expect(t.prs['acme/ui#12']!.checks['Arbiter / gate']).toMatchObject({ conclusion: 'failure' });
       expect(t.prs['acme/api#11']!.checks['Arbiter / gate']).toMatchObject({ conclusion: 'success' });
+      // Set "vouched": dev-b's member was admitted by a maintainer of acme/ui; the set stands.
+      for (const key of ['acme/api#13', 'acme/ui#14'])
+        expect(t.prs[key]!.checks[SELECTION]!.title).toBe(
+          'Candidate for acme/app#42: set vouched (2 members), gate passed in every member',
+        );
+      const reply = t.prs['acme/ui#14']!.comments.map((c) => c.body).find((b) => b.includes('Admitted'));
+      expect(reply).toContain('as a member of the set `vouched` for acme/app#42');
       // Nothing was closed or merged, in any repository, and no member is a candidate alone.
       for (const pr of Object.values(t.prs)) expect(pr).toMatchObject({ state: 'open', merged: false });
       expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
