@@ -4,7 +4,7 @@
 // composing, not a candidate, or one candidate of its Change, and hands the plan to the executor,
 // one repository at a time (each member's check lives in its own).
 import { getRepoConfig } from '../config/check.ts';
-import { refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
+import { namesSet, refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
 import { planCandidateSet, type SetMemberView, type SetPlan } from '../core/plan/candidate-set.ts';
 import { candidateStanding, type Standing } from '../core/trust.ts';
 import { readSetRecord, setOfHead } from './candidate-set-store.ts';
@@ -209,4 +209,9 @@ export async function admitSetMember(
       `Admitted this head of #${pull.number} on @${by}'s word as a member of the set \`${lines.set}\` for ${refText(lines.change)}. ` +
       `Its \`Arbiter / selection\` check says whether the set is a candidate now; a new head needs a new \`${prefix} admit\`.`,
   };
+}
+
+/** A pull request that no candidate holds closed: when it is a set member, its set is read again. */
+export async function noteClosedSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<void> {
+  if (namesSet(pull.body)) await noteSetMember(ctx, pull);
 }

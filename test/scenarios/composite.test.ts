@@ -59,8 +59,15 @@ describe('composite candidates', () => {
         );
       const reply = t.prs['acme/ui#14']!.comments.map((c) => c.body).find((b) => b.includes('Admitted'));
       expect(reply).toContain('as a member of the set `vouched` for acme/app#42');
-      // Nothing was closed or merged, in any repository, and no member is a candidate alone.
-      for (const pr of Object.values(t.prs)) expect(pr).toMatchObject({ state: 'open', merged: false });
+      // Set "dropped": its ui member was closed by a maintainer; the api member says the set is out.
+      expect(t.prs['acme/api#15']!.checks[SELECTION]).toMatchObject({
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Not a candidate: set dropped for acme/app#42: member acme/ui#16 is closed',
+      });
+      // Nothing else was closed, nothing merged, in any repository, and no member is a candidate alone.
+      for (const [key, pr] of Object.entries(t.prs))
+        expect(pr).toMatchObject({ state: key === 'acme/ui#16' ? 'closed' : 'open', merged: false });
       expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
     },
   );
