@@ -160,12 +160,19 @@ export const CandidateModelScript = z.strictObject({
 /** Who opens a candidate a scenario gives no author: the team's own agent (trusted by the runner). */
 export const DEFAULT_CANDIDATE_AUTHOR = 'arbiter-candidate[bot]';
 
+const repoName = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/name');
+
 export const CandidateSpec = z.strictObject({
   number: prNumber,
+  /**
+   * Extension: the repository the PR opens in: the scenario's `repo` (default) or one of `repos`.
+   * Numbers stay unique across the whole scenario, so events and model scripts name a PR by number.
+   */
+  repo: repoName.optional(),
   branch: z.string().min(1),
   /** Extension: the PR title; default "Candidate <branch>". */
   title: z.string().optional(),
-  /** Default: "Candidate-for: #<change>". */
+  /** Default: "Candidate-for: #<change>" (in another repository: "Candidate-for: <repo>#<change>"). */
   body: z.string().optional(),
   author: login.default(DEFAULT_CANDIDATE_AUTHOR),
   draft: z.boolean().default(true),
@@ -443,6 +450,25 @@ export const Faults = z.strictObject({
   deliveries: z.array(DeliveryFaultSpec).default([]),
 });
 
+/**
+ * Extension: a further repository of the installation (a composite candidate's member opens there):
+ * its base tree, its `.github/arbiter.yml`, its branch rules, its people and its merge settings.
+ */
+export const RepoSpec = z.strictObject({
+  repo: repoName,
+  defaultBranch: z.string().min(1).default('main'),
+  files: fileTree.default({}),
+  config: z.string().optional(),
+  branch: BranchRules.optional(),
+  allowAutoMerge: z.boolean().default(false),
+  mergeMethods: z
+    .array(z.enum(['merge', 'squash', 'rebase']))
+    .min(1)
+    .default(['merge', 'squash', 'rebase']),
+  /** Permissions in this repository (logins not listed have read, as in the scenario's repository). */
+  users: z.record(login, UserSpec).default({}),
+});
+
 const ChangeSpec = z.strictObject({
   number: prNumber,
   title: z.string().min(1),
@@ -455,7 +481,9 @@ export const ScenarioFile = z
   .strictObject({
     /** Extension: a one-line description shown at the top of the transcript. */
     name: z.string().optional(),
-    repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/name'),
+    repo: repoName,
+    /** Extension: further repositories of the installation, for candidates with `repo` (composite candidates). */
+    repos: z.array(RepoSpec).default([]),
     /** Extension: the default branch (default main). */
     defaultBranch: z.string().min(1).default('main'),
     files: fileTree.default({}),
@@ -514,16 +542,32 @@ export const ScenarioFile = z
           });
       });
     });
+    const known = new Map([[s.repo.toLowerCase(), s.defaultBranch]]);
+    s.repos.forEach((r, i) => {
+      if (known.has(r.repo.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['repos', i, 'repo'], message: `${r.repo} is already a repository here` });
+      known.set(r.repo.toLowerCase(), r.defaultBranch);
+    });
     const branches = new Set<string>();
-    const bases = baseBranches(s);
     s.candidates.forEach((c, i) => {
-      if (branches.has(c.branch) || c.branch === s.defaultBranch || bases.includes(c.branch))
+      const repo = (c.repo ?? s.repo).toLowerCase();
+      const defaultBranch = known.get(repo);
+      if (defaultBranch === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['candidates', i, 'repo'],
+          message: `${c.repo} is neither the scenario's repo nor one of repos`,
+        });
+        return;
+      }
+      const bases = baseBranches(s, c.repo ?? s.repo);
+      if (branches.has(`${repo}:${c.branch}`) || c.branch === defaultBranch || bases.includes(c.branch))
         ctx.addIssue({
           code: 'custom',
           path: ['candidates', i, 'branch'],
           message: `branch ${c.branch} is already used`,
         });
-      branches.add(c.branch);
+      branches.add(`${repo}:${c.branch}`);
     });
     const openAt = new Map<number, number>();
     for (const c of s.candidates) if (!openAt.has(c.number)) openAt.set(c.number, c.openAt);
@@ -609,19 +653,31 @@ export const ScenarioFile = z
 
 export type ScenarioFileInput = z.input<typeof ScenarioFile>;
 
-/** Base branches besides the default one that a scenario names (candidates' `base`, retargets, branch rules). */
-export function baseBranches(s: {
-  defaultBranch: string;
-  candidates: { base?: string }[];
-  events: { retarget?: { base: string } }[];
-  branch?: { branches?: Record<string, unknown> };
-}): string[] {
+/**
+ * Base branches besides the default one that a scenario names in one repository (default: the
+ * scenario's own): candidates' `base`, retargets (of the scenario's repository), branch rules.
+ */
+export function baseBranches(
+  s: {
+    repo: string;
+    defaultBranch: string;
+    candidates: { base?: string; repo?: string | undefined; number: number }[];
+    events: { retarget?: { on: number; base: string } }[];
+    branch?: { branches?: Record<string, unknown> };
+    repos?: { repo: string; defaultBranch: string; branch?: { branches?: Record<string, unknown> } }[];
+  },
+  repo: string = s.repo,
+): string[] {
+  const here = (name: string | undefined) => (name ?? s.repo).toLowerCase() === repo.toLowerCase();
+  const other = (s.repos ?? []).find((r) => r.repo.toLowerCase() === repo.toLowerCase());
+  const defaultBranch = other?.defaultBranch ?? s.defaultBranch;
+  const inRepo = new Set(s.candidates.filter((c) => here(c.repo)).map((c) => c.number));
   const names = [
-    ...s.candidates.map((c) => c.base),
-    ...s.events.map((e) => e.retarget?.base),
-    ...Object.keys(s.branch?.branches ?? {}),
+    ...s.candidates.filter((c) => here(c.repo)).map((c) => c.base),
+    ...s.events.filter((e) => e.retarget !== undefined && inRepo.has(e.retarget.on)).map((e) => e.retarget?.base),
+    ...Object.keys((other ? other.branch : s.branch)?.branches ?? {}),
   ];
-  return [...new Set(names.filter((n): n is string => n !== undefined && n !== s.defaultBranch))].sort();
+  return [...new Set(names.filter((n): n is string => n !== undefined && n !== defaultBranch))].sort();
 }
 export type ScenarioFileParsed = z.output<typeof ScenarioFile>;
 export type CheckSpec = z.output<typeof CheckSpec>;
@@ -636,9 +692,14 @@ export interface Candidate extends Omit<z.output<typeof CandidateSpec>, 'body' |
   body: string;
   title: string;
 }
-/** A scenario with every default filled in: what the runner executes. */
-export interface Scenario extends Omit<ScenarioFileParsed, 'users' | 'candidates' | 'faults'> {
+/** A further repository with every default filled in. */
+export interface RepoScenario extends Omit<z.output<typeof RepoSpec>, 'users'> {
   users: Record<string, User>;
+}
+/** A scenario with every default filled in: what the runner executes. */
+export interface Scenario extends Omit<ScenarioFileParsed, 'users' | 'candidates' | 'faults' | 'repos'> {
+  users: Record<string, User>;
+  repos: RepoScenario[];
   candidates: Candidate[];
   faults: Omit<ScenarioFileParsed['faults'], 'redeliver'> & { redeliver: { copies: number; seed: number } | null };
 }
@@ -661,21 +722,42 @@ export function parseScenario(doc: unknown): ScenarioResult {
   const parsed = ScenarioFile.safeParse(doc);
   if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error.issues) };
   const s = parsed.data;
-  const users: Record<string, User> = Object.fromEntries(
-    Object.entries(s.users).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u]),
-  );
+  const usersOf = (specs: typeof s.users): Record<string, User> =>
+    Object.fromEntries(
+      Object.entries(specs).map(([name, u]) => [name, typeof u === 'string' ? { permission: u, bot: false } : u]),
+    );
+  const users = usersOf(s.users);
+  const repos = s.repos.map((r) => ({ ...r, users: usersOf(r.users) }));
   const candidates: Candidate[] = s.candidates.map((c) => ({
     ...c,
-    body: c.body ?? `Candidate-for: #${s.change.number}`,
+    body:
+      c.body ??
+      (c.repo === undefined || c.repo.toLowerCase() === s.repo.toLowerCase()
+        ? `Candidate-for: #${s.change.number}`
+        : `Candidate-for: ${s.repo}#${s.change.number}`),
     title: c.title ?? `Candidate ${c.branch}`,
   }));
   return {
     ok: true,
-    scenario: { ...s, users, candidates, faults: { ...s.faults, redeliver: normaliseRedeliver(s.faults.redeliver) } },
+    scenario: {
+      ...s,
+      users,
+      repos,
+      candidates,
+      faults: { ...s.faults, redeliver: normaliseRedeliver(s.faults.redeliver) },
+    },
   };
 }
 
 /** The JSON Schema of the written scenario file (what docs/scenarios.md embeds). */
 export function scenarioJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ScenarioFile, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+}
+
+/** The repository a scenario's PR (or the Change, or a number it does not know) lives in. */
+export function repoOf(
+  s: { repo: string; candidates: { number: number; repo?: string | undefined }[] },
+  n: number,
+): string {
+  return s.candidates.find((c) => c.number === n)?.repo ?? s.repo;
 }

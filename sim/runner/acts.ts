@@ -2,7 +2,7 @@
 // and says what happened in one readable line.
 import type { GitHubEmulator } from '../github/index.ts';
 import type { ModelScripts } from '../anthropic/index.ts';
-import type { Candidate, CheckSpec, Scenario } from '../scenario-schema.ts';
+import { repoOf, type Candidate, type CheckSpec, type Scenario } from '../scenario-schema.ts';
 import type { Act, HeadKey } from './timeline.ts';
 import { outputOf, type AgentScripts } from './agents.ts';
 import type { WorkflowApprovals } from './approvals.ts';
@@ -47,10 +47,19 @@ function countFiles(files: Record<string, string>, deleted: string[], renamed: R
   return `${n} file${n === 1 ? '' : 's'}`;
 }
 
-async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promise<void> {
-  const { emulator, scenario } = ctx;
-  if (check.kind === 'status') await emulator.setStatus(scenario.repo, sha, check.name, 'pending', check.description);
-  else await emulator.startCheck(scenario.repo, sha, check.name, checkApp(check));
+/** The repository of a scenario's PR (or of the Change). */
+const repoAt = (ctx: ActContext, n: number): string => repoOf(ctx.scenario, n);
+
+/** The default branch of one of the scenario's repositories. */
+function defaultBranchOf(s: Scenario, repo: string): string {
+  return s.repos.find((r) => r.repo.toLowerCase() === repo.toLowerCase())?.defaultBranch ?? s.defaultBranch;
+}
+
+async function startCheck(ctx: ActContext, pr: number, sha: string, check: CheckSpec): Promise<void> {
+  const { emulator } = ctx;
+  const repo = repoAt(ctx, pr);
+  if (check.kind === 'status') await emulator.setStatus(repo, sha, check.name, 'pending', check.description);
+  else await emulator.startCheck(repo, sha, check.name, checkApp(check));
 }
 
 /**
@@ -61,21 +70,22 @@ async function startCheck(ctx: ActContext, sha: string, check: CheckSpec): Promi
 export async function startChecks(ctx: ActContext, sha: string, pr: number, all: CheckSpec[]): Promise<void> {
   ctx.agents.noteChecks(sha, pr, all);
   if (ctx.approvals.note(sha, pr, all)) {
-    await ctx.emulator.awaitWorkflowApproval(ctx.scenario.repo, sha);
+    await ctx.emulator.awaitWorkflowApproval(repoAt(ctx, pr), sha);
     const names = all.filter((c) => c.awaitsApproval === true).map((c) => c.name);
     ctx.say(`CI: GitHub Actions runs (${names.join(', ')}) on #${pr} wait for a maintainer's approval`);
   }
   const checks = all.filter((c) => c.startAt === undefined && c.awaitsApproval !== true);
-  for (const check of checks) await startCheck(ctx, sha, check);
+  for (const check of checks) await startCheck(ctx, pr, sha, check);
   if (checks.length) ctx.say(`CI: ${checks.map((c) => c.name).join(', ')} started on #${pr}`);
 }
 
 export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, check: CheckSpec): Promise<void> {
-  const { emulator, scenario } = ctx;
+  const { emulator } = ctx;
+  const repo = repoAt(ctx, pr);
   const sha = headSha(ctx, head);
   if (check.kind === 'status') {
     const state = check.state ?? 'success';
-    await emulator.setStatus(scenario.repo, sha, check.name, state, check.description);
+    await emulator.setStatus(repo, sha, check.name, state, check.description);
     ctx.say(`CI: ${check.name} ${state} on #${pr}`);
     return;
   }
@@ -85,7 +95,7 @@ export async function completeCheck(ctx: ActContext, pr: number, head: HeadKey, 
   }
   const conclusion = check.conclusion ?? 'success';
   const output = outputOf(check, 0);
-  await emulator.completeCheck(scenario.repo, sha, check.name, conclusion, output, checkApp(check));
+  await emulator.completeCheck(repo, sha, check.name, conclusion, output, checkApp(check));
   ctx.say(`CI: ${check.name} ${conclusion} on #${pr}${output?.title ? ` (${output.title})` : ''}`);
 }
 
@@ -98,12 +108,12 @@ function firstLine(body: string): string {
 const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promise<void>> = {
   async comment(ctx, e) {
     const c = e.comment!;
-    await ctx.emulator.comment(ctx.scenario.repo, c.on, c.user, c.body);
+    await ctx.emulator.comment(repoAt(ctx, c.on), c.on, c.user, c.body);
     ctx.say(`${c.user} commented on #${c.on}: ${firstLine(c.body)}`);
   },
   async review(ctx, e) {
     const r = e.review!;
-    await ctx.emulator.review(ctx.scenario.repo, r.on, r.user, r.state, r.body);
+    await ctx.emulator.review(repoAt(ctx, r.on), r.on, r.user, r.state, r.body);
     ctx.say(`${r.user} reviewed #${r.on}: ${r.state}${r.body ? ` (${firstLine(r.body)})` : ''}`);
   },
   async push(ctx, e, index) {
@@ -111,7 +121,7 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     const c = candidate(ctx.scenario, p.on);
     const user = p.user ?? c.author;
     const sha = await ctx.emulator.push(
-      ctx.scenario.repo,
+      repoAt(ctx, p.on),
       c.branch,
       {
         files: p.files,
@@ -129,12 +139,12 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
   },
   async click(ctx, e) {
     const k = e.click!;
-    await ctx.emulator.clickButton(ctx.scenario.repo, k.on, k.user, k.action);
+    await ctx.emulator.clickButton(repoAt(ctx, k.on), k.on, k.user, k.action);
     ctx.say(`${k.user} clicked "${k.action}" on #${k.on}`);
   },
   async rerun(ctx, e) {
     const r = e.rerun!;
-    await ctx.emulator.rerequestCheck(ctx.scenario.repo, r.on, r.user, r.check, r.suite ?? false);
+    await ctx.emulator.rerequestCheck(repoAt(ctx, r.on), r.on, r.user, r.check, r.suite ?? false);
     ctx.say(
       `${r.user} re-ran ${r.suite ? `every check of Arbiter's suite (from "${r.check}")` : `"${r.check}"`} on #${r.on}`,
     );
@@ -145,7 +155,7 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     const pull = ctx.scenario.candidates.find((c) => c.number === d.issue);
     const user = d.user ?? pull?.author ?? ctx.scenario.change.author;
     await ctx.emulator.editIssue(
-      ctx.scenario.repo,
+      repoAt(ctx, d.issue),
       d.issue,
       { ...(d.title !== undefined ? { title: d.title } : {}), ...(d.body !== undefined ? { body: d.body } : {}) },
       user,
@@ -158,63 +168,63 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
   },
   async link(ctx, e) {
     const l = e.link!;
-    ctx.emulator.linkIssue(ctx.scenario.repo, l.on, l.issue, l.user);
+    ctx.emulator.linkIssue(repoAt(ctx, l.on), l.on, l.issue, l.user);
     ctx.say(`${l.user} linked #${l.issue} to #${l.on} in its Development sidebar (GitHub sends no webhook)`);
   },
   async requestReview(ctx, e) {
     const r = e.requestReview!;
-    await ctx.emulator.requestReview(ctx.scenario.repo, r.on, r.user, r.reviewers);
+    await ctx.emulator.requestReview(repoAt(ctx, r.on), r.on, r.user, r.reviewers);
     ctx.say(`${r.user} requested a review of #${r.on} from ${r.reviewers.join(', ')}`);
   },
   async approveWorkflows(ctx, e, index) {
     const a = e.approveWorkflows!;
-    const sha = await ctx.emulator.approveWorkflows(ctx.scenario.repo, a.on, a.user);
+    const sha = await ctx.emulator.approveWorkflows(repoAt(ctx, a.on), a.on, a.user);
     const approved = sha === null ? null : ctx.approvals.approve(sha);
     if (sha === null || approved === null)
       throw new ScenarioRunError(
         `event ${index} (approveWorkflows on #${a.on}): no GitHub Actions runs wait for approval on its head`,
       );
     ctx.say(`${a.user} approved the workflow runs on #${a.on}`);
-    for (const check of approved.start) await startCheck(ctx, sha, check);
+    for (const check of approved.start) await startCheck(ctx, a.on, sha, check);
     ctx.say(`CI: ${approved.start.map((c) => c.name).join(', ')} started on #${a.on}`);
     for (const check of approved.conclude) await completeCheck(ctx, a.on, `sha:${sha}`, check);
   },
   async close(ctx, e) {
     const k = e.close!;
-    await ctx.emulator.closePullRequest(ctx.scenario.repo, k.on, k.user);
+    await ctx.emulator.closePullRequest(repoAt(ctx, k.on), k.on, k.user);
     ctx.say(`${k.user} closed #${k.on}`);
   },
   async label(ctx, e) {
     const l = e.label!;
-    await ctx.emulator.addLabel(ctx.scenario.repo, l.on, l.name, l.user);
+    await ctx.emulator.addLabel(repoAt(ctx, l.on), l.on, l.name, l.user);
     ctx.say(`${l.user} labelled #${l.on} ${l.name}`);
   },
   async unlabel(ctx, e) {
     const l = e.unlabel!;
-    await ctx.emulator.removeLabel(ctx.scenario.repo, l.on, l.name, l.user);
+    await ctx.emulator.removeLabel(repoAt(ctx, l.on), l.on, l.name, l.user);
     ctx.say(`${l.user} removed label ${l.name} from #${l.on}`);
   },
   async retarget(ctx, e) {
     const r = e.retarget!;
     const user = r.user ?? candidate(ctx.scenario, r.on).author;
-    await ctx.emulator.retargetPullRequest(ctx.scenario.repo, r.on, r.base, user);
+    await ctx.emulator.retargetPullRequest(repoAt(ctx, r.on), r.on, r.base, user);
     ctx.say(`${user} changed the base of #${r.on} to ${r.base}`);
   },
   async reopen(ctx, e) {
     const r = e.reopen!;
-    await ctx.emulator.reopenPullRequest(ctx.scenario.repo, r.on, r.user);
+    await ctx.emulator.reopenPullRequest(repoAt(ctx, r.on), r.on, r.user);
     ctx.say(`${r.user} reopened #${r.on}`);
   },
   async ready(ctx, e) {
     const r = e.ready!;
     const user = r.user ?? candidate(ctx.scenario, r.on).author;
-    await ctx.emulator.setDraft(ctx.scenario.repo, r.on, false, user);
+    await ctx.emulator.setDraft(repoAt(ctx, r.on), r.on, false, user);
     ctx.say(`${user} marked #${r.on} ready for review`);
   },
   async draft(ctx, e) {
     const r = e.draft!;
     const user = r.user ?? candidate(ctx.scenario, r.on).author;
-    await ctx.emulator.setDraft(ctx.scenario.repo, r.on, true, user);
+    await ctx.emulator.setDraft(repoAt(ctx, r.on), r.on, true, user);
     ctx.say(`${user} converted #${r.on} to a draft`);
   },
   async closeChange(ctx, e) {
@@ -234,22 +244,24 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
   async tick() {},
   async branch(ctx, act) {
     const c = candidate(ctx.scenario, act.candidate);
-    const sha = ctx.emulator.commit(ctx.scenario.repo, c.branch, {
+    const repo = c.repo ?? ctx.scenario.repo;
+    const sha = ctx.emulator.commit(repo, c.branch, {
       files: c.files,
       deleted: c.deleted,
       renamed: c.renamed,
       message: c.title,
       author: c.author,
-      from: c.base ?? ctx.scenario.defaultBranch,
+      from: c.base ?? defaultBranchOf(ctx.scenario, repo),
     });
     ctx.heads.set(`open:${c.number}`, sha);
   },
   async open(ctx, act) {
     const c = candidate(ctx.scenario, act.candidate);
-    await ctx.emulator.openPullRequest(ctx.scenario.repo, {
+    const repo = c.repo ?? ctx.scenario.repo;
+    await ctx.emulator.openPullRequest(repo, {
       number: c.number,
       head: c.branch,
-      base: c.base ?? ctx.scenario.defaultBranch,
+      base: c.base ?? defaultBranchOf(ctx.scenario, repo),
       title: c.title,
       body: c.body,
       user: c.author,
@@ -258,12 +270,12 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
       fork: c.fork,
     });
     ctx.say(
-      `${c.author} opened #${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted, c.renamed)}: ${firstLine(c.body)}`,
+      `${c.author} opened ${c.repo ? `${c.repo}` : ''}#${c.number}${c.draft ? ' (draft)' : ''} from ${c.fork ? `a fork, ` : ''}${c.branch}, ${countFiles(c.files, c.deleted, c.renamed)}: ${firstLine(c.body)}`,
     );
     await startChecks(ctx, headSha(ctx, `open:${c.number}`), c.number, c.checks);
   },
   async start(ctx, act) {
-    await startCheck(ctx, headSha(ctx, act.head), act.check);
+    await startCheck(ctx, act.candidate, headSha(ctx, act.head), act.check);
     ctx.say(`CI: ${act.check.name} registered on #${act.candidate}`);
   },
   async check(ctx, act) {
@@ -328,8 +340,8 @@ const ACTS: { [K in Act['kind']]: (ctx: ActContext, act: Extract<Act, { kind: K 
     await startChecks(ctx, sha, agent.number, refine.checks);
   },
   async rerun(ctx, act) {
-    if (act.inPlace) await ctx.emulator.reopenCheck(ctx.scenario.repo, act.sha, act.name, act.app);
-    else await ctx.emulator.startCheck(ctx.scenario.repo, act.sha, act.name, act.app);
+    if (act.inPlace) await ctx.emulator.reopenCheck(repoAt(ctx, act.candidate), act.sha, act.name, act.app);
+    else await ctx.emulator.startCheck(repoAt(ctx, act.candidate), act.sha, act.name, act.app);
     ctx.say(`CI: ${act.name} re-run ${act.inPlace ? 're-opened the same run' : 'started'} on #${act.candidate}`);
   },
 };

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropic, type ModelScripts } from '../anthropic/index.ts';
 import { GitHubEmulator, type WriteRecord } from '../github/index.ts';
-import { baseBranches, DEFAULT_CANDIDATE_AUTHOR, type Scenario } from '../scenario-schema.ts';
+import { baseBranches, DEFAULT_CANDIDATE_AUTHOR, repoOf, type Scenario } from '../scenario-schema.ts';
+import { createFurtherRepos, stateOfAll } from './all-repos.ts';
 import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { WorkflowApprovals } from './approvals.ts';
 import { AppProcess, freePort } from './app-process.ts';
@@ -266,7 +267,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         const pr = updatedPending.shift()!;
         const spec = scenario.candidates.find((c) => c.number === pr);
         if (!spec) continue;
-        const sha = gh.pullHead(scenario.repo, pr);
+        const sha = gh.pullHead(repoOf(scenario, pr), pr);
         const head: HeadKey = `sha:${sha}`;
         await startChecks(acts, sha, pr, spec.checks);
         for (const check of spec.checks) {
@@ -299,6 +300,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       mergeMethods: scenario.mergeMethods,
     });
     for (const base of baseBranches(scenario)) gh.createBranch(scenario.repo, base, scenario.defaultBranch);
+    createFurtherRepos(gh, scenario);
     const c = scenario.change;
     await gh.openIssue(scenario.repo, { number: c.number, title: c.title, body: c.body, user: c.author });
     say(`${c.author} opened Change #${c.number}: ${c.title}`);
@@ -382,7 +384,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     // (or a receipt this version cannot read) fails the run, with the difference.
     const receipts = replayRun(await proc.receipts());
 
-    const state = gh.state(scenario.repo);
+    const state = stateOfAll(gh, scenario);
     const parsed = parseTranscript({
       writes: gh.writes,
       prs: state.prs,

@@ -111,13 +111,23 @@ function selectionTitle(pr: PrState | undefined): string | null {
   return pr?.checks[SELECTION]?.title ?? null;
 }
 
+/** A PR's key as a reader names it: `#12` in the scenario's repository, `owner/api#7` in another. */
+const prName = (key: string): string => (key.includes('#') ? key : `#${key}`);
+
+/** The scenario's repository first (by number), then the other repositories' PRs (by name, then number). */
+function byRepoThenNumber(a: string, b: string): number {
+  const [ra, na] = a.includes('#') ? [a.split('#')[0]!, Number(a.split('#')[1])] : ['', Number(a)];
+  const [rb, nb] = b.includes('#') ? [b.split('#')[0]!, Number(b.split('#')[1])] : ['', Number(b)];
+  return ra === rb ? na - nb : ra < rb ? -1 : 1;
+}
+
 /** The final state, readable: each PR with its labels and Arbiter's check runs, then the Change's comments. */
 export function renderFinalState(t: Transcript, change: number): string[] {
   const out: string[] = ['', 'Final state'];
-  for (const [num, pr] of Object.entries(t.prs).sort((a, b) => Number(a[0]) - Number(b[0]))) {
+  for (const [num, pr] of Object.entries(t.prs).sort((a, b) => byRepoThenNumber(a[0], b[0]))) {
     const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : pr.draft ? 'open (draft)' : 'open';
     out.push(
-      `  #${num}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`,
+      `  ${prName(num)}  ${state}   labels: ${pr.labels.length ? pr.labels.join(', ') : '-'}${pr.reviewers.length ? `   review requested: ${pr.reviewers.join(', ')}` : ''}`,
     );
     for (const [name, c] of Object.entries(pr.checks)
       .filter(([n]) => n.startsWith('Arbiter /'))
@@ -153,22 +163,22 @@ export function verdictLine(t: Transcript): string {
   if (merged.length) {
     const winners = merged.map(([n, p]) => {
       const why = [selectionTitle(p), p.checks[ACCEPTANCE]?.title].filter((x): x is string => Boolean(x));
-      return `Winner: #${n} shipped (merged)${why.length ? ` - ${why.join('; ')}` : ''}`;
+      return `Winner: ${prName(n)} shipped (merged)${why.length ? ` - ${why.join('; ')}` : ''}`;
     });
     const losers = prs
       .filter(([, p]) => !p.merged && p.labels.includes('arbiter:lost'))
-      .map(([n, p]) => `#${n} (${lossReason(p)})`);
+      .map(([n, p]) => `${prName(n)} (${lossReason(p)})`);
     return `${winners.join('. ')}.${losers.length ? ` Closed ${losers.join(', ')}.` : ''}`;
   }
   const waiting = prs.filter(([, p]) => p.state === 'open' && p.labels.includes(AWAITING));
   if (waiting.length) {
-    return `A person must decide: ${waiting.map(([n, p]) => `#${n} awaits approval${selectionTitle(p) ? ` (${selectionTitle(p)})` : ''}`).join('; ')}`;
+    return `A person must decide: ${waiting.map(([n, p]) => `${prName(n)} awaits approval${selectionTitle(p) ? ` (${selectionTitle(p)})` : ''}`).join('; ')}`;
   }
   const repairs = t.dispatches.filter((d) => d.event_type === 'arbiter.repair');
   if (repairs.length)
     return `No winner yet: a repair was requested (${repairs.length} dispatch${repairs.length > 1 ? 'es' : ''})`;
   const open = prs.filter(([, p]) => p.state === 'open');
-  const reasons = open.map(([n, p]) => `#${n}${selectionTitle(p) ? `: ${selectionTitle(p)}` : ''}`);
+  const reasons = open.map(([n, p]) => `${prName(n)}${selectionTitle(p) ? `: ${selectionTitle(p)}` : ''}`);
   return `No winner: a person must decide${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
 }
 

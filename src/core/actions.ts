@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
 import { CandidateState } from './types.ts';
+import { SetRecord } from './candidate-set.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
@@ -83,6 +84,8 @@ export const Action = z.discriminatedUnion('kind', [
     source: pr,
     sha: z.string(),
   }),
+  /** Stores what a composite candidate's plan found (workflows/candidate-set.ts): its members and standing. */
+  z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
 ]);
 export type Action = z.infer<typeof Action>;
 

@@ -71,6 +71,8 @@ export const KEY_NAMESPACES = {
   composeTimeout: 'compose-timeout:',
   /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
   view: 'view:',
+  /** A composite candidate (a set of PRs in several repositories): its record, and its plans' actions; workflows/candidate-set.ts, core/plan/candidate-set.ts. */
+  candidateSet: 'candidate-set:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -153,3 +155,11 @@ export const viewKey = (
   state: string,
   what: string,
 ): string => `${N.view}${repo}#${change}@${base}/r${round}/${state}/${what}`;
+/** The record of set `name` of the Change `repo#change` (members, parts, standing). */
+export const candidateSetKey = (repo: string, change: number, name: string): string =>
+  `${N.candidateSet}${repo}#${change}/${name}`;
+/** One action of a set's plan (`what` names it: a member's check for a head and state, the record). */
+export const candidateSetActionKey = (repo: string, change: number, name: string, what: string): string =>
+  `${candidateSetKey(repo, change, name)}>${what}`;
+/** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
+export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;

@@ -17,6 +17,7 @@ import { afterMerged } from '../workflows/promote.ts';
 import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 import { closingWithdraws } from '../workflows/regroup.ts';
+import { noteClosedSetMember } from '../workflows/candidate-set.ts';
 
 /** What the payload is trusted for: which PR, what happened, and who did it. */
 const Payload = z.object({
@@ -90,7 +91,11 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   // A PR that is no candidate is read (its closing references with it): a link made in the
   // Development sidebar sends no webhook and shows in no payload, so its next event finds it.
   const stored = await ctx.deps.store.getCandidate(ctx.key, pr.number);
-  if (!stored && action === 'closed') return;
+  if (!stored && action === 'closed') {
+    // A composite candidate's member is no candidate alone: its set is read again.
+    await noteClosedSetMember(ctx, { number: pr.number, body: pr.body });
+    return;
+  }
   const merged = action === 'closed' ? Merged.safeParse(payload) : null;
   if (merged?.success) {
     await onClosed(

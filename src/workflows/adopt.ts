@@ -9,6 +9,8 @@ import { OPEN_STATES } from '../core/types.ts';
 import type { RepoContext } from './context.ts';
 import { runSteps } from './flow.ts';
 import { recordAdmission, recordAdoption } from './trust.ts';
+import { namesSet } from '../core/candidate-set.ts';
+import { admitSetMember } from './candidate-set.ts';
 
 export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boolean, by: string): Promise<VerbResult> {
   const { store } = ctx.deps;
@@ -16,6 +18,13 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
   const existing = isPullRequest ? await store.getCandidate(ctx.key, pr) : null;
   const candidateFor = existing && OPEN_STATES.has(existing.state) ? existing.change : null;
   const state = isPullRequest && candidateFor === null ? (await ctx.gh.readGroup([pr])).get(pr) : undefined;
+  // A member of a composite candidate is admitted for its set's Change (workflows/candidate-set.ts).
+  if (state && namesSet(state.body))
+    return admitSetMember(
+      ctx,
+      { number: pr, open: state.state === 'OPEN', body: state.body, headSha: state.headSha },
+      by,
+    );
   const plan = planAdmission({
     pr,
     by,

@@ -15,6 +15,8 @@ import { answerLateSibling } from './late-sibling.ts';
 import { dropUnadmittedHead, leaveOldGroup, staysRejected } from './regroup.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
+import { namesSet } from '../core/candidate-set.ts';
+import { noteSetMember } from './candidate-set.ts';
 
 export { OPEN_STATES };
 
@@ -68,6 +70,11 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
       }
     }
   } else {
+    // A member of a composite candidate (`Candidate-set:`) is never a candidate alone: its set is.
+    if (namesSet(pull.body)) {
+      await noteSetMember(ctx, pull);
+      return none();
+    }
     // A maintainer's `/arbiter link #N` first, then the body's line, then GitHub's closing list.
     const manual = await manualLink(ctx, pull.number);
     const linked = manual?.change ?? linkOf(ctx, pull);

@@ -15,6 +15,7 @@ import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
+import { recordSet } from './candidate-set-store.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -325,6 +326,8 @@ async function apply(
           `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
         ),
       );
+    case 'record-set':
+      return recordSet(ctx, action.record);
   }
 }
 

@@ -67,6 +67,10 @@ describe('key builders', () => {
     // `combined:${ctx.key}#${change}` (workflows/combine.ts) and `combined:${p.change}` (core/combine.ts marker)
     [keys.combinedRecordKey(REPO, 7), 'combined:acme/widgets#7'],
     [keys.combinedMarker(7), 'combined:7'],
+    // A composite candidate's record and its plans' actions (workflows/candidate-set*.ts, core/plan/candidate-set.ts)
+    [keys.candidateSetKey(REPO, 7, 'search'), 'candidate-set:acme/widgets#7/search'],
+    [keys.candidateSetActionKey(REPO, 7, 'search', 'record/x'), 'candidate-set:acme/widgets#7/search>record/x'],
+    [keys.candidateSetHeadKey(REPO, SHA), `candidate-set:acme/widgets@${SHA}`],
     // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
     [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
     [
