@@ -61,6 +61,11 @@ export const KEY_NAMESPACES = {
   /** A winner's branch Arbiter brought up to date once (update-branch); workflows/promote.ts, select.ts. */
   branchUpdated: 'branch-updated:',
   /**
+   * The auto-merge Arbiter enabled on a group's winner (PR, head, round): a mark that says "withdraw
+   * it when the winner loses its place", taken when it is disabled; workflows/promote.ts, auto-merge-off.ts.
+   */
+  autoMergeOn: 'auto-merge-on:',
+  /**
    * The head a check event asks Arbiter to look at again, stored with the delivery (not an
    * applied action): of pending deliveries on one head only the last reads GitHub; handlers/checks.ts.
    */
@@ -130,6 +135,9 @@ export const branchRulesKey = (repo: string, branch: string, window: number): st
   `${N.branchRules}${repo}:${branch}:${window}`;
 export const resumeFailedKey = (roundId: number, attempt: number): string => `${N.resumeFailed}${roundId}:${attempt}`;
 export const branchUpdatedKey = (repo: string, pr: number): string => `${N.branchUpdated}${repo}#${pr}`;
+/** The auto-merge Arbiter enabled in a group (one at a time: its winner's). */
+export const autoMergeOnKey = (repo: string, change: number, base: string): string =>
+  `${N.autoMergeOn}${repo}#${change}@${base}`;
 export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;
 /** The subject of a check event on head `headSha` (deliveries with one subject are interchangeable). */
 export const checkSubjectKey = (repo: string, headSha: string): string => `${N.checkSubject}${repo}@${headSha}`;

@@ -342,6 +342,10 @@ export class GitHubGateway implements GitHubPort {
     return pulls.enableAutoMerge(this.calls, nodeId, sha, method, queue);
   }
 
+  disableAutoMerge(nodeId: string): Promise<void> {
+    return pulls.disableAutoMerge(this.calls, nodeId);
+  }
+
   updateBranch(pr: number, expectedHeadSha: string): Promise<void> {
     return pulls.updateBranch(this.calls, pr, expectedHeadSha);
   }

@@ -55,6 +55,8 @@ export interface PullSnapshot {
   mergeable: boolean | null;
   /** clean, dirty (a conflict), blocked (branch rules), behind, unstable, draft, unknown; null while computed. */
   mergeableState: string | null;
+  /** Who enabled its auto-merge (`name[bot]` for an app), or null when auto-merge is off. */
+  autoMergeBy?: string | null;
 }
 
 export interface IssueSnapshot {
@@ -130,6 +132,8 @@ export interface GitHubPort extends ConfigPort {
   /** Merge with GitHub's compare-and-swap: 409 when the head moved, 405 when it cannot merge now. */
   merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult>;
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void>;
+  /** Turns off a pull request's auto-merge (GraphQL `disablePullRequestAutoMerge`). */
+  disableAutoMerge(nodeId: string): Promise<void>;
   /** Merges the base into the PR's branch (`PUT …/update-branch` with `expected_head_sha`); 422 when the head moved. */
   updateBranch(pr: number, expectedHeadSha: string): Promise<void>;
   requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void>;

@@ -15,6 +15,7 @@ import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
+import { disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -273,6 +274,8 @@ async function apply(
         }
         return { ok: true, sha: null, queued: true };
       });
+    case 'disable-auto-merge':
+      return withRetry(ctx, 'disable auto-merge', () => disableOwnAutoMerge(ctx, action));
     case 'update-branch':
       return withRetry(ctx, 'update branch', async (attempt) => {
         if (attempt > 1 || resumed) {

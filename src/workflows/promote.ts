@@ -8,11 +8,13 @@ import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
 import type { MergeResult } from '../github/gateway.ts';
+import { MergeResult as MergeResultSchema } from '../github/port.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
+import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
 import type { NextStep } from './steps.ts';
 import { branchUpdatedKey, reverifyKey, roundDoneKey } from '../core/keys.ts';
 
@@ -34,7 +36,15 @@ export async function executeDecision(
     group: input.group,
     comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? []), ...(plan.onUpdated ?? [])], found: null },
   };
+  // An auto-merge Arbiter enabled before on a head this decision does not ship goes first.
+  await withdrawAutoMerge(ctx, change.number, base, { pulls: input.group, round: { number: round.number, plan } });
   const result = await executePlan(ctx, plan.actions, opts);
+  // The auto-merge it enabled (now, or in the run this one resumes) is marked, to be withdrawn when
+  // its head loses its place.
+  const auto = plan.actions.find((a) => a.kind === 'auto-merge' && !a.queue);
+  const enabled = auto ? MergeResultSchema.safeParse(result.results.get(auto.key)).data : undefined;
+  if (auto?.kind === 'auto-merge' && enabled?.ok && enabled.queued === true)
+    await noteAutoMerge(ctx, change.number, base, { pr: auto.pr, sha: auto.sha, round: round.number });
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =
