@@ -116,9 +116,11 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
 /** The longest message kept of an answer (GitHub's whole words; a runaway body is cut here). */
 export const MAX_ERROR_MESSAGE = 4_000;
 
-/** The `errors[]` of a GraphQL answer Octokit threw (GraphqlResponseError), each as GitHub wrote it. */
+/** The `errors[]` of a GraphQL answer Octokit threw (GraphqlResponseError, or the throttling plugin's rate-limit error), each as GitHub wrote it. */
 export function graphqlErrorsOf(error: unknown): GraphqlErrorEntry[] {
-  const errors = propertyOf(error, 'errors');
+  // Octokit's throttling plugin throws its own "GraphQL Rate Limit Exceeded" for an answer whose
+  // errors say RATE_LIMITED, with GitHub's answer as `data`: GitHub's entries are read from there.
+  const errors = propertyOf(error, 'errors') ?? propertyOf(propertyOf(error, 'data'), 'errors');
   if (!Array.isArray(errors)) return [];
   return errors.flatMap((e: unknown) => {
     const message = propertyOf(e, 'message');
