@@ -70,6 +70,7 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     result: result.merge,
     by: user,
     scope: `promote/${pr}@${sha}`,
+    parents: view!.pulls.get(pr)?.headParents,
   });
   await runSteps(ctx, next);
   if (result.merge?.ok && 'queued' in result.merge)

@@ -16,7 +16,8 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
 import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
 import type { NextStep } from './steps.ts';
-import { branchUpdatedKey, reverifyKey, roundDoneKey } from '../core/keys.ts';
+import { reverifyKey, roundDoneKey } from '../core/keys.ts';
+import { branchUpdatedFrom, noteBranchUpdated } from './branch-updated.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -83,6 +84,7 @@ export async function executeDecision(
       by: null,
       scope,
       text: winnerCheckOf(plan, winner)?.text,
+      parents: input.group?.get(winner)?.headParents,
       // The comparison as it reads when the merge ends with a person, or waits for an updated branch.
       followUps:
         ctx.config.mode === 'shadow'
@@ -110,6 +112,8 @@ export async function afterMergeAnswer(
     scope: string;
     /** The decision's ranking text, for the check that answers the round's own merge. */
     text?: string;
+    /** The parents of the head `sha` as the job read them: an update's merge commit names the head it updated. */
+    parents?: string[];
     /** What the decision writes when its merge ends with a person, or its branch was updated (applied before the answer's own plan). */
     followUps?: { refused: Action[]; updated: Action[]; opts: ExecuteOptions };
   },
@@ -126,7 +130,7 @@ export async function afterMergeAnswer(
     scope: input.scope,
     result: result.ok ? { ok: true, queued: 'queued' in result, updated: 'updated' in result } : result,
     method: ctx.config.policy.mergeMethod,
-    branchUpdated: (await store.getAppliedAction(branchUpdatedKey(ctx.key, pr))) !== null,
+    branchUpdated: await branchUpdatedFrom(ctx, pr, [sha, ...(input.parents ?? [])]),
     text: input.text,
     now: nowIso(ctx),
   });
@@ -148,7 +152,7 @@ export async function afterMergeAnswer(
     await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
     await store.setCandidateState(ctx.key, pr, 'verifying', 'branch updated: the new head is verified');
     await store.addEvent(ctx.key, 'promotion.branch-updated', { pr, sha, round: round.number }, nowIso(ctx));
-    await store.recordAppliedAction(branchUpdatedKey(ctx.key, pr), { sha, round: round.number }, nowIso(ctx));
+    await noteBranchUpdated(ctx, pr, sha, round.number);
     if (input.followUps) await executePlan(ctx, input.followUps.updated, input.followUps.opts);
     await executePlan(ctx, plan.actions);
     return [];
