@@ -101,7 +101,8 @@ export function synchronizePulls(
     const issue = repo.issues.get(pull.number);
     if (pull.head !== branch || !issue || issue.state !== 'open') continue;
     pull.headSha = after;
-    pull.autoMerge = null;
+    // A new head leaves the merge queue. Auto-merge stays on through a push by anyone with write
+    // access (the app's own included); a push by anyone else turns it off (GitHub's docs, "About auto-merge").
     pull.queued = false;
     issue.updatedAt = world.now();
     out.push(
@@ -112,7 +113,35 @@ export function synchronizePulls(
         user,
       ),
     );
+    if (pull.autoMerge && !mayWrite(world, repo, user))
+      turnOffAutoMerge(world, repo, pull, 'Head branch was pushed to by a user without write access', user, out);
   }
+}
+
+/** Whether a login may push with write access: the app itself, or a collaborator with write or more. */
+function mayWrite(world: World, repo: Repo, login: string): boolean {
+  return login === world.appBot() || ['write', 'maintain', 'admin'].includes(world.permissionOf(repo, login));
+}
+
+/** Auto-merge goes off, and GitHub sends `auto_merge_disabled` with its reason. */
+function turnOffAutoMerge(world: World, repo: Repo, pull: Pull, reason: string, user: string, out: Sent): void {
+  pull.autoMerge = null;
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'auto_merge_disabled', number: pull.number, reason, pull_request: world.pullJson(repo, pull.number) },
+      user,
+    ),
+  );
+}
+
+/** `disablePullRequestAutoMerge`: turns a pull request's auto-merge off; an error when it has none. */
+export function disableAutoMerge(world: World, repo: Repo, number: number, user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (pull.merged || issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (!pull.autoMerge) throw new GitHubError(422, 'Pull request auto merge is not enabled');
+  turnOffAutoMerge(world, repo, pull, '', user, out);
 }
 
 export function openPull(

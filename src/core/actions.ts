@@ -42,6 +42,19 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
   z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),
   z.object({ kind: z.literal('auto-merge'), ...keyed, pr, sha: z.string(), method: MergeMethod, queue: z.boolean() }),
+  /**
+   * Turns off the auto-merge Arbiter enabled on `pr` at `sha` (GraphQL `disablePullRequestAutoMerge`):
+   * that head lost its place (moved, a new round, rejected, cancelled, a sibling won). `marker` is the
+   * store's mark of that auto-merge, taken once GitHub shows none of Arbiter's; `why` says what ended it.
+   */
+  z.object({
+    kind: z.literal('disable-auto-merge'),
+    ...keyed,
+    pr,
+    sha: z.string(),
+    marker: z.string(),
+    why: z.string(),
+  }),
   /** Brings the PR's branch up to date with its base (`PUT …/update-branch`, `expected_head_sha`: `sha`); its new head is verified before any merge. */
   z.object({ kind: z.literal('update-branch'), ...keyed, pr, sha: z.string() }),
   z.object({
@@ -99,6 +112,7 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'mark-ready',
   'merge',
   'auto-merge',
+  'disable-auto-merge',
   'update-branch',
   'request-review',
   'dispatch',

@@ -58,8 +58,13 @@ export const KEY_NAMESPACES = {
   reverify: 'reverify:',
   /** How often the sweep failed to resume a round its claimant left (its retry budget); workflows/sweep.ts. */
   resumeFailed: 'resume-failed:',
-  /** A winner's branch Arbiter brought up to date once (update-branch); workflows/promote.ts, select.ts. */
+  /** A winner's head Arbiter brought up to date once (update-branch), by PR and head; workflows/promote.ts, select.ts. */
   branchUpdated: 'branch-updated:',
+  /**
+   * The auto-merge Arbiter enabled on a group's winner (PR, head, round): a mark that says "withdraw
+   * it when the winner loses its place", taken when it is disabled; workflows/promote.ts, auto-merge-off.ts.
+   */
+  autoMergeOn: 'auto-merge-on:',
   /**
    * The head a check event asks Arbiter to look at again, stored with the delivery (not an
    * applied action): of pending deliveries on one head only the last reads GitHub; handlers/checks.ts.
@@ -133,7 +138,15 @@ export const mergeRetryKey = (actionKey: string, n: number): string => `${N.merg
 export const branchRulesKey = (repo: string, branch: string, window: number): string =>
   `${N.branchRules}${repo}:${branch}:${window}`;
 export const resumeFailedKey = (roundId: number, attempt: number): string => `${N.resumeFailed}${roundId}:${attempt}`;
-export const branchUpdatedKey = (repo: string, pr: number): string => `${N.branchUpdated}${repo}#${pr}`;
+/**
+ * Arbiter brought `pr`'s branch up to date from head `sha` (the update's merge commit has `sha` as its
+ * first parent): a later head of the same PR, pushed by its agent, may be updated once again.
+ */
+export const branchUpdatedKey = (repo: string, pr: number, sha: string): string =>
+  `${N.branchUpdated}${repo}#${pr}@${sha}`;
+/** The auto-merge Arbiter enabled in a group (one at a time: its winner's). */
+export const autoMergeOnKey = (repo: string, change: number, base: string): string =>
+  `${N.autoMergeOn}${repo}#${change}@${base}`;
 export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;
 /** The subject of a check event on head `headSha` (deliveries with one subject are interchangeable). */
 export const checkSubjectKey = (repo: string, headSha: string): string => `${N.checkSubject}${repo}@${headSha}`;

@@ -56,6 +56,8 @@ function actionWords(a: Action): string {
       return `merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method})`;
     case 'auto-merge':
       return `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`;
+    case 'disable-auto-merge':
+      return `disable the auto-merge of #${a.pr} at ${a.sha.slice(0, 7)} (${a.why})`;
     case 'update-branch':
       return `update the branch of #${a.pr} from ${a.sha.slice(0, 7)}`;
     case 'request-review':

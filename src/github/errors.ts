@@ -59,7 +59,8 @@ export const propertyOf = (value: unknown, key: string): unknown =>
 
 /** The headers of an error's answer (string and number values), or none. */
 export function headersOf(error: unknown): Headers {
-  const headers = propertyOf(propertyOf(error, 'response'), 'headers');
+  // A REST error carries its answer's headers on `response`; Octokit's GraphqlResponseError on itself.
+  const headers = propertyOf(propertyOf(error, 'response'), 'headers') ?? propertyOf(error, 'headers');
   const found: Headers = {};
   if (typeof headers !== 'object' || headers === null) return found;
   for (const [name, value] of Object.entries(headers))
@@ -74,6 +75,28 @@ const numberOf = (value: string | number | undefined): number | null => {
 };
 
 /**
+ * Seconds until x-ratelimit-reset when x-ratelimit-remaining is 0 (counted from the answer's own Date
+ * header when it has one, so the wait is on GitHub's clock), else null.
+ */
+function resetWait(headers: Headers): number | null {
+  const reset = numberOf(headers['x-ratelimit-reset']);
+  if (numberOf(headers['x-ratelimit-remaining']) !== 0 || reset === null) return null;
+  const date = Date.parse(String(headers['date'] ?? ''));
+  const nowSeconds = (Number.isFinite(date) ? date : Date.now()) / 1000;
+  return Math.max(1, Math.ceil(reset - nowSeconds));
+}
+
+/**
+ * GitHub's GraphQL rate limit answers HTTP 200 with an `errors[]` entry of type RATE_LIMITED ("API
+ * rate limit exceeded for installation ID …"): the wait until x-ratelimit-reset, else a minute; null
+ * for any other GraphQL answer.
+ */
+export function graphqlRateLimitWait(errors: GraphqlErrorEntry[], headers: Headers): number | null {
+  if (!errors.some((e) => e.type === 'RATE_LIMITED')) return null;
+  return resetWait(headers) ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+}
+
+/**
  * The wait a rate-limit answer asks for, in seconds, or null when the answer is no rate limit:
  * 403 or 429 with retry-after; x-ratelimit-remaining 0 with x-ratelimit-reset (counted from the
  * answer's own Date header when it has one, so the wait is on GitHub's clock); a 403 or 429 that
@@ -83,12 +106,8 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
   if (status !== 403 && status !== 429) return null;
   const retryAfter = numberOf(headers['retry-after']);
   if (retryAfter !== null) return Math.max(0, retryAfter);
-  const reset = numberOf(headers['x-ratelimit-reset']);
-  if (numberOf(headers['x-ratelimit-remaining']) === 0 && reset !== null) {
-    const date = Date.parse(String(headers['date'] ?? ''));
-    const nowSeconds = (Number.isFinite(date) ? date : Date.now()) / 1000;
-    return Math.max(1, Math.ceil(reset - nowSeconds));
-  }
+  const reset = resetWait(headers);
+  if (reset !== null) return reset;
   if (status === 429 || /secondary rate limit|abuse|rate limit exceeded/i.test(message))
     return DEFAULT_RATE_LIMIT_WAIT_SECONDS;
   return null;
@@ -97,9 +116,11 @@ export function rateLimitWait(status: number, headers: Headers, message: string)
 /** The longest message kept of an answer (GitHub's whole words; a runaway body is cut here). */
 export const MAX_ERROR_MESSAGE = 4_000;
 
-/** The `errors[]` of a GraphQL answer Octokit threw (GraphqlResponseError), each as GitHub wrote it. */
+/** The `errors[]` of a GraphQL answer Octokit threw (GraphqlResponseError, or the throttling plugin's rate-limit error), each as GitHub wrote it. */
 export function graphqlErrorsOf(error: unknown): GraphqlErrorEntry[] {
-  const errors = propertyOf(error, 'errors');
+  // Octokit's throttling plugin throws its own "GraphQL Rate Limit Exceeded" for an answer whose
+  // errors say RATE_LIMITED, with GitHub's answer as `data`: GitHub's entries are read from there.
+  const errors = propertyOf(error, 'errors') ?? propertyOf(propertyOf(error, 'data'), 'errors');
   if (!Array.isArray(errors)) return [];
   return errors.flatMap((e: unknown) => {
     const message = propertyOf(e, 'message');
@@ -136,7 +157,8 @@ export function wrapGitHubError(operation: string, error: unknown): GitHubError 
         : 'request failed';
   const message = raw.slice(0, MAX_ERROR_MESSAGE);
   const code = typeof status === 'number' ? status : 0;
-  const wait = rateLimitWait(code, headersOf(error), message);
+  const headers = headersOf(error);
+  const wait = graphqlRateLimitWait(graphql, headers) ?? rateLimitWait(code, headers, message);
   return new GitHubError(operation, code, message, wait, wait !== null, graphql);
 }
 

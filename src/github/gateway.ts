@@ -11,10 +11,10 @@ import { fetchPatch, type RestClient } from '../acceptance/patch.ts';
 import { readHead, type HeadRead } from '../acceptance/read-files.ts';
 import type { PatchRow } from '../store/types.ts';
 import { configReads, type ConfigPort } from './config-reads.ts';
-import { callGitHub, GitHubError, propertyOf, wrapGitHubError } from './errors.ts';
+import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
+import { readBranchRules } from './branch-rule-reads.ts';
 import { readLinkedPulls } from './linked-pulls.ts';
-import { mergeBranchRules } from './branch-protection.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import { branchWrites } from './git-writes.ts';
 import { ownIssues } from './own-issues.ts';
@@ -143,48 +143,11 @@ export class GitHubGateway implements GitHubPort {
   }
 
   /**
-   * The branch's rules from both sources: its rulesets (`GET /rules/branches/{b}`) and classic
-   * protection's required checks (`GET /branches/{b}` → `protection.required_status_checks`). A
-   * check pinned to an app (a ruleset's `integration_id`, classic `checks[].app_id`) is required
-   * as `name@<app id>`; `strict` is either source's "up to date before merging".
+   * The branch's rules from both sources: its rulesets and classic protection's required checks
+   * (branch-rule-reads.ts); `strict` is either source's "up to date before merging".
    */
-  async branchRules(branch: string): Promise<BranchRules> {
-    const [rulesets, classic] = await Promise.all([this.rulesets(branch), this.classicProtection(branch)]);
-    return mergeBranchRules(rulesets, classic);
-  }
-
-  private rulesets(branch: string): Promise<unknown> {
-    return this.call('get branch rules', async () => {
-      try {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/rules/branches/{branch}', {
-          owner: this.owner,
-          repo: this.repo,
-          branch,
-          per_page: 100,
-        });
-        return data as unknown;
-      } catch (error) {
-        if (propertyOf(error, 'status') === 404) return [];
-        throw error;
-      }
-    });
-  }
-
-  /** Classic protection as `GET /branches/{b}` shows it to the app (no admin read needed); 404: none. */
-  private classicProtection(branch: string): Promise<unknown> {
-    return this.call('get branch protection', async () => {
-      try {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/branches/{branch}', {
-          owner: this.owner,
-          repo: this.repo,
-          branch,
-        });
-        return data as unknown;
-      } catch (error) {
-        if (propertyOf(error, 'status') === 404) return null;
-        throw error;
-      }
-    });
+  branchRules(branch: string): Promise<BranchRules> {
+    return readBranchRules(this.calls, branch);
   }
 
   async permission(user: string): Promise<Permission> {
@@ -340,6 +303,10 @@ export class GitHubGateway implements GitHubPort {
 
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void> {
     return pulls.enableAutoMerge(this.calls, nodeId, sha, method, queue);
+  }
+
+  disableAutoMerge(nodeId: string): Promise<void> {
+    return pulls.disableAutoMerge(this.calls, nodeId);
   }
 
   updateBranch(pr: number, expectedHeadSha: string): Promise<void> {

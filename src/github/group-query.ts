@@ -5,6 +5,7 @@ import { checkOutcome } from '../core/gate.ts';
 import type { IssueRef } from '../core/link.ts';
 import type { SuiteSeen } from '../core/agent-work.ts';
 import type { ObservedCheck } from '../core/types.ts';
+import { graphqlErrorsOf } from './errors.ts';
 import { noteRead } from './read-age.ts';
 
 export interface PullState {
@@ -36,6 +37,10 @@ export interface PullState {
   suites?: SuiteSeen[];
   /** What GitHub says of merging it now (absent from a reader that did not ask). */
   merge?: PullMergeState;
+  /** Who enabled its auto-merge (`name[bot]` for an app), null when it is off; absent from a reader that did not ask. */
+  autoMergeBy?: string | null;
+  /** The head commit's parents (an update-branch's merge commit has the old head first); absent when not asked. */
+  headParents?: string[];
 }
 
 export type MergeMethodName = 'merge' | 'squash' | 'rebase';
@@ -95,6 +100,10 @@ const Pull = z.object({
   mergeStateStatus: z.string().optional(),
   reviewDecision: z.string().nullable().optional(),
   isInMergeQueue: z.boolean().optional(),
+  autoMergeRequest: z
+    .object({ enabledBy: z.object({ __typename: z.string().optional(), login: z.string() }).nullable() })
+    .nullable()
+    .optional(),
   labels: z.object({ nodes: z.array(z.object({ name: z.string() }).nullable()) }).nullable(),
   closingIssuesReferences: z
     .object({
@@ -113,6 +122,10 @@ const Pull = z.object({
         .object({
           commit: z.object({
             oid: z.string(),
+            parents: z
+              .object({ nodes: z.array(z.object({ oid: z.string() }).nullable()) })
+              .nullable()
+              .optional(),
             statusCheckRollup: z.object({ contexts: Contexts }).nullable(),
             checkSuites: z
               .object({
@@ -147,10 +160,10 @@ const SUITE_FIELDS = `checkSuites(first: 20) { nodes { status conclusion app { s
 
 const PULL_FIELDS = `id number state isDraft merged headRefOid headRefName baseRefName title body url
   author { __typename login }
-  mergeStateStatus reviewDecision isInMergeQueue
+  mergeStateStatus reviewDecision isInMergeQueue autoMergeRequest { enabledBy { __typename login } }
   labels(first: 100) { nodes { name } }
   closingIssuesReferences(first: 10) { nodes { number state repository { nameWithOwner } } }
-  commits(last: 1) { nodes { commit { oid statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } ${SUITE_FIELDS} } } }`;
+  commits(last: 1) { nodes { commit { oid parents(first: 2) { nodes { oid } } statusCheckRollup { contexts(first: 100) { ${CONTEXT_FIELDS} } } ${SUITE_FIELDS} } } }`;
 
 export function groupQuery(prs: number[]): string {
   const fields = prs.map((n) => `pr${n}: pullRequest(number: ${n}) { ...ArbiterPull }`).join('\n    ');
@@ -209,6 +222,10 @@ function toObserved(node: z.infer<typeof Context>): ObservedCheck {
 const authorLogin = (a: z.infer<typeof Pull>['author']): string =>
   a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login;
 
+/** Who enabled an auto-merge, in the REST form (`name[bot]` for an app); '' when GitHub hides the account. */
+const enablerLogin = (a: { __typename?: string | undefined; login: string } | null): string =>
+  a === null ? '' : a.__typename === 'Bot' ? `${a.login}[bot]` : a.login;
+
 /** The repository's merge settings the group query asks beside the pulls. */
 const RepoMerge = z.object({
   autoMergeAllowed: z.boolean().optional(),
@@ -247,7 +264,9 @@ async function groupAnswer(
     raw = await graphql(groupQuery(prs), { owner, name });
   } catch (error) {
     const partial = PartialAnswer.safeParse(error);
-    if (!partial.success || prs.length < 2) throw error;
+    // A rate limit is no partial answer: each PR read alone would be refused too, and left out.
+    if (!partial.success || prs.length < 2 || graphqlErrorsOf(error).some((e) => e.type === 'RATE_LIMITED'))
+      throw error;
     raw = partial.data.data;
   }
   const settings = z.object({ repository: RepoMerge }).safeParse(raw);
@@ -361,6 +380,10 @@ export async function readGroupState(
           : [],
       ),
       ...(pull.mergeStateStatus !== undefined && repo.settings ? { merge: mergeStateOf(pull, repo.settings) } : {}),
+      ...(pull.autoMergeRequest !== undefined
+        ? { autoMergeBy: pull.autoMergeRequest ? enablerLogin(pull.autoMergeRequest.enabledBy) : null }
+        : {}),
+      ...(commit?.parents ? { headParents: commit.parents.nodes.flatMap((p) => (p ? [p.oid] : [])) } : {}),
     });
   }
   noteRead(result);

@@ -57,6 +57,8 @@ export interface PullSnapshot {
   mergeableState: string | null;
   /** The merge commit once merged (GitHub's `merge_commit_sha`); absent where a reader does not say. */
   mergeCommitSha?: string | null;
+  /** Who enabled its auto-merge (`name[bot]` for an app), or null when auto-merge is off. */
+  autoMergeBy?: string | null;
 }
 
 export interface IssueSnapshot {
@@ -132,6 +134,8 @@ export interface GitHubPort extends ConfigPort {
   /** Merge with GitHub's compare-and-swap: 409 when the head moved, 405 when it cannot merge now. */
   merge(pr: number, sha: string, method: 'merge' | 'squash' | 'rebase'): Promise<MergeResult>;
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void>;
+  /** Turns off a pull request's auto-merge (GraphQL `disablePullRequestAutoMerge`). */
+  disableAutoMerge(nodeId: string): Promise<void>;
   /** Merges the base into the PR's branch (`PUT …/update-branch` with `expected_head_sha`); 422 when the head moved. */
   updateBranch(pr: number, expectedHeadSha: string): Promise<void>;
   requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void>;

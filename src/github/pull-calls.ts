@@ -1,5 +1,5 @@
 // A pull request's own calls, beside the gateway: its state read, closed (with its labels set), marked ready, merged
-// (compare-and-swap on the head), auto-merge enabled or enqueued, and reviewers requested.
+// (compare-and-swap on the head), auto-merge enabled, enqueued or disabled, and reviewers requested.
 // Every Octokit error becomes a GitHubError here; the merge answers a caller decides on are values.
 import { z } from 'zod';
 import type { Octokit } from '../deps.ts';
@@ -59,6 +59,10 @@ export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapsh
       mergeable: z.boolean().nullable().optional(),
       mergeable_state: z.string().nullable().optional(),
       merge_commit_sha: z.string().nullable().optional(),
+      auto_merge: z
+        .object({ enabled_by: z.object({ login: z.string() }).nullable().optional() })
+        .nullable()
+        .optional(),
     })
     .parse(data);
   return {
@@ -71,6 +75,8 @@ export async function pullState(gh: RepoOctokit, pr: number): Promise<PullSnapsh
     mergeable: parsed.mergeable ?? null,
     mergeableState: parsed.mergeable_state ?? null,
     mergeCommitSha: parsed.merge_commit_sha ?? null,
+    // Who enabled its auto-merge (REST names an app `name[bot]`); an auto-merge whose author GitHub hides is ''.
+    autoMergeBy: parsed.auto_merge ? (parsed.auto_merge.enabled_by?.login ?? '') : null,
   };
 }
 
@@ -131,6 +137,16 @@ export async function enableAutoMerge(
       `mutation ArbiterAutoMerge($id: ID!, $oid: GitObjectID, $mergeMethod: PullRequestMergeMethod) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid, mergeMethod: $mergeMethod }) { clientMutationId } }`,
       // Octokit reserves `method` as an option name, so the variable is `mergeMethod`.
       { id: nodeId, oid: sha, mergeMethod: method.toUpperCase() },
+    ),
+  );
+}
+
+/** Turns a pull request's auto-merge off (GitHub sends `auto_merge_disabled`); there is no REST route for it. */
+export async function disableAutoMerge(gh: RepoOctokit, nodeId: string): Promise<void> {
+  await callGitHub('disable auto-merge', () =>
+    gh.octokit.graphql(
+      `mutation ArbiterAutoMergeOff($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }`,
+      { id: nodeId },
     ),
   );
 }

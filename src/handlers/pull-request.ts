@@ -14,6 +14,7 @@ import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
+import { withdrawAutoMerge } from '../workflows/auto-merge-off.ts';
 import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 import { closingWithdraws } from '../workflows/regroup.ts';
@@ -129,6 +130,10 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     },
     { revive: action === 'reopened' ? 'reopened' : undefined },
   );
+  // An auto-merge Arbiter enabled in this PR's group goes once its head lost its place (a new head,
+  // a new round): before any verification, so GitHub merges nothing Arbiter has not verified.
+  const group = recorded.candidate ?? stored;
+  if (group) await withdrawAutoMerge(ctx, group.change, group.base, { pulls: new Map([[live.number, live]]) });
   // The group it left (if any) first, as recording found it; then the candidate itself.
   await runSteps(ctx, [
     ...recorded.next,

@@ -16,6 +16,7 @@ import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { recordSet } from './candidate-set-store.ts';
+import { disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -274,6 +275,8 @@ async function apply(
         }
         return { ok: true, sha: null, queued: true };
       });
+    case 'disable-auto-merge':
+      return withRetry(ctx, 'disable auto-merge', () => disableOwnAutoMerge(ctx, action));
     case 'update-branch':
       return withRetry(ctx, 'update branch', async (attempt) => {
         if (attempt > 1 || resumed) {

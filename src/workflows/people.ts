@@ -22,6 +22,7 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
 import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
+import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
@@ -70,6 +71,7 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     result: result.merge,
     by: user,
     scope: `promote/${pr}@${sha}`,
+    parents: view!.pulls.get(pr)?.headParents,
   });
   await runSteps(ctx, next);
   // Queued for GitHub to merge: the round's views say who promoted it and what it waits for (issue 25).
@@ -146,6 +148,10 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   const built = combined?.sources.includes(pr) ? await openCandidate(ctx, combined.pr) : null;
   const why = `built from #${pr}, which @${user} rejected`;
   const alongside = built ? await rejectionPlan(ctx, built, round, user, why, 'source-rejected') : null;
+  // An auto-merge Arbiter enabled on the rejected candidate goes before anything else.
+  await withdrawAutoMerge(ctx, candidate.change, candidate.base, {
+    ending: { candidate: { pr, state: 'rejected' } },
+  });
   await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
   await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
   if (built) await completeOwnChecks(ctx, built, `Built from #${pr}, which @${user} rejected`);
@@ -252,6 +258,9 @@ export async function cancelChange(
     shadow,
     now: nowIso(ctx),
   });
+  // The auto-merge Arbiter enabled on a winner goes before its candidates close.
+  for (const base of new Set(candidates.map((c) => c.base)))
+    await withdrawAutoMerge(ctx, change, base, { pulls, ending: { change: 'cancelled' } });
   await executePlan(ctx, plan.actions);
   if (shadow) return { ok: true, message: plan.reply };
   for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');

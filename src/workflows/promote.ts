@@ -9,14 +9,17 @@ import { readablePlan } from './recorded-plan.ts';
 import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
 import { planRoundViews } from '../core/plan/views.ts';
 import type { MergeResult } from '../github/gateway.ts';
+import { MergeResult as MergeResultSchema } from '../github/port.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
+import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
 import type { NextStep } from './steps.ts';
-import { branchUpdatedKey, reverifyKey, roundDoneKey } from '../core/keys.ts';
+import { reverifyKey, roundDoneKey } from '../core/keys.ts';
+import { branchUpdatedFrom, noteBranchUpdated } from './branch-updated.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -36,7 +39,15 @@ export async function executeDecision(
     group: input.group,
     comments: { ahead: [...(plan.afterShip ?? []), ...(plan.onRefused ?? []), ...(plan.onUpdated ?? [])], found: null },
   };
+  // An auto-merge Arbiter enabled before on a head this decision does not ship goes first.
+  await withdrawAutoMerge(ctx, change.number, base, { pulls: input.group, round: { number: round.number, plan } });
   const result = await executePlan(ctx, plan.actions, opts);
+  // The auto-merge it enabled (now, or in the run this one resumes) is marked, to be withdrawn when
+  // its head loses its place.
+  const auto = plan.actions.find((a) => a.kind === 'auto-merge' && !a.queue);
+  const enabled = auto ? MergeResultSchema.safeParse(result.results.get(auto.key)).data : undefined;
+  if (auto?.kind === 'auto-merge' && enabled?.ok && enabled.queued === true)
+    await noteAutoMerge(ctx, change.number, base, { pr: auto.pr, sha: auto.sha, round: round.number });
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =
@@ -75,6 +86,7 @@ export async function executeDecision(
       by: null,
       scope,
       text: winnerCheckOf(plan, winner)?.text,
+      parents: input.group?.get(winner)?.headParents,
       // The comparison as it reads when the merge ends with a person, or waits for an updated branch.
       followUps:
         ctx.config.mode === 'shadow'
@@ -102,6 +114,8 @@ export async function afterMergeAnswer(
     scope: string;
     /** The decision's ranking text, for the check that answers the round's own merge. */
     text?: string;
+    /** The parents of the head `sha` as the job read them: an update's merge commit names the head it updated. */
+    parents?: string[];
     /** What the decision writes when its merge ends with a person, or its branch was updated (applied before the answer's own plan). */
     followUps?: { refused: Action[]; updated: Action[]; opts: ExecuteOptions };
   },
@@ -118,7 +132,7 @@ export async function afterMergeAnswer(
     scope: input.scope,
     result: result.ok ? { ok: true, queued: 'queued' in result, updated: 'updated' in result } : result,
     method: ctx.config.policy.mergeMethod,
-    branchUpdated: (await store.getAppliedAction(branchUpdatedKey(ctx.key, pr))) !== null,
+    branchUpdated: await branchUpdatedFrom(ctx, pr, [sha, ...(input.parents ?? [])]),
     text: input.text,
     now: nowIso(ctx),
   });
@@ -140,7 +154,7 @@ export async function afterMergeAnswer(
     await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
     await store.setCandidateState(ctx.key, pr, 'verifying', 'branch updated: the new head is verified');
     await store.addEvent(ctx.key, 'promotion.branch-updated', { pr, sha, round: round.number }, nowIso(ctx));
-    await store.recordAppliedAction(branchUpdatedKey(ctx.key, pr), { sha, round: round.number }, nowIso(ctx));
+    await noteBranchUpdated(ctx, pr, sha, round.number);
     if (input.followUps) await executePlan(ctx, input.followUps.updated, input.followUps.opts);
     await executePlan(ctx, plan.actions);
     return [];

@@ -20,11 +20,12 @@ import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
+import { branchUpdatedFrom } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './steps.ts';
-import { branchUpdatedKey, claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
+import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList, type GroupView } from './group-view.ts';
 
@@ -130,7 +131,8 @@ async function mergeViews(ctx: RepoContext, view: GroupView): Promise<Record<str
   for (const [pr, e] of view.evidence) {
     const merge = view.pulls.get(pr)?.merge;
     if (!merge || !e.gate.promotable) continue;
-    const updated = (await ctx.deps.store.getAppliedAction(branchUpdatedKey(ctx.key, pr))) !== null;
+    const pull = view.pulls.get(pr);
+    const updated = await branchUpdatedFrom(ctx, pr, [pull?.headSha ?? e.headSha, ...(pull?.headParents ?? [])]);
     views[String(pr)] = { ...merge, strict: view.branch.strict === true, branchUpdated: updated };
   }
   return Object.keys(views).length > 0 ? views : undefined;

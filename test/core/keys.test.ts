@@ -82,6 +82,10 @@ describe('key builders', () => {
     [keys.mergeRetryKey('acme/widgets#7@main/r2/merge', 2), 'merge-retry:acme/widgets#7@main/r2/merge:2'],
     // `branch-rules:${ctx.key}:${branch}:${window}` (workflows/branch-rules.ts)
     [keys.branchRulesKey(REPO, 'release/1.x', 4_830_000), 'branch-rules:acme/widgets:release/1.x:4830000'],
+    // new with the auto-merge withdrawal: the auto-merge Arbiter enabled in a group (workflows/auto-merge-off.ts)
+    [keys.autoMergeOnKey(REPO, 7, 'main'), 'auto-merge-on:acme/widgets#7@main'],
+    // by PR and the head updated from (was `branch-updated:${repo}#${pr}`, which never let a later head be updated)
+    [keys.branchUpdatedKey(REPO, 9, SHA), `branch-updated:acme/widgets#9@${SHA}`],
     // `reverify:${ctx.key}#${pr}@${sha}` (workflows/promote.ts)
     [keys.reverifyKey(REPO, 9, SHA), `reverify:acme/widgets#9@${SHA}`],
   ])('%s', (built, expected) => {

@@ -44,6 +44,31 @@ describe('wrapGitHubError', () => {
     expect(error.transient).toBe(false);
   });
 
+  it('a RATE_LIMITED entry in a 200 is a rate limit, paced until the reset (else a minute), never a refusal', () => {
+    const words = 'API rate limit exceeded for installation ID 1.';
+    const plain = wrapGitHubError('read group', new GraphqlResponseError([{ type: 'RATE_LIMITED', message: words }]));
+    expect(plain).toMatchObject({ rateLimited: true, transient: true, retryAfter: 60 });
+    expect(plain.githubWords).toBe(words);
+    // As the throttling plugin throws it: its own line, GitHub's answer as `data`, the headers on `response`.
+    const date = 'Thu, 01 Jan 2026 00:00:00 GMT';
+    const throttled = Object.assign(new Error('GraphQL Rate Limit Exceeded'), {
+      data: { data: null, errors: [{ type: 'RATE_LIMITED', message: words }] },
+      response: {
+        headers: {
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Date.parse(date) / 1000 + 90),
+          date,
+        },
+      },
+    });
+    const error = wrapGitHubError('read group', throttled);
+    expect(error).toMatchObject({ rateLimited: true, transient: true, retryAfter: 90 });
+    expect(error.githubWords).toBe(words);
+    // Any other GraphQL error in a 200 stays a refusal.
+    const other = wrapGitHubError('x', new GraphqlResponseError([{ type: 'FORBIDDEN', message: 'no' }]));
+    expect(other).toMatchObject({ rateLimited: false, transient: false, retryAfter: null });
+  });
+
   it('keeps every line of a REST message', () => {
     const rest = Object.assign(
       new Error('Repository rule violations found\n\nRequired status check "test" is expected.'),

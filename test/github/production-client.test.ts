@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import type { Deps, Octokit } from '../../src/deps.ts';
 import { arbiterOctokit, GITHUB_SECONDARY_LIMITS, mostInWindow, pacing, type Pacing } from '../../src/github/client.ts';
+import { GitHubError } from '../../src/github/errors.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { deliveryJob } from '../../src/jobs/delivery-job.ts';
 import type { JobContext } from '../../src/jobs/queue-types.ts';
@@ -80,7 +81,11 @@ const jobOf = (id: string): JobContext => ({
 });
 
 /** A delivery job over the production client: each delivery comments once on acme/todo#1 as its installation. */
-function world(baseUrl: string) {
+function world(
+  baseUrl: string,
+  act: (gh: GitHubGateway, id: string) => Promise<unknown> = (gh, id) =>
+    gh.upsertComment(1, `<!-- ${id} -->`, `from ${id}`, []),
+) {
   const clock = new ManualClock(START);
   const deliveries = new Map<string, { id: string; event: string; payload: unknown; doneAt: string | null }>();
   const store = {
@@ -104,7 +109,7 @@ function world(baseUrl: string) {
     async (d, delivery) => {
       const installation = (delivery.payload as { installation: { id: number } }).installation.id;
       const gh = new GitHubGateway(await d.octokitFor(installation), 'acme', 'todo', 'arbiter');
-      await gh.upsertComment(1, `<!-- ${delivery.id} -->`, `from ${delivery.id}`, []);
+      await act(gh, delivery.id);
     },
     {
       blocks: new InstallationBlocks(),
@@ -176,6 +181,44 @@ describe('the production client: a rate-limit answer is deferred on the app cloc
       expect(seen.every((s) => s.endsWith('/comments'))).toBe(true);
     });
   }
+});
+
+describe('a GraphQL rate limit (HTTP 200, errors of type RATE_LIMITED)', () => {
+  it("is a rate limit, not a refusal: GitHub's whole message kept, the delivery deferred until the reset", async () => {
+    const now = Date.now();
+    const limited = {
+      status: 200,
+      body: {
+        data: null,
+        errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for installation ID 1.' }],
+      },
+      headers: {
+        'x-ratelimit-limit': '5000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-resource': 'graphql',
+        'x-ratelimit-reset': String(Math.floor(now / 1000) + 100),
+        date: new Date(now).toUTCString(),
+      },
+    };
+    const { baseUrl, seen } = await scriptedGitHub({ 'inst-1': [limited, limited] });
+    // The error as the gateway hands it to a workflow: a transient rate limit with GitHub's words.
+    const direct = new GitHubGateway(clients(baseUrl)(1), 'acme', 'todo', 'arbiter');
+    const error: unknown = await direct.readGroup([7]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GitHubError);
+    expect(error).toMatchObject({ rateLimited: true, transient: true, retryAfter: 100 });
+    expect((error as GitHubError).githubWords).toBe('API rate limit exceeded for installation ID 1.');
+    expect((error as GitHubError).message).toContain('RATE_LIMITED');
+    // Through the delivery job: one request, deferred on the app's clock, never slept on.
+    const w = world(baseUrl, (gh) => gh.readGroup([7]));
+    w.record('g-1', 1);
+    await w.job.handler(jobOf('g-1'));
+    expect(w.done('g-1')).toBe(false);
+    expect(w.deferred).toEqual([{ id: 'g-1', until: START + 100_000 }]);
+    expect(seen.filter((s) => s.endsWith('POST /graphql'))).toHaveLength(2);
+  });
 });
 
 describe('pacing', () => {

@@ -104,6 +104,30 @@ describe('the merge path', () => {
     expect(said(t, 7)).toContain('round 2');
   });
 
+  it(
+    'auto-merge on the winner, its agent pushes a new head: Arbiter withdraws its auto-merge and ships the new head only once verified',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-auto-merge-new-head');
+      // Enabled on the verified head when the decision waited on a review; withdrawn when the head
+      // moved at 20 s (the agent has write access: GitHub itself kept it on), before the approval at 30 s.
+      const on = mutations(t, 'enablePullRequestAutoMerge');
+      const off = mutations(t, 'disablePullRequestAutoMerge');
+      expect(on.map((w) => w.status)).toEqual([200]);
+      expect(off.map((w) => w.status)).toEqual([200]);
+      expect(off[0].at).toBeGreaterThanOrEqual(20);
+      expect(off[0].at).toBeLessThan(30);
+      // Nothing merged by itself when the new head's CI passed at 60 s: Arbiter judged the new head
+      // first (its acceptance check), then merged it with its own compare-and-swap merge.
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      expect(merges(t).map((w) => w.status)).toEqual([200]);
+      expect(merges(t)[0].at).toBeGreaterThanOrEqual(60);
+      expect(t.prs['61'].checks['Arbiter / acceptance']).toMatchObject({ conclusion: 'success' });
+      expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+      expect(said(t, 7)).toContain('round 2');
+    },
+  );
+
   it('classic protection with a required check the rulesets do not name: the round waits for it', SLOW, async () => {
     const t = await play('merge-path-classic-protection');
     expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });

@@ -207,6 +207,46 @@ describe('auto-merge under branch rules', () => {
     expect(h.emulator.state(RULED).issues[1].state).toBe('closed');
   });
 
+  it("keeps auto-merge through a writer's push, turns it off on a push without write access, and on the mutation", async () => {
+    h.emulator.commit(RULED, 'agent/c', { files: { 'd.txt': 'd\n' }, from: 'main' });
+    await h.emulator.openPullRequest(RULED, { number: 4, head: 'agent/c', title: 'C', body: '', user: 'agent' });
+    const read = async () => (await h.octokit.pulls.get({ owner: 'acme', repo: 'ruled', pull_number: 4 })).data;
+    const enable =
+      'mutation($id: ID!, $oid: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $oid }) { clientMutationId } }';
+    const first = await read();
+    await h.octokit.graphql(enable, { id: first.node_id, oid: first.head.sha });
+    const received = h.received.length;
+    // The maintainer has write access: GitHub keeps the auto-merge on the new head.
+    await h.emulator.push(RULED, 'agent/c', { files: { 'd.txt': 'd2\n' } }, 'maintainer');
+    expect((await read()).auto_merge).toMatchObject({ enabled_by: { login: expect.any(String) } });
+    // Someone with read access pushes: GitHub turns it off and says why.
+    await h.emulator.push(RULED, 'agent/c', { files: { 'd.txt': 'd3\n' } }, 'drive-by');
+    expect((await read()).auto_merge).toBeNull();
+    await settle(h.emulator);
+    const disabled = h.received
+      .slice(received)
+      .filter((r) => r.event === 'pull_request' && r.payload.action === 'auto_merge_disabled');
+    expect(disabled.map((r) => r.payload.reason)).toEqual(['Head branch was pushed to by a user without write access']);
+    // disablePullRequestAutoMerge turns it off (auto_merge_disabled again); with none on, GitHub refuses.
+    const now = await read();
+    await h.octokit.graphql(enable, { id: now.node_id, oid: now.head.sha });
+    const disable =
+      'mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { pullRequest { autoMergeRequest { mergeMethod } } } }';
+    const answer = await h.octokit.graphql<{
+      disablePullRequestAutoMerge: { pullRequest: { autoMergeRequest: unknown } };
+    }>(disable, { id: now.node_id });
+    expect(answer.disablePullRequestAutoMerge.pullRequest.autoMergeRequest).toBeNull();
+    expect((await read()).auto_merge).toBeNull();
+    await expect(h.octokit.graphql(disable, { id: now.node_id })).rejects.toThrow(/not enabled/);
+    await settle(h.emulator);
+    expect(
+      h.received
+        .slice(received)
+        .filter((r) => r.event === 'pull_request' && r.payload.action === 'auto_merge_disabled'),
+    ).toHaveLength(2);
+    expect(h.emulator.violations).toEqual([]);
+  });
+
   it('refuses auto-merge on a pull request that could merge right now', async () => {
     h.emulator.commit(RULED, 'agent/b', { files: { 'c.txt': 'c\n' }, from: 'main' });
     await h.emulator.openPullRequest(RULED, { number: 3, head: 'agent/b', title: 'B', body: '', user: 'agent' });

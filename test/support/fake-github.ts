@@ -736,6 +736,11 @@ export class FakeGitHub implements GitHubPort {
     }
   }
 
+  async disableAutoMerge(nodeId: string): Promise<void> {
+    const p = [...this.pulls.values()].find((x) => x.nodeId === nodeId);
+    await this.write(`auto-merge off #${p?.number ?? nodeId}`, () => undefined);
+  }
+
   async enableAutoMerge(
     nodeId: string,
     sha: string,

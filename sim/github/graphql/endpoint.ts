@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import type { Sent } from '../issue-acts.ts';
-import { enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
+import { disableAutoMerge, enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
 import { iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
 import { checkCustomScalars, schemaBreaches } from './answer-check.ts';
@@ -168,6 +168,17 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
         ctx.out,
       );
       ctx.summaries.push(`auto-merge #${number}`);
+      return {
+        clientMutationId: input.clientMutationId ?? null,
+        actor: actor(world, ctx.actor),
+        pullRequest: pullRequestNode(world, repo, number),
+      };
+    },
+    disablePullRequestAutoMerge: (args: unknown) => {
+      const input = parseInput(PullInput, args);
+      const { repo, number } = pullByNodeId(world, input.pullRequestId);
+      disableAutoMerge(world, repo, number, ctx.actor, ctx.out);
+      ctx.summaries.push(`auto-merge off #${number}`);
       return {
         clientMutationId: input.clientMutationId ?? null,
         actor: actor(world, ctx.actor),
