@@ -41,7 +41,12 @@ export interface StartOverrides extends Partial<
   /** Queue timing and recovery (see QueueOptions). */
   queue?: Pick<
     QueueOptions,
-    'fast' | 'recoverActiveAtStart' | 'manualClock' | 'pollingIntervalSeconds' | 'expireInSeconds' | 'maintenanceIntervalSeconds'
+    | 'fast'
+    | 'recoverActiveAtStart'
+    | 'manualClock'
+    | 'pollingIntervalSeconds'
+    | 'expireInSeconds'
+    | 'maintenanceIntervalSeconds'
   >;
 }
 

@@ -14,7 +14,7 @@ type MainModule = typeof import('../../src/main.ts');
 const DEFAULT_SIM_PACING_SCALE = 0.01;
 
 /** Replicas: a job held by a killed process runs again this soon (production waits 15 minutes). */
-const REPLICA_EXPIRY = { expireInSeconds: 10, maintenanceIntervalSeconds: 1 };
+const REPLICA_EXPIRY = { expireInSeconds: 30, maintenanceIntervalSeconds: 1 };
 
 /** The built app unless it is stale or ARBITER_SIM_APP=source asks for the sources. */
 async function loadMain(): Promise<MainModule> {

@@ -18,7 +18,8 @@ const USAGE = `usage: npm run soak -- [--schedules N] [--replicas R] [--seed S |
 const positiveInt = (v: string | undefined, fallback: number): number => {
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, not ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`expected a whole number of at least 1, not ${JSON.stringify(v)}`);
   return n;
 };
 
@@ -81,9 +82,13 @@ async function main(argv: string[]): Promise<number> {
   console.log(`Schedules run: ${report.schedules.length}`);
   console.log(`Invariants violated: ${count}`);
   if (report.endsOpen.length)
-    console.log(`Fixtures whose fault-free run leaves a Change open (that check compares with it): ${report.endsOpen.join(', ')}`);
+    console.log(
+      `Fixtures whose fault-free run leaves a Change open (that check compares with it): ${report.endsOpen.join(', ')}`,
+    );
   for (const s of failed)
-    console.log(`Failed: seed ${s.seed} (${s.fixture}); replay with npm run soak -- --seed ${s.seed} --replicas ${replicas}`);
+    console.log(
+      `Failed: seed ${s.seed} (${s.fixture}); replay with npm run soak -- --seed ${s.seed} --replicas ${replicas}`,
+    );
   return failed.length === 0 ? 0 : 1;
 }
 

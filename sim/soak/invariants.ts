@@ -88,7 +88,8 @@ export function violations(scenario: Scenario, baseline: Transcript, run: Transc
 
   const mergedPerChange = new Map<number, number[]>();
   for (const [n, pr] of Object.entries(run.prs))
-    if (pr.merged) mergedPerChange.set(changeOf(pr, scenario), [...(mergedPerChange.get(changeOf(pr, scenario)) ?? []), Number(n)]);
+    if (pr.merged)
+      mergedPerChange.set(changeOf(pr, scenario), [...(mergedPerChange.get(changeOf(pr, scenario)) ?? []), Number(n)]);
   const baselineMerged = new Map<number, number>();
   for (const pr of Object.values(baseline.prs))
     if (pr.merged) baselineMerged.set(changeOf(pr, scenario), (baselineMerged.get(changeOf(pr, scenario)) ?? 0) + 1);
@@ -121,6 +122,8 @@ export function violations(scenario: Scenario, baseline: Transcript, run: Transc
   const got = outcome(run);
   for (const key of new Set([...Object.keys(expected), ...Object.keys(got)]))
     if (expected[key] !== got[key])
-      found.push(`outcome differs on ${key}: fault-free "${expected[key] ?? '(absent)'}", this run "${got[key] ?? '(absent)'}"`);
+      found.push(
+        `outcome differs on ${key}: fault-free "${expected[key] ?? '(absent)'}", this run "${got[key] ?? '(absent)'}"`,
+      );
   return found;
 }

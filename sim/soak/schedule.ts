@@ -47,8 +47,10 @@ export function drawSchedule(seed: number, fixture: number, scenario: Scenario, 
 
   const redeliver =
     scenario.faults.redeliver ?? (random() < 0.5 ? { copies: int(2, 3), seed: int(1, 1_000_000) } : null);
-  if (redeliver && !scenario.faults.redeliver) faults.push(`redeliver: ${redeliver.copies} copies, seed ${redeliver.seed}`);
-  const reorder = scenario.faults.reorder ?? (random() < 0.5 ? { seed: int(1, 1_000_000), window: int(2, 6) } : undefined);
+  if (redeliver && !scenario.faults.redeliver)
+    faults.push(`redeliver: ${redeliver.copies} copies, seed ${redeliver.seed}`);
+  const reorder =
+    scenario.faults.reorder ?? (random() < 0.5 ? { seed: int(1, 1_000_000), window: int(2, 6) } : undefined);
   if (reorder && !scenario.faults.reorder) faults.push(`reorder: window ${reorder.window}, seed ${reorder.seed}`);
 
   const restart: RestartFault[] = [...scenario.faults.restart];

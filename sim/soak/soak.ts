@@ -11,6 +11,9 @@ import { drawSchedule, fixtureOf, type Schedule } from './schedule.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/scenarios/', import.meta.url));
 
+/** One wait for quiet may span a kill's job expiry on a busy machine. */
+const QUIET_TIMEOUT_MS = 300_000;
+
 export interface SoakOptions {
   databaseUrl: string;
   replicas: number;
@@ -49,18 +52,22 @@ export async function bundledFixtures(): Promise<string[]> {
 }
 
 /**
- * The broken claim: the ledger forgets an action's key as another claim of it comes, so every
- * claim of an idempotency key reads "first" (a replica, a redelivery and a retry all act again).
+ * The broken claim: the round's claim (`claimRound`, one conditional update of `rounds.selection`
+ * from NULL) is let go the moment it is taken, so every run that asks is told it holds the round
+ * and no claim is ever kept. Done to the run's database by a trigger, so the app under test is
+ * the real one, unchanged.
  */
 async function breakClaim(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`
-      CREATE FUNCTION soak_forget_claim() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN DELETE FROM applied_actions WHERE key = NEW.key; RETURN NEW; END $$;
-      CREATE TRIGGER soak_forget_claim BEFORE INSERT ON applied_actions
-        FOR EACH ROW EXECUTE FUNCTION soak_forget_claim();`);
+      CREATE FUNCTION soak_drop_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.selection IS NULL AND NEW.decision IS NULL THEN NEW.selection := NULL; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER soak_drop_claim BEFORE UPDATE ON rounds FOR EACH ROW EXECUTE FUNCTION soak_drop_claim();`);
   } finally {
     await client.end();
   }
@@ -103,13 +110,18 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
         databaseUrl: opts.databaseUrl,
         replicas: opts.replicas,
         replicaSeed: schedule.replicaSeed,
+        // A killed replica's jobs wait for their expiry (30 s) before another takes them.
+        quietTimeoutMs: QUIET_TIMEOUT_MS,
         ...(opts.breakClaim ? { onDatabaseReady: breakClaim } : {}),
       });
       kills = run.restarts.length;
       found = violations(scenario, baseline, run);
     } catch (e) {
       // A run that never settles or whose app crashed is a failed schedule too, with its seed.
-      found = [`the run failed: ${(e instanceof Error ? e.message : String(e)).split('\n').slice(0, 6).join(' | ')}`];
+      const message = e instanceof Error ? e.message : String(e);
+      found = [`the run failed: ${message.split('\n')[0]}`];
+      // The app's last lines, for the one who replays the seed.
+      for (const line of message.split('\n').slice(1)) log(`    | ${line}`);
     }
     const result = { seed, fixture: name, faults: schedule?.faults ?? [], kills, violations: found };
     report.schedules.push(result);
