@@ -39,7 +39,15 @@ export interface StartOverrides extends Partial<
   /** Default: the system clock. */
   clock?: Clock;
   /** Queue timing and recovery (see QueueOptions). */
-  queue?: Pick<QueueOptions, 'fast' | 'recoverActiveAtStart' | 'manualClock' | 'pollingIntervalSeconds'>;
+  queue?: Pick<
+    QueueOptions,
+    | 'fast'
+    | 'recoverActiveAtStart'
+    | 'manualClock'
+    | 'pollingIntervalSeconds'
+    | 'expireInSeconds'
+    | 'maintenanceIntervalSeconds'
+  >;
 }
 
 /** Starts the real server with credentials. Exported for tests; `main()` calls it. */

@@ -13,6 +13,9 @@ type MainModule = typeof import('../../src/main.ts');
 /** Scenarios run the production pacing a hundred times faster (their clock is virtual). */
 const DEFAULT_SIM_PACING_SCALE = 0.01;
 
+/** Replicas: a job held by a killed process runs again this soon (production waits 15 minutes). */
+const REPLICA_EXPIRY = { expireInSeconds: 30, maintenanceIntervalSeconds: 1 };
+
 /** The built app unless it is stale or ARBITER_SIM_APP=source asks for the sources. */
 async function loadMain(): Promise<MainModule> {
   const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
@@ -36,6 +39,7 @@ async function start(): Promise<void> {
   const pacingScale = Number(process.env['ARBITER_SIM_PACING_SCALE'] ?? DEFAULT_SIM_PACING_SCALE);
   if (!(pacingScale > 0 && pacingScale <= 1))
     throw new Error(`ARBITER_SIM_PACING_SCALE must be in (0, 1], not ${process.env['ARBITER_SIM_PACING_SCALE']}`);
+  const replica = process.env['ARBITER_SIM_REPLICA'] === '1';
   const running = await startArbiter(env, {
     clock,
     pacingScale,
@@ -43,7 +47,12 @@ async function start(): Promise<void> {
     // active can be taken back at start on PostgreSQL too; deferred jobs wait for the moved clock.
     // That process sends every job and wakes its own workers, so an idle worker polls only every
     // 2 s (each poll is a query on PGlite's one thread).
-    queue: { fast: true, recoverActiveAtStart: true, manualClock: true, pollingIntervalSeconds: 2 },
+    // Replicas (the soak, ARBITER_SIM_REPLICA=1): other processes may hold active jobs, so none is
+    // taken back at start; a killed replica's jobs come back by pg-boss expiry, as in production,
+    // only sooner, and every replica polls often since another one may have sent the job.
+    queue: replica
+      ? { fast: true, recoverActiveAtStart: false, manualClock: true, pollingIntervalSeconds: 0.5, ...REPLICA_EXPIRY }
+      : { fast: true, recoverActiveAtStart: true, manualClock: true, pollingIntervalSeconds: 2 },
     scheduleSweep: false,
     routes: (controls) => simControlHandler({ ...controls, clock }),
     // The runner's webhooks meet a machine busy with the emulator and other runs: a commit slower

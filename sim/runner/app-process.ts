@@ -84,8 +84,32 @@ export function appBuild(): 'dist' | 'source' {
   return process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh() ? 'dist' : 'source';
 }
 
+/**
+ * What the scenario runner drives: one Arbiter process (`AppProcess`) or several behind a
+ * proxy (`ReplicaSet`, sim/runner/replicas.ts). `killNow` kills one process, `start` after it
+ * brings that one back on the port `usePort` gave.
+ */
+export interface AppHost {
+  readonly crashed: string | null;
+  readonly baseUrl: string;
+  /** Where GitHub sends webhooks. */
+  readonly webhookUrl: string;
+  /** A kill stops every delivery until the restart (true for one process; replicas keep serving). */
+  readonly killStopsDeliveries: boolean;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  killNow(): void;
+  waitExited(): Promise<void>;
+  usePort(port: number): void;
+  setClock(nowMs: number): Promise<void>;
+  idle(): Promise<IdleReport>;
+  receipts(): Promise<{ id: number; recorded: unknown }[]>;
+  stderrTail(): string;
+}
+
 /** One Arbiter process at a time; `restart` replaces it with a fresh one on the same env. */
-export class AppProcess {
+export class AppProcess implements AppHost {
+  readonly killStopsDeliveries = true;
   private child: ChildProcess | null = null;
   private tail: string[] = [];
   private expectingExit = false;
@@ -101,6 +125,10 @@ export class AppProcess {
   usePort(port: number): void {
     this.opts.port = port;
     this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+
+  get webhookUrl(): string {
+    return `${this.baseUrl}/api/github/webhooks`;
   }
 
   get running(): boolean {

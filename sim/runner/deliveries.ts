@@ -46,6 +46,8 @@ export class DeliveryPump {
     private readonly redeliver: { copies: number; seed: number } | null,
     private readonly onProblem: (line: string) => void,
     private readonly reorder: Reorder | null = null,
+    /** Deliveries on the wire at once (replicas: several, so copies race; default one after another). */
+    private readonly concurrency = 1,
   ) {
     this.random = mulberry32(redeliver?.seed ?? 1);
     this.reorderRandom = mulberry32(reorder?.seed ?? 1);
@@ -104,7 +106,7 @@ export class DeliveryPump {
     if (this.running) return;
     this.running = true;
     try {
-      await this.drain();
+      await Promise.all(Array.from({ length: this.concurrency }, () => this.drain()));
     } finally {
       this.running = false;
     }

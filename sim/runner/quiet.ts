@@ -1,7 +1,7 @@
 // Waits until a step has finished rippling: the app idle, no webhook held, being delivered
 // or in flight, no restart under way; several polls in a row, since Arbiter's own writes
 // cause webhooks that cause more work. Fails loudly, naming what is still pending.
-import type { AppProcess, IdleReport } from './app-process.ts';
+import type { AppHost, IdleReport } from './app-process.ts';
 import type { DeliveryPump } from './deliveries.ts';
 import { ScenarioRunError } from './errors.ts';
 
@@ -9,7 +9,7 @@ const POLL_MS = 20;
 const QUIET_POLLS = 3;
 
 export interface QuietInput {
-  app: AppProcess;
+  app: AppHost;
   emulator: { inflightWebhooks(): number; violations: string[]; writes: unknown[] };
   pump: DeliveryPump;
   restarting(): Promise<void> | null;

@@ -10,7 +10,8 @@ import { baseBranches, DEFAULT_CANDIDATE_AUTHOR, repoOf, type Scenario } from '.
 import { createFurtherRepos, stateOfAll } from './all-repos.ts';
 import { completeCheck, runAct, startChecks, type ActContext } from './acts.ts';
 import { WorkflowApprovals } from './approvals.ts';
-import { AppProcess, freePort } from './app-process.ts';
+import { AppProcess, freePort, type AppHost } from './app-process.ts';
+import { ReplicaSet } from './replicas.ts';
 import { seedPgliteFolder } from './pglite-template.ts';
 import { createTempDatabase, type TempDatabase } from './temp-database.ts';
 import { DeliveryPump } from './deliveries.ts';
@@ -46,6 +47,21 @@ export interface RunOptions {
    * webhooks), and the running app's base URL (tests read its /metrics); awaited.
    */
   inspect?: (emulator: GitHubEmulator, app: { baseUrl: string }) => unknown;
+  /**
+   * Extension for the soak: this many Arbiter processes on the one PostgreSQL database (needs
+   * `databaseUrl`), behind a proxy that spreads webhook deliveries between them; a restart fault
+   * kills one of them. Default 1.
+   */
+  replicas?: number;
+  /** Which replica a delivery goes to and which one a restart kills, drawn from this seed. */
+  replicaSeed?: number;
+  /** Extra environment for each replica, on top of `appEnv`. */
+  replicaEnv?: Record<string, string>;
+  /**
+   * Extension for the soak's own test: called with the run's database URL once the app has
+   * migrated it, before the first webhook is delivered (the test breaks the claim there).
+   */
+  onDatabaseReady?: (databaseUrl: string) => Promise<void>;
 }
 
 function modelScripts(s: Scenario): ModelScripts {
@@ -88,7 +104,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
   let emulator: GitHubEmulator | null = null;
   let model: FakeAnthropic | null = null;
   let db: TempDatabase | null = null;
-  let app: AppProcess | null = null;
+  let app: AppHost | null = null;
   try {
     emulator = await GitHubEmulator.start({
       webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
@@ -100,7 +116,14 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     });
     const gh = emulator;
     gh.setScenarioStart(SCENARIO_EPOCH_MS);
-    const pump = new DeliveryPump(gh, scenario.faults.redeliver, (line) => say(line), scenario.faults.reorder ?? null);
+    const replicas = opts.replicas ?? 1;
+    const pump = new DeliveryPump(
+      gh,
+      scenario.faults.redeliver,
+      (line) => say(line),
+      scenario.faults.reorder ?? null,
+      replicas,
+    );
     for (const f of scenario.faults.github) gh.addFault(f);
     for (const f of scenario.faults.deliveries) gh.addDeliveryFault(f);
     gh.onHookAttempt((a) => {
@@ -113,7 +136,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
     const fake = model;
     if (opts.databaseUrl) db = await createTempDatabase(opts.databaseUrl);
 
-    const proc = new AppProcess({
+    if (replicas > 1 && !db) throw new ScenarioRunError('replicas share one PostgreSQL database: give a database URL');
+    const appOptions = {
       port,
       args: opts.appArgs,
       env: {
@@ -138,23 +162,31 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         ARBITER_TRUST_AGENTS: DEFAULT_CANDIDATE_AUTHOR,
         ...opts.appEnv,
       },
-    });
+    };
+    const proc: AppHost =
+      replicas > 1
+        ? await ReplicaSet.create(appOptions, { replicas, seed: opts.replicaSeed ?? 1, env: opts.replicaEnv ?? {} })
+        : new AppProcess(appOptions);
     app = proc;
 
     let restarting: Promise<void> | null = null;
     // Read through a call: the compiler cannot see the closures below that set it.
     const pendingRestart = (): Promise<void> | null => restarting;
     const restartNow = (afterSeq: number) => {
-      pump.pause();
+      if (proc.killStopsDeliveries) pump.pause();
       proc.killNow();
       restarts.push({ at: seconds, afterSeq });
-      say(`Restart: Arbiter killed (SIGKILL) after write ${afterSeq}; a fresh process starts on the same store`);
+      say(
+        proc.killStopsDeliveries
+          ? `Restart: Arbiter killed (SIGKILL) after write ${afterSeq}; a fresh process starts on the same store`
+          : `Restart: one replica killed (SIGKILL) after write ${afterSeq}; the others serve until it is back`,
+      );
       restarting = (async () => {
         await proc.waitExited();
         // A fresh port: the old one may be taken by another process the moment it is freed.
         const next = await freePort();
         proc.usePort(next);
-        gh.setWebhookUrl(`http://127.0.0.1:${next}/api/github/webhooks`);
+        gh.setWebhookUrl(proc.webhookUrl);
         await proc.start();
         await proc.setClock(now());
         pump.resume();
@@ -309,6 +341,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       say(`${more.author} opened Change #${more.number}: ${more.title}`);
     }
     await booting;
+    if (db && opts.onDatabaseReady) await opts.onDatabaseReady(db.url);
     await proc.setClock(now());
     await settle();
     while (pump.releaseWindow()) await settle();
