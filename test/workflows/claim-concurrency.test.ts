@@ -184,7 +184,13 @@ async function assertOneDecision(trial: Trial, tokens: string[], db: StoreWithDb
   );
   expect(applied.filter((w) => w.startsWith('label')).sort(), label).toEqual([]);
   expect(applied.filter((w) => w.startsWith('comment') || w.startsWith('edit comment')).sort(), label).toEqual(
-    [`comment #${CHANGE} comparison:${CHANGE}@main`, ...sorted.map((p) => `comment #${p} note:${p}:r1`)].sort(),
+    [
+      `comment #${CHANGE} comparison:${CHANGE}@main`,
+      ...sorted.map((p) => `comment #${p} note:${p}:r1`),
+      // Once merged: the winner's short comment, and the comparison re-rendered to say "merged".
+      `comment #${trial.winner} winner:${trial.winner}`,
+      `edit comment #${CHANGE} comparison:${CHANGE}@main`,
+    ].sort(),
   );
   expect(
     applied.filter((w) => w.includes('Waiting on')),
