@@ -3,7 +3,7 @@
 import type { Action } from '../core/actions.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
-import type { PullFacts } from './candidates.ts';
+import type { PullFacts } from './model.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';

@@ -13,7 +13,7 @@ import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
-import type { NextStep } from './steps.ts';
+import type { NextStep } from './model.ts';
 import { branchUpdatedKey, reverifyKey, roundDoneKey } from '../core/keys.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */

@@ -23,10 +23,10 @@ import { decidePortfolioRound } from './portfolio-wide.ts';
 import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
-import type { NextStep } from './steps.ts';
+import type { GroupView, NextStep } from './model.ts';
 import { branchUpdatedKey, claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
-import { readGroupView, waitingList, type GroupView } from './group-view.ts';
+import { readGroupView, waitingList } from './group-view.ts';
 
 async function showWaiting(
   ctx: RepoContext,

@@ -1,7 +1,7 @@
 // The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
-import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
+import { DELIVERY_QUEUE } from '../deps.ts';
 import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
 import { GitHubError } from '../github/errors.ts';
 import { timeOutGate } from '../core/gate.ts';

@@ -13,7 +13,7 @@ import { arbiterOctokit, GITHUB_SECONDARY_LIMITS, mostInWindow, pacing, type Pac
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { deliveryJob } from '../../src/jobs/delivery-job.ts';
 import type { JobContext } from '../../src/jobs/queue-types.ts';
-import { InstallationBlocks } from '../../src/jobs/rate-limit.ts';
+import { InstallationBlocks } from '../../src/github/rate-limit.ts';
 import type { Store } from '../../src/store/types.ts';
 import { silentLog } from '../jobs/test-deps.ts';
 
