@@ -323,6 +323,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
         mentions,
         losers,
         repoUrl,
+        shadow,
       });
       // While a person must act the run asks for action (not a green success), wherever GitHub shows it.
       const conclusion: Conclusion = comparisonUrl ? 'action_required' : 'neutral';
