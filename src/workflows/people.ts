@@ -24,6 +24,7 @@ import { afterMergeAnswer } from './promote.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
+import { changeActionKey, markerKey } from '../core/keys.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -115,7 +116,7 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   const gated = await isGated(ctx, candidate);
   let repair: RepairChance = !gated ? 'not-gated' : !ctx.config.repair.enabled ? 'disabled' : 'used';
   if (gated && ctx.config.repair.enabled) {
-    const key = `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/claim-repair`;
+    const key = changeActionKey(ctx.key, candidate.change, 'reject', `${pr}@${candidate.headSha}`, 'claim-repair');
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
     // Shadow mode never claims the repair; its plan says what would happen were it free.
     const free = held === null || (held.pr === pr && byRejection?.pr === pr);
@@ -191,15 +192,15 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
     await selectAndFollow(ctx, candidate.change, candidate.base);
     return;
   }
-  const k = `${ctx.key}#${candidate.change}/reject/${candidate.pr}@${candidate.headSha}/none-left`;
+  const k = changeActionKey(ctx.key, candidate.change, 'reject', `${candidate.pr}@${candidate.headSha}`, 'none-left');
   const text = `No candidate for #${candidate.change} on \`${candidate.base}\` remains open after #${candidate.pr} was rejected. A new candidate opens the next round; or cancel the change with \`${ctx.config.commands.prefix} cancel\`.`;
   await executePlan(ctx, [
     {
       kind: 'comment',
       key: k,
       issue: candidate.change,
-      marker: `none-left:${candidate.change}:${candidate.base}`,
-      body: `${markerFor(`none-left:${candidate.change}:${candidate.base}`)}\n${text}`,
+      marker: markerKey('none-left', candidate.change, candidate.base),
+      body: `${markerFor(markerKey('none-left', candidate.change, candidate.base))}\n${text}`,
     },
   ]);
   await store.setChangeState(ctx.key, candidate.change, 'human');

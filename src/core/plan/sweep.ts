@@ -3,6 +3,7 @@
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
+import { changeActionKey, markerKey } from '../keys.ts';
 
 export interface RepairTimeoutInput {
   repo: string;
@@ -29,7 +30,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       : `#${repairOf.pr} was rejected by a person and stays out; no other candidate is open. Close it and wait for a new candidate, or cancel the change.`
     : 'Approve to ship it as it is or cancel the change.';
   const why = `The requested repair of #${repairOf.pr} did not arrive within ${minutes} minutes. ${choose}`;
-  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/repair-timeout/${s}`;
+  const k = (s: string): string => changeActionKey(repo, change, input.base, `r${round}`, 'repair-timeout', s);
   const asked = input.reviewers.users.length + input.reviewers.teams.length > 0;
   const actions: Action[] = [];
   for (const t of input.targets) {
@@ -51,8 +52,8 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
         kind: 'comment',
         key: k(`note/${t.pr}`),
         issue: t.pr,
-        marker: `repair-timeout:${t.pr}`,
-        body: `${markerFor(`repair-timeout:${t.pr}`)}\n${why}`,
+        marker: markerKey('repair-timeout', t.pr),
+        body: `${markerFor(markerKey('repair-timeout', t.pr))}\n${why}`,
       },
       {
         kind: 'check-run',
@@ -75,8 +76,8 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
       kind: 'comment',
       key: k('change-note'),
       issue: change,
-      marker: `repair-timeout:${change}`,
-      body: `${markerFor(`repair-timeout:${change}`)}\n${why}`,
+      marker: markerKey('repair-timeout', change),
+      body: `${markerFor(markerKey('repair-timeout', change))}\n${why}`,
     },
     {
       kind: 'receipt',
@@ -117,9 +118,9 @@ export interface ResumeGivenUpInput {
  */
 export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[]; why: string } {
   const { repo, change, round } = input;
-  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/resume-given-up/${s}`;
+  const k = (s: string): string => changeActionKey(repo, change, input.base, `r${round}`, 'resume-given-up', s);
   const why = `Arbiter could not finish round ${round} of #${change} after ${input.attempts} tries; the last answer was: ${input.error.slice(0, 500)}. A person must act: resolve it and use \`${input.prefix} promote\` on the candidate to ship, or cancel the change.`;
-  const marker = `resume-given-up:${change}@${input.base}/r${round}`;
+  const marker = markerKey('resume-given-up', `${change}@${input.base}/r${round}`);
   return {
     why,
     actions: [
