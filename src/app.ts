@@ -30,7 +30,7 @@ import {
   type RunRecovery,
 } from './jobs/recovery-job.ts';
 import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
-import { InstallationBlocks } from './jobs/rate-limit.ts';
+import { InstallationBlocks } from './github/rate-limit.ts';
 import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';
 import { countWebhook } from './metrics.ts';

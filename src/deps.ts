@@ -20,6 +20,9 @@ export interface JobOptions {
  */
 export type JobState = 'pending' | 'active' | 'over' | 'missing';
 
+/** The queue of webhook deliveries' jobs (src/jobs/delivery-job.ts); the sweep asks after a delivery's job in it. */
+export const DELIVERY_QUEUE = 'delivery';
+
 export interface JobQueue {
   send(name: string, data: Record<string, unknown>, opts?: JobOptions): Promise<string | null>;
   /** The state of the job sent once under `key` (`sendOnce`). */

@@ -35,7 +35,7 @@ async function start(): Promise<void> {
   // The production client and its pacing. Its buckets run on real time, the scenario's clock is
   // virtual: scenarios compress the pacing (ARBITER_SIM_PACING_SCALE, default 0.01: a token every
   // 4 ms instead of 403 ms); the end-to-end bench sets 1 and runs production's pacing. A rate-limit
-  // answer is deferred on the virtual clock either way (src/jobs/rate-limit.ts).
+  // answer is deferred on the virtual clock either way (src/github/rate-limit.ts).
   const pacingScale = Number(process.env['ARBITER_SIM_PACING_SCALE'] ?? DEFAULT_SIM_PACING_SCALE);
   if (!(pacingScale > 0 && pacingScale <= 1))
     throw new Error(`ARBITER_SIM_PACING_SCALE must be in (0, 1], not ${process.env['ARBITER_SIM_PACING_SCALE']}`);

@@ -2,19 +2,11 @@
 // `path (line N): message`, and an annotation on each line of `.github/arbiter.yml` (at most 50).
 import { CONFIG_PATH, formatConfigError, type ConfigError } from './errors.ts';
 import type { LoadConfigResult } from './load.ts';
+import type { CheckAnnotation } from './port.ts';
 
 export const CONFIG_CHECK_NAME = 'Arbiter / config';
 export const MAX_ANNOTATIONS = 50;
 const MAX_SUMMARY = 65_535;
-
-export interface CheckAnnotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: 'failure';
-  title: string;
-  message: string;
-}
 
 export interface ConfigCheckOutput {
   conclusion: 'success' | 'failure';

@@ -3,7 +3,7 @@
 // the default branch's config, cached in the store for CONFIG_CACHE_TTL_MS.
 import { z } from 'zod';
 import type { Deps } from '../deps.ts';
-import type { ConfigPort } from '../github/config-reads.ts';
+import type { ConfigPort } from './port.ts';
 import { singleFlight } from '../single-flight.ts';
 import type { Store } from '../store/types.ts';
 import { CONFIG_CHECK_NAME, renderConfigCheck, type ConfigCheckOutput } from './check-output.ts';

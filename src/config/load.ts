@@ -2,7 +2,7 @@
 // when the file is missing or uses `_extends`, the layers Probot's config plugin resolves.
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { ConfigPort, RepoRef } from '../github/config-reads.ts';
+import type { ConfigPort, RepoRef } from './port.ts';
 import { CONFIG_PATH, ConfigGitHubError, type ConfigError } from './errors.ts';
 import { isPlainObject, mergeConfigLayers } from './merge.ts';
 import { EXTENDS_KEY, parseConfigText } from './parse.ts';

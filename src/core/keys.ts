@@ -176,3 +176,17 @@ export const candidateSetActionKey = (repo: string, change: number, name: string
   `${candidateSetKey(repo, change, name)}>${what}`;
 /** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
 export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;
+
+// The shapes every plan's action keys and comment markers share. Each builds exactly the string the
+// hand-written template it replaced built (test/core/keys.test.ts pins them).
+type Part = string | number;
+
+/** A Change's id, `owner/repo#n`: the stem of every action key of its plans, and its name in memory. */
+export const changeId = (repo: string, change: number): string => `${repo}#${change}`;
+/** A group's id, `owner/repo#n@base`: a Change's candidates on one base branch. */
+export const groupId = (repo: string, change: number, base: string): string => `${changeId(repo, change)}@${base}`;
+/** The key of one action of a plan on a Change: its id, then the path that names the action (`late/12@abc/close`). */
+export const changeActionKey = (repo: string, change: number, ...path: Part[]): string =>
+  [changeId(repo, change), ...path].join('/');
+/** A comment marker, `name:part:…`: the hidden name of a comment Arbiter finds and edits in place. */
+export const markerKey = (name: string, ...parts: Part[]): string => [name, ...parts].join(':');

@@ -2,7 +2,7 @@
 // CANDIDATE_SELECTION receipt also carries the full inputs of its decision and the outcome it
 // planned, so the pure planner can be run again on it (src/core/replay.ts).
 import { z } from 'zod';
-import { MergeView } from './plan/merge-path.ts';
+import { MergeView } from './merge-view.ts';
 import { CheckRunButton } from './check-run.ts';
 import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
 

@@ -1,5 +1,6 @@
 // Shadow mode in one place: the one filter the executor applies to every plan (selection, a
-// person's command, after-merge, sweep). Pure: it only drops actions, it never rewrites them.
+// person's command, after-merge, sweep), and the one reader of the configured mode outside the
+// renderers (test/architecture/shadow-mode.test.ts). Pure: it only drops actions, it never rewrites them.
 import { PR_STATE_ACTIONS, type Action } from './actions.ts';
 
 export type Mode = 'live' | 'shadow';
@@ -10,8 +11,8 @@ export type Mode = 'live' | 'shadow';
  * every dispatch, every claim of the Change's one repair and every decided state change (no
  * candidate leaves its group on a decision that was not carried out).
  */
-export function forMode(actions: readonly Action[], mode: Mode): Action[] {
-  if (mode === 'live') return [...actions];
+export function forMode(actions: readonly Action[], config: { mode: Mode }): Action[] {
+  if (config.mode === 'live') return [...actions];
   return actions.filter((a) => {
     if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
     if (a.kind === 'set-state') return a.observed === true;

@@ -8,7 +8,7 @@
 // - content-creating writes (the plugin's routes that notify people: comments, issues, pull
 //   requests, merges, reviews, review requests) under 80 in any minute and 500 in any hour;
 // - a rate-limit answer is never slept on: both handlers return false, so GitHub's answer reaches
-//   the job, which defers itself to the reset on the app's clock (src/jobs/rate-limit.ts).
+//   the job, which defers itself to the reset on the app's clock (src/github/rate-limit.ts).
 // The buckets run on real time (Bottleneck's timers). The scenario runner shortens them with
 // `pacing(scale)`, the same policy on compressed time; the bench runs them unchanged.
 import Bottleneck from 'bottleneck';
@@ -138,7 +138,7 @@ interface LoggingOctokit {
   log: { debug(obj: object, msg: string): void };
 }
 
-/** Never sleeps: the error reaches the job, which defers itself (src/jobs/rate-limit.ts). */
+/** Never sleeps: the error reaches the job, which defers itself (src/github/rate-limit.ts). */
 const handOver =
   (kind: 'primary' | 'secondary') =>
   (retryAfter: number, options: LimitHandlerOptions, octokit: LoggingOctokit): false => {

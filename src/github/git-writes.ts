@@ -4,24 +4,13 @@
 import { z } from 'zod';
 import { GitHubError, wrapGitHubError } from './errors.ts';
 import type { Octokit } from '../deps.ts';
-import type { BranchWrites } from './port.ts';
+import type { BranchWrites, MergeAnswer, OpenedPull } from './port.ts';
 
 /** The client and the repository the calls go to. */
 interface RepoOctokit {
   octokit: Octokit;
   owner: string;
   repo: string;
-}
-
-export type MergeAnswer = { ok: true; sha: string | null } | { ok: false; status: number; message: string };
-
-export interface OpenedPull {
-  number: number;
-  state: string;
-  headSha: string;
-  draft: boolean;
-  body: string | null;
-  author: string;
 }
 
 const Ref = z.object({ object: z.object({ sha: z.string() }) });

@@ -9,8 +9,7 @@ import type { HookDeliveryAttempt } from '../core/redelivery.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import type { PatchRow } from '../store/types.ts';
 import type { OwnComment } from './comment-lookup.ts';
-import type { ConfigPort } from './config-reads.ts';
-import type { MergeAnswer, OpenedPull } from './git-writes.ts';
+import type { ConfigPort } from '../config/port.ts';
 import type { PullState } from './group-query.ts';
 import type { ScoringRun } from './portfolio-calls.ts';
 
@@ -142,6 +141,17 @@ export interface GitHubPort extends ConfigPort {
   dispatch(eventType: string, payload: Record<string, unknown>): Promise<void>;
   react(commentId: number, content: '+1' | 'eyes' | 'confused' | 'rocket'): Promise<void>;
   writeCheckRun(input: CheckRunWrite): Promise<number>;
+}
+
+export type MergeAnswer = { ok: true; sha: string | null } | { ok: false; status: number; message: string };
+
+export interface OpenedPull {
+  number: number;
+  state: string;
+  headSha: string;
+  draft: boolean;
+  body: string | null;
+  author: string;
 }
 
 /** Branch refs, merges into a branch and a draft pull request from it: the combined candidate's build. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
 import { CONFIG_PATH } from '../config/errors.ts';
-import type { ConfigPort } from '../github/config-reads.ts';
+import type { ConfigPort } from '../config/port.ts';
 import type { Store } from '../store/types.ts';
 
 /** What a push needs of `Deps` (a full `Deps` fits). */

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { gatewayFor, repoContext } from '../workflows/context.ts';
 import { DashboardJobData, refreshDashboard, scheduleAfterBlock } from '../workflows/dashboard.ts';
 import type { JobHandler } from './queue.ts';
-import type { InstallationBlocks } from './rate-limit.ts';
+import type { InstallationBlocks } from '../github/rate-limit.ts';
 import { dashboardJobToken } from '../core/keys.ts';
 
 export { DASHBOARD_QUEUE } from '../workflows/dashboard.ts';

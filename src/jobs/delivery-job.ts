@@ -8,9 +8,10 @@ import type { StoreWithDb } from '../store/store.ts';
 import type { Store } from '../store/types.ts';
 import { createGroupCommit, type GroupCommit } from './group-commit.ts';
 import type { JobHandler, Queue, WorkOptions } from './queue.ts';
-import { InstallationBlocks, rateLimitOf, retryLaterOf } from './rate-limit.ts';
+import { InstallationBlocks, rateLimitOf, retryLaterOf } from '../github/rate-limit.ts';
+import { DELIVERY_QUEUE } from '../deps.ts';
 
-export const DELIVERY_QUEUE = 'delivery';
+export { DELIVERY_QUEUE };
 
 /** Deliveries committed together at most: bounds one statement's size and the wait of the last in a burst. */
 export const MAX_INTAKE_GROUP = 200;

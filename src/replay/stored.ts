@@ -3,6 +3,7 @@
 // recorded reported as such. Shared by `npm run replay` and the scenario runner.
 import { describeReplay, replayReceipt, type ReplayResult } from '../core/replay.ts';
 import type { StoredReceipt } from '../store/types.ts';
+import { changeId } from '../core/keys.ts';
 
 /** A receipt read back: from the store (with its id) or from a file (id null). */
 export type ReadReceipt = Omit<StoredReceipt, 'id'> & { id: number | null };
@@ -16,7 +17,7 @@ export interface ReplayedReceipt {
 
 /** Replays every receipt; a Change's selections are looked up among the receipts given. */
 export function replayStored(receipts: ReadReceipt[]): ReplayedReceipt[] {
-  const changeOf = (r: ReadReceipt): string => (r.receipt ? `${r.receipt.repo}#${r.receipt.change}` : '');
+  const changeOf = (r: ReadReceipt): string => (r.receipt ? changeId(r.receipt.repo, r.receipt.change) : '');
   return receipts.map((r) => {
     if (r.receipt === null) {
       const why = `cannot replay: recorded by an older version (${r.kind}: ${r.issues.join('; ')})`;

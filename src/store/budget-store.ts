@@ -3,6 +3,7 @@
 import type { Db } from './db.ts';
 import { parseRow, parseRows, RepairRow, BudgetRow } from './rows.ts';
 import type { Store } from './types.ts';
+import { changeId } from '../core/keys.ts';
 
 export function budgetStore(db: Db): Pick<Store, 'claimRepair' | 'getRepair' | 'takeModelBudget'> {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
@@ -20,7 +21,7 @@ export function budgetStore(db: Db): Pick<Store, 'claimRepair' | 'getRepair' | '
       return r ? parseRow(RepairRow, r, 'repair') : null;
     },
     async takeModelBudget(input, limits) {
-      const changeKey = `${input.repo}#${input.change}`;
+      const changeKey = changeId(input.repo, input.change);
       const installKey = `${input.installationId}@${input.day}`;
       // Both counters move together, and only when both stay within their limits. The rows
       // are locked in a fixed order (FOR UPDATE), so concurrent callers queue and never deadlock.

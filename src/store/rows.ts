@@ -4,8 +4,19 @@ import { z } from 'zod';
 import { CandidateState, ChangeState, Criterion } from '../core/types.ts';
 import { Receipt } from '../core/receipt.ts';
 import type { Row } from './db.ts';
-import type { StoredReceipt } from './types.ts';
 import { StoreError } from './errors.ts';
+
+/** A receipt read back: `receipt` is null when the row does not parse (recorded by an older version). */
+export interface StoredReceipt {
+  id: number;
+  kind: string;
+  round: number;
+  receipt: Receipt | null;
+  /** Why the row does not parse; empty when it does. */
+  issues: string[];
+  /** The row as recorded ({ kind, repo, change, round, at, data }), for a replay to report on. */
+  recorded: unknown;
+}
 
 /** Timestamps come back as Date (pg, PGlite) or text; either way the store hands out ISO strings. */
 export const iso = z.union([z.date(), z.string()]).transform((v, ctx) => {

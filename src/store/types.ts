@@ -5,18 +5,9 @@ import type { Receipt } from '../core/receipt.ts';
 import type { Queryable } from './db.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 import type { PortfolioStore } from './portfolio-store.ts';
+import type { StoredReceipt } from './rows.ts';
 
-/** A receipt read back: `receipt` is null when the row does not parse (recorded by an older version). */
-export interface StoredReceipt {
-  id: number;
-  kind: string;
-  round: number;
-  receipt: Receipt | null;
-  /** Why the row does not parse; empty when it does. */
-  issues: string[];
-  /** The row as recorded ({ kind, repo, change, round, at, data }), for a replay to report on. */
-  recorded: unknown;
-}
+export type { StoredReceipt };
 
 export interface ChangeRow {
   repo: string; // owner/name

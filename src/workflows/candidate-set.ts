@@ -10,7 +10,7 @@ import { candidateStanding, type Standing } from '../core/trust.ts';
 import { readSetRecord, setOfHead } from './candidate-set-store.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { gateFrom } from './evidence.ts';
-import type { PullFacts } from './candidates.ts';
+import type { PullFacts } from './model.ts';
 import { trackedChange } from './changes.ts';
 import { gatewayFor, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';

@@ -1,7 +1,7 @@
 // Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
-import { linkedChange, type IssueRef } from '../core/link.ts';
+import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
@@ -14,24 +14,11 @@ import { notePortfolioCandidate } from './portfolio.ts';
 import { answerLateSibling } from './late-sibling.ts';
 import { dropUnadmittedHead, leaveOldGroup, staysRejected } from './regroup.ts';
 import { shippedOn } from './shipped.ts';
-import type { NextStep } from './steps.ts';
+import type { NextStep, PullFacts } from './model.ts';
 import { namesSet } from '../core/candidate-set.ts';
 import { noteSetMember } from './candidate-set.ts';
 
 export { OPEN_STATES };
-
-export interface PullFacts {
-  number: number;
-  draft: boolean;
-  state: string; // open | closed
-  body: string | null;
-  base: string;
-  headSha: string;
-  author: string;
-  labels: string[];
-  /** GitHub's `closingIssuesReferences` (keyword and sidebar links), when the read asked for it. */
-  closing?: IssueRef[] | undefined;
-}
 
 /** The Change a pull request links (DESIGN.md section 1, "Candidate"), or null. */
 export const linkOf = (ctx: RepoContext, pull: Pick<PullFacts, 'body' | 'closing'>): number | null =>

@@ -9,6 +9,7 @@ import { executePlan } from './execute.ts';
 import { verifyAndSelect } from './flow.ts';
 import { cancelChange } from './people.ts';
 import { shippedOn } from './shipped.ts';
+import { changeActionKey, markerKey } from '../core/keys.ts';
 
 /** The Change's issue was closed by a trusted person (the payload may be late: GitHub is asked). */
 export async function closeChangeByPerson(ctx: RepoContext, number: number, user: string): Promise<void> {
@@ -26,10 +27,10 @@ export async function closeChangeByPerson(ctx: RepoContext, number: number, user
   const pulls = await ctx.gh.readGroup(open.map((c) => c.pr));
   if ([...pulls.values()].some((p) => p.state === 'MERGED')) return;
   const result = await cancelChange(ctx, number, user, `@${user} closed #${number}, so the change is cancelled.`);
-  const marker = `closed:${number}`;
+  const marker = markerKey('closed', number);
   const body = `${markerFor(marker)}\n@${user} closed #${number}. ${result.message} Reopen #${number} to compare its candidates again.`;
   await executePlan(ctx, [
-    { kind: 'comment', key: `${ctx.key}#${number}/closed/${ctx.token}`, issue: number, marker, body },
+    { kind: 'comment', key: changeActionKey(ctx.key, number, 'closed', ctx.token), issue: number, marker, body },
   ]);
 }
 

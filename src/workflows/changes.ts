@@ -6,7 +6,7 @@ import { hasMarker } from '../core/render/markers.ts';
 import type { Standing } from '../core/trust.ts';
 import { singleFlight } from '../single-flight.ts';
 import type { ChangeRow } from '../store/types.ts';
-import type { PullFacts } from './candidates.ts';
+import type { PullFacts } from './model.ts';
 import type { RepoContext } from './context.ts';
 import { issueStanding, showUntrackedChange } from './trust.ts';
 

@@ -6,7 +6,7 @@ import type { CandidateRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { storedGate } from './evidence.ts';
-import { checkIdKey } from '../core/keys.ts';
+import { changeActionKey, checkIdKey } from '../core/keys.ts';
 
 /** Completes this head's `Arbiter / gate` and `Arbiter / acceptance` checks that were left in progress. */
 export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reason: string): Promise<void> {
@@ -23,7 +23,7 @@ export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reaso
   const gateShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / gate'));
   const acceptanceShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance'));
   const summary = `${reason}: this candidate left the comparison before the check finished.`;
-  const k = (name: string): string => `${ctx.key}#${c.change}/ends/${c.pr}@${c.headSha}/${name}`;
+  const k = (name: string): string => changeActionKey(ctx.key, c.change, 'ends', `${c.pr}@${c.headSha}`, name);
   const base = {
     pr: c.pr,
     headSha: c.headSha,
@@ -53,7 +53,7 @@ export async function dropStaleAwaiting(
   await executePlan(ctx, [
     {
       kind: 'unlabel',
-      key: `${ctx.key}#${previous.change}/ends/${previous.pr}@${headSha}/unlabel`,
+      key: changeActionKey(ctx.key, previous.change, 'ends', `${previous.pr}@${headSha}`, 'unlabel'),
       issue: previous.pr,
       label: LABEL_AWAITING,
     },

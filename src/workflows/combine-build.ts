@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Action } from '../core/actions.ts';
 import type { CombineOutcome } from '../core/combine.ts';
 import { GitHubError } from '../github/errors.ts';
-import type { OpenedPull } from '../github/git-writes.ts';
+import type { OpenedPull } from '../github/port.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 

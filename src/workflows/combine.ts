@@ -20,8 +20,8 @@ import type { Ranking } from '../core/types.ts';
 import { recordCandidate } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import type { GroupView } from './group-view.ts';
-import type { NextStep } from './steps.ts';
+import type { GroupView } from './model.ts';
+import type { NextStep } from './model.ts';
 import { combinedRecordKey } from '../core/keys.ts';
 import {
   isOpened,

@@ -16,7 +16,7 @@ import {
 import { hasMarker } from '../core/render/markers.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { rateBudgets } from '../github/rate-budget.ts';
-import { rateLimitOf, type InstallationBlocks } from '../jobs/rate-limit.ts';
+import { rateLimitOf, type InstallationBlocks } from '../github/rate-limit.ts';
 import type { IssueSnapshot } from '../github/port.ts';
 import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';

@@ -345,7 +345,7 @@ export async function executePlan(
   opts: ExecuteOptions = {},
 ): Promise<ExecutionResult> {
   const { store } = ctx.deps;
-  const actions = forMode(planned, ctx.config.mode);
+  const actions = forMode(planned, ctx.config);
   const applied: string[] = [];
   const results = new Map<string, unknown>();
   let merge: MergeResult | null = null;

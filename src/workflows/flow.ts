@@ -5,7 +5,8 @@ import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 import { selectionStep } from './select.ts';
-import { selectStep, type NextStep } from './steps.ts';
+import type { NextStep } from './model.ts';
+import { selectStep } from './steps.ts';
 import { verifyCandidate } from './verify.ts';
 
 /**

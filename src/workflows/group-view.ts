@@ -6,27 +6,13 @@ import type { CandidateEvidence } from '../core/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
 import { freshRead, sameRead } from '../github/read-age.ts';
-import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
 import { awaitedCriterionChecks } from './acceptance.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { portfolioPending } from './portfolio.ts';
 import { measuredInWide } from './portfolio-wide.ts';
-
-export interface GroupView {
-  change: ChangeRow;
-  round: RoundRow;
-  siblings: CandidateRow[];
-  pulls: Map<number, PullState>;
-  evidence: Map<number, CandidateEvidence>;
-  /**
-   * Siblings that have not settled, with why: "CI running", "acceptance", "new commits"; `label` names
-   * what has no PR yet (a composing slot); `says` is the whole phrase ("@Copilot is still working on #101").
-   */
-  pending: { pr: number; why: string; label?: string; says?: string }[];
-  branch: { required: string[] | null; requiredReviews: number; mergeQueue: boolean; strict?: boolean };
-}
+import type { GroupView } from './model.ts';
 
 /**
  * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless

@@ -3,11 +3,12 @@
 import type { Action } from '../core/actions.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
-import type { PullFacts } from './candidates.ts';
+import type { PullFacts } from './model.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { shippedOn } from './shipped.ts';
+import { changeActionKey, markerKey } from '../core/keys.ts';
 
 /** True when the PR came after its Change ended: then it was answered here, and is not a sibling. */
 export async function answerLateSibling(
@@ -24,7 +25,7 @@ export async function answerLateSibling(
   const title = shipped ? `#${shipped.pr} already shipped for #${change.number}` : `#${change.number} was cancelled`;
   const shadow = ctx.config.mode === 'shadow';
   const summary = `${title}, so this pull request is not compared with anything. ${shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
-  const k = (s: string): string => `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}`;
+  const k = (s: string): string => changeActionKey(ctx.key, change.number, 'late', `${pull.number}@${pull.headSha}`, s);
   const reason = `${title}.`;
   const actions: Action[] = [
     {
@@ -42,8 +43,8 @@ export async function answerLateSibling(
       kind: 'comment',
       key: k('note'),
       issue: pull.number,
-      marker: `late:${pull.number}`,
-      body: `${markerFor(`late:${pull.number}`)}\n${summary}`,
+      marker: markerKey('late', pull.number),
+      body: `${markerFor(markerKey('late', pull.number))}\n${summary}`,
     },
     { kind: 'close', key: k('close'), pr: pull.number },
   ];

@@ -4,7 +4,7 @@
 import type { Action } from '../core/actions.ts';
 import type { GitHubError } from '../github/errors.ts';
 import type { MergeResult } from '../github/port.ts';
-import { RetryLater } from '../jobs/rate-limit.ts';
+import { RetryLater } from '../github/rate-limit.ts';
 import { mergeRetryKey } from '../core/keys.ts';
 import { nowIso, type RepoContext } from './context.ts';
 

@@ -26,6 +26,7 @@ import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
+import { changeActionKey, markerKey } from '../core/keys.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -133,7 +134,7 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
         ? 'disabled'
         : 'used';
   if (gated && ctx.config.repair.enabled && !ownBuild) {
-    const key = `${ctx.key}#${candidate.change}/reject/${pr}@${candidate.headSha}/claim-repair`;
+    const key = changeActionKey(ctx.key, candidate.change, 'reject', `${pr}@${candidate.headSha}`, 'claim-repair');
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
     // Shadow mode never claims the repair; its plan says what would happen were it free.
     const free = held === null || (held.pr === pr && byRejection?.pr === pr);
@@ -212,15 +213,15 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
     await selectAndFollow(ctx, candidate.change, candidate.base);
     return;
   }
-  const k = `${ctx.key}#${candidate.change}/reject/${candidate.pr}@${candidate.headSha}/none-left`;
+  const k = changeActionKey(ctx.key, candidate.change, 'reject', `${candidate.pr}@${candidate.headSha}`, 'none-left');
   const text = `No candidate for #${candidate.change} on \`${candidate.base}\` remains open after #${candidate.pr} was rejected. A new candidate opens the next round; or cancel the change with \`${ctx.config.commands.prefix} cancel\`.`;
   await executePlan(ctx, [
     {
       kind: 'comment',
       key: k,
       issue: candidate.change,
-      marker: `none-left:${candidate.change}:${candidate.base}`,
-      body: `${markerFor(`none-left:${candidate.change}:${candidate.base}`)}\n${text}`,
+      marker: markerKey('none-left', candidate.change, candidate.base),
+      body: `${markerFor(markerKey('none-left', candidate.change, candidate.base))}\n${text}`,
     },
   ]);
   await store.setChangeState(ctx.key, candidate.change, 'human');

@@ -7,7 +7,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { selectAndFollow } from './flow.ts';
-import { sweepRoundToken } from '../core/keys.ts';
+import { changeActionKey, markerKey, sweepRoundToken } from '../core/keys.ts';
 
 type ContextOf = (c: { repo: string; change: number }) => Promise<RepoContext | null>;
 
@@ -27,11 +27,11 @@ async function endIfEmpty(ctx: RepoContext, change: number, portfolio: number, b
   if (slots.some((s) => s.state === 'composing')) return;
   const open = (await store.listCandidates(ctx.key, change, base)).filter((c) => OPEN_STATES.has(c.state));
   if (open.length > 0 || !(await store.setPortfolioPhase(ctx.key, change, portfolio, 'wide', 'done'))) return;
-  const marker = `portfolio-empty:${change}:${portfolio}`;
+  const marker = markerKey('portfolio-empty', change, portfolio);
   await executePlan(ctx, [
     {
       kind: 'comment',
-      key: `${ctx.key}#${change}/p${portfolio}/empty`,
+      key: changeActionKey(ctx.key, change, `p${portfolio}`, 'empty'),
       issue: change,
       marker,
       body: `${markerFor(marker)}\nExplore ${portfolio} of #${change} ended: no agent opened a pull request within \`portfolio.composeTimeout\` (${slots.map((s) => `\`${s.slot}\``).join(', ')} dropped).`,

@@ -10,7 +10,7 @@ import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { RoundRow } from '../store/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
-import type { GroupView } from './group-view.ts';
+import type { GroupView } from './model.ts';
 import { roundDoneKey } from '../core/keys.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;

@@ -17,7 +17,7 @@ import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, type ExecuteOptions } from './execute.ts';
 import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
-import type { NextStep } from './steps.ts';
+import type { NextStep } from './model.ts';
 import { reverifyKey, roundDoneKey } from '../core/keys.ts';
 import { branchUpdatedFrom, noteBranchUpdated } from './branch-updated.ts';
 

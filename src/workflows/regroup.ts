@@ -6,7 +6,8 @@ import { OPEN_STATES } from '../core/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';
-import { selectStep, type NextStep } from './steps.ts';
+import type { NextStep } from './model.ts';
+import { selectStep } from './steps.ts';
 import { showUnadmittedHead } from './trust.ts';
 
 /**

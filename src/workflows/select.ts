@@ -24,10 +24,10 @@ import { branchUpdatedFrom } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
-import type { NextStep } from './steps.ts';
+import type { GroupView, NextStep } from './model.ts';
 import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
-import { readGroupView, waitingList, type GroupView } from './group-view.ts';
+import { readGroupView, waitingList } from './group-view.ts';
 
 async function showWaiting(
   ctx: RepoContext,

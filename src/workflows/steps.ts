@@ -3,25 +3,7 @@
 // answered 409 asks for the candidate to be verified again. So no workflow re-enters another.
 
 import type { PullState } from '../github/group-query.ts';
-
-export type NextStep =
-  /**
-   * Run the selection step of a group; `settled`: the sibling whose settling asked for it;
-   * `pulls`: the group as this job already read it from GitHub, so it is not read twice.
-   */
-  | {
-      kind: 'select';
-      change: number;
-      base: string;
-      settled?: number | readonly number[];
-      pulls?: ReadonlyMap<number, PullState>;
-    }
-  /**
-   * Verify a candidate (again); `recheck` names a person's re-check, judged afresh once; `state`:
-   * the PR as this job just read it from GitHub; `group`: its whole group as read (handed on to
-   * the selection step).
-   */
-  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState; group?: ReadonlyMap<number, PullState> };
+import type { NextStep } from './model.ts';
 
 export const selectStep = (
   change: number,

@@ -1,7 +1,7 @@
 // The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
-import { DELIVERY_QUEUE } from '../jobs/delivery-job.ts';
+import { DELIVERY_QUEUE } from '../deps.ts';
 import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
 import { GitHubError } from '../github/errors.ts';
 import { timeOutGate } from '../core/gate.ts';
@@ -23,7 +23,9 @@ import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import { stillWorking } from '../core/agent-work.ts';
 import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import {
+  changeId,
   composeTimeoutKey,
+  groupId,
   isSweepToken,
   repairExpiredKey,
   resumeFailedKey,
@@ -286,7 +288,7 @@ export const KEPT_CHECK_EVENT_HOURS = 24;
 async function pickUpSidebarLinks(deps: Deps, token: string): Promise<void> {
   const changes = new Map<string, CandidateRow>();
   for (const state of OPEN_STATES)
-    for (const c of await deps.store.listCandidatesInState(state)) changes.set(`${c.repo}#${c.change}`, c);
+    for (const c of await deps.store.listCandidatesInState(state)) changes.set(changeId(c.repo, c.change), c);
   for (const c of changes.values()) {
     try {
       const ctx = await contextFor(deps, c, token);
@@ -311,7 +313,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       // Only a group this sweep changed (a sibling timed out) or one whose waiting lists are behind
       // needs its selection step; any other waits for its own webhooks.
       if ((await timeOut(ctx, c)) || (await composeTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
-        groups.set(`${c.repo}#${c.change}@${c.base}`, { c, ctx });
+        groups.set(groupId(c.repo, c.change, c.base), { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');
     }
@@ -319,7 +321,7 @@ export async function runSweep(deps: Deps): Promise<void> {
   // A timed-out sibling may complete its group; a selection that failed part-way on an earlier
   // sweep is resumed, because each group's sweep token is stable for its round.
   for (const c of await deps.store.listCandidatesInState('unpromotable')) {
-    const key = `${c.repo}#${c.change}@${c.base}`;
+    const key = groupId(c.repo, c.change, c.base);
     if (groups.has(key)) continue;
     const ctx = await contextFor(deps, c, token).catch(() => null);
     if (ctx) groups.set(key, { c, ctx });
@@ -353,7 +355,7 @@ export async function runSweep(deps: Deps): Promise<void> {
     ...(await deps.store.listCandidatesInState('selected')),
     ...(await deps.store.listCandidatesInState('rejected')),
   ])
-    repairs.set(`${c.repo}#${c.change}`, c);
+    repairs.set(changeId(c.repo, c.change), c);
   for (const c of repairs.values()) {
     try {
       const ctx = await contextFor(deps, c, token);

@@ -14,7 +14,8 @@ import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence
 import { executePlan, writeCheck } from './execute.ts';
 import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
-import { selectStep, type NextStep } from './steps.ts';
+import type { NextStep } from './model.ts';
+import { selectStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
 import { acceptanceKey, gateInProgressKey } from '../core/keys.ts';
 

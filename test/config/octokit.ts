@@ -1,6 +1,7 @@
 // The configuration's GitHub port over the production client (src/github/client.ts), for nock
 // tests: its pacing lets a test's few requests through at once.
-import { configReads, type ConfigPort } from '../../src/github/config-reads.ts';
+import type { ConfigPort } from '../../src/config/port.ts';
+import { configReads } from '../../src/github/config-reads.ts';
 import { arbiterOctokit } from '../../src/github/client.ts';
 
 const TestOctokit = arbiterOctokit();

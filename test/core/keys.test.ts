@@ -88,6 +88,24 @@ describe('key builders', () => {
     [keys.branchUpdatedKey(REPO, 9, SHA), `branch-updated:acme/widgets#9@${SHA}`],
     // `reverify:${ctx.key}#${pr}@${sha}` (workflows/promote.ts)
     [keys.reverifyKey(REPO, 9, SHA), `reverify:acme/widgets#9@${SHA}`],
+    // issue 26: the shapes of plans' action keys and comment markers, each as the template it replaced built
+    // `${repo}#${change}` (workflows/sweep.ts, replay/stored.ts, store/budget-store.ts)
+    [keys.changeId(REPO, 7), 'acme/widgets#7'],
+    // `${c.repo}#${c.change}@${c.base}` (workflows/sweep.ts)
+    [keys.groupId(REPO, 7, 'main'), 'acme/widgets#7@main'],
+    // `${ctx.key}#${change.number}/late/${pull.number}@${pull.headSha}/${s}` (workflows/late-sibling.ts)
+    [keys.changeActionKey(REPO, 7, 'late', `12@${SHA}`, 'close'), `acme/widgets#7/late/12@${SHA}/close`],
+    // `${repo}#${change}/${input.base}/r${round}/repair-timeout/${s}` (core/plan/sweep.ts)
+    [
+      keys.changeActionKey(REPO, 7, 'main', 'r2', 'repair-timeout', 'note'),
+      'acme/widgets#7/main/r2/repair-timeout/note',
+    ],
+    // `${ctx.key}#${change}/p${portfolio}/empty` (workflows/portfolio-sweep.ts)
+    [keys.changeActionKey(REPO, 7, 'p3', 'empty'), 'acme/widgets#7/p3/empty'],
+    // `none-left:${candidate.change}:${candidate.base}` (workflows/people.ts)
+    [keys.markerKey('none-left', 7, 'main'), 'none-left:7:main'],
+    // `rejected:${pr}` (core/plan/person.ts)
+    [keys.markerKey('rejected', 12), 'rejected:12'],
   ])('%s', (built, expected) => {
     expect(built).toBe(expected);
   });

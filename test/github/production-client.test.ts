@@ -14,7 +14,7 @@ import { GitHubError } from '../../src/github/errors.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { deliveryJob } from '../../src/jobs/delivery-job.ts';
 import type { JobContext } from '../../src/jobs/queue-types.ts';
-import { InstallationBlocks } from '../../src/jobs/rate-limit.ts';
+import { InstallationBlocks } from '../../src/github/rate-limit.ts';
 import type { Store } from '../../src/store/types.ts';
 import { silentLog } from '../jobs/test-deps.ts';
 

@@ -307,7 +307,7 @@ describe('the human gate in shadow mode', () => {
     if (!gate || gate.kind !== 'comment') throw new Error('no gate comment');
     expect(gate.body).not.toContain('@maintainer');
     // Shadow mode is one filter, applied by the executor to every plan.
-    expect(forMode(plan.actions, 'shadow').filter((a) => a.kind === 'request-review')).toEqual([]);
+    expect(forMode(plan.actions, { mode: 'shadow' }).filter((a) => a.kind === 'request-review')).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/co
 import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
 import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
-import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/github/config-reads.ts';
+import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/config/port.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
 import type {
   AppHooksPort,
@@ -20,9 +20,9 @@ import type {
   PatchTarget,
   Permission,
   PortfolioCalls,
+  OpenedPull,
   PullSnapshot,
 } from '../../src/github/port.ts';
-import type { OpenedPull } from '../../src/github/git-writes.ts';
 import { readScore } from '../../src/core/gate.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 

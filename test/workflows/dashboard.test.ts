@@ -8,7 +8,7 @@ import { rateBudgets } from '../../src/github/rate-budget.ts';
 import { dashboardJob } from '../../src/jobs/dashboard-job.ts';
 import { deliveryJob } from '../../src/jobs/delivery-job.ts';
 import type { JobContext } from '../../src/jobs/queue-types.ts';
-import { InstallationBlocks } from '../../src/jobs/rate-limit.ts';
+import { InstallationBlocks } from '../../src/github/rate-limit.ts';
 import { refreshChange } from '../../src/workflows/changes.ts';
 import { refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';

@@ -2,29 +2,10 @@
 // in the decision's own group query (mergeStateStatus, reviewDecision, isInMergeQueue, the
 // repository's auto-merge setting and merge methods) and the branch's rules (rulesets and classic
 // protection). Pure: no I/O, no clock.
-import { z } from 'zod';
 import type { Action } from '../actions.ts';
+import type { MergeMethod, MergeView } from '../merge-view.ts';
 
-const Method = z.enum(['merge', 'squash', 'rebase']);
-
-/** What the planner knows of the winner's merge now; absent in receipts recorded before it was read. */
-export const MergeView = z.object({
-  /** GitHub's `mergeStateStatus` (CLEAN, HAS_HOOKS, UNSTABLE, BLOCKED, BEHIND, DIRTY, DRAFT, UNKNOWN). */
-  status: z.string(),
-  /** `reviewDecision`: APPROVED, CHANGES_REQUESTED, REVIEW_REQUIRED, or null when no review is required. */
-  reviewDecision: z.string().nullable(),
-  inMergeQueue: z.boolean(),
-  autoMergeAllowed: z.boolean(),
-  /** The merge methods the repository allows (empty: not known). */
-  methods: z.array(Method),
-  /** "Require branches to be up to date before merging" on the base. */
-  strict: z.boolean(),
-  /** Arbiter already updated this winner's branch once (a second fall behind goes to a person). */
-  branchUpdated: z.boolean(),
-});
-export type MergeView = z.infer<typeof MergeView>;
-
-export type MergeMethod = z.infer<typeof Method>;
+export type { MergeMethod, MergeView };
 
 export type MergePath =
   | { kind: 'merge'; method: MergeMethod }

@@ -9,7 +9,7 @@ import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
-import { repairMarker } from '../keys.ts';
+import { changeActionKey, markerKey, repairMarker } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
 
 /** What became of the Change's one repair for this rejection. */
@@ -52,7 +52,7 @@ const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => st
 
 export function planRejection(input: RejectionInput): RejectionPlan {
   const { repo, change, pr, headSha, user, shadow } = input;
-  const k = (suffix: string): string => `${repo}#${change}/reject/${pr}@${headSha}/${suffix}`;
+  const k = (suffix: string): string => changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, suffix);
   const reason = input.reason.slice(0, 500);
   const text = `Rejected by @${user}: ${reason}`;
   const state: Action = { kind: 'set-state', key: k('state'), pr, state: 'rejected', reason: text };
@@ -91,7 +91,7 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       { kind: 'receipt', key: k('receipt'), receipt },
       {
         kind: 'dispatch',
-        key: `${repo}#${change}/repair-by-rejection`,
+        key: changeActionKey(repo, change, 'repair-by-rejection'),
         eventType: 'arbiter.repair',
         payload: {
           change,
@@ -140,8 +140,8 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       kind: 'comment',
       key: k('note'),
       issue: pr,
-      marker: `rejected:${pr}`,
-      body: `${markerFor(`rejected:${pr}`)}\n${note}`,
+      marker: markerKey('rejected', pr),
+      body: `${markerFor(markerKey('rejected', pr))}\n${note}`,
     },
     {
       kind: 'receipt',
@@ -209,7 +209,7 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
   if (!evidence.gate.promotable)
     return { refused: { code: 'failed_required_check', message: `#${pr} cannot ship: ${evidence.gate.reason}.` } };
   const sha = evidence.headSha;
-  const k = (suffix: string): string => `${input.repo}#${candidate.change}/promote/${pr}@${sha}/${suffix}`;
+  const k = (s: string): string => changeActionKey(input.repo, candidate.change, 'promote', `${pr}@${sha}`, s);
   const actions: Action[] = [
     {
       kind: 'receipt',
@@ -258,7 +258,7 @@ export interface CancelInput {
 export function planCancel(input: CancelInput): { actions: Action[]; reply: string } {
   const { change, shadow, candidates } = input;
   const text = shadow ? `Shadow mode: ${input.how} Arbiter would close this candidate.` : input.how;
-  const k = (suffix: string): string => `${input.repo}#${change}/cancel/${input.token}/${suffix}`;
+  const k = (suffix: string): string => changeActionKey(input.repo, change, 'cancel', input.token, suffix);
   const actions: Action[] = [
     {
       kind: 'receipt',
@@ -290,8 +290,8 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
         kind: 'comment',
         key: k(`note/${c.pr}`),
         issue: c.pr,
-        marker: `cancel:${c.pr}`,
-        body: `${markerFor(`cancel:${c.pr}`)}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
+        marker: markerKey('cancel', c.pr),
+        body: `${markerFor(markerKey('cancel', c.pr))}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
       },
       ...(c.awaiting
         ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }]

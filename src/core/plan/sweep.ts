@@ -8,6 +8,7 @@ import type { RepairTimeoutInputs } from '../receipt.ts';
 import { plannedActions } from '../replay-lines.ts';
 import { planHumanGate } from './human-gate.ts';
 import { planRoundViews } from './views.ts';
+import { changeActionKey, markerKey } from '../keys.ts';
 
 /** The recorded inputs (core/receipt.ts), with the round's recorded plan read as one. */
 export interface RepairTimeoutInput extends Omit<RepairTimeoutInputs, 'decided'> {
@@ -31,7 +32,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
     : 'Approve to ship it as it is or cancel the change.';
   const arrived = `The requested repair of #${repairOf.pr} did not arrive within ${minutes} minutes.`;
   const why = `${arrived} ${choose}`;
-  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/repair-timeout/${s}`;
+  const k = (s: string): string => changeActionKey(repo, change, input.base, `r${round}`, 'repair-timeout', s);
   const inputs = input.decided?.receipt.data.inputs;
   const recorded = new Map((inputs?.siblings ?? []).map((e) => [e.pr, e]));
   // The evidence the round decided on, when it is of the head the repair was asked for.
@@ -115,9 +116,9 @@ export interface ResumeGivenUpInput {
  */
 export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[]; why: string } {
   const { repo, change, round } = input;
-  const k = (s: string): string => `${repo}#${change}/${input.base}/r${round}/resume-given-up/${s}`;
+  const k = (s: string): string => changeActionKey(repo, change, input.base, `r${round}`, 'resume-given-up', s);
   const why = `Arbiter could not finish round ${round} of #${change} after ${input.attempts} tries; the last answer was: ${input.error.slice(0, 500)}. A person must act: resolve it and use \`${input.prefix} promote\` on the candidate to ship, or cancel the change.`;
-  const marker = `resume-given-up:${change}@${input.base}/r${round}`;
+  const marker = markerKey('resume-given-up', `${change}@${input.base}/r${round}`);
   return {
     why,
     actions: [

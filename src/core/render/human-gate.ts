@@ -31,6 +31,8 @@ export interface HumanGateInput {
   /** Closed losers a person may bring back. */
   losers: number[];
   repoUrl: RepoUrl;
+  /** Shadow mode: nothing ships, so the ways out are what would ship it in live mode. */
+  shadow?: boolean;
 }
 
 /** The criteria of one candidate that are not met, grouped by why, as list items. */
@@ -48,9 +50,10 @@ export function missingCriteria(criteria: Criterion[], evidence: CandidateEviden
 
 /** The ways out, each a thing to do and where. */
 export function gateActions(
-  input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl'>,
+  input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl' | 'shadow'>,
 ): string {
   const here = prLink(input.repoUrl, input.pr);
+  if (input.shadow) return shadowGateActions(input, here);
   const ship = [
     `- approve ${here} in a review (write access);`,
     `- or comment \`${input.prefix} promote\` on ${here};`,
@@ -68,18 +71,44 @@ export function gateActions(
   return blocks(`**To ship ${here}**, do one of:`, ship.join('\n'), '**Otherwise**:', other.join('\n'));
 }
 
+/** The ways out in shadow mode: each is what would ship or stop it in live mode; here nothing would change. */
+function shadowGateActions(
+  input: Pick<HumanGateInput, 'change' | 'prefix' | 'losers' | 'repoUrl'>,
+  here: string,
+): string {
+  const ship = [
+    `- an approval of ${here} in a review (write access);`,
+    `- or the comment \`${input.prefix} promote\` on ${here};`,
+    `- or **Promote** on its \`Arbiter / selection\` check run.`,
+  ];
+  const other = [
+    `- the comment \`${input.prefix} cancel\` on #${input.change} would stop the Change.`,
+    ...(input.losers.length > 0
+      ? [
+          `- reopening a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}) and the comment \`${input.prefix} promote\` on it would ship it instead.`,
+        ]
+      : []),
+  ];
+  return blocks(
+    `**In live mode, any one of these would ship ${here}** (shadow mode: Arbiter answers, and nothing would be merged):`,
+    ship.join('\n'),
+    '**Otherwise**:',
+    other.join('\n'),
+  );
+}
+
 /** The comment on a candidate before a person. */
 export function renderHumanGate(input: HumanGateInput): string {
   const here = prLink(input.repoUrl, input.pr);
   const named = `${here}${input.title ? ` (${shorten(input.title, 60)})` : ''}${input.evidence?.author ? ` by @${input.evidence.author}` : ''}`;
   const lead =
     input.winner === input.pr
-      ? `${named} is the best candidate for #${input.change}, and a person must decide whether it ships.`
-      : `${named} is one of ${input.candidates.length} candidates for #${input.change} that a person must choose between.`;
+      ? `${named} is the best candidate for #${input.change}, and a person ${input.shadow ? 'would decide whether it ships' : 'must decide whether it ships'}.`
+      : `${named} is one of ${input.candidates.length} candidates for #${input.change} that a person ${input.shadow ? 'would choose' : 'must choose'} between.`;
   const missing = missingCriteria(input.criteria, input.evidence);
   return blocks(
     markerFor(input.marker),
-    `### Arbiter: ${here} waits for a person`,
+    `### Arbiter: ${here} ${input.shadow ? 'would wait' : 'waits'} for a person`,
     input.mentions.length > 0 ? `${input.mentions.join(' ')}: your decision is needed.` : null,
     lead,
     `**Why**: ${input.why}`,

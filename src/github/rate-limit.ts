@@ -1,6 +1,6 @@
 // Rate limits per installation: when GitHub answers a write with a rate limit, every job of that
 // installation waits as told, on the app's clock, as a deferred job (never a sleep inside a job).
-import { GitHubError } from '../github/errors.ts';
+import { GitHubError } from './errors.ts';
 
 /** A wait longer than this is taken as this (a reset hours away is a broken header, not a plan). */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 2 * 3600;

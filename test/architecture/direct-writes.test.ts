@@ -1,0 +1,98 @@
+// Nothing writes but the executor (issue 26 item 1): in src/workflows/ and src/handlers/, a GitHub
+// port write, a store write or a call of a write helper (writeCheck, writeReply, completeOwnChecks,
+// claim, claimOnce) outside src/workflows/execute.ts is a direct write. Those not yet turned into
+// plan actions are listed by file below, a list that may only shrink: a new direct write fails, and
+// so does a listed one that is gone (take it off the list). The count is printed on every run.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { directWrites } from './direct-writes.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const EXECUTOR = 'src/workflows/execute.ts';
+
+function listTs(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return listTs(path);
+      return path.endsWith('.ts') ? [path] : [];
+    });
+}
+
+/** Direct writes still to become action kinds, by file (how many). Shrink only. */
+const NOT_YET_MOVED: Record<string, number> = {
+  'src/handlers/checks.ts': 3,
+  'src/handlers/issues.ts': 2,
+  'src/handlers/pull-request.ts': 4,
+  'src/handlers/push.ts': 1,
+  'src/workflows/acceptance.ts': 5,
+  'src/workflows/auto-merge-disable.ts': 1,
+  'src/workflows/auto-merge-off.ts': 2,
+  'src/workflows/branch-rules.ts': 1,
+  'src/workflows/branch-updated.ts': 1,
+  'src/workflows/candidate-set-store.ts': 3,
+  'src/workflows/candidates.ts': 8,
+  'src/workflows/change-state.ts': 6,
+  'src/workflows/changes.ts': 1,
+  'src/workflows/combine-build.ts': 6,
+  'src/workflows/combine.ts': 1,
+  'src/workflows/context.ts': 2,
+  'src/workflows/dashboard.ts': 5,
+  'src/workflows/flow.ts': 1,
+  'src/workflows/late-sibling.ts': 1,
+  'src/workflows/merge-refusals.ts': 1,
+  'src/workflows/people.ts': 12,
+  'src/workflows/portfolio-sweep.ts': 6,
+  'src/workflows/portfolio-wide.ts': 12,
+  'src/workflows/portfolio.ts': 9,
+  'src/workflows/promote.ts': 11,
+  'src/workflows/regroup.ts': 5,
+  'src/workflows/repair-trigger.ts': 1,
+  'src/workflows/select.ts': 10,
+  'src/workflows/services.ts': 4,
+  'src/workflows/sweep.ts': 15,
+  'src/workflows/trust.ts': 10,
+  'src/workflows/verify.ts': 8,
+};
+
+const byFile = (found: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const f of found) {
+    const file = f.slice(0, f.indexOf(':'));
+    counts[file] = (counts[file] ?? 0) + 1;
+  }
+  return counts;
+};
+
+describe('only the executor writes', () => {
+  it('no new direct GitHub or store write in src/workflows/ or src/handlers/', () => {
+    const found = ['src/workflows', 'src/handlers']
+      .flatMap((dir) => listTs(join(ROOT, dir)))
+      .map((f) => relative(ROOT, f))
+      .filter((f) => f !== EXECUTOR)
+      .flatMap((f) => directWrites(f, readFileSync(join(ROOT, f), 'utf8')));
+    console.log(`direct writes outside the executor: ${found.length}\n  ${found.join('\n  ')}`);
+    expect(byFile(found)).toEqual(NOT_YET_MOVED);
+  });
+
+  it('the check finds a port write, a store write and a write helper, and no read', () => {
+    const text = [
+      'await ctx.gh.addLabels(pr, [LABEL]);',
+      'await gh.branches.createBranch(branch, sha);',
+      'await ctx.deps.store.setChangeState(ctx.key, 7, "human");',
+      'const row = await store.getCandidate(ctx.key, 7);',
+      'const pulls = await ctx.gh.readGroup([1, 2]);',
+      'await writeCheck(ctx, check);',
+      'await executePlan(ctx, [{ kind: "label", key, issue: pr, labels: [LABEL] }]);',
+    ].join('\n');
+    expect(directWrites('x.ts', text)).toEqual([
+      'x.ts:1: ctx.gh.addLabels',
+      'x.ts:2: gh.branches.createBranch',
+      'x.ts:3: ctx.deps.store.setChangeState',
+      'x.ts:6: writeCheck',
+    ]);
+  });
+});
