@@ -67,6 +67,8 @@ function readClassic(gh: RepoOctokit, branch: string): Promise<unknown> {
  * strict policy still counts, and GitHub's merge refusal "behind" still leads to one update).
  */
 async function withClassicStrict(gh: RepoOctokit, branch: string, classic: unknown): Promise<unknown> {
+  // An unprotected branch requires nothing (GitHub lists its empty, switched-off checks all the same).
+  if (propertyOf(classic, 'protected') !== true) return classic;
   const protection = propertyOf(classic, 'protection');
   const checks = propertyOf(protection, 'required_status_checks');
   if (typeof checks !== 'object' || checks === null || propertyOf(checks, 'strict') !== undefined) return classic;
