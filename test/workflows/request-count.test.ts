@@ -65,24 +65,29 @@ describe('GitHub requests of the selection step', () => {
     const two = await decide(opened.store, 2, 'ship');
     await opened.truncate();
     const twenty = await decide(opened.store, 20, 'ship');
-    // Marking the winner ready takes its node id from the group query: no read of the PR of its own.
-    expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main']);
+    // Marking the winner ready takes its node id from the group query: no read of the PR of its own
+    // before the merge. Once merged, the winner is read once for its merge commit, which the
+    // comparison's "merged" re-render links (issue 25): one read, whatever the group's size.
+    expect(normalise(two.counts.reads)).toEqual(['graphql ArbiterGroup', 'branch rules main', 'pull #100']);
     expect(normalise(twenty.counts.reads)).toEqual(normalise(two.counts.reads));
     // One group query names every sibling.
     expect(twenty.counts.reads[0]).toBe(
       `graphql ArbiterGroup ${Array.from({ length: 20 }, (_, i) => `#${100 + i}`).join(',')}`,
     );
-    // Writes: the comparison, three per loser (check, note, close with its label), and the
-    // winner's ready, merge and one check (written once, with the merge's answer).
+    // Writes: the comparison, three per loser (check, note, close with its label), the winner's
+    // ready, merge and one check (written once, with the merge's answer), and once merged the
+    // winner's short comment and the comparison's "merged" edit.
     for (const { n, counts } of [
       { n: 2, counts: two.counts },
       { n: 20, counts: twenty.counts },
     ]) {
-      expect(counts.writes).toBe(1 + 3 * (n - 1) + 3);
+      expect(counts.writes).toBe(1 + 3 * (n - 1) + 3 + 2);
       // Every comment looks for its marker (so a lost store never repeats a comment): one read for
       // the comparison on #42 and the losers' notes together, though the notes wait for the merge.
+      // The "merged" re-render looks once more, for the comparison and the winner's comment.
       expect(counts.lookups).toEqual([
         `comments #42,${Array.from({ length: n - 1 }, (_, i) => `#${101 + i}`).join(',')}`,
+        'comments #42,#100',
       ]);
     }
   });
