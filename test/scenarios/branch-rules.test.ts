@@ -38,8 +38,11 @@ describe('branch rules and people', () => {
         title: 'Withdrawn: closed by @maintainer',
       });
       expect(t.prs['53'].labels).toEqual([]);
-      // The bot's "/arbiter promote" got no reaction and no reply.
-      expect(t.prs['51'].comments.filter((c) => c.user === 'arbiter[bot]')).toEqual([]);
+      // The bot's "/arbiter promote" got no reaction and no reply: Arbiter's one comment on #51 is
+      // the winner's short note, once merged.
+      expect(t.prs['51'].comments.filter((c) => c.user === 'arbiter[bot]').map((c) => c.body.split('\n')[0])).toEqual([
+        '<!-- arbiter:winner:51 -->',
+      ]);
       expect(t.prs['51'].reactions).toEqual([]);
     },
   );
