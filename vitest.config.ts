@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // The pictures test reads the runs every other test file kept (test/scenarios/pictures.test.ts), so it
 // runs in a group of its own, after the rest.
 const VIEWS = 'test/scenarios/pictures.test.ts';
+// The soak (several Arbiter processes per schedule) runs beside it, on the core the pictures leave idle.
+const LAST = [VIEWS, 'test/reliability/soak.test.ts'];
 const each = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
@@ -15,9 +17,9 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        test: { ...each, name: 'tests', include: ['test/**/*.test.ts'], exclude: [VIEWS], sequence: { groupOrder: 0 } },
+        test: { ...each, name: 'tests', include: ['test/**/*.test.ts'], exclude: LAST, sequence: { groupOrder: 0 } },
       },
-      { test: { ...each, name: 'views', include: [VIEWS], sequence: { groupOrder: 1 } } },
+      { test: { ...each, name: 'last', include: LAST, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -21,6 +21,8 @@ export interface SoakOptions {
   seeds: number[];
   /** Fixture files (default: every `fixtures/scenarios/*.yml`). */
   fixtures?: string[];
+  /** Fault-free runs by fixture file, shared between soaks of the same fixtures (the soak's test plays two). */
+  baselines?: Map<string, Transcript>;
   log?: (line: string) => void;
   /**
    * For the soak's own test only (no command-line flag): break the ledger's claim in each
@@ -86,10 +88,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       scenario = await loadScenarioFile(files[i]);
       scenarios.set(i, scenario);
     }
-    let baseline = baselines.get(i);
+    let baseline = baselines.get(i) ?? opts.baselines?.get(files[i]);
     if (!baseline) {
       // The fault-free run: one process, the fixture as written.
       baseline = await runScenario(scenario, { databaseUrl: opts.databaseUrl });
+      opts.baselines?.set(files[i], baseline);
+    }
+    if (!baselines.has(i)) {
       baselines.set(i, baseline);
       const open = [...changeEnds(baseline, scenario)].filter(([, end]) => end === 'open');
       if (open.length) report.endsOpen.push(`${basename(files[i])} (${open.map(([c]) => `#${c}`).join(', ')})`);

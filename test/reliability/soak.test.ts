@@ -24,11 +24,20 @@ const FIXTURES = ['merge-502', 'trust-stranger-sibling'].map((n) =>
  */
 const SOAK = { timeout: 1_800_000 };
 
+/** The fault-free runs, played once for both soaks below. */
+const baselines = new Map<string, Transcript>();
+
 const failures = (r: SoakReport) => r.schedules.flatMap((s) => s.violations.map((v) => `seed ${s.seed}: ${v}`));
 
 describe('the soak across replicas', () => {
   it('plays 5 schedules on 2 replicas with faults and finds no invariant violated', SOAK, async () => {
-    const report = await runSoak({ databaseUrl: PG_URL, replicas: 2, seeds: [1, 2, 3, 4, 5], fixtures: FIXTURES });
+    const report = await runSoak({
+      databaseUrl: PG_URL,
+      replicas: 2,
+      seeds: [1, 2, 3, 4, 5],
+      fixtures: FIXTURES,
+      baselines,
+    });
     expect(report.schedules.map((s) => s.seed)).toEqual([1, 2, 3, 4, 5]);
     expect(failures(report)).toEqual([]);
     // The faults were laid and the kills came: this soak was not a fault-free run.
@@ -42,6 +51,7 @@ describe('the soak across replicas', () => {
       replicas: 2,
       seeds: [1],
       fixtures: FIXTURES,
+      baselines,
       breakClaim: true,
     });
     const found = failures(report);
