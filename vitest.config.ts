@@ -13,10 +13,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     fileParallelism: true,
-    // Three files at once on 2 cores: a full-app story spends part of its time waiting (for quiet,
-    // for its app process), and two workers left about a sixth of the CPU idle (measured 2026-12-04:
-    // 28.7 min user + 7 min system over 21.7 min of wall clock).
-    maxWorkers: 3,
+    // Two files at once on 2 cores: three were slower (measured 2026-12-04, a fresh clone's .ci/run).
+    maxWorkers: 2,
     projects: [
       {
         test: { ...each, name: 'tests', include: ['test/**/*.test.ts'], exclude: LAST, sequence: { groupOrder: 0 } },
