@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'fixtures/**', 'docs/**'] },
+  { ignores: ['dist/**', 'dist-sim/**', 'node_modules/**', 'fixtures/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

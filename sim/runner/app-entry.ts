@@ -1,4 +1,5 @@
-// The Arbiter process the scenario runner starts (`node --import tsx sim/runner/app-entry.ts`):
+// The Arbiter process the scenario runner starts (compiled to dist-sim/runner/app-entry.js on a fresh
+// build, else `node --import tsx sim/runner/app-entry.ts`):
 // the same `startArbiter` as `npm start`, from the compiled build when it is up to date (else the
 // sources), on a manual clock the runner moves, with the runner's control routes mounted and
 // quick queue timing. The product (src/) knows nothing of any of this.
@@ -16,9 +17,14 @@ const DEFAULT_SIM_PACING_SCALE = 0.01;
 /** Replicas: a job held by a killed process runs again this soon (production waits 15 minutes). */
 const REPLICA_EXPIRY = { expireInSeconds: 30, maintenanceIntervalSeconds: 1 };
 
-/** The built app unless it is stale or ARBITER_SIM_APP=source asks for the sources. */
+/**
+ * The built app unless it is stale or ARBITER_SIM_APP=source asks for the sources; compiled to
+ * JavaScript (sim/runner/compiled-entry.ts), this file is only started on a fresh build and cannot
+ * load TypeScript, so it always takes the build.
+ */
 async function loadMain(): Promise<MainModule> {
-  const useDist = process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh();
+  const compiled = import.meta.url.endsWith('.js');
+  const useDist = compiled || (process.env['ARBITER_SIM_APP'] !== 'source' && distIsFresh());
   const entry = useDist ? pathToFileURL(DIST_MAIN).href : new URL('../../src/main.ts', import.meta.url).href;
   const loaded: MainModule = await import(entry);
   return loaded;

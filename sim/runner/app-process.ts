@@ -1,11 +1,12 @@
-// Runs Arbiter as its own child process (sim/runner/app-entry.ts: the built `dist/main.js` when
-// it is up to date, else the sources), waits for its health endpoint, talks to its sim-control
+// Runs Arbiter as its own child process (sim/runner/app-entry.ts, compiled to plain JavaScript
+// over the built `dist/main.js` when it is up to date, else the sources under tsx), waits for its health endpoint, talks to its sim-control
 // endpoints, and kills it (SIGKILL) for restart faults.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { distIsFresh } from '../../scripts/dist.mjs';
+import { compiledEntry } from './compiled-entry.ts';
 import { ScenarioRunError } from './errors.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,11 +72,12 @@ export interface AppProcessOptions {
 }
 
 /**
- * How the app is started by default: the runner's entry, which loads the compiled build when
- * `dist/` is newer than every source file (so a run never tests stale code), else the sources.
- * `ARBITER_SIM_APP=source` always takes the sources.
+ * How the app is started by default: on a fresh build, the runner's entry compiled to plain
+ * JavaScript over dist/ (sim/runner/compiled-entry.ts), so no TypeScript loader runs in the app;
+ * else (or with `ARBITER_SIM_APP=source`) the entry's sources under tsx, which load src/.
  */
-export function defaultAppArgs(): string[] {
+export async function defaultAppArgs(): Promise<string[]> {
+  if (appBuild() === 'dist') return [await compiledEntry()];
   return ['--import', 'tsx', 'sim/runner/app-entry.ts'];
 }
 
@@ -142,7 +144,7 @@ export class AppProcess implements AppHost {
   async start(): Promise<void> {
     this.expectingExit = false;
     this.crashed = null;
-    const args = this.opts.args ?? defaultAppArgs();
+    const args = this.opts.args ?? (await defaultAppArgs());
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.opts.env, PORT: String(this.opts.port) },
