@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
 import { checkSubjectKey } from '../core/keys.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
-import { smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
+import { runSteps, smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
 import { replanSetOfHead } from '../workflows/candidate-set.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
@@ -62,7 +62,10 @@ export async function onCheckEvent(
   const onHead = () => store.listCandidatesByHead(ctx.key, sha);
   let candidates = await onHead();
   // A composite candidate's member: its set's gate follows the check (workflows/candidate-set.ts).
-  if (candidates.length === 0 && (await replanSetOfHead(ctx, sha))) return;
+  if (candidates.length === 0) {
+    const setSteps = await replanSetOfHead(ctx, sha);
+    if (setSteps !== null) return runSteps(ctx, setSteps);
+  }
   if (candidates.length === 0) {
     // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
