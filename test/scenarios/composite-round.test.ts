@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { renderGfm } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
@@ -49,11 +50,71 @@ describe('the round waits for candidate sets', () => {
     expect(applied(t).some((w) => w.at === 30 && w.summary === `check-run ${SELECTION} on #12: in_progress`)).toBe(
       true,
     );
-    // No member of any set merged; the sets are still shown for what they are.
-    for (const key of ['acme/api#7', 'acme/ui#9', 'acme/api#8', 'acme/ui#10', 'acme/api#11'])
-      expect(t.prs[key]).toMatchObject({ merged: false });
+    // Each settled set was one candidate that lost to #12: every member closed, labelled lost, with the reason.
+    const reasons: Record<string, RegExp> = {
+      slow: /^Lost to acme\/app#12: acme\/app#12 met 1 of 1 criterion; every required check passed; this set's required checks passed in every member, but its criterion was not judged/,
+      broken: /^Lost to acme\/app#12: this set is unpromotable: member acme\/ui#10: required check `test` failed\./,
+    };
+    const members = { slow: ['acme/api#7', 'acme/ui#9'], broken: ['acme/api#8', 'acme/ui#10'] };
+    for (const [set, keys] of Object.entries(members))
+      for (const key of keys) {
+        const pr = t.prs[key]!;
+        expect(pr).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+        expect(pr.checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Lost to acme/app#12' });
+        const note = pr.comments.map((c) => c.body).find((b) => b.includes('Lost to'));
+        expect(note?.split('\n')[1]).toMatch(reasons[set]!);
+        expect(note).toContain(`The set \`${set}\` (${keys.join(', ')}) was one candidate of acme/app#42`);
+      }
+    // The closures came after the merge.
+    const closes = applied(t).filter((w) => /^close /.test(w.summary));
+    expect(closes.length).toBe(4);
+    for (const c of closes) expect(c.seq).toBeGreaterThan(merges[0]!.seq);
+    // The comparison names each set as one candidate, with a link to each member in its repository.
+    const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
+      b.includes('comparison of the candidates'),
+    );
+    const html = renderGfm(comparison ?? '');
+    expect(html).toMatch(
+      /Candidate set <code>slow<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\)/,
+    );
+    expect(html).toContain('ranks below #12');
+    expect(html).toMatch(
+      /Candidate set <code>broken<\/code> .*: unpromotable \(member acme\/ui#10: required check <code>test<\/code> failed\)/,
+    );
+    // Set stuck never stood as a candidate (a member never opened): it stays open, composing, never closed.
+    expect(t.prs['acme/api#11']).toMatchObject({ state: 'open', merged: false });
     expect(t.prs['acme/api#11']!.checks[SELECTION]!.title).toBe(
       'Composing: set stuck for acme/app#42 waits: acme/ui#13 has not opened',
     );
   });
+
+  it(
+    'a set that outranks every single-repository candidate goes to a person, naming its members and their order',
+    SLOW,
+    async () => {
+      const t = await play(await load('composite-set-wins'));
+      // Nothing merged, nothing closed, no repair sent for #12 (the set is better).
+      expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
+      expect(t.dispatches).toEqual([]);
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        const check = t.prs[key]!.checks[SELECTION]!;
+        expect(check).toMatchObject({
+          status: 'completed',
+          conclusion: 'action_required',
+          title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
+        });
+        expect(check.summary).toContain('Arbiter cannot merge a set yet, so nothing was merged');
+        expect(check.details_url).toMatch(/\/acme\/app\/issues\/42$/);
+      }
+      const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
+        b.includes('comparison of the candidates'),
+      );
+      const html = renderGfm(comparison ?? '');
+      expect(html).toMatch(
+        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): a person merges its members in order/,
+      );
+      expect(html).toContain('a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change');
+      expect(t.prs['12']).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'] });
+    },
+  );
 });
