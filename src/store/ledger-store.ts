@@ -110,13 +110,14 @@ export function ledgerStore(db: Db): LedgerStore {
         [key, json(result ?? {}), at],
       );
     },
-    async listAppliedActions(prefix, limit) {
+    async listAppliedActions(prefix, limit, without) {
       // The prefix is matched as text: LIKE's own wildcards in it are escaped.
       const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const res = await db.query('SELECT key, result FROM applied_actions WHERE key LIKE $1 ORDER BY key LIMIT $2', [
-        pattern,
-        limit,
-      ]);
+      const res = await db.query(
+        `SELECT key, result FROM applied_actions WHERE key LIKE $1 AND ($3::text IS NULL OR strpos(key, $3::text) = 0)
+         ORDER BY key LIMIT $2`,
+        [pattern, limit, without ?? null],
+      );
       return parseRows(KeyResultRow, res.rows, 'applied action').map((r) => ({ key: r.key, result: r.result ?? {} }));
     },
     async forgetAppliedAction(key) {

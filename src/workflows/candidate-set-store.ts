@@ -67,7 +67,8 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
 /** Every set recorded for the Change (`change`), or of every Change (null), as stored. */
 export async function listSetRecords(ctx: Pick<RepoContext, 'deps'>, change: PullRef | null): Promise<SetRecord[]> {
   const prefix = change === null ? candidateSetsPrefix() : candidateSetsOfChangePrefix(change.repo, change.number);
-  const rows = await ctx.deps.store.listAppliedActions(prefix, 1000);
+  // A set's action keys hold a `>` (candidateSetActionKey): left out by the query, so they never crowd the records out.
+  const rows = await ctx.deps.store.listAppliedActions(prefix, 1000, '>');
   const records: SetRecord[] = [];
   // Action keys of a set's plans hold a `>`, and member heads an `@` right after the repository: not records.
   for (const row of rows) {

@@ -291,6 +291,8 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     ]);
     expect((await s.listAppliedActions('set:a_', 10)).map((r) => r.key)).toEqual(['set:a_1/w']);
     expect(await s.listAppliedActions('set:', 1)).toHaveLength(1);
+    await s.recordAppliedAction('set:a#1/x>check', {}, T0);
+    expect((await s.listAppliedActions('set:a#1/', 10, '>')).map((r) => r.key)).toEqual(['set:a#1/x', 'set:a#1/y']);
   });
 
   it('grants one repair per Change', async () => {
