@@ -78,6 +78,8 @@ function actionWords(a: Action): string {
       return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
+    case 'in-repo':
+      return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
   }
 }
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
 import { checkSubjectKey } from '../core/keys.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
-import { smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
+import { runSteps, smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
 import { replanSetOfHead } from '../workflows/candidate-set.ts';
 import { onlyUnnamedRead, planCheckEvent } from '../workflows/check-read.ts';
 
@@ -65,7 +65,10 @@ export async function onCheckEvent(
   let candidates = await onHead();
   let took = false;
   // A composite candidate's member: its set's gate follows the check (workflows/candidate-set.ts).
-  if (candidates.length === 0 && (await replanSetOfHead(ctx, sha))) return;
+  if (candidates.length === 0) {
+    const setSteps = await replanSetOfHead(ctx, sha);
+    if (setSteps !== null) return runSteps(ctx, setSteps);
+  }
   if (candidates.length === 0) {
     // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).

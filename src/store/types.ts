@@ -205,6 +205,10 @@ export interface Store extends PortfolioStore, DashboardStore {
   /** The recorded results of those keys that have one, in one read. */
   getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** Records `result` under `key`, replacing what is there: a record that changes (a candidate set's). */
+  putAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** The applied actions whose key starts with `prefix` and, with `without`, does not hold it (at most `limit`, by key). */
+  listAppliedActions(prefix: string, limit: number, without?: string): Promise<{ key: string; result: unknown }[]>;
   /** Deletes one applied action (a mark that only says "work to do", taken by whoever does it). */
   forgetAppliedAction(key: string): Promise<boolean>;
   /** Deletes the applied actions under a key prefix recorded before `before` (claims that only space work out in time). */
