@@ -137,7 +137,8 @@ async function refreshUnblocked(ctx: RepoContext): Promise<RefreshResult> {
     await scheduleRefresh(ctx, now);
     return 'deferred';
   }
-  const body = renderDashboard(dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS)));
+  const view = dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS));
+  const body = renderDashboard({ ...view, configProblems: await store.configProblems(ctx.key) });
   const issue = await findDashboard(ctx);
   if (!issue) {
     if (!(await store.hasChanges(ctx.key))) return 'off';
