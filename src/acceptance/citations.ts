@@ -6,7 +6,7 @@ import { isLoneKeywordOrLiteral, isTrivialQuote, selfDescribes } from './quote-r
 
 export interface CitationMaterial {
   /** The files the model received, with the text it received (already cut and redacted). */
-  files: { path: string; text: string }[];
+  files: { path: string; text: string; truncated?: boolean }[];
   /** The patch text the model received. */
   patch: string;
 }
@@ -17,6 +17,7 @@ export type CitationFailure =
   | 'not-specific'
   | 'path-not-sent'
   | 'not-found'
+  | 'past-cut'
   | 'in-comment'
   | 'prose-file'
   | 'restates-criterion'
@@ -32,6 +33,8 @@ export const CITATION_FAILURE_WORDING: Record<CitationFailure, string> = {
   'not-specific': 'the quote occurs more than 3 times in the material, so it does not point at the work',
   'path-not-sent': 'the cited file was not in the material',
   'not-found': 'the quote does not occur in the cited file or patch',
+  'past-cut':
+    'the quoted part was cut: the cited file was longer than Arbiter sends to the model, so only its start was read, and the quote is not in it',
   'in-comment': 'the quote is only in a comment: text about the work is not the work',
   'prose-file': 'the quote is only in a documentation file (README, *.md…): text about the work is not the work',
   'restates-criterion':
@@ -286,5 +289,9 @@ export function verifyCitation(
       return { ok: true, line: inRemoved.lineAt[hits[0]], side: 'removed' };
     }
   }
+  // A file sent cut: the quote may lie in the part the model never received (and only saw quoted back).
+  const cited = citation.path;
+  if (material.files.some((f) => f.truncated === true && lookup(new Map([[f.path, f]]), cited)))
+    return { ok: false, reason: 'past-cut' };
   return { ok: false, reason: 'not-found' };
 }

@@ -110,7 +110,7 @@ export const AcceptanceSection = z
       .prefault({})
       .meta({ description: 'Model ids of the acceptance check.' }),
     timeoutSeconds: seconds.default(90).meta({
-      description: 'Seconds before a model call is abandoned; its criteria become gaps.',
+      description: 'Seconds before a model call is abandoned; its criteria are not judged.',
       examples: [60],
     }),
     maxOutputTokens: z
@@ -121,7 +121,7 @@ export const AcceptanceSection = z
       .default(4096)
       .meta({
         description:
-          'Output token limit of each acceptance call (256 to 32000); an answer cut by it is a gap, never a guess.',
+          'Output token limit of each acceptance call (256 to 32000); an answer cut by it leaves its criteria not judged, never guessed.',
         examples: [8192],
       }),
     budget: z
@@ -133,7 +133,7 @@ export const AcceptanceSection = z
           .default(40)
           .meta({
             description:
-              'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are gaps, and a sibling left with gaps that could rank first once judged sends the Change to a person rather than losing. Allow about one call per candidate, plus re-runs.',
+              'At most this many model calls for one Change, over all its candidates and rounds; beyond it criteria are not judged, and a sibling whose criteria not judged could rank it first once judged sends the Change to a person rather than losing. Allow about one call per candidate, plus re-runs.',
             examples: [20],
           }),
         dailyPerInstallation: z

@@ -197,3 +197,9 @@ export const changeActionKey = (repo: string, change: number, ...path: Part[]): 
   [changeId(repo, change), ...path].join('/');
 /** A comment marker, `name:part:…`: the hidden name of a comment Arbiter finds and edits in place. */
 export const markerKey = (name: string, ...parts: Part[]): string => [name, ...parts].join(':');
+/**
+ * The key of one action of a person's rejection of `pr` at `headSha` (`reject/12@abc/state`): its
+ * `state` action's record is how a later promote tells a person's rejection from a round's loss.
+ */
+export const rejectionActionKey = (repo: string, change: number, pr: number, headSha: string, what: string): string =>
+  changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, what);

@@ -211,6 +211,8 @@ export const HumanGateData = z.object({
   by: z.string().optional(),
   /** Where a person's promotion came from (a command, a button, a review). */
   source: z.string().optional(),
+  /** A promotion of a candidate a round had closed as a loser, reopened by a person (it overrules the round). */
+  broughtBack: z.boolean().optional(),
   reason: z.string().optional(),
   repair: z.string().optional(),
   reviewers: Reviewers.optional(),

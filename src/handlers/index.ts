@@ -8,7 +8,7 @@ import { checkEventAsksNothing } from '../core/check-subject.ts';
 import type { Deps } from '../deps.ts';
 import type { GitHubPort } from '../github/port.ts';
 import { deliveryToken, gatewayFor, repoContext, type RepoContext } from '../workflows/context.ts';
-import { requestDashboard } from '../workflows/dashboard.ts';
+import { requestDashboard, scheduleDashboard } from '../workflows/dashboard.ts';
 import { onCheckEvent } from './checks.ts';
 import { onIssueComment, onRequestedAction, onRerun } from './commands.ts';
 import { answerWhileConfigInvalid } from './config-invalid.ts';
@@ -77,6 +77,12 @@ export async function handleDelivery(deps: Deps, delivery: Delivery): Promise<vo
     // A pull request linking a Change gets the failing check on its head; one that changes the file, its own.
     const answered = await answerWhileConfigInvalid(scoped, gh, delivery, installation.id);
     if (answered !== 'pull-checked') await configOfPull();
+    // The dashboard Arbiter keeps says so too (its own edits ask for nothing more).
+    if (
+      !(delivery.name === 'issues' && isSender(delivery.payload, gh.botLogin)) &&
+      (await deps.store.hasChanges(`${owner}/${repo}`))
+    )
+      await scheduleDashboard(scoped, { owner, repo, installationId: installation.id }, deps.clock.now().getTime());
     return;
   }
   const ctx = await repoContext(scoped, {

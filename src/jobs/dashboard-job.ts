@@ -1,6 +1,7 @@
 // The `dashboard` job: refreshes one repository's dashboard issue when its minute comes (sent by
 // src/workflows/dashboard.ts after deliveries). It reads the repository's config like a delivery.
 import { getRepoConfig } from '../config/check.ts';
+import { defaultConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
 import { gatewayFor, repoContext } from '../workflows/context.ts';
 import { DashboardJobData, refreshDashboard, scheduleAfterBlock } from '../workflows/dashboard.ts';
@@ -36,11 +37,19 @@ export const dashboardJob =
     const scoped: Deps = { ...deps, log: job.log };
     const gh = await gatewayFor(scoped, installationId, owner, repo);
     const config = await getRepoConfig(scoped, gh, { owner, repo });
-    if (!config) return; // an invalid config: Arbiter does nothing for the repository until it is fixed
     // The job's id names the run: a retry of it continues its own claim of the minute, and so
     // does the job a rate limit deferred it to (its `run`).
     const token = data.data.run ?? dashboardJobToken(job.id);
-    const ctx = await repoContext(scoped, { owner, repo, installationId, config, token, gh });
-    const result = await refreshDashboard(ctx, blocks);
+    // An invalid config: Arbiter acts on nothing, but the dashboard it already keeps says what is
+    // wrong (with the defaults, since the file cannot be read; it opens no new issue then).
+    const ctx = await repoContext(scoped, {
+      owner,
+      repo,
+      installationId,
+      config: config ?? defaultConfig(),
+      token,
+      gh,
+    });
+    const result = await refreshDashboard(ctx, blocks, { openNone: config === null });
     job.log.debug({ repo: ctx.key, result }, 'dashboard refreshed');
   };

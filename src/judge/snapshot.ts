@@ -43,7 +43,7 @@ const STATUS_WORDS: Record<CriterionResult['status'], string> = {
   not_met: 'not met',
   unclear: 'unclear',
   uncheckable: 'uncheckable (needs a person)',
-  gap: 'not judged (gap)',
+  gap: 'not judged',
 };
 
 function acceptanceText(criterion: Criterion, result: CriterionResult | undefined): string {

@@ -94,7 +94,12 @@ const Stored = z.object({ issue: z.number().int() });
  * the refresh to the end of the wait. A run that failed is retried under the same token and first
  * looks again for the issue it may have opened, so a lost answer never opens a second one.
  */
-export async function refreshDashboard(ctx: RepoContext, blocks?: InstallationBlocks): Promise<RefreshResult> {
+export async function refreshDashboard(
+  ctx: RepoContext,
+  blocks?: InstallationBlocks,
+  /** `openNone`: only an existing dashboard issue is edited (while the config is invalid). */
+  opts: { openNone?: boolean } = {},
+): Promise<RefreshResult> {
   if (!dashboardOn(ctx)) return 'off';
   const data = { owner: ctx.owner, repo: ctx.repo, installationId: ctx.installationId };
   const blocked = blocks?.blockedUntil(ctx.installationId, ctx.deps.clock.now());
@@ -103,7 +108,7 @@ export async function refreshDashboard(ctx: RepoContext, blocks?: InstallationBl
     return 'deferred';
   }
   try {
-    return await refreshUnblocked(ctx);
+    return await refreshUnblocked(ctx, opts.openNone === true);
   } catch (error) {
     const limit = rateLimitOf(error);
     if (!limit || !blocks) throw error;
@@ -117,7 +122,7 @@ export async function refreshDashboard(ctx: RepoContext, blocks?: InstallationBl
   }
 }
 
-async function refreshUnblocked(ctx: RepoContext): Promise<RefreshResult> {
+async function refreshUnblocked(ctx: RepoContext, openNone: boolean): Promise<RefreshResult> {
   const { store } = ctx.deps;
   const now = ctx.deps.clock.now().getTime();
   if (rateBudgets.isLow(ctx.installationId, now)) {
@@ -137,10 +142,11 @@ async function refreshUnblocked(ctx: RepoContext): Promise<RefreshResult> {
     await scheduleRefresh(ctx, now);
     return 'deferred';
   }
-  const body = renderDashboard(dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS)));
+  const view = dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS));
+  const body = renderDashboard({ ...view, configProblems: await store.configProblems(ctx.key) });
   const issue = await findDashboard(ctx);
   if (!issue) {
-    if (!(await store.hasChanges(ctx.key))) return 'off';
+    if (openNone || !(await store.hasChanges(ctx.key))) return 'off';
     // One run of the window opens it (a retry of that run keeps its token). Another run that finds
     // no issue meets a run still opening it (stalled past its minute): it opens none, and asks
     // again once the window is over.

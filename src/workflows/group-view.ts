@@ -19,18 +19,23 @@ import type { GroupView } from './model.ts';
 /**
  * Reads the whole group's state: the store, plus ONE GraphQL query for every sibling, unless
  * `read` (this job's own read of the group, within GROUP_READ_FRESH_MS) already holds every sibling.
+ * `bringing`: a candidate of the group that a round closed as a loser and a person now promotes,
+ * read as a sibling (its pull request, and its evidence when it is open at the head it lost with).
  */
 export async function readGroupView(
   ctx: RepoContext,
   changeNumber: number,
   base: string,
   read?: ReadonlyMap<number, PullState>,
+  bringing?: number,
 ): Promise<GroupView | null> {
   const { store } = ctx.deps;
   const change = await store.getChange(ctx.key, changeNumber);
   if (!change) return null;
   const round = await store.currentRound(ctx.key, changeNumber, base, nowIso(ctx));
-  const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter((c) => OPEN_STATES.has(c.state));
+  const siblings = (await store.listCandidates(ctx.key, changeNumber, base)).filter(
+    (c) => OPEN_STATES.has(c.state) || c.pr === bringing,
+  );
   const reused = new Map<number, PullState>();
   for (const s of siblings) {
     const pull = read?.get(s.pr);

@@ -5,11 +5,11 @@ import type { VerbResult } from '../commands/types.ts';
 import {
   cancelledCandidates,
   planCancel,
-  planPromotion,
   planRejection,
   type RejectionPlan,
   type RepairChance,
 } from '../core/plan/person.ts';
+import { planPromotion, type Standing } from '../core/plan/promotion.ts';
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planRoundViews } from '../core/plan/views.ts';
@@ -26,7 +26,8 @@ import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
-import { changeActionKey, markerKey } from '../core/keys.ts';
+import { changeActionKey, markerKey, rejectionActionKey } from '../core/keys.ts';
+import { shippedOn } from './shipped.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -35,10 +36,44 @@ async function openCandidate(ctx: RepoContext, pr: number): Promise<CandidateRow
   return c && OPEN_STATES.has(c.state) ? c : null;
 }
 
+/**
+ * The candidate a person promotes and how it stands: open in its group, or `rejected`, which is
+ * either a round's loss (Arbiter closed it; a person may bring it back) or a person's rejection
+ * (its rejection's recorded state change at that head), which stands. Null: no candidate, or one
+ * that left otherwise (withdrawn, stale, shipped).
+ */
+async function promotedCandidate(
+  ctx: RepoContext,
+  pr: number,
+): Promise<{ row: CandidateRow; kind: 'open' | 'lost' | 'rejected' } | null> {
+  const { store } = ctx.deps;
+  const row = await store.getCandidate(ctx.key, pr);
+  if (!row) return null;
+  if (OPEN_STATES.has(row.state)) return { row, kind: 'open' };
+  if (row.state !== 'rejected') return null;
+  const byPerson = await store.getAppliedAction(rejectionActionKey(ctx.key, row.change, pr, row.headSha, 'state'));
+  return { row, kind: byPerson === null ? 'lost' : 'rejected' };
+}
+
 export async function promoteByPerson(ctx: RepoContext, pr: number, user: string, source: string): Promise<VerbResult> {
-  const candidate = await openCandidate(ctx, pr);
-  const view = candidate ? await readGroupView(ctx, candidate.change, candidate.base) : null;
+  const found = await promotedCandidate(ctx, pr);
+  const candidate = found?.row ?? null;
+  const lost = found?.kind === 'lost';
+  const view =
+    candidate && found?.kind !== 'rejected'
+      ? await readGroupView(ctx, candidate.change, candidate.base, undefined, lost ? pr : undefined)
+      : null;
+  const shipped = lost ? await shippedOn(ctx, candidate!.change, candidate!.base) : null;
+  const standing: Standing | undefined = !found
+    ? undefined
+    : found.kind === 'rejected'
+      ? { kind: 'rejected', reason: found.row.reason }
+      : found.kind === 'lost'
+        ? { kind: 'lost', reopened: view?.pulls.get(pr)?.state === 'OPEN', shipped: shipped?.pr ?? null }
+        : { kind: 'open' };
   const evidence = view?.evidence.get(pr);
+  // The candidate brought back is no sibling the round waits on: its own new commits are its own refusal.
+  const pending = view?.pending.filter((p) => p.pr !== pr || !lost) ?? [];
   const plan = planPromotion({
     repo: ctx.key,
     pr,
@@ -46,10 +81,11 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
     source,
     method: ctx.config.policy.mergeMethod,
     mergeQueue: view?.branch.mergeQueue === true,
-    candidate,
+    candidate: candidate && { change: candidate.change, standing },
+    prefix: ctx.config.commands.prefix,
     group: view && {
       round: view.round.number,
-      waiting: view.pending.length > 0 ? waitingList(view.pending) : null,
+      waiting: pending.length > 0 ? waitingList(pending) : null,
       evidence: evidence ?? null,
       isDraft: view.pulls.get(pr)?.isDraft === true,
     },

@@ -1,6 +1,11 @@
 // Citation verification: verbatim (whitespace-normalised) quotes in this candidate's material only.
 import { describe, expect, it } from 'vitest';
-import { isMeaningfulQuote, verifyCitation, type CitationMaterial } from '../../src/acceptance/citations.ts';
+import {
+  CITATION_FAILURE_WORDING,
+  isMeaningfulQuote,
+  verifyCitation,
+  type CitationMaterial,
+} from '../../src/acceptance/citations.ts';
 import { asksForRemoval } from '../../src/acceptance/quote-rules.ts';
 import { parseUnifiedDiff } from '../../src/acceptance/diff.ts';
 
@@ -93,6 +98,21 @@ describe('verifyCitation', () => {
     expect(
       verifyCitation({ path: 'src/kanban.ts', quote: 'renderCalendar(root, { month: "current" })' }, material()),
     ).toEqual({ ok: false, reason: 'not-found' });
+  });
+
+  it('says the quoted part was cut when the cited file was sent cut and the quote is not in its start', () => {
+    const cut: CitationMaterial = {
+      files: [{ path: 'src/kanban.ts', text: 'export const start = 1;\n[… truncated by Arbiter]', truncated: true }],
+      patch: '',
+    };
+    const quote = { path: './src/kanban.ts', quote: 'renderCalendar(root, { month: "current" })' };
+    expect(verifyCitation(quote, cut)).toEqual({ ok: false, reason: 'past-cut' });
+    expect(CITATION_FAILURE_WORDING['past-cut']).toMatch(/^the quoted part was cut/);
+    // The same file sent whole: the quote is simply not there.
+    expect(verifyCitation(quote, { ...cut, files: [{ ...cut.files[0], truncated: false }] })).toEqual({
+      ok: false,
+      reason: 'not-found',
+    });
   });
 
   it('rejects a quote that exists only in a sibling candidate', () => {

@@ -77,6 +77,22 @@ describe('renderDashboard', () => {
     expect(body).toContain(`[#43](${URL}/issues/43)`);
   });
 
+  it('shows an invalid config first: its lines as a list, and what Arbiter does until it is fixed', () => {
+    const problems =
+      'gate.required (line 3): Expected array, received string\nselection.siblingTimeout (line 5): Number must be greater than or equal to 60';
+    const body = renderDashboard(view({ configProblems: problems }));
+    const { visible, lists } = structureOf(body);
+    expect(visible).toContain('.github/arbiter.yml does not validate');
+    expect(visible).toContain('gate.required (line 3): Expected array, received string');
+    expect(visible).toContain('selection.siblingTimeout (line 5)');
+    expect(visible).toContain("Arbiter acts on no Change until the default branch's .github/arbiter.yml is fixed");
+    // Above what waits for a person, and one more top-level list than without it.
+    expect(visible.indexOf('does not validate')).toBeLessThan(visible.indexOf('What waits for a person'));
+    expect(lists).toBe(structureOf(renderDashboard(view())).lists + 1);
+    // A valid config shows nothing of it.
+    expect(structureOf(renderDashboard(view({ configProblems: '' }))).visible).not.toContain('does not validate');
+  });
+
   it('says so when nothing waits, and says "would" in shadow mode', () => {
     const none = structureOf(renderDashboard(view({ waiting: [], rounds: [], decisions: [] })));
     expect(none.tables).toEqual([]);

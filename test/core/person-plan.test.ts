@@ -3,14 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import { LABEL_AWAITING } from '../../src/core/labels.ts';
-import {
-  cancelledCandidates,
-  planAdmission,
-  planCancel,
-  planPromotion,
-  type AdmissionInput,
-  type PromotionInput,
-} from '../../src/core/plan/person.ts';
+import { cancelledCandidates, planAdmission, planCancel, type AdmissionInput } from '../../src/core/plan/person.ts';
+import { planPromotion, type PromotionInput } from '../../src/core/plan/promotion.ts';
 import type { CandidateState } from '../../src/core/types.ts';
 import { structureOf } from '../support/gfm.ts';
 
@@ -98,6 +92,47 @@ describe('planPromotion', () => {
     ],
   ] as const)('refuses %s with its reason and plans nothing', (_what, change, code, message) => {
     expect(planPromotion({ ...ready, ...change })).toEqual({ refused: { code, message } });
+  });
+
+  it('brings back a loser a person reopened: state and lost label first, then the same merge at its verified head', () => {
+    const plan = planPromotion({
+      ...ready,
+      candidate: { change: 1, standing: { kind: 'lost', reopened: true, shipped: null } },
+    });
+    if ('refused' in plan) throw new Error(plan.refused.message);
+    expect(shape(plan.actions)).toEqual([
+      'set-state o/r#1/promote/7@abcdef1234/back',
+      'unlabel o/r#1/promote/7@abcdef1234/unlabel-lost',
+      'receipt o/r#1/promote/7@abcdef1234/receipt',
+      'mark-ready o/r#1/promote/7@abcdef1234/ready',
+      'merge o/r#1/promote/7@abcdef1234/merge',
+    ]);
+    expect(plan.actions[0]).toMatchObject({ pr: 7, state: 'selected', reason: 'brought back by @alice' });
+    expect(plan.actions[1]).toMatchObject({ issue: 7, label: 'arbiter:lost' });
+    expect(plan.actions[2]).toMatchObject({ receipt: { data: { winner: 7, broughtBack: true, by: 'alice' } } });
+  });
+
+  it.each([
+    [
+      "a person's rejection (it stands)",
+      { kind: 'rejected', reason: 'Rejected by @bob: too slow.' },
+      'rejected_by_person',
+      "#7 stays out of the running (rejected by @bob: too slow). A person's rejection stands, so `/arbiter promote` does not bring it back.",
+    ],
+    [
+      'a loser still closed',
+      { kind: 'lost', reopened: false, shipped: null },
+      'not_open',
+      '#7 lost the comparison and is closed: reopen it first, then comment `/arbiter promote` on it.',
+    ],
+    [
+      'a loser whose base already shipped another',
+      { kind: 'lost', reopened: true, shipped: 9 },
+      'base_shipped',
+      '#9 already shipped for #1, so #7 cannot ship as well: Arbiter ships one candidate per Change and base branch.',
+    ],
+  ] as const)('refuses %s with a sentence and plans nothing', (_what, standing, code, message) => {
+    expect(planPromotion({ ...ready, candidate: { change: 1, standing } })).toEqual({ refused: { code, message } });
   });
 });
 

@@ -15,7 +15,7 @@ import { renderTranscriptHtml } from '../../sim/runner/html.ts';
 import { RUNS_DIR_ENV, type KeptRun } from '../../sim/runner/keep-run.ts';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { Browser } from '../support/chromium.ts';
-import { textProblems, transcriptViews, viewProblems } from '../support/views.ts';
+import { loserProblems, textProblems, transcriptViews, viewProblems } from '../support/views.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(root, 'fixtures/scenarios');
@@ -94,15 +94,20 @@ describe('every view of every bundled fixture, as a person sees it', () => {
     );
   });
 
-  it.each(fixtures)('%s: no internal code, evidence id, call count or unrendered table', (name) => {
-    const s = shown.get(name);
-    expect(s, `${name} was shown`).toBeDefined();
-    const views = transcriptViews(s!.transcript);
-    expect(views.length, `${name} has views`).toBeGreaterThan(0);
-    expect(views.flatMap(viewProblems)).toEqual([]);
-    // The browser's own reading of the page agrees, and the picture is there.
-    expect(s!.browser, `${name} was opened in Chromium`).not.toBeNull();
-    expect(textProblems(s!.browser!.text, s!.browser!.boldCodes)).toEqual([]);
-    expect(existsSync(join(OUT, `${name}.png`))).toBe(true);
-  });
+  it.each(fixtures)(
+    '%s: no internal code, evidence id, call count or unrendered table; losers told how to come back',
+    (name) => {
+      const s = shown.get(name);
+      expect(s, `${name} was shown`).toBeDefined();
+      const views = transcriptViews(s!.transcript);
+      expect(views.length, `${name} has views`).toBeGreaterThan(0);
+      expect(views.flatMap(viewProblems)).toEqual([]);
+      // Every loser's comment ends with how to bring it back (issue 25).
+      expect(loserProblems(s!.transcript)).toEqual([]);
+      // The browser's own reading of the page agrees, and the picture is there.
+      expect(s!.browser, `${name} was opened in Chromium`).not.toBeNull();
+      expect(textProblems(s!.browser!.text, s!.browser!.boldCodes)).toEqual([]);
+      expect(existsSync(join(OUT, `${name}.png`))).toBe(true);
+    },
+  );
 });

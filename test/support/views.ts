@@ -69,3 +69,23 @@ export function viewProblems(view: View): string[] {
   );
   return textProblems(structureOfHtml(html).visible, boldCodes).map((p) => `${view.where}: ${p}`);
 }
+
+/** The last sentence of a closed loser's comment: how to bring it back (before a ship), or that nothing more ships. */
+const BRING_BACK =
+  /(?:To ship it instead, reopen it and comment `\S+ promote` on it \(write access\) once its siblings have settled\.|#\d+ shipped for #\d+, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.)$/;
+
+/** Every pull request Arbiter closed as lost (`arbiter:lost`): its loser's comment ends with how to bring it back. */
+export function loserProblems(t: {
+  prs: Record<string, { state: string; labels: string[]; comments: { user: string; body: string }[] }>;
+}): string[] {
+  const problems: string[] = [];
+  for (const [n, pr] of Object.entries(t.prs)) {
+    if (!pr.labels.includes('arbiter:lost')) continue;
+    const notes = pr.comments.filter((c) => c.user.endsWith('[bot]') && c.body.startsWith(`<!-- arbiter:note:${n}:`));
+    if (notes.length === 0) problems.push(`#${n}: lost, with no comment saying why`);
+    for (const note of notes)
+      if (!BRING_BACK.test(note.body.trim()))
+        problems.push(`#${n}: the loser's comment does not end with how to bring it back`);
+  }
+  return problems;
+}

@@ -124,6 +124,36 @@ describe('the dashboard issue', () => {
     expect(await db.store.getChange(REPO, number)).toBeNull();
   });
 
+  it('shows a config that does not validate, naming its lines, and opens no issue for it', async () => {
+    const w = makeWorld({ store: db.store, config: configOf() });
+    await seed(w);
+    // While invalid, with no dashboard yet: none is opened (the file may have turned it off).
+    await db.store.setConfigValid(
+      REPO,
+      false,
+      'invalid on the default branch:\ngate.required (line 3): Expected array',
+    );
+    expect(await refreshDashboard(w.ctx('job-0'), undefined, { openNone: true })).toBe('off');
+    expect(opened(w)).toEqual([]);
+    await db.store.setConfigValid(REPO, true, '');
+    w.clock.advance(60_000);
+    expect(await refreshDashboard(w.ctx('job-1'))).toBe('created');
+    const { number } = theDashboard(w);
+    expect(structureOf(w.gh.issues.get(number)!.body).visible).not.toContain('does not validate');
+    // The config breaks: the existing dashboard says so, with the line.
+    await db.store.setConfigValid(
+      REPO,
+      false,
+      'invalid on the default branch:\ngate.required (line 3): Expected array',
+    );
+    w.clock.advance(60_000);
+    expect(await refreshDashboard(w.ctx('job-2'), undefined, { openNone: true })).toBe('edited');
+    const shown = structureOf(w.gh.issues.get(number)!.body).visible;
+    expect(shown).toContain('.github/arbiter.yml does not validate');
+    expect(shown).toContain('gate.required (line 3): Expected array');
+    expect(opened(w)).toHaveLength(1);
+  });
+
   it('is written at most once a minute: a second run within the minute waits for the next one', async () => {
     const w = makeWorld({ store: db.store, config: configOf() });
     await seed(w);

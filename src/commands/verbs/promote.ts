@@ -5,7 +5,8 @@ export const promoteVerb: VerbModule = {
   name: 'promote',
   help: {
     usage: 'promote',
-    description: 'Ship this candidate: mark it ready and merge its head, closing its siblings as stale.',
+    description:
+      'Ship this candidate: mark it ready and merge its head, closing its siblings as stale. On a candidate that lost a comparison, reopen it first: promote brings it back. A candidate a person rejected stays out.',
     who: 'write, maintain or admin; its author only as admin',
     example: 'promote',
   },

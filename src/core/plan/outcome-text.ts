@@ -73,3 +73,15 @@ export function reasonsFor(
   }
   return reasons;
 }
+
+/**
+ * The last sentence of a closed loser's comment: how to bring it back, and only what works. Before
+ * anything shipped, a person reopens it and promotes it (people.ts brings a round's loser back;
+ * a person's rejection is another matter). After `shipped` merged for the Change on this base,
+ * Arbiter ships nothing more there, and a reopened loser is closed again as a late sibling.
+ */
+export function bringBackWords(prefix: string, change: number, shipped: number | null): string {
+  if (shipped !== null)
+    return `#${shipped} shipped for #${change}, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand.`;
+  return `To ship it instead, reopen it and comment \`${prefix} promote\` on it (write access) once its siblings have settled.`;
+}

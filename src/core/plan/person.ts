@@ -9,7 +9,7 @@ import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
-import { changeActionKey, markerKey, repairMarker } from '../keys.ts';
+import { changeActionKey, markerKey, rejectionActionKey, repairMarker } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
 
 /** What became of the Change's one repair for this rejection. */
@@ -52,7 +52,7 @@ const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => st
 
 export function planRejection(input: RejectionInput): RejectionPlan {
   const { repo, change, pr, headSha, user, shadow } = input;
-  const k = (suffix: string): string => changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, suffix);
+  const k = (suffix: string): string => rejectionActionKey(repo, change, pr, headSha, suffix);
   const reason = input.reason.slice(0, 500);
   const text = `Rejected by @${user}: ${reason}`;
   const state: Action = { kind: 'set-state', key: k('state'), pr, state: 'rejected', reason: text };
@@ -166,71 +166,6 @@ export function planRejection(input: RejectionInput): RejectionPlan {
 
 /** A person's verb refused, with the code and the reason the reply gives. */
 export type Refusal = { code: string; message: string };
-
-export interface PromotionInput {
-  repo: string;
-  pr: number;
-  user: string;
-  /** Where the promotion came from (a command, a check-run button, an approval). */
-  source: string;
-  method: 'merge' | 'squash' | 'rebase';
-  /** The base merges through a merge queue: the promotion enqueues (GitHub refuses a direct merge there). */
-  mergeQueue?: boolean;
-  /** The open candidate's Change; null when `pr` is not an open candidate. */
-  candidate: { change: number } | null;
-  /** The candidate's group as read now; null when its Change is not one Arbiter knows. */
-  group: {
-    round: number;
-    /** The siblings still pending, as the reply lists them; null when none is. */
-    waiting: string | null;
-    /** The candidate's verified evidence for its head; null when its new commits are not verified yet. */
-    evidence: { headSha: string; gate: { promotable: boolean; reason: string } } | null;
-    isDraft: boolean;
-  } | null;
-  now: string;
-}
-
-/**
- * A person's promotion: the same merge as the automatic path at the verified head, never past a
- * failed required check nor before every sibling settled. Pure: the shell reads the group.
- */
-export function planPromotion(input: PromotionInput): { refused: Refusal } | { actions: Action[]; sha: string } {
-  const { pr, candidate, group } = input;
-  if (!candidate) return { refused: { code: 'not_open', message: `#${pr} is not an open candidate.` } };
-  if (!group)
-    return { refused: { code: 'not_a_candidate', message: `#${pr} is not linked to a Change Arbiter knows.` } };
-  if (group.waiting !== null)
-    return {
-      refused: { code: 'selection_pending', message: `Siblings are still pending: waiting on ${group.waiting}.` },
-    };
-  const evidence = group.evidence;
-  if (!evidence)
-    return { refused: { code: 'selection_pending', message: `#${pr} has new commits that are not verified yet.` } };
-  if (!evidence.gate.promotable)
-    return { refused: { code: 'failed_required_check', message: `#${pr} cannot ship: ${evidence.gate.reason}.` } };
-  const sha = evidence.headSha;
-  const k = (s: string): string => changeActionKey(input.repo, candidate.change, 'promote', `${pr}@${sha}`, s);
-  const actions: Action[] = [
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo: input.repo,
-        change: candidate.change,
-        round: group.round,
-        at: input.now,
-        data: { candidates: [pr], winner: pr, decision: 'promoted by a person', by: input.user, source: input.source },
-      },
-    },
-    { kind: 'unlabel', key: k('unlabel'), issue: pr, label: LABEL_AWAITING },
-  ];
-  if (group.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
-  if (input.mergeQueue)
-    actions.push({ kind: 'auto-merge', key: k('enqueue'), pr, sha, method: input.method, queue: true });
-  else actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
-  return { actions, sha };
-}
 
 /** The candidates a cancel closes: every open one, and a rejected one kept open for the Change's repair. */
 export function cancelledCandidates<C extends { pr: number; state: CandidateState }>(

@@ -8,6 +8,7 @@ import { PR_STATE_ACTIONS, type Action } from '../actions.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from '../portfolio.ts';
 import { failedRequired, loserReason } from '../reasons.ts';
+import { bringBackWords } from './outcome-text.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { Receipt } from '../receipt.ts';
 
@@ -42,7 +43,8 @@ export interface WideInput {
   slots: SlotView[];
   /** Candidates whose `Arbiter-slot` named no open slot: ordinary candidates, said so. */
   unlinked: { pr: number; slot: string }[];
-  config: Pick<ArbiterConfig, 'mode'>;
+  /** `commands.prefix` names the command that brings a closed candidate back (default `/arbiter`). */
+  config: Pick<ArbiterConfig, 'mode'> & { commands?: Pick<ArbiterConfig['commands'], 'prefix'> };
   /** The scoring check's name (`gate.score`), as the notes name it. */
   scoreCheck: string;
   now: string;
@@ -167,6 +169,7 @@ export function planWideRound(input: WideInput): WidePlan {
     },
   };
 
+  const shadow = input.config.mode === 'shadow';
   const deepList = step.deep.map((n) => `#${n}`).join(', ') || 'nobody';
   const outList = step.out.map((n) => `#${n}`).join(', ');
   const headline = `Wide round (${input.policy}, k = ${k}): ${deepList} ${step.deep.length === 1 ? 'goes' : 'go'} deep${outList ? `; ${outList} ${step.out.length === 1 ? 'closes' : 'close'}` : ''}. Nothing ships from a wide round.`;
@@ -210,13 +213,15 @@ export function planWideRound(input: WideInput): WidePlan {
         criteria: change.criteria,
         rows,
         receipt: wide,
-        shadow: input.config.mode === 'shadow',
+        shadow,
       }).replace(
         markerFor(`comparison:${change.number}`),
         markerFor(`comparison:${change.number}:wide:${input.portfolio}`),
       ),
     },
   ];
+  // A closed candidate's comment ends with how to bring it back (shadow mode closes nothing).
+  const back = shadow ? '' : ` ${bringBackWords(input.config.commands?.prefix ?? '/arbiter', change.number, null)}`;
   for (const pr of step.out) {
     const reason = reasons.get(pr)!;
     const e = evidence.get(pr)!;
@@ -237,7 +242,7 @@ export function planWideRound(input: WideInput): WidePlan {
         key: key(`note/${pr}`),
         issue: pr,
         marker: `note:${pr}:r${round}`,
-        body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.`,
+        body: `${markerFor(`note:${pr}:r${round}`)}\n${reason} See the comparison on #${change.number}.${back}`,
       },
       { kind: 'label', key: key(`label-lost/${pr}`), issue: pr, labels: [LABEL_LOST] },
       { kind: 'close', key: key(`close/${pr}`), pr },
@@ -261,7 +266,6 @@ export function planWideRound(input: WideInput): WidePlan {
       { kind: 'dispatch', key: key(`refine/${payload.pr}`), eventType: 'arbiter.candidate.refine', payload },
     );
   }
-  const shadow = input.config.mode === 'shadow';
   return {
     wide,
     deep,

@@ -11,7 +11,7 @@ import type { SelectionPlan } from '../plan-schema.ts';
 import { describePlan } from '../replay-lines.ts';
 import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
 import { pathWords, promotion } from './merge-path.ts';
-import { outcomeText, reasonsFor } from './outcome-text.ts';
+import { bringBackWords, outcomeText, reasonsFor } from './outcome-text.ts';
 import { planHumanGate } from './human-gate.ts';
 import { comparisonBody, comparisonMarker, comparisonRows } from './comparison.ts';
 import { heldSources, heldWords } from '../combine.ts';
@@ -164,6 +164,9 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       continue;
     }
     const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
+    // Every closed loser's comment ends with how to bring it back (a ship verdict's close after its merge).
+    const shipped = verdict.kind === 'ship' ? verdict.winner : null;
+    const back = shadow ? '' : ` ${bringBackWords(config.commands.prefix, change.number, shipped)}`;
     // The title is the head of the reason: "Lost to #13" (before its ", which …" or ": …").
     lost.push(selectionRun(pr, 'neutral', reason.split(/[:,]/)[0], reason));
     lost.push({
@@ -171,7 +174,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       key: k(`note/${pr}`),
       issue: pr,
       marker: `note:${pr}:r${round}`,
-      body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.`,
+      body: `${markerFor(`note:${pr}:r${round}`)}\n${would}${reason} See the comparison on #${change.number}.${back}`,
     });
     // Labelled lost and closed in one action (one write where the executor holds the PR's labels).
     const remove = evidence.get(pr)!.labels.includes(LABEL_AWAITING) ? [LABEL_AWAITING] : [];

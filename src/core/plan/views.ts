@@ -40,6 +40,7 @@ function wording(
   input: RoundViewInput,
   repoUrl: string | null,
   summary: (pr: number) => string | null,
+  lost: (pr: number) => boolean,
 ): { headline: string; outcome: (pr: number, was: string | undefined) => string } {
   const { end } = input;
   const change = input.decided.receipt.change;
@@ -48,8 +49,10 @@ function wording(
       ? ` as ${repoUrl ? `[${short(end.mergeCommit)}](${repoUrl}/commit/${end.mergeCommit})` : short(end.mergeCommit)}`
       : '';
     const why = summary(end.pr);
+    // A loser a person reopened and promoted overrules the round: the headline says so.
+    const by = end.by ? (lost(end.pr) ? `, brought back and promoted by @${end.by}` : `, promoted by @${end.by}`) : '';
     return {
-      headline: `#${end.pr} merged${commit}${end.by ? `, promoted by @${end.by}` : ''}${why ? `: ${why}` : ''}.`,
+      headline: `#${end.pr} merged${commit}${by}${why ? `: ${why}` : ''}.`,
       outcome: (pr, was) =>
         pr === end.pr
           ? `merged${end.mergeCommit ? ` (${short(end.mergeCommit)})` : ''}`
@@ -101,7 +104,7 @@ export function planRoundViews(input: RoundViewInput): Action[] {
     const c = ranked.get(pr);
     return c ? winnerSummary(c, inputs.change.criteria.length) : null;
   };
-  const words = wording(input, repoUrl, summary);
+  const words = wording(input, repoUrl, summary, (pr) => decided.verdict.losers.includes(pr));
   const chosen = end.kind === 'cancelled' ? null : end.pr;
   const rows = comparisonRows(inputs, ranking, (pr) => words.outcome(pr, reasons.get(pr)), chosen);
   const actions: Action[] = [
@@ -150,7 +153,9 @@ export function planRoundViews(input: RoundViewInput): Action[] {
       key: key(`winner/${end.pr}`),
       issue: end.pr,
       marker,
-      body: `${markerFor(marker)}\nThis candidate won ${comparisonLink}${why ? ` (${why})` : ''} and was merged${commit}${end.by ? `, promoted by @${end.by}` : ''}.`,
+      body: decided.verdict.losers.includes(end.pr)
+        ? `${markerFor(marker)}\nThis candidate lost ${comparisonLink}, and was merged${commit} because @${end.by ?? 'a person'} reopened and promoted it.`
+        : `${markerFor(marker)}\nThis candidate won ${comparisonLink}${why ? ` (${why})` : ''} and was merged${commit}${end.by ? `, promoted by @${end.by}` : ''}.`,
     });
   }
   const repairOf = input.repair?.pr ?? (decided.verdict.kind === 'repair' ? decided.verdict.target : null);

@@ -46,6 +46,25 @@ export interface DashboardView {
   rounds: OpenRound[];
   /** Newest first; at most DASHBOARD_DECISIONS are shown. */
   decisions: DashboardDecision[];
+  /** The problems of the default branch's `.github/arbiter.yml`, one per line (`path (line N): message`); empty while it validates. */
+  configProblems?: string;
+}
+
+/** The section on top while the configuration does not validate: what is wrong, where, and what Arbiter does meanwhile. */
+function configSection(view: DashboardView): string | null {
+  const problems = (view.configProblems ?? '').trim();
+  if (problems === '') return null;
+  const lines = problems
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .slice(0, 20)
+    .map((l) => `- ${cell(oneLine(l, 300))}`);
+  return blocks(
+    '## `.github/arbiter.yml` does not validate',
+    "Arbiter acts on no Change until the default branch's `.github/arbiter.yml` is fixed; the failing `Arbiter / config` check on its head names the same lines, and every command is answered with them:",
+    lines.join('\n'),
+  );
 }
 
 const issueLink = (repoUrl: RepoUrl, n: number): string => (repoUrl ? `[#${n}](${repoUrl}/issues/${n})` : `#${n}`);
@@ -109,6 +128,7 @@ function render(
     view.shadow
       ? '> Shadow mode: Arbiter changes no pull request. What it lists below is what it would do; this issue is the only thing it writes besides its comments and checks.'
       : null,
+    configSection(view),
     `## What ${verb} for a person`,
     waitingTable(view, waiting, whyMax),
     '## Open rounds',
