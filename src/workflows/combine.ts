@@ -11,8 +11,8 @@ import {
   CombineOutcome,
   combineReceipt,
   CombineRecord,
-  combineShadowNote,
   planCombined,
+  planCombineWithheld,
   proposeCombine,
   type CombineProposal,
 } from '../core/combine.ts';
@@ -79,13 +79,12 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
     attempted: false,
   });
   if (proposal === null) return { handedOver: false, notes: [], combined: null };
-  if (ctx.config.mode === 'shadow') {
-    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome: null, mode: 'shadow', now: nowIso(ctx) });
-    const key = `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`;
-    await executePlan(ctx, [{ kind: 'receipt', key, receipt }]);
-    return { handedOver: false, notes: [combineShadowNote(proposal)], combined: null };
+  const build = await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
+  if (build.withheld.length > 0) {
+    // Kept back (shadow mode): said as live mode would do it, and the round gives way as it would.
+    await executePlan(ctx, planCombineWithheld({ repo: ctx.key, proposal, now: nowIso(ctx) }));
+    return { handedOver: true, next: [] };
   }
-  await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
   const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
   if (!built.success) return { handedOver: false, notes: [], combined: null };

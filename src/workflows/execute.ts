@@ -89,6 +89,8 @@ export interface ExecutionResult {
   applied: string[];
   /** What each action that ran (now or before) answered, by key. */
   results: Map<string, unknown>;
+  /** The planned actions the mode's filter kept back (shadow mode): what the step reports it would do. */
+  withheld: Action[];
 }
 
 const Granted = z.object({ granted: z.boolean() });
@@ -176,6 +178,9 @@ async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, r
 
 /** The writes whose answer is a MergeResult: the plan stops at a refusal, and the caller plans what follows. */
 const MERGE_PATH: ReadonlySet<Action['kind']> = new Set(['merge', 'auto-merge', 'update-branch']);
+
+/** Whether the mode's filter kept back the plan's merge (shadow mode): nothing merged, and nothing follows a merge. */
+export const mergeWithheld = (result: ExecutionResult): boolean => result.withheld.some((a) => MERGE_PATH.has(a.kind));
 
 /** What an action may take from the job that applies it, instead of reading GitHub again. */
 export interface ExecuteOptions {
@@ -346,6 +351,7 @@ export async function executePlan(
 ): Promise<ExecutionResult> {
   const { store } = ctx.deps;
   const actions = forMode(planned, ctx.config);
+  const withheld = planned.filter((a) => !actions.includes(a));
   const applied: string[] = [];
   const results = new Map<string, unknown>();
   let merge: MergeResult | null = null;
@@ -382,5 +388,5 @@ export async function executePlan(
       if (!merge.ok) break;
     }
   }
-  return { merge, applied, results };
+  return { merge, applied, results, withheld };
 }

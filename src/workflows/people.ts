@@ -13,13 +13,14 @@ import {
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planRoundViews } from '../core/plan/views.ts';
+import { planReviewAnswer } from '../core/plan/review-answer.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan, repairGranted } from './execute.ts';
+import { executePlan, mergeWithheld, repairGranted } from './execute.ts';
 import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
 import { withdrawAutoMerge } from './auto-merge-off.ts';
@@ -35,7 +36,15 @@ async function openCandidate(ctx: RepoContext, pr: number): Promise<CandidateRow
   return c && OPEN_STATES.has(c.state) ? c : null;
 }
 
-export async function promoteByPerson(ctx: RepoContext, pr: number, user: string, source: string): Promise<VerbResult> {
+/** A promotion's answer; `withheld`: the executor kept the merge back (shadow mode), so nothing shipped. */
+export type PromotionAnswer = VerbResult & { withheld?: { change: number; sha: string } };
+
+export async function promoteByPerson(
+  ctx: RepoContext,
+  pr: number,
+  user: string,
+  source: string,
+): Promise<PromotionAnswer> {
   const candidate = await openCandidate(ctx, pr);
   const view = candidate ? await readGroupView(ctx, candidate.change, candidate.base) : null;
   const evidence = view?.evidence.get(pr);
@@ -61,8 +70,12 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   const { actions, sha } = plan;
   // The group read the plan came from names the draft's node id: marking it ready needs no read of its own.
   const result = await executePlan(ctx, actions, { group: view!.pulls });
-  if (ctx.config.mode === 'shadow')
-    return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
+  if (mergeWithheld(result))
+    return {
+      ok: true,
+      message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.`,
+      withheld: { change: change.number, sha },
+    };
   const next = await afterMergeAnswer(ctx, {
     change,
     round,
@@ -92,8 +105,22 @@ export async function promoteByPerson(ctx: RepoContext, pr: number, user: string
   return refused('not_mergeable', `GitHub refused to merge #${pr}; a person must resolve it.`);
 }
 
+/**
+ * A person's approving review of a candidate at the human gate: the same promotion as `promote`.
+ * Its merge is its answer; a merge the executor kept back (shadow mode) is answered in words, the
+ * words `promote` answers with.
+ */
+export async function approveByReview(ctx: RepoContext, pr: number, user: string): Promise<VerbResult> {
+  const answer = await promoteByPerson(ctx, pr, user, 'review');
+  if (answer.withheld) {
+    const { change, sha } = answer.withheld;
+    await executePlan(ctx, planReviewAnswer({ repo: ctx.key, change, pr, sha, user, message: answer.message }));
+  }
+  return answer;
+}
+
 /** Whether the candidate waits at the human gate (DESIGN.md section 6): the decided round put it before a person. */
-async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
+export async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
   const { store } = ctx.deps;
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   const decided = await readablePlan(ctx, round);
@@ -136,12 +163,11 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   if (gated && ctx.config.repair.enabled && !ownBuild) {
     const key = changeActionKey(ctx.key, candidate.change, 'reject', `${pr}@${candidate.headSha}`, 'claim-repair');
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
-    // Shadow mode never claims the repair; its plan says what would happen were it free.
+    // A claim the executor kept back (shadow mode): the plan says what would happen were the repair free.
+    const withheld = claimed.withheld.length > 0;
     const free = held === null || (held.pr === pr && byRejection?.pr === pr);
-    if (ctx.config.mode === 'shadow' ? free : repairGranted(claimed, key)) repair = 'granted';
-    if (repair === 'granted' && ctx.config.mode !== 'shadow') {
-      await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
-    }
+    if (withheld ? free : repairGranted(claimed, key)) repair = 'granted';
+    if (repair === 'granted' && !withheld) await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
   }
   if (repair !== 'granted' && held?.pr === pr) repair = 'spent';
   const plan = await rejectionPlan(ctx, candidate, round, user, reason, repair);
