@@ -97,6 +97,12 @@ export const Action = z.discriminatedUnion('kind', [
     source: pr,
     sha: z.string(),
   }),
+  /**
+   * Records a fact under its key in the store's ledger (the first record stands): what a step
+   * learned or did that a later step reads (a repair a rejection granted, a branch Arbiter updated,
+   * the combined candidate built). Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('record'), ...keyed, value: z.unknown() }),
   /** Stores what a composite candidate's plan found (workflows/candidate-set.ts): its members and standing. */
   z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
 ]);
@@ -119,3 +125,10 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'combine',
   'combine-merge',
 ]);
+
+/** The action that records `value` under `key` (the first record stands). */
+export const recordAction = (key: string, value: unknown): Extract<Action, { kind: 'record' }> => ({
+  kind: 'record',
+  key,
+  value,
+});

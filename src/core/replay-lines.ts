@@ -76,6 +76,8 @@ function actionWords(a: Action): string {
       return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
     case 'combine-merge':
       return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
+    case 'record':
+      return `record ${a.key}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
   }

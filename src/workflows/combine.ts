@@ -16,6 +16,7 @@ import {
   proposeCombine,
   type CombineProposal,
 } from '../core/combine.ts';
+import { recordAction } from '../core/actions.ts';
 import type { Ranking } from '../core/types.ts';
 import { recordCandidate } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -89,7 +90,7 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
   if (!built.success) return { handedOver: false, notes: [], combined: null };
   const record: CombineRecord = { proposal, outcome: built.data };
-  await store.recordAppliedAction(recordKey(ctx, change), record, nowIso(ctx));
+  await executePlan(ctx, [recordAction(recordKey(ctx, change), record)]);
   // The first record stands, should two runs of this claim have built at once.
   const first = await readCombineRecord(ctx, change);
   return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [], combined: null };

@@ -334,6 +334,9 @@ async function apply(
           `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
         ),
       );
+    case 'record':
+      // The executor records the answer under the action's key: the fact is the answer.
+      return action.value;
     case 'record-set':
       return recordSet(ctx, action.record);
   }

@@ -1,6 +1,7 @@
 // Shadow mode in portfolio search: a policy that needs another reading of the scoring check re-runs
 // CI only in live mode; shadow mode writes nothing but comments and checks (DESIGN.md section 6).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PortfolioPolicy } from '../../src/core/portfolio.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { decidePortfolioRound } from '../../src/workflows/portfolio.ts';
 import { readGroupView } from '../../src/workflows/group-view.ts';
@@ -10,7 +11,7 @@ import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/se
 const KEY = 'acme/todo';
 const PRS = [31, 32, 33];
 
-async function wideRound(w: World, policy = 'successive-halving'): Promise<void> {
+async function wideRound(w: World, policy: PortfolioPolicy = 'successive-halving'): Promise<void> {
   const bench = (pr: number) => ({ name: 'bench', conclusion: 'success', title: `score: 0.${pr}` });
   const checks = (pr: number) => [{ name: 'test', conclusion: 'success' }, bench(pr)];
   await seedGroup(w, { siblings: PRS.map((pr) => ({ pr, checks: checks(pr) })) });
