@@ -81,6 +81,25 @@ export const Action = z.discriminatedUnion('kind', [
     reason: z.string(),
     observed: z.boolean().optional(),
   }),
+  /**
+   * Records a pull request as a candidate of `change` in `state` (a late sibling recorded stale).
+   * Kept in shadow mode, as the record of a pull request Arbiter answered.
+   */
+  z.object({
+    kind: z.literal('record-candidate'),
+    ...keyed,
+    candidate: z.object({
+      pr,
+      change: z.number().int(),
+      base: z.string(),
+      headSha: z.string(),
+      author: z.string(),
+      state: CandidateState,
+      reason: z.string(),
+      /** When its head was seen (the step's clock). */
+      headSeenAt: z.string(),
+    }),
+  }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
   z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),

@@ -70,6 +70,8 @@ function actionWords(a: Action): string {
       return receiptLine(a.receipt);
     case 'set-state':
       return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'record-candidate':
+      return `record #${a.candidate.pr} as a ${a.candidate.state} candidate of #${a.candidate.change}`;
     case 'claim-repair':
       return `claim the repair of #${a.change} for #${a.pr}`;
     case 'combine':

@@ -318,6 +318,8 @@ async function apply(
           (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
       return { granted };
     }
+    case 'record-candidate':
+      return { state: (await deps.store.upsertCandidate({ repo: ctx.key, ...action.candidate })).state };
     case 'set-state': {
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };
