@@ -38,6 +38,13 @@ export const Action = z.discriminatedUnion('kind', [
     relabel: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }).optional(),
   }),
   z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
+  /** A reaction on a person's comment (a command's acknowledgement). */
+  z.object({
+    kind: z.literal('react'),
+    ...keyed,
+    commentId: z.number().int(),
+    content: z.enum(['+1', 'eyes', 'confused']),
+  }),
   z.object({ kind: z.literal('unlabel'), ...keyed, issue: pr, label: z.string() }),
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
   z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),

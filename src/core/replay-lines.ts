@@ -78,6 +78,8 @@ function actionWords(a: Action): string {
       return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
     case 'combine-merge':
       return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
+    case 'react':
+      return `react ${a.content} to comment ${a.commentId}`;
     case 'record':
       return `record ${a.key}`;
     case 'record-set':

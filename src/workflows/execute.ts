@@ -69,21 +69,6 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
 }
 
-/**
- * Writes a reply (a comment outside any plan). A locked conversation takes none: false then, and
- * the caller records it as answered, never retried.
- */
-export async function writeReply(ctx: RepoContext, issue: number, marker: string, body: string): Promise<boolean> {
-  try {
-    await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(issue, marker, body));
-    return true;
-  } catch (error) {
-    if (!lockedConversation(error)) throw error;
-    ctx.log.info({ issue, marker }, 'conversation locked: reply skipped');
-    return false;
-  }
-}
-
 export interface ExecutionResult {
   merge: MergeResult | null;
   applied: string[];
@@ -235,6 +220,8 @@ async function apply(
       );
     case 'label':
       return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));
+    case 'react':
+      return withRetry(ctx, 'react', () => gh.react(action.commentId, action.content));
     case 'unlabel':
       return withRetry(ctx, 'unlabel', () => gh.removeLabel(action.issue, action.label));
     case 'mark-ready':
