@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { duplicateWrites, outcome, withFaults } from '../reliability/helpers.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 600_000 };
 const SELECTION = 'Arbiter / selection';
@@ -114,6 +115,7 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
 
   it('shadow mode says what live mode does (combine, no repair) and opens nothing', SLOW, async () => {
     const { t, branchLeft } = await play(await load('combined-shadow'));
+    expectRendersClean(t);
     expect(writesTo(t, 'POST', REFS)).toEqual([]);
     expect(writesTo(t, 'POST', MERGES)).toEqual([]);
     expect(writesTo(t, 'POST', PULLS)).toEqual([]);

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 420_000 };
 const SELECTION = 'Arbiter / selection';
@@ -151,7 +152,7 @@ describe('decisions that hold up', () => {
       };
       const answer = 'Shadow mode: #31 would be promoted now; no pull request was changed.';
       for (const scenario of [approve, promote]) {
-        const t = await runScenario(scenario, { log: () => {} });
+        const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
         // The gate said it the shadow way, and the person's act is answered from the same plan.
         expect(bot(t, 31)).toContain('would wait for a person');
         expect(bot(t, 31)).toContain('In live mode, any one of these would ship');
