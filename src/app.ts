@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
 import type { Clock } from './clock.ts';
-import { intakeSubject } from './core/check-subject.ts';
+import { intakeCheckName, intakeSubject } from './core/check-subject.ts';
 import type { Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
@@ -239,6 +239,7 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
             name: context.name,
             payload: context.payload,
             subject: intakeSubject(context.name, context.payload, current?.appSlug),
+            check: intakeCheckName(context.name, context.payload, current?.appSlug),
           },
           opts.intakeDeadlineMs,
         );

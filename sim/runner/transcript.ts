@@ -100,9 +100,10 @@ function excerpt(body: string, lines = 4): string[] {
 
 /** Why a loser lost: Arbiter's "Lost to #N: …" comment on it, else its selection title. */
 function lossReason(pr: PrState): string {
+  // The whole first line: the excerpt's cut would leave a reason ending in "..." (then "..").
   const said = pr.comments
     .filter((c) => c.user.endsWith('[bot]'))
-    .map((c) => excerpt(c.body, 1)[0] ?? '')
+    .map((c) => markdownToText(c.body).find((l) => l.trim() !== '') ?? '')
     .find((l) => l.startsWith('Lost to #'));
   return (said ?? selectionTitle(pr) ?? 'lost').replace(/ See the comparison on #\d+\.?$/, '').replace(/\.$/, '');
 }

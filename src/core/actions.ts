@@ -25,18 +25,34 @@ export type CombineBuild = z.infer<typeof CombineBuild>;
 const keyed = { key: z.string() };
 const pr = z.number().int();
 
+const CommentAction = z.object({
+  kind: z.literal('comment'),
+  ...keyed,
+  issue: pr,
+  marker: z.string(),
+  body: z.string(),
+});
+const CloseAction = z.object({
+  kind: z.literal('close'),
+  ...keyed,
+  pr,
+  relabel: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }).optional(),
+});
+const CheckRunAction = z.object({
+  kind: z.literal('check-run'),
+  ...keyed,
+  pr,
+  headSha: z.string(),
+  ...CheckRunContent.shape,
+});
+
 export const Action = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('comment'), ...keyed, issue: pr, marker: z.string(), body: z.string() }),
+  CommentAction,
   /**
    * `relabel`: the labels the closure adds and removes. With the PR's labels read by this job at
    * hand, one write closes and relabels it; otherwise each is its own write (workflows/execute.ts).
    */
-  z.object({
-    kind: z.literal('close'),
-    ...keyed,
-    pr,
-    relabel: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }).optional(),
-  }),
+  CloseAction,
   z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
   /** A reaction on a person's comment (a command's acknowledgement). */
   z.object({
@@ -71,7 +87,7 @@ export const Action = z.discriminatedUnion('kind', [
     reviewers: z.array(z.string()),
     teams: z.array(z.string()),
   }),
-  z.object({ kind: z.literal('check-run'), ...keyed, pr, headSha: z.string(), ...CheckRunContent.shape }),
+  CheckRunAction,
   z.object({
     kind: z.literal('dispatch'),
     ...keyed,
@@ -131,6 +147,16 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('record'), ...keyed, value: z.unknown() }),
   /** Stores what a composite candidate's plan found (workflows/candidate-set.ts): its members and standing. */
   z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
+  /**
+   * Actions on pull requests of another repository of the installation (a candidate set's members:
+   * a check, a note, a closure), applied there in order, each once by its own key.
+   */
+  z.object({
+    kind: z.literal('in-repo'),
+    ...keyed,
+    repo: z.string(),
+    actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction])),
+  }),
 ]);
 export type Action = z.infer<typeof Action>;
 

@@ -91,5 +91,8 @@ export const SetRecord = z.object({
   heads: z.record(z.string(), z.string()),
   /** The set's gate when last planned: every member's required checks by its own repository's rules. */
   gate: z.object({ settled: z.boolean(), promotable: z.boolean(), reason: z.string() }).optional(),
+  /** When the set was first recorded, and when its members' heads last changed (a hold on the round runs from them). */
+  since: z.string().optional(),
+  headsAt: z.string().optional(),
 });
 export type SetRecord = z.infer<typeof SetRecord>;

@@ -22,6 +22,7 @@ const Payload = z.object({
   check_suite: z.object({ head_sha: z.string(), app: App }).optional(),
   sha: z.string().optional(),
   state: z.string().optional(),
+  context: z.string().optional(),
 });
 
 /**
@@ -84,4 +85,22 @@ export function checkEventAsksNothing(event: string, payload: unknown, appSlug: 
 export function intakeSubject(event: string, payload: unknown, appSlug: string | undefined): string | null {
   if (event === 'check_suite' && appSlug === undefined) return null;
   return checkEventSubject(event, payload, appSlug);
+}
+
+/**
+ * The name of the check a check event concludes, stored with the delivery at intake beside its
+ * subject: a check run's name, a commit status's context. Null for a check suite (it concludes
+ * several checks) and for an event that asks for something else (a click, a "Re-run"): a job
+ * yields only to a later delivery that surely reads (src/core/plan/check-read.ts), and a null
+ * name always reads.
+ */
+export function intakeCheckName(event: string, payload: unknown, appSlug: string | undefined): string | null {
+  if (intakeSubject(event, payload, appSlug) === null) return null;
+  const parsed = Payload.safeParse(payload);
+  if (!parsed.success) return null;
+  const p = parsed.data;
+  if (p.action === 'rerequested' || p.action === 'requested_action') return null;
+  if (event === 'check_run') return p.check_run?.name ?? null;
+  if (event === 'status') return p.context ?? null;
+  return null;
 }

@@ -174,6 +174,13 @@ export const candidateSetKey = (repo: string, change: number, name: string): str
 /** One action of a set's plan (`what` names it: a member's check for a head and state, the record). */
 export const candidateSetActionKey = (repo: string, change: number, name: string, what: string): string =>
   `${candidateSetKey(repo, change, name)}>${what}`;
+/** The prefix of every set record of the Change `repo#change` (and of its sets' action keys, which hold a `>`). */
+export const candidateSetsOfChangePrefix = (repo: string, change: number): string => candidateSetKey(repo, change, '');
+/** The prefix of every set record of every Change (and of the sets' head and action keys). */
+export const candidateSetsPrefix = (): string => N.candidateSet;
+/** A set's hold on its Change's round that ran out (`since`: when the hold began), handed to the round once by the sweep. */
+export const candidateSetHoldTimeoutKey = (repo: string, change: number, name: string, since: string): string =>
+  candidateSetActionKey(repo, change, name, `hold-timeout@${since}`);
 /** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
 export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;
 

@@ -84,6 +84,8 @@ function actionWords(a: Action): string {
       return `record ${a.key}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
+    case 'in-repo':
+      return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
   }
 }
 

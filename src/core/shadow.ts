@@ -1,6 +1,6 @@
 // Shadow mode in one place: the one filter the executor applies to every plan (selection, a
 // person's command, after-merge, sweep), and the one reader of the configured mode outside the
-// renderers (test/architecture/shadow-mode.test.ts). Pure: it only drops actions, it never rewrites them.
+// renderers (test/architecture/shadow-mode.test.ts). Pure: it only drops actions (an `in-repo` action's too).
 import { PR_STATE_ACTIONS, type Action } from './actions.ts';
 
 export type Mode = 'live' | 'shadow';
@@ -13,9 +13,14 @@ export type Mode = 'live' | 'shadow';
  */
 export function forMode(actions: readonly Action[], config: { mode: Mode }): Action[] {
   if (config.mode === 'live') return [...actions];
-  return actions.filter((a) => {
-    if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
-    if (a.kind === 'set-state') return a.observed === true;
-    return true;
-  });
+  return actions
+    .filter((a) => {
+      if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
+      if (a.kind === 'set-state') return a.observed === true;
+      return true;
+    })
+    .map((a) =>
+      // Another repository's actions follow this plan's mode: its PR-state writes are dropped too.
+      a.kind === 'in-repo' ? { ...a, actions: a.actions.filter((i) => !PR_STATE_ACTIONS.has(i.kind)) } : a,
+    );
 }

@@ -3,13 +3,15 @@
 // candidate has recorded yet (its `synchronize` is still on its way) is kept, and applied when
 // that head is recorded (src/workflows/candidates.ts). Of several check events still pending on
 // one head (CI reports each run and suite on its own), or on the heads of one small group, only
-// the last reads GitHub.
+// the last that surely reads does; a check nobody decides on, concluding while a required one is
+// still pending, reads nothing (src/workflows/check-read.ts).
 import { z } from 'zod';
 import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
 import { checkSubjectKey } from '../core/keys.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
-import { smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
+import { runSteps, smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
 import { replanSetOfHead } from '../workflows/candidate-set.ts';
+import { onlyUnnamedRead, planCheckEvent } from '../workflows/check-read.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
@@ -47,10 +49,10 @@ export async function onCheckEvent(
    * head only if its group is still this one when it runs, so this head is kept meanwhile: the run
    * that verifies the group takes it, and the sweep verifies it should nobody have.
    */
-  const yields = async (heads: string[]): Promise<boolean> => {
+  const yields = async (heads: string[], laterReads: (check: string | null) => boolean): Promise<boolean> => {
     if (!subject || !delivery) return false;
     const subjects = [...new Set([subject, ...heads.map((h) => checkSubjectKey(ctx.key, h))])];
-    const later = await store.yieldsToLaterDelivery(delivery, subjects);
+    const later = await store.yieldsToLaterDelivery(delivery, subjects, laterReads);
     if (later === null) return false;
     if (later !== subject) await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
     ctx.log.debug({ subject, later }, 'check event: a later delivery on this group reads it');
@@ -61,23 +63,37 @@ export async function onCheckEvent(
   // on the head is looked at.
   const onHead = () => store.listCandidatesByHead(ctx.key, sha);
   let candidates = await onHead();
+  let took = false;
   // A composite candidate's member: its set's gate follows the check (workflows/candidate-set.ts).
-  if (candidates.length === 0 && (await replanSetOfHead(ctx, sha))) return;
+  if (candidates.length === 0) {
+    const setSteps = await replanSetOfHead(ctx, sha);
+    if (setSteps !== null) return runSteps(ctx, setSteps);
+  }
   if (candidates.length === 0) {
     // Only a check GitHub ties to a pull request is kept: CI on the default branch, or on a branch
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
     const pulls = p.check_run?.pull_requests ?? p.check_suite?.pull_requests ?? [];
-    if (pulls.length === 0 || (await yields([]))) return;
+    if (pulls.length === 0 || (await yields([], onlyUnnamedRead))) return;
     await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
     // The head may have been recorded between the read and the keep, after its recorder looked
     // for kept events: read again, so one of the two always applies it.
     candidates = await onHead();
     if (candidates.length === 0) return;
     await store.takeKeptCheckEvents(ctx.key, sha);
+    took = true;
+  }
+  // A check nobody decides on, while a required one is still pending, is recorded without a read.
+  const step = await planCheckEvent(ctx, delivery ?? undefined, candidates, took);
+  if (!step.plan.read) {
+    ctx.log.debug(
+      { subject, waitingOn: step.plan.waitingOn },
+      'check event: decides nothing while required checks run',
+    );
+    return;
   }
   // A small group is verified whole (flow.ts), so a later event on any of its heads covers this one.
   const only = candidates.length === 1 ? candidates[0] : undefined;
   const group = only ? await smallGroupOf(ctx, only.pr) : null;
-  if (await yields(group?.map((s) => s.headSha) ?? [])) return;
+  if (await yields(group?.map((s) => s.headSha) ?? [], step.laterReads)) return;
   for (const c of candidates) await verifyOnCheckEvent(ctx, c.pr);
 }

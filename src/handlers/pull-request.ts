@@ -94,7 +94,7 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
   const stored = await ctx.deps.store.getCandidate(ctx.key, pr.number);
   if (!stored && action === 'closed') {
     // A composite candidate's member is no candidate alone: its set is read again.
-    await noteClosedSetMember(ctx, { number: pr.number, body: pr.body });
+    await runSteps(ctx, await noteClosedSetMember(ctx, { number: pr.number, body: pr.body }));
     return;
   }
   const merged = action === 'closed' ? Merged.safeParse(payload) : null;

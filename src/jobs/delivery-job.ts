@@ -30,6 +30,8 @@ export interface IncomingDelivery {
   payload: unknown;
   /** What the event asks to read again (src/core/check-subject.ts `intakeSubject`), stored with it. */
   subject?: string | null;
+  /** The check it concludes (src/core/check-subject.ts `intakeCheckName`), stored with its subject. */
+  check?: string | null;
 }
 
 /**
@@ -57,7 +59,13 @@ export async function commitDeliveries(
   await queue.prepare(DELIVERY_QUEUE);
   const recorded = await store.db.transaction(async (tx) => {
     const rows = await store.recordDeliveries(
-      ds.map((d) => ({ id: d.id, event: d.name, payload: d.payload, subject: d.subject ?? null })),
+      ds.map((d) => ({
+        id: d.id,
+        event: d.name,
+        payload: d.payload,
+        subject: d.subject ?? null,
+        check: d.check ?? null,
+      })),
       tx,
     );
     const jobs = rows

@@ -9,6 +9,10 @@ import type { NewDelivery, Store } from './types.ts';
 const TextIdRow = z.object({ id: z.string() });
 const SeenRow = z.object({ id: z.string(), done: z.boolean(), reruns: z.coerce.number().int() });
 const PendingRow = z.object({ id: z.string(), reruns: z.coerce.number().int() });
+const LaterRow = z.object({ subject: z.string(), check_name: z.string().nullable() });
+const CheckRow = z.object({ check_name: z.string().nullable(), evaluated: z.boolean() });
+/** Later deliveries one job looks at for one that reads: a head's burst of check events is far fewer. */
+const LATER_LOOKED_AT = 100;
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 /** A stored JSON text read back; text that does not parse reads as null (the job then drops it, saying why). */
@@ -32,6 +36,7 @@ export function deliveryStore(
   | 'failDelivery'
   | 'knownDeliveries'
   | 'yieldsToLaterDelivery'
+  | 'getDeliveryCheck'
 > {
   const one = async (text: string, params: unknown[]) => (await db.query(text, params)).rows[0];
   return {
@@ -52,12 +57,12 @@ export function deliveryStore(
       const values = [...unique]
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
         .map((d) => {
-          params.push(d.id, d.event, json(d.payload), d.subject ?? null);
+          params.push(d.id, d.event, json(d.payload), d.subject ?? null, d.subject ? (d.check ?? null) : null);
           const n = params.length;
-          return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+          return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
         });
       const inserted = await tx.query(
-        `INSERT INTO deliveries (id, event, payload, subject) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+        `INSERT INTO deliveries (id, event, payload, subject, check_name) VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
         params,
       );
       const fresh = new Set(parseRows(TextIdRow, inserted.rows, 'delivery').map((r) => r.id));
@@ -102,24 +107,31 @@ export function deliveryStore(
         ...(r.reruns > 0 ? { rerun: r.reruns } : {}),
       }));
     },
-    async yieldsToLaterDelivery(id, subjects) {
-      // One statement: look for a later pending delivery on the subject, and when there is none
-      // mark this one as gone past (a retry of it then never yields: it may hold claims).
+    async yieldsToLaterDelivery(id, subjects, reads = () => true) {
+      // The later pending deliveries on the subjects, oldest first; this one yields to the first
+      // that reads (`reads`, by the check it names). When there is none, this one is marked as gone
+      // past (a retry of it then never yields: it may hold claims).
       const res = await db.query(
-        `WITH me AS (SELECT id, received_at, evaluated_at FROM deliveries WHERE id = $1),
-         later AS (
-           SELECT d.subject FROM deliveries d, me
-           WHERE me.evaluated_at IS NULL AND d.subject = ANY($2::text[]) AND d.done_at IS NULL AND d.id <> me.id
-             AND (d.received_at, d.id) > (me.received_at, me.id)
-           LIMIT 1),
-         mark AS (
-           UPDATE deliveries SET evaluated_at = now()
-           WHERE id = $1 AND evaluated_at IS NULL AND NOT EXISTS (SELECT 1 FROM later)
-           RETURNING id)
-         SELECT (SELECT subject FROM later) AS later, (SELECT count(*) FROM mark) AS marked`,
-        [id, subjects],
+        `WITH me AS (SELECT id, received_at, evaluated_at FROM deliveries WHERE id = $1)
+         SELECT d.subject, d.check_name FROM deliveries d, me
+         WHERE me.evaluated_at IS NULL AND d.subject = ANY($2::text[]) AND d.done_at IS NULL AND d.id <> me.id
+           AND (d.received_at, d.id) > (me.received_at, me.id)
+         ORDER BY d.received_at, d.id
+         LIMIT $3`,
+        [id, subjects, LATER_LOOKED_AT],
       );
-      return parseRow(z.object({ later: z.string().nullable() }).passthrough(), res.rows[0], 'delivery').later;
+      const later = parseRows(LaterRow, res.rows, 'delivery').find((d) => reads(d.check_name));
+      if (later) return later.subject;
+      await db.query('UPDATE deliveries SET evaluated_at = now() WHERE id = $1 AND evaluated_at IS NULL', [id]);
+      return null;
+    },
+    async getDeliveryCheck(id) {
+      const row = await one('SELECT check_name, evaluated_at IS NOT NULL AS evaluated FROM deliveries WHERE id = $1', [
+        id,
+      ]);
+      if (!row) return null;
+      const d = parseRow(CheckRow, row, 'delivery');
+      return { check: d.check_name, evaluated: d.evaluated };
     },
     async knownDeliveries(ids) {
       if (ids.length === 0) return new Set();

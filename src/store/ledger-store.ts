@@ -27,6 +27,8 @@ export type LedgerStore = Pick<
   | 'getAppliedActions'
   | 'claimAppliedAction'
   | 'recordAppliedAction'
+  | 'putAppliedAction'
+  | 'listAppliedActions'
   | 'pruneAppliedActions'
   | 'forgetAppliedAction'
 >;
@@ -100,6 +102,23 @@ export function ledgerStore(db: Db): LedgerStore {
          ON CONFLICT (key) DO NOTHING`,
         [key, json(result ?? {}), at],
       );
+    },
+    async putAppliedAction(key, result, at) {
+      await db.query(
+        `INSERT INTO applied_actions (key, result, at) VALUES ($1, $2::jsonb, $3::timestamptz)
+         ON CONFLICT (key) DO UPDATE SET result = EXCLUDED.result, at = EXCLUDED.at`,
+        [key, json(result ?? {}), at],
+      );
+    },
+    async listAppliedActions(prefix, limit, without) {
+      // The prefix is matched as text: LIKE's own wildcards in it are escaped.
+      const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const res = await db.query(
+        `SELECT key, result FROM applied_actions WHERE key LIKE $1 AND ($3::text IS NULL OR strpos(key, $3::text) = 0)
+         ORDER BY key LIMIT $2`,
+        [pattern, limit, without ?? null],
+      );
+      return parseRows(KeyResultRow, res.rows, 'applied action').map((r) => ({ key: r.key, result: r.result ?? {} }));
     },
     async forgetAppliedAction(key) {
       const res = await db.query('DELETE FROM applied_actions WHERE key = $1', [key]);

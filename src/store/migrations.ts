@@ -253,6 +253,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX deliveries_subject_pending ON deliveries (subject, received_at) WHERE done_at IS NULL AND subject IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    name: 'delivery-check-names',
+    // The name of the check a check event concludes (src/core/check-subject.ts `intakeCheckName`):
+    // a delivery leaves its read only to a later one whose check decides something, since a check
+    // nobody decides on may be recorded without a read (src/core/plan/check-read.ts).
+    sql: `ALTER TABLE deliveries ADD COLUMN check_name text NULL;`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

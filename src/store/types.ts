@@ -70,6 +70,8 @@ export interface NewDelivery {
   payload: unknown;
   /** What the event asks Arbiter to read again (a check event's head, src/core/check-subject.ts), or none. */
   subject?: string | null;
+  /** The check it concludes (`intakeCheckName`), kept only with a subject. */
+  check?: string | null;
 }
 
 /** What recording a group of deliveries found for one distinct id. */
@@ -123,9 +125,16 @@ export interface Store extends PortfolioStore, DashboardStore {
    * `subjects` that is still pending: its run reads that subject after this one's event, so this
    * run may leave the work to it. Null when there is none, and then this delivery is marked as gone
    * past this point; null always once it was (a retry, or a deferral: it may hold claims), and for
-   * an unknown id.
+   * an unknown id. Only a delivery whose recorded check `reads` counts (default: every one): a
+   * later one that may be recorded without a read (src/core/plan/check-read.ts) is not waited for.
    */
-  yieldsToLaterDelivery(id: string, subjects: string[]): Promise<string | null>;
+  yieldsToLaterDelivery(
+    id: string,
+    subjects: string[],
+    reads?: (check: string | null) => boolean,
+  ): Promise<string | null>;
+  /** The check a delivery's event concludes as recorded at intake, and whether its run went past the yield point; null for an unknown id. */
+  getDeliveryCheck(id: string): Promise<{ check: string | null; evaluated: boolean } | null>;
   /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
   listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
   /** Which of these delivery ids (GUIDs) are recorded. */
@@ -196,6 +205,10 @@ export interface Store extends PortfolioStore, DashboardStore {
   /** The recorded results of those keys that have one, in one read. */
   getAppliedActions(keys: string[]): Promise<Map<string, unknown>>;
   recordAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** Records `result` under `key`, replacing what is there: a record that changes (a candidate set's). */
+  putAppliedAction(key: string, result: unknown, at: string): Promise<void>;
+  /** The applied actions whose key starts with `prefix` and, with `without`, does not hold it (at most `limit`, by key). */
+  listAppliedActions(prefix: string, limit: number, without?: string): Promise<{ key: string; result: unknown }[]>;
   /** Deletes one applied action (a mark that only says "work to do", taken by whoever does it). */
   forgetAppliedAction(key: string): Promise<boolean>;
   /** Deletes the applied actions under a key prefix recorded before `before` (claims that only space work out in time). */

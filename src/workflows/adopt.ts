@@ -19,12 +19,15 @@ export async function admitPull(ctx: RepoContext, pr: number, isPullRequest: boo
   const candidateFor = existing && OPEN_STATES.has(existing.state) ? existing.change : null;
   const state = isPullRequest && candidateFor === null ? (await ctx.gh.readGroup([pr])).get(pr) : undefined;
   // A member of a composite candidate is admitted for its set's Change (workflows/candidate-set.ts).
-  if (state && namesSet(state.body))
-    return admitSetMember(
+  if (state && namesSet(state.body)) {
+    const { result, next } = await admitSetMember(
       ctx,
       { number: pr, open: state.state === 'OPEN', body: state.body, headSha: state.headSha },
       by,
     );
+    await runSteps(ctx, next);
+    return result;
+  }
   const plan = planAdmission({
     pr,
     by,

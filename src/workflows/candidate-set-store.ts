@@ -2,7 +2,12 @@
 // set (`candidate-set:` keys), read by the set's next plan and written only by the executor.
 import { z } from 'zod';
 import { PullRefSchema, SetRecord, sameRef, type PullRef } from '../core/candidate-set.ts';
-import { candidateSetHeadKey, candidateSetKey } from '../core/keys.ts';
+import {
+  candidateSetHeadKey,
+  candidateSetKey,
+  candidateSetsOfChangePrefix,
+  candidateSetsPrefix,
+} from '../core/keys.ts';
 import { nowIso, type RepoContext } from './context.ts';
 
 /** The stored record of set `name` of the Change, or null (none yet, or unreadable). */
@@ -21,13 +26,19 @@ const union = (a: PullRef[], b: PullRef[]): PullRef[] => [...a, ...b.filter((r) 
  */
 export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ state: SetRecord['state'] }> {
   const before = await readSetRecord(ctx, record.change, record.name);
+  const at = nowIso(ctx);
+  const sameHeads =
+    before !== null &&
+    JSON.stringify(Object.entries(before.heads).sort()) === JSON.stringify(Object.entries(record.heads).sort());
   const merged: SetRecord = {
     ...record,
     seen: union(before?.seen ?? [], record.seen),
     first: record.first ?? before?.first ?? null,
     parts: record.parts ?? before?.parts ?? null,
+    // A set holds its Change's round from these moments (core/plan/set-hold.ts).
+    since: before?.since ?? at,
+    headsAt: sameHeads ? (before?.headsAt ?? before?.since ?? at) : at,
   };
-  const at = nowIso(ctx);
   // Each member's head names its set, so a check concluding on it re-plans the set.
   for (const [member, sha] of Object.entries(record.heads)) {
     const repo = member.slice(0, member.lastIndexOf('#'));
@@ -37,7 +48,8 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
       at,
     );
   }
-  await ctx.deps.store.recordAppliedAction(
+  // The record changes with its set (a recorded action is written once): it is replaced.
+  await ctx.deps.store.putAppliedAction(
     candidateSetKey(record.change.repo, record.change.number, record.name),
     merged,
     at,
@@ -50,6 +62,21 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
       at,
     );
   return { state: record.state };
+}
+
+/** Every set recorded for the Change (`change`), or of every Change (null), as stored. */
+export async function listSetRecords(ctx: Pick<RepoContext, 'deps'>, change: PullRef | null): Promise<SetRecord[]> {
+  const prefix = change === null ? candidateSetsPrefix() : candidateSetsOfChangePrefix(change.repo, change.number);
+  // A set's action keys hold a `>` (candidateSetActionKey): left out by the query, so they never crowd the records out.
+  const rows = await ctx.deps.store.listAppliedActions(prefix, 1000, '>');
+  const records: SetRecord[] = [];
+  // Action keys of a set's plans hold a `>`, and member heads an `@` right after the repository: not records.
+  for (const row of rows) {
+    if (row.key.includes('>')) continue;
+    const parsed = SetRecord.safeParse(row.result);
+    if (parsed.success) records.push(parsed.data);
+  }
+  return records;
 }
 
 const HeadOfSet = z.object({ change: PullRefSchema, name: z.string() });

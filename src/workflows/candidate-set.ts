@@ -3,51 +3,20 @@
 // author's trust by that repository's rules and config), asks the pure planner whether the set is
 // composing, not a candidate, or one candidate of its Change, and hands the plan to the executor,
 // one repository at a time (each member's check lives in its own).
-import { getRepoConfig } from '../config/check.ts';
 import { namesSet, refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
 import { planCandidateSet, type SetMemberView, type SetPlan } from '../core/plan/candidate-set.ts';
 import { candidateStanding, type Standing } from '../core/trust.ts';
 import { readSetRecord, setOfHead } from './candidate-set-store.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { gateFrom } from './evidence.ts';
-import type { PullFacts } from './model.ts';
+import type { NextStep, PullFacts } from './model.ts';
+import { OPEN_STATES } from '../core/types.ts';
+import { setHold } from '../core/plan/set-hold.ts';
 import { trackedChange } from './changes.ts';
-import { gatewayFor, repoContext, type RepoContext } from './context.ts';
+import { nowIso, otherRepoContext as contextFor, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { admittedBy, recordAdmission, trustOfLogin } from './trust.ts';
 import type { VerbResult } from '../commands/types.ts';
-
-/**
- * The context of another repository of the same installation (its gateway and its config), or
- * null while its `.github/arbiter.yml` does not validate (Arbiter does nothing there until fixed).
- */
-async function contextFor(
-  ctx: RepoContext,
-  repo: string,
-  known: Map<string, RepoContext | null>,
-): Promise<RepoContext | null> {
-  const key = repo.toLowerCase();
-  if (key === ctx.key.toLowerCase()) return ctx;
-  if (known.has(key)) return known.get(key) ?? null;
-  const at = repo.indexOf('/');
-  const owner = repo.slice(0, at);
-  const name = repo.slice(at + 1);
-  const gh = await gatewayFor(ctx.deps, ctx.installationId, owner, name);
-  const config = await getRepoConfig(ctx.deps, gh, { owner, repo: name });
-  const other =
-    config === null
-      ? null
-      : await repoContext(ctx.deps, {
-          owner,
-          repo: name,
-          installationId: ctx.installationId,
-          config,
-          token: ctx.token,
-          gh,
-        });
-  known.set(key, other);
-  return other;
-}
 
 /**
  * One member as GitHub shows it now (one group read: state, body, author, head and its checks),
@@ -142,43 +111,78 @@ async function planSet(
   });
 }
 
-/** Applies a set's plan, each repository's actions through its own context. */
-async function applySetPlan(ctx: RepoContext, plan: SetPlan, known: Map<string, RepoContext | null>): Promise<void> {
+/** How the set's stored record holds its Change's round now (core/plan/set-hold.ts): what its waiting list says, or null. */
+async function holdsRound(cctx: RepoContext | null, change: PullRef, name: string): Promise<string | null> {
+  if (cctx === null) return null;
+  const record = await readSetRecord(cctx, change, name);
+  const hold = record === null ? null : setHold(record, cctx.config.selection.siblingTimeout, nowIso(cctx));
+  return hold?.holds ? `${hold.label} (${hold.why})` : null;
+}
+
+/**
+ * Applies a set's plan, each repository's actions through its own context. A set is a sibling of
+ * its Change: when it starts or stops holding the Change's round, or holds it for another reason
+ * (composing, then verifying), each open group of the Change runs its selection step (returned,
+ * for the Change's repository), which decides or brings its waiting list up to date.
+ */
+async function applySetPlan(
+  ctx: RepoContext,
+  plan: SetPlan,
+  known: Map<string, RepoContext | null>,
+): Promise<NextStep[]> {
+  const { change, name } = plan.record;
   ctx.log.info(
-    { set: plan.record.name, change: refText(plan.record.change), state: plan.standing.state, gate: plan.record.gate },
+    { set: name, change: refText(change), state: plan.standing.state, gate: plan.record.gate },
     'candidate set planned',
   );
+  const cctx = await contextFor(ctx, change.repo, known);
+  const before = await holdsRound(cctx, change, name);
   for (const { repo, actions } of plan.byRepo) {
     const target = await contextFor(ctx, repo, known);
     if (target !== null && actions.length > 0) await executePlan(target, actions);
   }
+  if (cctx === null || before === (await holdsRound(cctx, change, name))) return [];
+  return roundSteps(cctx, change);
+}
+
+/** The selection step of each open group of the Change (in the Change's repository). */
+async function roundSteps(cctx: RepoContext, change: PullRef): Promise<NextStep[]> {
+  const open = (await cctx.deps.store.listCandidatesOfChange(cctx.key, change.number)).filter((c) =>
+    OPEN_STATES.has(c.state),
+  );
+  return [...new Set(open.map((c) => c.base))].map((base) => ({
+    kind: 'select' as const,
+    repo: cctx.key,
+    change: change.number,
+    base,
+  }));
 }
 
 /**
  * A pull request that names a set (`Candidate-set:`) is a member, never a candidate alone: its set
  * is planned and applied.
  */
-export async function noteSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<void> {
+export async function noteSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<NextStep[]> {
   const lines = setLines(pull.body, ctx.key);
   if (lines === null) {
     ctx.log.info({ pr: pull.number }, 'names a candidate set without a Change it can read: ignored');
-    return;
+    return [];
   }
   const known = new Map<string, RepoContext | null>();
   const me = { ref: { repo: ctx.key, number: pull.number }, parts: lines.parts };
-  await applySetPlan(ctx, await planSet(ctx, lines.change, lines.set, me, known), known);
+  return applySetPlan(ctx, await planSet(ctx, lines.change, lines.set, me, known), known);
 }
 
 /**
  * A check concluded on a head that no candidate has: when it is a set member's head, the set is
- * planned again (its gate follows its members' checks). True when the head was a member's.
+ * planned again (its gate follows its members' checks). Null when the head is no member's, else
+ * the steps that follow (the Change's round, when the set stopped holding it).
  */
-export async function replanSetOfHead(ctx: RepoContext, headSha: string): Promise<boolean> {
+export async function replanSetOfHead(ctx: RepoContext, headSha: string): Promise<NextStep[] | null> {
   const set = await setOfHead(ctx, ctx.key, headSha);
-  if (set === null) return false;
+  if (set === null) return null;
   const known = new Map<string, RepoContext | null>();
-  await applySetPlan(ctx, await planSet(ctx, set.change, set.name, null, known), known);
-  return true;
+  return applySetPlan(ctx, await planSet(ctx, set.change, set.name, null, known), known);
 }
 
 /**
@@ -190,28 +194,38 @@ export async function admitSetMember(
   ctx: RepoContext,
   pull: { number: number; open: boolean; body: string; headSha: string },
   by: string,
-): Promise<VerbResult> {
+): Promise<{ result: VerbResult; next: NextStep[] }> {
   const prefix = ctx.config.commands.prefix;
   const lines = setLines(pull.body, ctx.key);
   if (lines === null)
     return {
-      ok: false,
-      code: 'not_linked',
-      message: `#${pull.number} names a set but no Change Arbiter can read: its body needs \`Candidate-for: owner/repo#N\`.`,
+      next: [],
+      result: {
+        ok: false,
+        code: 'not_linked',
+        message: `#${pull.number} names a set but no Change Arbiter can read: its body needs \`Candidate-for: owner/repo#N\`.`,
+      },
     };
   if (!pull.open)
-    return { ok: false, code: 'not_open', message: `#${pull.number} is not open, so it cannot be admitted.` };
+    return {
+      next: [],
+      result: { ok: false, code: 'not_open', message: `#${pull.number} is not open, so it cannot be admitted.` },
+    };
   await recordAdmission(ctx, pull.number, { by, headSha: pull.headSha, change: lines.change.number });
-  await noteSetMember(ctx, pull);
-  return {
+  const next = await noteSetMember(ctx, pull);
+  const result: VerbResult = {
     ok: true,
     message:
       `Admitted this head of #${pull.number} on @${by}'s word as a member of the set \`${lines.set}\` for ${refText(lines.change)}. ` +
       `Its \`Arbiter / selection\` check says whether the set is a candidate now; a new head needs a new \`${prefix} admit\`.`,
   };
+  return { result, next };
 }
 
 /** A pull request that no candidate holds closed: when it is a set member, its set is read again. */
-export async function noteClosedSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'number' | 'body'>): Promise<void> {
-  if (namesSet(pull.body)) await noteSetMember(ctx, pull);
+export async function noteClosedSetMember(
+  ctx: RepoContext,
+  pull: Pick<PullFacts, 'number' | 'body'>,
+): Promise<NextStep[]> {
+  return namesSet(pull.body) ? noteSetMember(ctx, pull) : [];
 }

@@ -59,8 +59,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   } else {
     // A member of a composite candidate (`Candidate-set:`) is never a candidate alone: its set is.
     if (namesSet(pull.body)) {
-      await noteSetMember(ctx, pull);
-      return none();
+      return none(await noteSetMember(ctx, pull));
     }
     // A maintainer's `/arbiter link #N` first, then the body's line, then GitHub's closing list.
     const manual = await manualLink(ctx, pull.number);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ArbiterConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
+import { getRepoConfig } from '../config/check.ts';
 import { GitHubGateway } from '../github/gateway.ts';
 import type { GitHubPort } from '../github/port.ts';
 import * as keys from '../core/keys.ts';
@@ -97,4 +98,37 @@ export async function claim(ctx: RepoContext, key: string): Promise<'new' | 'min
 /** True for the first run to ask for `key` and for any retry of it (same token). */
 export async function claimOnce(ctx: RepoContext, key: string): Promise<boolean> {
   return (await claim(ctx, key)) !== 'taken';
+}
+
+/**
+ * The context of another repository of the same installation (its gateway and its config), under
+ * this run's token, or null while its `.github/arbiter.yml` does not validate (Arbiter does nothing
+ * there until fixed). `known` keeps the contexts one step already built.
+ */
+export async function otherRepoContext(
+  ctx: RepoContext,
+  repo: string,
+  known: Map<string, RepoContext | null> = new Map(),
+): Promise<RepoContext | null> {
+  const key = repo.toLowerCase();
+  if (key === ctx.key.toLowerCase()) return ctx;
+  if (known.has(key)) return known.get(key) ?? null;
+  const at = repo.indexOf('/');
+  const owner = repo.slice(0, at);
+  const name = repo.slice(at + 1);
+  const gh = await gatewayFor(ctx.deps, ctx.installationId, owner, name);
+  const config = await getRepoConfig(ctx.deps, gh, { owner, repo: name });
+  const other =
+    config === null
+      ? null
+      : await repoContext(ctx.deps, {
+          owner,
+          repo: name,
+          installationId: ctx.installationId,
+          config,
+          token: ctx.token,
+          gh,
+        });
+  known.set(key, other);
+  return other;
 }

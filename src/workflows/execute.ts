@@ -11,7 +11,7 @@ import { freshRead } from '../github/read-age.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
-import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
+import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
@@ -328,6 +328,13 @@ async function apply(
       return action.value;
     case 'record-set':
       return recordSet(ctx, action.record);
+    case 'in-repo': {
+      // Another repository of the installation (a set's member): its own gateway and config.
+      const other = await otherRepoContext(ctx, action.repo);
+      if (other === null) return { skipped: `the config of ${action.repo} does not validate` };
+      await executePlan(other, action.actions);
+      return { done: true };
+    }
   }
 }
 

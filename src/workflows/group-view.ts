@@ -11,6 +11,8 @@ import { branchRulesOf } from './branch-rules.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { portfolioPending } from './portfolio.ts';
+import { setsHoldingRound } from '../core/plan/set-hold.ts';
+import { listSetRecords } from './candidate-set-store.ts';
 import { measuredInWide } from './portfolio-wide.ts';
 import type { GroupView } from './model.ts';
 
@@ -93,6 +95,9 @@ export async function readGroupView(
     });
   }
   pending.push(...(await portfolioPending(ctx, changeNumber, base, siblings)));
+  // A composite candidate of the Change (its members live in other repositories) is a sibling too.
+  const sets = await listSetRecords(ctx, { repo: ctx.key, number: changeNumber });
+  pending.push(...setsHoldingRound(sets, ctx.config.selection.siblingTimeout, nowIso(ctx)));
   return { change, round, siblings, pulls, evidence, pending, branch };
 }
 

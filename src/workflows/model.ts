@@ -40,6 +40,8 @@ export type NextStep =
    */
   | {
       kind: 'select';
+      /** The group's repository when it is not the job's (a candidate set's member settled in another). */
+      repo?: string;
       change: number;
       base: string;
       settled?: number | readonly number[];

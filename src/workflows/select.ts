@@ -28,6 +28,8 @@ import type { GroupView, NextStep } from './model.ts';
 import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
+import { setsInRound, withSets } from '../core/plan/set-round.ts';
+import { listSetRecords } from './candidate-set-store.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -160,6 +162,18 @@ async function computePlan(
       scoreCheck: ctx.config.gate.score,
     });
   }
+  // The Change's candidate sets (members in other repositories) are candidates of the round too.
+  const changeRef = { repo: ctx.key, number: view.change.number };
+  const web = ctx.repoUrl?.endsWith(`/${ctx.key}`) ? ctx.repoUrl.slice(0, -ctx.key.length - 1) : null;
+  const sets = setsInRound({
+    change: changeRef,
+    base: view.siblings[0]?.base ?? 'main',
+    round: view.round.number,
+    criteria: view.change.criteria.length,
+    sets: await listSetRecords(ctx, changeRef),
+    best: ranking.ordered.find((c) => c.rank === 1) ?? null,
+    web,
+  });
   const base = {
     repo: ctx.key,
     change: { number: view.change.number, title: view.change.title, criteria: view.change.criteria },
@@ -177,7 +191,7 @@ async function computePlan(
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
     display: await displayOf(ctx, view),
-    notes: combine.notes,
+    notes: [...combine.notes, ...sets.notes],
     combined: combine.combined,
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
@@ -187,7 +201,9 @@ async function computePlan(
     return holder.success && holder.data.token === ctx.token;
   };
   const taken = await store.getRepair(ctx.key, view.change.number);
-  const repairAvailable = ctx.config.repair.enabled && (taken === null || (await repairHeldByMe()));
+  // A set that outranks every single-repository candidate cannot be shipped by Arbiter yet: a person decides.
+  const repairAvailable =
+    sets.winner === null && ctx.config.repair.enabled && (taken === null || (await repairHeldByMe()));
   let plan = planSelection({ ...base, repairAvailable });
   if (plan.verdict.kind === 'repair') {
     // The claim is an action like any other, so shadow mode (which never claims) drops it; the
@@ -218,7 +234,15 @@ async function computePlan(
     }
     plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
   }
-  return plan;
+  return withSets(plan, sets, {
+    change: changeRef,
+    base: base.base,
+    round: view.round.number,
+    ranking,
+    criteria: view.change.criteria.length,
+    comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${view.change.number}` : null,
+    web,
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } fr
 import { executePlan, writeCheck } from './execute.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
+import { sweepSetHolds } from './set-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
 import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { shippedOn } from './shipped.ts';
@@ -348,6 +349,7 @@ export async function runSweep(deps: Deps): Promise<void> {
   await pickUpSidebarLinks(deps, token);
   await verifyKeptHeads(deps, now, (c) => contextFor(deps, c, token));
   await sweepPortfolios(deps, (c) => contextFor(deps, c, token));
+  await sweepSetHolds(deps, (c) => contextFor(deps, c, token));
   await resumeAbandonedRounds(deps, (round) => contextFor(deps, round, token));
   // A repair's candidate is `selected` (planned by a round) or `rejected` (by a person, kept open).
   const repairs = new Map<string, CandidateRow>();

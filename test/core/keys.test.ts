@@ -71,6 +71,12 @@ describe('key builders', () => {
     [keys.candidateSetKey(REPO, 7, 'search'), 'candidate-set:acme/widgets#7/search'],
     [keys.candidateSetActionKey(REPO, 7, 'search', 'record/x'), 'candidate-set:acme/widgets#7/search>record/x'],
     [keys.candidateSetHeadKey(REPO, SHA), `candidate-set:acme/widgets@${SHA}`],
+    [keys.candidateSetsOfChangePrefix(REPO, 7), 'candidate-set:acme/widgets#7/'],
+    [keys.candidateSetsPrefix(), 'candidate-set:'],
+    [
+      keys.candidateSetHoldTimeoutKey(REPO, 7, 'search', '2026-01-01T00:00:00.000Z'),
+      'candidate-set:acme/widgets#7/search>hold-timeout@2026-01-01T00:00:00.000Z',
+    ],
     // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
     [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
     [

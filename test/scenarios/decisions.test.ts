@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRepairTimeoutViews } from '../support/current-views.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 420_000 };
@@ -51,6 +52,7 @@ describe('decisions that hold up', () => {
 
   it('a repair that never arrives sends the Change to the full human gate with a review request', SLOW, async () => {
     const t = await play('decisions-repair-timeout');
+    expectRepairTimeoutViews(t);
     expect(t.dispatches).toHaveLength(1);
     expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, reviewers: ['maintainer'] });
     expect(t.prs['101'].labels).toContain(AWAITING);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
+import { expectCancelledViews } from '../support/current-views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -155,6 +156,7 @@ describe('the tie-break judge', () => {
       const cancel = scenario.events.find((e) => e.comment?.body === '/arbiter cancel')!;
       const t = await play(scenario);
       bothBeforeAPerson(t, rejections[0].at, 'the model judge could not be reached');
+      expectCancelledViews(t);
       expect(selectionReceipt(t).data.judge).toMatchObject({ comparison: 'unavailable', winner: null });
       // Exactly one repair, for the rejected candidate, with its reason and at most 10 payload keys.
       expect(t.dispatches).toHaveLength(1);

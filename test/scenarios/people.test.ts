@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
+import { expectMergedOnPromoteViews } from '../support/current-views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
@@ -113,6 +114,7 @@ describe('people in the loop', () => {
       const [byVisitor, byMaintainer] = scenario.events.filter((e) => e.comment?.body === '/arbiter promote');
       expect([byVisitor.comment!.user, byMaintainer.comment!.user]).toEqual(['visitor', 'maintainer']);
       const t = await play(scenario);
+      expectMergedOnPromoteViews(t);
 
       // Before anyone acts: the winner waits for a person, and says why.
       const gated = writesBetween(t, 0, byVisitor.at);

@@ -62,6 +62,21 @@ describe('verdictLine', () => {
     );
   });
 
+  it('keeps a long loss reason whole, never cut to ".."', () => {
+    const reason =
+      'Lost to #13, which also meets AC2 (The home page shows a calendar of the current month with every task on its day) and AC3. #13 met 3 of 3 criteria, this one 1 of 3';
+    const t = transcript({
+      '12': pr({
+        state: 'closed',
+        labels: ['arbiter:lost'],
+        checks: selection('neutral', 'Lost to #13'),
+        comments: [{ user: 'arbiter[bot]', body: `<!-- marker -->\n${reason}. See the comparison on #42.` }],
+      }),
+      '13': pr({ state: 'closed', merged: true, draft: false, checks: selection('success', 'Selected: shipped') }),
+    });
+    expect(verdictLine(t)).toBe(`Winner: #13 shipped (merged) - Selected: shipped. Closed #12 (${reason}).`);
+  });
+
   it('says a person must decide when the winner awaits approval', () => {
     const t = transcript({
       '31': pr({

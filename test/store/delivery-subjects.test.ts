@@ -6,6 +6,7 @@ import {
   checkEventAsksNothing,
   checkEventSubject,
   concludesCheck,
+  intakeCheckName,
   intakeSubject,
 } from '../../src/core/check-subject.ts';
 import { checkSubjectKey } from '../../src/core/keys.ts';
@@ -107,5 +108,41 @@ describe.each(BACKENDS)('deliveries that leave their work to a later one, on %s'
     // A delivery without a subject is never waited for.
     await record('d4', null);
     expect(await opened.store.yieldsToLaterDelivery('d3', [onHead])).toBeNull();
+  });
+
+  it('yields only to a later delivery whose check surely reads, and knows each one’s check', async () => {
+    const named = (id: string, check: string | null) =>
+      opened.store.recordDeliveries([{ id, event: 'check_run', payload: {}, subject: onHead, check }]);
+    const reads = (check: string | null) => check === null || check === 'lint';
+    await named('d1', 'test');
+    await named('d2', 'docs');
+    // `docs` may be recorded without a read: d1 does not leave its read to it.
+    expect(await opened.store.yieldsToLaterDelivery('d1', [onHead], reads)).toBeNull();
+    await named('d3', 'test');
+    await named('d4', 'docs');
+    await named('d5', 'lint');
+    expect(await opened.store.yieldsToLaterDelivery('d3', [onHead], reads)).toBe(onHead);
+    expect(await opened.store.getDeliveryCheck('d1')).toEqual({ check: 'test', evaluated: true });
+    expect(await opened.store.getDeliveryCheck('d3')).toEqual({ check: 'test', evaluated: false });
+    expect(await opened.store.getDeliveryCheck('nobody')).toBeNull();
+    // A check's name is kept only with a subject (nothing reads a delivery that names no head).
+    await opened.store.recordDeliveries([{ id: 'd6', event: 'check_run', payload: {}, subject: null, check: 'lint' }]);
+    expect(await opened.store.getDeliveryCheck('d6')).toEqual({ check: null, evaluated: false });
+  });
+});
+
+describe('the check a check event names at intake', () => {
+  it('is a run’s name or a status’s context; none for a suite, a re-run, or what asks nothing', () => {
+    expect(intakeCheckName('check_run', run('completed', 'lint'), 'arbiter')).toBe('lint');
+    expect(intakeCheckName('check_run', run('in_progress', 'lint'), 'arbiter')).toBeNull();
+    expect(intakeCheckName('check_run', { ...run('completed'), action: 'rerequested' }, 'arbiter')).toBeNull();
+    const status = { repository: { full_name: REPO }, sha: HEAD, state: 'success', context: 'ci/x' };
+    expect(intakeCheckName('status', status, 'arbiter')).toBe('ci/x');
+    const suite = {
+      action: 'completed',
+      repository: { full_name: REPO },
+      check_suite: { head_sha: HEAD, app: { slug: 'ci' } },
+    };
+    expect(intakeCheckName('check_suite', suite, 'arbiter')).toBeNull();
   });
 });

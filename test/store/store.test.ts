@@ -277,6 +277,24 @@ describe.each(BACKENDS)('store on %s', (backend) => {
     expect(await s.getAppliedAction('k2')).toEqual({});
   });
 
+  it('replaces a record that changes, and lists applied actions by key prefix (LIKE wildcards matched as text)', async () => {
+    const s = b.store;
+    await s.putAppliedAction('set:a#1/x', { state: 'composing' }, T0);
+    await s.putAppliedAction('set:a#1/x', { state: 'candidate' }, T1);
+    await s.recordAppliedAction('set:a#1/y', { state: 'composing' }, T0);
+    await s.recordAppliedAction('set:a#10/z', {}, T0);
+    await s.recordAppliedAction('set:a_1/w', {}, T0);
+    expect(await s.getAppliedAction('set:a#1/x')).toEqual({ state: 'candidate' });
+    expect(await s.listAppliedActions('set:a#1/', 10)).toEqual([
+      { key: 'set:a#1/x', result: { state: 'candidate' } },
+      { key: 'set:a#1/y', result: { state: 'composing' } },
+    ]);
+    expect((await s.listAppliedActions('set:a_', 10)).map((r) => r.key)).toEqual(['set:a_1/w']);
+    expect(await s.listAppliedActions('set:', 1)).toHaveLength(1);
+    await s.recordAppliedAction('set:a#1/x>check', {}, T0);
+    expect((await s.listAppliedActions('set:a#1/', 10, '>')).map((r) => r.key)).toEqual(['set:a#1/x', 'set:a#1/y']);
+  });
+
   it('grants one repair per Change', async () => {
     const s = b.store;
     expect(await s.getRepair(REPO, 42)).toBeNull();

@@ -1,0 +1,111 @@
+// Which check events read GitHub (src/core/plan/check-read.ts): a check nobody decides on, while a
+// required check still runs, is recorded without a read; anything that could change a decision
+// reads. The table says, for each case, which way and why.
+import { describe, expect, it } from 'vitest';
+import { computeGate } from '../../src/core/gate.ts';
+import { decidesOn, planCheckRead, type DecidingChecks } from '../../src/core/plan/check-read.ts';
+import type { GateEvidence, ObservedCheck } from '../../src/core/types.ts';
+
+const run = (name: string, outcome: ObservedCheck['outcome']): ObservedCheck => ({
+  name,
+  kind: 'check',
+  raw: outcome === 'pass' ? 'success' : outcome === 'fail' ? 'failure' : 'in_progress',
+  outcome,
+  title: null,
+  summary: null,
+  app: 'ci',
+});
+const DECIDING: DecidingChecks = { required: ['test', 'lint'], score: 'bench', criteria: ['e2e'] };
+const gateOf = (observed: ObservedCheck[], deciding = DECIDING): GateEvidence =>
+  computeGate({
+    configured: deciding.required ?? [],
+    branchRequired: null,
+    observed,
+    scoreCheck: deciding.score,
+  });
+const RUNNING = gateOf([run('test', 'pass'), run('lint', 'pending'), run('bench', 'pass'), run('docs', 'pending')]);
+const plan = (
+  check: string | null,
+  gate: GateEvidence | null,
+  over: Partial<{ retry: boolean; deciding: DecidingChecks }> = {},
+) =>
+  planCheckRead({
+    check,
+    retry: over.retry ?? false,
+    candidates: [{ pr: 1, deciding: over.deciding ?? DECIDING, gate }],
+  });
+
+describe('which checks decide something', () => {
+  it.each([
+    ['a required name', 'test', true],
+    ['a required glob', 'unit (node 20)', true],
+    ['a pinned entry, any app', 'lint', true],
+    ['the scoring check', 'bench', true],
+    ['a check a criterion names', 'e2e', true],
+    ['a suite, or a name never recorded', null, true],
+    ['a check nobody requires', 'docs', false],
+  ])('%s', (_why, name, decides) => {
+    const deciding = { ...DECIDING, required: ['test', 'lint@ci', 'unit (*)'] };
+    expect(decidesOn(deciding, name)).toBe(decides);
+  });
+
+  it('with no required checks at all, every check decides (the gate waits for every suite)', () => {
+    expect(decidesOn({ required: null, score: null, criteria: [] }, 'docs')).toBe(true);
+  });
+});
+
+describe('a check event reads GitHub unless it can change nothing', () => {
+  it('an unrequired check, while a required one runs: recorded without a read', () => {
+    expect(plan('docs', RUNNING)).toEqual({ read: false, waitingOn: [{ pr: 1, check: 'lint' }] });
+  });
+
+  it('a required check not reported yet also holds the candidate', () => {
+    expect(plan('docs', gateOf([run('test', 'pass'), run('docs', 'pass')]))).toMatchObject({ read: false });
+  });
+
+  it.each<[string, string | null, GateEvidence | null, Partial<{ retry: boolean; deciding: DecidingChecks }>]>([
+    ['a required check', 'lint', RUNNING, {}],
+    ['the scoring check', 'bench', RUNNING, {}],
+    ['a check a criterion waits for', 'e2e', RUNNING, {}],
+    ['a suite (no name)', null, RUNNING, {}],
+    ['a head never read', 'docs', null, {}],
+    ['a retry of a run that went past its look (it may hold claims)', 'docs', RUNNING, { retry: true }],
+    [
+      'every required check passed',
+      'docs',
+      gateOf([run('test', 'pass'), run('lint', 'pass'), run('bench', 'pass')]),
+      {},
+    ],
+    [
+      'a required check failed (settled: a selection may run)',
+      'docs',
+      gateOf([run('test', 'fail'), run('lint', 'pending')]),
+      {},
+    ],
+    ['the sweep timed the head out', 'docs', { ...RUNNING, settled: true, timedOut: true }, {}],
+    ['Actions runs wait for a person', 'docs', { ...RUNNING, awaitingApproval: { url: null } }, {}],
+    ['the pending check is no longer required', 'docs', RUNNING, { deciding: { ...DECIDING, required: ['test'] } }],
+    [
+      'no required checks (every check counts)',
+      'docs',
+      RUNNING,
+      { deciding: { required: null, score: null, criteria: [] } },
+    ],
+  ])('reads: %s', (_why, check, gate, over) => {
+    expect(plan(check, gate, over)).toEqual({ read: true });
+  });
+
+  it('reads when any candidate on the head could change (one Change may wait, another not)', () => {
+    const settled = gateOf([run('test', 'pass'), run('lint', 'pass'), run('bench', 'pass')]);
+    const both = planCheckRead({
+      check: 'docs',
+      retry: false,
+      candidates: [
+        { pr: 1, deciding: DECIDING, gate: RUNNING },
+        { pr: 2, deciding: DECIDING, gate: settled },
+      ],
+    });
+    expect(both).toEqual({ read: true });
+    expect(planCheckRead({ check: 'docs', retry: false, candidates: [] })).toEqual({ read: true });
+  });
+});

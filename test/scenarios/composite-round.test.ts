@@ -1,0 +1,120 @@
+// A Change's selection round and its candidate sets (issue 27), against the real app. What a
+// maintainer expects (DESIGN.md sections 2 and 6): a set is one sibling of its Change, so the round
+// waits while a set composes (a member has not opened) or verifies (a member's required checks are
+// running), each up to `selection.siblingTimeout` as for any sibling; a set whose gate failed is
+// unpromotable and holds nothing. A single-repository candidate never ships while a set of its
+// Change still composes or verifies.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { renderGfm } from '../support/gfm.ts';
+
+const SELECTION = 'Arbiter / selection';
+// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+const SLOW = { timeout: 240_000 };
+
+const load = (name: string): Promise<Scenario> =>
+  loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
+const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
+
+describe('the round waits for candidate sets', () => {
+  it(
+    'while set slow verifies and set stuck composes, #12 waits and names both; set broken holds nothing',
+    SLOW,
+    async () => {
+      // Stopped at t=25, acme/ui#9's check still running (it opened at t=20).
+      const s = await load('composite-round-waits');
+      const candidates = s.candidates.map((c) =>
+        c.repo === 'acme/ui' && c.number === 9 ? { ...c, checks: c.checks.map((k) => ({ ...k, never: true })) } : c,
+      );
+      const t = await play({ ...s, candidates, events: [], until: 25 });
+      expect(t.prs['12']).toMatchObject({ state: 'open', merged: false });
+      const waiting = t.prs['12']!.checks[SELECTION]!;
+      expect(waiting.status).toBe('in_progress');
+      expect(waiting.title).toBe(
+        'Waiting on set slow (acme/api#7, acme/ui#9) (CI running), set stuck (acme/api#11, acme/ui#13) (composing)',
+      );
+      expect(applied(t).filter((w) => w.summary.startsWith('merge '))).toEqual([]);
+    },
+  );
+
+  it('#12 ships only once set stuck has held the round for the sibling timeout (600 s)', SLOW, async () => {
+    const t = await play(await load('composite-round-waits'));
+    const merges = applied(t).filter((w) => w.summary.startsWith('merge '));
+    expect(merges.map((w) => w.summary)).toEqual(['merge #12']);
+    // The sweep at t=300 left the round waiting; the first sweep past t=600 (at t=700) handed it on.
+    expect(merges[0]!.at).toBeGreaterThanOrEqual(600);
+    expect(t.prs['12']!.checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Selected: shipped' });
+    // Set slow settled at t=30: the round read its sets again then (its waiting list changed).
+    expect(applied(t).some((w) => w.at === 30 && w.summary === `check-run ${SELECTION} on #12: in_progress`)).toBe(
+      true,
+    );
+    // Each settled set was one candidate that lost to #12: every member closed, labelled lost, with the reason.
+    const reasons: Record<string, RegExp> = {
+      slow: /^Lost to acme\/app#12: acme\/app#12 met 1 of 1 criterion; every required check passed; this set's required checks passed in every member, but its criterion was not judged/,
+      broken: /^Lost to acme\/app#12: this set is unpromotable: member acme\/ui#10: required check `test` failed\./,
+    };
+    const members = { slow: ['acme/api#7', 'acme/ui#9'], broken: ['acme/api#8', 'acme/ui#10'] };
+    for (const [set, keys] of Object.entries(members))
+      for (const key of keys) {
+        const pr = t.prs[key]!;
+        expect(pr).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+        expect(pr.checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Lost to acme/app#12' });
+        const note = pr.comments.map((c) => c.body).find((b) => b.includes('Lost to'));
+        expect(note?.split('\n')[1]).toMatch(reasons[set]!);
+        expect(note).toContain(`The set \`${set}\` (${keys.join(', ')}) was one candidate of acme/app#42`);
+      }
+    // The closures came after the merge.
+    const closes = applied(t).filter((w) => /^close /.test(w.summary));
+    expect(closes.length).toBe(4);
+    for (const c of closes) expect(c.seq).toBeGreaterThan(merges[0]!.seq);
+    // The comparison names each set as one candidate, with a link to each member in its repository.
+    const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
+      b.includes('comparison of the candidates'),
+    );
+    const html = renderGfm(comparison ?? '');
+    expect(html).toMatch(
+      /Candidate set <code>slow<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\)/,
+    );
+    expect(html).toContain('ranks below #12');
+    expect(html).toMatch(
+      /Candidate set <code>broken<\/code> .*: unpromotable \(member acme\/ui#10: required check <code>test<\/code> failed\)/,
+    );
+    // Set stuck never stood as a candidate (a member never opened): it stays open, composing, never closed.
+    expect(t.prs['acme/api#11']).toMatchObject({ state: 'open', merged: false });
+    expect(t.prs['acme/api#11']!.checks[SELECTION]!.title).toBe(
+      'Composing: set stuck for acme/app#42 waits: acme/ui#13 has not opened',
+    );
+  });
+
+  it(
+    'a set that outranks every single-repository candidate goes to a person, naming its members and their order',
+    SLOW,
+    async () => {
+      const t = await play(await load('composite-set-wins'));
+      // Nothing merged, nothing closed, no repair sent for #12 (the set is better).
+      expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
+      expect(t.dispatches).toEqual([]);
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        const check = t.prs[key]!.checks[SELECTION]!;
+        expect(check).toMatchObject({
+          status: 'completed',
+          conclusion: 'action_required',
+          title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
+        });
+        expect(check.summary).toContain('Arbiter cannot merge a set yet, so nothing was merged');
+        expect(check.details_url).toMatch(/\/acme\/app\/issues\/42$/);
+      }
+      const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
+        b.includes('comparison of the candidates'),
+      );
+      const html = renderGfm(comparison ?? '');
+      expect(html).toMatch(
+        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): a person merges its members in order/,
+      );
+      expect(html).toContain('a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change');
+      expect(t.prs['12']).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'] });
+    },
+  );
+});
