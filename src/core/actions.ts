@@ -54,6 +54,13 @@ export const Action = z.discriminatedUnion('kind', [
    */
   CloseAction,
   z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
+  /** A reaction on a person's comment (a command's acknowledgement). */
+  z.object({
+    kind: z.literal('react'),
+    ...keyed,
+    commentId: z.number().int(),
+    content: z.enum(['+1', 'eyes', 'confused']),
+  }),
   z.object({ kind: z.literal('unlabel'), ...keyed, issue: pr, label: z.string() }),
   z.object({ kind: z.literal('mark-ready'), ...keyed, pr }),
   z.object({ kind: z.literal('merge'), ...keyed, pr, sha: z.string(), method: MergeMethod }),
@@ -97,6 +104,25 @@ export const Action = z.discriminatedUnion('kind', [
     reason: z.string(),
     observed: z.boolean().optional(),
   }),
+  /**
+   * Records a pull request as a candidate of `change` in `state` (a late sibling recorded stale).
+   * Kept in shadow mode, as the record of a pull request Arbiter answered.
+   */
+  z.object({
+    kind: z.literal('record-candidate'),
+    ...keyed,
+    candidate: z.object({
+      pr,
+      change: z.number().int(),
+      base: z.string(),
+      headSha: z.string(),
+      author: z.string(),
+      state: CandidateState,
+      reason: z.string(),
+      /** When its head was seen (the step's clock). */
+      headSeenAt: z.string(),
+    }),
+  }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
   z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),
@@ -113,6 +139,12 @@ export const Action = z.discriminatedUnion('kind', [
     source: pr,
     sha: z.string(),
   }),
+  /**
+   * Records a fact under its key in the store's ledger (the first record stands): what a step
+   * learned or did that a later step reads (a repair a rejection granted, a branch Arbiter updated,
+   * the combined candidate built). Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('record'), ...keyed, value: z.unknown() }),
   /** Stores what a composite candidate's plan found (workflows/candidate-set.ts): its members and standing. */
   z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
   /**
@@ -145,3 +177,10 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'combine',
   'combine-merge',
 ]);
+
+/** The action that records `value` under `key` (the first record stands). */
+export const recordAction = (key: string, value: unknown): Extract<Action, { kind: 'record' }> => ({
+  kind: 'record',
+  key,
+  value,
+});

@@ -6,7 +6,7 @@ import type { Action, CombineBuild } from './actions.ts';
 import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
 import type { Receipt } from './receipt.ts';
-import { combinedMarker } from './keys.ts';
+import { changeActionKey, combinedMarker } from './keys.ts';
 
 export interface CombineInput {
   repo: string;
@@ -180,11 +180,38 @@ export function combineFailureNote(
   return `No combined candidate of #${p.a.pr} and #${p.b.pr}: ${refused}.`;
 }
 
-/** What shadow mode says instead of building. */
-export function combineShadowNote(p: CombineProposal): string {
+/**
+ * The build the executor kept back (shadow mode): what live mode would do, said as "would". As in
+ * live mode the round gives way to the combined candidate, so it plans no repair and no comparison.
+ * A and B's selection checks complete as neutral: a shadow check never holds a merge.
+ */
+export function planCombineWithheld(input: { repo: string; proposal: CombineProposal; now: string }): Action[] {
+  const { repo, proposal: p } = input;
+  const k = (suffix: string): string => changeActionKey(repo, p.change, 'combine', `r${p.round}`, 'shadow', suffix);
   const sides = `#${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
-  const where = `a combined candidate on \`${p.branch}\``;
-  return `Shadow: Arbiter would combine ${sides} into ${where}; in shadow mode it opens nothing.`;
+  const said =
+    `Shadow mode: no candidate meets every criterion, but Arbiter would combine ${sides} into a combined ` +
+    `candidate on \`${p.branch}\`: together they meet ${p.together.join(', ')}. The round would wait for it ` +
+    'and compare the three once it has settled. In shadow mode it opens nothing.';
+  const waiting = (side: CombineSide): Action => ({
+    kind: 'check-run',
+    key: k(`check/${side.pr}`),
+    pr: side.pr,
+    headSha: side.headSha,
+    name: 'Arbiter / selection',
+    status: 'completed',
+    conclusion: 'neutral',
+    title: 'Shadow: would wait for a combined candidate',
+    summary: said,
+  });
+  const marker = combinedMarker(p.change);
+  const receipt = combineReceipt({ repo, proposal: p, outcome: null, mode: 'shadow', now: input.now });
+  return [
+    { kind: 'receipt', key: k('receipt'), receipt },
+    waiting(p.a),
+    waiting(p.b),
+    { kind: 'comment', key: k('note'), issue: p.change, marker, body: `${markerFor(marker)}\n${said}` },
+  ];
 }
 
 /** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */

@@ -70,12 +70,18 @@ function actionWords(a: Action): string {
       return receiptLine(a.receipt);
     case 'set-state':
       return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'record-candidate':
+      return `record #${a.candidate.pr} as a ${a.candidate.state} candidate of #${a.candidate.change}`;
     case 'claim-repair':
       return `claim the repair of #${a.change} for #${a.pr}`;
     case 'combine':
       return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
     case 'combine-merge':
       return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
+    case 'react':
+      return `react ${a.content} to comment ${a.commentId}`;
+    case 'record':
+      return `record ${a.key}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
     case 'in-repo':

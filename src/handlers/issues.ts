@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { editChangesCriteria, isBotAccount } from '../core/trust.ts';
 import { markerFor } from '../core/render/markers.ts';
 import { refreshChange } from '../workflows/changes.ts';
-import { claimOnce, type RepoContext } from '../workflows/context.ts';
-import { writeReply } from '../workflows/execute.ts';
+import type { RepoContext } from '../workflows/context.ts';
+import { executePlan } from '../workflows/execute.ts';
 import { closeChangeByPerson, judgeAgainForCriteria, reopenChangeByPerson } from '../workflows/change-state.ts';
 import { recordAdoption, trustOfLogin } from '../workflows/trust.ts';
 
@@ -89,9 +89,8 @@ async function onLabeled(
 /** One short reply per edit: the criteria stay as they were. */
 async function replyUntrustedEdit(ctx: RepoContext, number: number, reason: string): Promise<void> {
   const marker = `trust-edit:${ctx.token}`;
-  if (!(await claimOnce(ctx, `${ctx.key}/${marker}`))) return;
   const body =
     `${markerFor(marker)}\nThe acceptance criteria of this Change did not change: ${reason}. ` +
     'Arbiter reads the criteria only from edits by accounts with write access; a maintainer can make the edit.';
-  await writeReply(ctx, number, marker, body);
+  await executePlan(ctx, [{ kind: 'comment', key: `${ctx.key}/${marker}`, issue: number, marker, body }]);
 }

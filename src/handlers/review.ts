@@ -1,11 +1,12 @@
-// pull_request_review: an approving review by a person with write access ships a gated winner;
-// a changes-requested review with a body is a rejection with that reason. A bot's review never
-// counts (neither its author nor the webhook's sender may be a bot), nor a failed permission read.
+// pull_request_review: an approving review by a person with write access ships a gated winner (in
+// shadow mode it is answered with what would ship); a changes-requested review with a body is a
+// rejection with that reason. A bot's review never counts (neither its author nor the webhook's
+// sender may be a bot), nor a failed permission read.
 import { z } from 'zod';
-import { LABEL_AWAITING } from '../core/labels.ts';
 import { isBotAccount, personActCounts } from '../core/trust.ts';
 import type { RepoContext } from '../workflows/context.ts';
-import { promoteByPerson, rejectByPerson } from '../workflows/people.ts';
+import { isGated, rejectByPerson } from '../workflows/people.ts';
+import { approveByReview } from '../workflows/person-promote.ts';
 import { lookupPermission } from '../workflows/trust.ts';
 
 const Payload = z.object({
@@ -15,7 +16,7 @@ const Payload = z.object({
     body: z.string().nullable(),
     user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
   }),
-  pull_request: z.object({ number: z.number().int(), labels: z.array(z.object({ name: z.string() })).default([]) }),
+  pull_request: z.object({ number: z.number().int() }),
   sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
 });
 
@@ -32,15 +33,19 @@ export async function onReview(ctx: RepoContext, payload: Record<string, unknown
     return;
   }
   const candidate = await ctx.deps.store.getCandidate(ctx.key, pr.number);
-  if (!candidate || candidate.state !== 'selected') return;
+  if (!candidate) return;
+  // Before a person as the round's decision says, in either mode (shadow mode records no `selected`
+  // and adds no label): the same plan `promote` reads.
+  const gated = await isGated(ctx, candidate);
+  if (candidate.state !== 'selected' && !gated) return;
   const act = personActCounts({ login: user, isBot: false }, await lookupPermission(ctx, user));
   if (!act.counts) {
     ctx.log.info({ pr: pr.number, user, reason: act.reason }, 'review does not count');
     return;
   }
   const state = review.state.toLowerCase();
-  if (state === 'approved' && pr.labels.some((l) => l.name === LABEL_AWAITING)) {
-    const result = await promoteByPerson(ctx, pr.number, user, 'review');
+  if (state === 'approved' && gated) {
+    const result = await approveByReview(ctx, pr.number, user);
     ctx.log.info({ pr: pr.number, ok: result.ok, user }, 'approval');
   } else if (state === 'changes_requested' && review.body && review.body.trim().length > 0) {
     await rejectByPerson(ctx, pr.number, user, review.body.trim().slice(0, 1000));

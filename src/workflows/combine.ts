@@ -11,11 +11,12 @@ import {
   CombineOutcome,
   combineReceipt,
   CombineRecord,
-  combineShadowNote,
   planCombined,
+  planCombineWithheld,
   proposeCombine,
   type CombineProposal,
 } from '../core/combine.ts';
+import { recordAction } from '../core/actions.ts';
 import type { Ranking } from '../core/types.ts';
 import { recordCandidate } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -79,18 +80,17 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
     attempted: false,
   });
   if (proposal === null) return { handedOver: false, notes: [], combined: null };
-  if (ctx.config.mode === 'shadow') {
-    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome: null, mode: 'shadow', now: nowIso(ctx) });
-    const key = `${combineKey(ctx.key, change)}/r${proposal.round}/shadow-receipt`;
-    await executePlan(ctx, [{ kind: 'receipt', key, receipt }]);
-    return { handedOver: false, notes: [combineShadowNote(proposal)], combined: null };
+  const build = await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
+  if (build.withheld.length > 0) {
+    // Kept back (shadow mode): said as live mode would do it, and the round gives way as it would.
+    await executePlan(ctx, planCombineWithheld({ repo: ctx.key, proposal, now: nowIso(ctx) }));
+    return { handedOver: true, next: [] };
   }
-  await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
   const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
   if (!built.success) return { handedOver: false, notes: [], combined: null };
   const record: CombineRecord = { proposal, outcome: built.data };
-  await store.recordAppliedAction(recordKey(ctx, change), record, nowIso(ctx));
+  await executePlan(ctx, [recordAction(recordKey(ctx, change), record)]);
   // The first record stands, should two runs of this claim have built at once.
   const first = await readCombineRecord(ctx, change);
   return first ? finish(ctx, first.proposal, first.outcome) : { handedOver: false, notes: [], combined: null };

@@ -69,26 +69,13 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<v
   await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
 }
 
-/**
- * Writes a reply (a comment outside any plan). A locked conversation takes none: false then, and
- * the caller records it as answered, never retried.
- */
-export async function writeReply(ctx: RepoContext, issue: number, marker: string, body: string): Promise<boolean> {
-  try {
-    await withRetry(ctx, 'reply', () => ctx.gh.upsertComment(issue, marker, body));
-    return true;
-  } catch (error) {
-    if (!lockedConversation(error)) throw error;
-    ctx.log.info({ issue, marker }, 'conversation locked: reply skipped');
-    return false;
-  }
-}
-
 export interface ExecutionResult {
   merge: MergeResult | null;
   applied: string[];
   /** What each action that ran (now or before) answered, by key. */
   results: Map<string, unknown>;
+  /** The planned actions the mode's filter kept back (shadow mode): what the step reports it would do. */
+  withheld: Action[];
 }
 
 const Granted = z.object({ granted: z.boolean() });
@@ -177,6 +164,9 @@ async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, r
 /** The writes whose answer is a MergeResult: the plan stops at a refusal, and the caller plans what follows. */
 const MERGE_PATH: ReadonlySet<Action['kind']> = new Set(['merge', 'auto-merge', 'update-branch']);
 
+/** Whether the mode's filter kept back the plan's merge (shadow mode): nothing merged, and nothing follows a merge. */
+export const mergeWithheld = (result: ExecutionResult): boolean => result.withheld.some((a) => MERGE_PATH.has(a.kind));
+
 /** What an action may take from the job that applies it, instead of reading GitHub again. */
 export interface ExecuteOptions {
   /** The pull requests as this job read them moments before (its group query). */
@@ -230,6 +220,8 @@ async function apply(
       );
     case 'label':
       return withRetry(ctx, 'label', () => gh.addLabels(action.issue, action.labels));
+    case 'react':
+      return withRetry(ctx, 'react', () => gh.react(action.commentId, action.content));
     case 'unlabel':
       return withRetry(ctx, 'unlabel', () => gh.removeLabel(action.issue, action.label));
     case 'mark-ready':
@@ -313,6 +305,8 @@ async function apply(
           (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
       return { granted };
     }
+    case 'record-candidate':
+      return { state: (await deps.store.upsertCandidate({ repo: ctx.key, ...action.candidate })).state };
     case 'set-state': {
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };
@@ -329,6 +323,9 @@ async function apply(
           `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
         ),
       );
+    case 'record':
+      // The executor records the answer under the action's key: the fact is the answer.
+      return action.value;
     case 'record-set':
       return recordSet(ctx, action.record);
     case 'in-repo': {
@@ -353,6 +350,7 @@ export async function executePlan(
 ): Promise<ExecutionResult> {
   const { store } = ctx.deps;
   const actions = forMode(planned, ctx.config);
+  const withheld = planned.filter((a) => !actions.includes(a));
   const applied: string[] = [];
   const results = new Map<string, unknown>();
   let merge: MergeResult | null = null;
@@ -389,5 +387,5 @@ export async function executePlan(
       if (!merge.ok) break;
     }
   }
-  return { merge, applied, results };
+  return { merge, applied, results, withheld };
 }

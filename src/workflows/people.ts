@@ -9,7 +9,6 @@ import {
   type RejectionPlan,
   type RepairChance,
 } from '../core/plan/person.ts';
-import { planPromotion, type Standing } from '../core/plan/promotion.ts';
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planRoundViews } from '../core/plan/views.ts';
@@ -20,14 +19,12 @@ import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
-import { runSteps, selectAndFollow, verifyAndSelect } from './flow.ts';
-import { afterMergeAnswer } from './promote.ts';
+import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
-import { changeActionKey, markerKey, rejectionActionKey } from '../core/keys.ts';
-import { shippedOn } from './shipped.ts';
+import { changeActionKey, markerKey } from '../core/keys.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -36,100 +33,8 @@ async function openCandidate(ctx: RepoContext, pr: number): Promise<CandidateRow
   return c && OPEN_STATES.has(c.state) ? c : null;
 }
 
-/**
- * The candidate a person promotes and how it stands: open in its group, or `rejected`, which is
- * either a round's loss (Arbiter closed it; a person may bring it back) or a person's rejection
- * (its rejection's recorded state change at that head), which stands. Null: no candidate, or one
- * that left otherwise (withdrawn, stale, shipped).
- */
-async function promotedCandidate(
-  ctx: RepoContext,
-  pr: number,
-): Promise<{ row: CandidateRow; kind: 'open' | 'lost' | 'rejected' } | null> {
-  const { store } = ctx.deps;
-  const row = await store.getCandidate(ctx.key, pr);
-  if (!row) return null;
-  if (OPEN_STATES.has(row.state)) return { row, kind: 'open' };
-  if (row.state !== 'rejected') return null;
-  const byPerson = await store.getAppliedAction(rejectionActionKey(ctx.key, row.change, pr, row.headSha, 'state'));
-  return { row, kind: byPerson === null ? 'lost' : 'rejected' };
-}
-
-export async function promoteByPerson(ctx: RepoContext, pr: number, user: string, source: string): Promise<VerbResult> {
-  const found = await promotedCandidate(ctx, pr);
-  const candidate = found?.row ?? null;
-  const lost = found?.kind === 'lost';
-  const view =
-    candidate && found?.kind !== 'rejected'
-      ? await readGroupView(ctx, candidate.change, candidate.base, undefined, lost ? pr : undefined)
-      : null;
-  const shipped = lost ? await shippedOn(ctx, candidate!.change, candidate!.base) : null;
-  const standing: Standing | undefined = !found
-    ? undefined
-    : found.kind === 'rejected'
-      ? { kind: 'rejected', reason: found.row.reason }
-      : found.kind === 'lost'
-        ? { kind: 'lost', reopened: view?.pulls.get(pr)?.state === 'OPEN', shipped: shipped?.pr ?? null }
-        : { kind: 'open' };
-  const evidence = view?.evidence.get(pr);
-  // The candidate brought back is no sibling the round waits on: its own new commits are its own refusal.
-  const pending = view?.pending.filter((p) => p.pr !== pr || !lost) ?? [];
-  const plan = planPromotion({
-    repo: ctx.key,
-    pr,
-    user,
-    source,
-    method: ctx.config.policy.mergeMethod,
-    mergeQueue: view?.branch.mergeQueue === true,
-    candidate: candidate && { change: candidate.change, standing },
-    prefix: ctx.config.commands.prefix,
-    group: view && {
-      round: view.round.number,
-      waiting: pending.length > 0 ? waitingList(pending) : null,
-      evidence: evidence ?? null,
-      isDraft: view.pulls.get(pr)?.isDraft === true,
-    },
-    now: nowIso(ctx),
-  });
-  if ('refused' in plan) return refused(plan.refused.code, plan.refused.message);
-  // The plan refuses unless both were read.
-  const [{ base }, { change, round }] = [candidate!, view!];
-  const { actions, sha } = plan;
-  // The group read the plan came from names the draft's node id: marking it ready needs no read of its own.
-  const result = await executePlan(ctx, actions, { group: view!.pulls });
-  if (ctx.config.mode === 'shadow')
-    return { ok: true, message: `Shadow mode: #${pr} would be promoted now; no pull request was changed.` };
-  const next = await afterMergeAnswer(ctx, {
-    change,
-    round,
-    base,
-    pr,
-    sha,
-    result: result.merge,
-    by: user,
-    scope: `promote/${pr}@${sha}`,
-    parents: view!.pulls.get(pr)?.headParents,
-  });
-  await runSteps(ctx, next);
-  // Queued for GitHub to merge: the round's views say who promoted it and what it waits for (issue 25).
-  const decided = result.merge?.ok && 'queued' in result.merge ? await readablePlan(ctx, round) : null;
-  if (decided) {
-    const end = { kind: 'promoted' as const, pr, by: user };
-    await executePlan(ctx, planRoundViews({ decided, end, prefix: ctx.config.commands.prefix }));
-  }
-  if (result.merge?.ok && 'queued' in result.merge)
-    return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: it is in the merge queue; GitHub merges it.` };
-  if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
-  if (result.merge && !result.merge.ok && result.merge.status === 409)
-    return refused(
-      'head_moved',
-      `The head of #${pr} moved; nothing was merged. The new head is verified in the next round.`,
-    );
-  return refused('not_mergeable', `GitHub refused to merge #${pr}; a person must resolve it.`);
-}
-
 /** Whether the candidate waits at the human gate (DESIGN.md section 6): the decided round put it before a person. */
-async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
+export async function isGated(ctx: RepoContext, candidate: CandidateRow): Promise<boolean> {
   const { store } = ctx.deps;
   const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   const decided = await readablePlan(ctx, round);
@@ -172,12 +77,11 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   if (gated && ctx.config.repair.enabled && !ownBuild) {
     const key = changeActionKey(ctx.key, candidate.change, 'reject', `${pr}@${candidate.headSha}`, 'claim-repair');
     const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: candidate.change, pr }]);
-    // Shadow mode never claims the repair; its plan says what would happen were it free.
+    // A claim the executor kept back (shadow mode): the plan says what would happen were the repair free.
+    const withheld = claimed.withheld.length > 0;
     const free = held === null || (held.pr === pr && byRejection?.pr === pr);
-    if (ctx.config.mode === 'shadow' ? free : repairGranted(claimed, key)) repair = 'granted';
-    if (repair === 'granted' && ctx.config.mode !== 'shadow') {
-      await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
-    }
+    if (withheld ? free : repairGranted(claimed, key)) repair = 'granted';
+    if (repair === 'granted' && !withheld) await recordRepairByRejection(ctx, candidate.change, pr, candidate.headSha);
   }
   if (repair !== 'granted' && held?.pr === pr) repair = 'spent';
   const plan = await rejectionPlan(ctx, candidate, round, user, reason, repair);

@@ -1,7 +1,9 @@
 // Which repair a person's rejection granted: the store's repair row names only the PR, so the
 // rejection that took it records its PR and head here (DESIGN.md section 6: a rejection stands).
 import { z } from 'zod';
-import { nowIso, type RepoContext } from './context.ts';
+import { recordAction } from '../core/actions.ts';
+import type { RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
 import { repairByRejectionKey } from '../core/keys.ts';
 
 const ByRejection = z.object({ pr: z.number(), headSha: z.string() });
@@ -16,7 +18,7 @@ export async function recordRepairByRejection(
   pr: number,
   headSha: string,
 ): Promise<void> {
-  await ctx.deps.store.recordAppliedAction(keyOf(ctx, change), { pr, headSha }, nowIso(ctx));
+  await executePlan(ctx, [recordAction(keyOf(ctx, change), { pr, headSha })]);
 }
 
 /** The rejection that granted the Change's repair, or null when no rejection did (a round's repair verdict). */

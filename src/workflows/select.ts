@@ -212,7 +212,8 @@ async function computePlan(
     const claimed = await executePlan(ctx, [
       { kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target },
     ]);
-    const granted = ctx.config.mode === 'shadow' || repairGranted(claimed, key);
+    // Kept back by the executor (shadow mode): the plan stands as it would be were the repair taken.
+    const granted = claimed.withheld.length > 0 || repairGranted(claimed, key);
     if (!granted) plan = planSelection({ ...base, repairAvailable: false });
   }
   // A winner whose merge waits for required reviews (auto-merge) has them requested too.

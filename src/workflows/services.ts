@@ -5,9 +5,10 @@ import { markerFor } from '../core/render/markers.ts';
 import { admitPull, trackIssue } from './adopt.ts';
 import { linkPull } from './link.ts';
 import type { RepoContext } from './context.ts';
-import { withRetry, writeReply } from './execute.ts';
+import { executePlan } from './execute.ts';
 import { explore } from './portfolio.ts';
-import { cancelChange, promoteByPerson, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
+import { cancelChange, rankNow, recheckCandidate, rejectByPerson, statusOf } from './people.ts';
+import { promoteByPerson } from './person-promote.ts';
 
 export function commandServices(ctx: RepoContext): CommandServices {
   const { store } = ctx.deps;
@@ -41,24 +42,19 @@ export function commandServices(ctx: RepoContext): CommandServices {
       return issue !== null && !issue.pull_request;
     },
     explore: (t, n) => explore(ctx, t, n),
+    // Both once per comment or click (their keys); a locked conversation takes no reply (the
+    // command's effect stands): the executor records it as skipped, never retried.
     async reply(t, body) {
-      const key = `${ctx.key}/${replyMarker(t)}`;
-      if ((await store.getAppliedAction(key)) !== null) return;
       const marker = replyMarker(t);
-      // A locked conversation takes no reply (the command's effect stands): recorded, not retried.
-      const written = await writeReply(ctx, t.issueNumber, marker, `${markerFor(marker)}\n${body}`);
-      await store.recordAppliedAction(
-        key,
-        written ? { replied: true } : { skipped: 'locked' },
-        ctx.deps.clock.now().toISOString(),
-      );
+      const key = `${ctx.key}/${marker}`;
+      await executePlan(ctx, [
+        { kind: 'comment', key, issue: t.issueNumber, marker, body: `${markerFor(marker)}\n${body}` },
+      ]);
     },
     async react(t, content) {
       if (t.commentId === null) return;
       const key = `${ctx.key}/react:${t.commentId}:${content}`;
-      if ((await store.getAppliedAction(key)) !== null) return;
-      await withRetry(ctx, 'react', () => ctx.gh.react(t.commentId!, content));
-      await store.recordAppliedAction(key, { reacted: true }, ctx.deps.clock.now().toISOString());
+      await executePlan(ctx, [{ kind: 'react', key, commentId: t.commentId, content }]);
     },
   };
 }

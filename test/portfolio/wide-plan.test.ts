@@ -1,9 +1,11 @@
 // The wide round's plan (src/core/plan/portfolio.ts): nothing merges, the out candidates close with
 // the reason and their readings, each deep candidate gets one bounded refine dispatch, the receipts
-// keep every reading, and shadow mode keeps only comments, checks and receipts.
+// keep every reading, and shadow mode (the executor's one filter over the same plan) keeps only
+// comments, checks and receipts.
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import { planWideRound, type WideInput } from '../../src/core/plan/portfolio.ts';
+import { forMode } from '../../src/core/shadow.ts';
 import { POLICIES, readingsUsed, type Reading } from '../../src/core/portfolio.ts';
 import type { CandidateEvidence, Criterion } from '../../src/core/types.ts';
 
@@ -130,9 +132,12 @@ describe('planWideRound', () => {
     );
   });
 
-  it('in shadow mode closes nothing and dispatches nothing', () => {
-    const actions = kinds(planWideRound(input('shadow')).actions);
-    expect(actions.filter((a) => /^(close|label|dispatch|set-state)/.test(a))).toEqual([]);
+  it('plans the same closures and dispatches in both modes; the one shadow filter keeps none of them', () => {
+    const planned = planWideRound(input('shadow')).actions;
+    const prState = (a: string): boolean => /^(close|label|dispatch|set-state)/.test(a);
+    expect(kinds(planned).filter(prState)).toEqual(kinds(planWideRound(input('live')).actions).filter(prState));
+    const actions = kinds(forMode(planned, { mode: 'shadow' }));
+    expect(actions.filter(prState)).toEqual([]);
     expect(actions).toContain('comment #7');
   });
 });

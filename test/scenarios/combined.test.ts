@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { duplicateWrites, outcome, withFaults } from '../reliability/helpers.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 600_000 };
 const SELECTION = 'Arbiter / selection';
@@ -112,16 +113,28 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
     expect(outcome(t)).toEqual(outcome(calm));
   });
 
-  it('shadow mode says what it would combine and opens nothing', SLOW, async () => {
-    const shadow = { ...ships, config: `mode: shadow\n${ships.config ?? ''}` };
-    const { t, branchLeft } = await play(shadow);
+  it('shadow mode says what live mode does (combine, no repair) and opens nothing', SLOW, async () => {
+    const { t, branchLeft } = await play(await load('combined-shadow'));
+    expectRendersClean(t);
     expect(writesTo(t, 'POST', REFS)).toEqual([]);
     expect(writesTo(t, 'POST', MERGES)).toEqual([]);
     expect(writesTo(t, 'POST', PULLS)).toEqual([]);
     expect(branchLeft).toBeNull();
     expect(Object.keys(t.prs).sort()).toEqual(['12', '13']);
-    expect(comparison(t)).toContain('Shadow: Arbiter would combine #12 (meets AC1, AC2) and #13 (brings AC3)');
+    expect(t.dispatches).toEqual([]);
     for (const pr of ['12', '13']) expect(t.prs[pr]).toMatchObject({ state: 'open', labels: [] });
+    const said = [
+      ...t.issues['42'].comments.map((c) => c.body),
+      ...['12', '13'].flatMap((pr) => [
+        ...t.prs[pr].comments.map((c) => c.body),
+        ...Object.values(t.prs[pr].checks).flatMap((c) => [c.title ?? '', c.summary ?? '']),
+      ]),
+    ].join('\n');
+    expect(said).toContain('Arbiter would combine #12 (meets AC1, AC2) and #13 (brings AC3)');
+    // Live mode builds the combined candidate before any repair: the shadow report never plans one.
+    expect(said).not.toMatch(/repair/i);
+    // As in live mode, the round waits for the combined candidate: no comparison yet.
+    expect(comparison(t)).toBe('');
   });
 
   it('a refused branch (403) is no combined candidate, with the reason in the comparison', SLOW, async () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
 import { expectRepairTimeoutViews } from '../support/current-views.ts';
+import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 420_000 };
 const SELECTION = 'Arbiter / selection';
@@ -139,6 +140,30 @@ describe('decisions that hold up', () => {
     );
     expect(said.join('\n')).not.toContain('timed out');
   });
+
+  it(
+    'shadow mode answers an approving review as it answers promote: what would ship, nothing changed',
+    SLOW,
+    async () => {
+      const approve = await loadScenarioFile(
+        fileURLToPath(new URL('../../fixtures/scenarios/shadow-approve.yml', import.meta.url)),
+      );
+      const promote = {
+        ...approve,
+        events: [{ at: 8, comment: { on: 31, user: 'maintainer', body: '/arbiter promote' } }],
+      };
+      const answer = 'Shadow mode: #31 would be promoted now; no pull request was changed.';
+      for (const scenario of [approve, promote]) {
+        const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+        // The gate said it the shadow way, and the person's act is answered from the same plan.
+        expect(bot(t, 31)).toContain('would wait for a person');
+        expect(bot(t, 31)).toContain('In live mode, any one of these would ship');
+        expect(bot(t, 31)).toContain(answer);
+        expect(applied(t).filter((s) => /^(close|merge|label|unlabel|ready|review|dispatch) /.test(s))).toEqual([]);
+        expect(t.prs['31']).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
+      }
+    },
+  );
 
   it('candidates on two base branches form two groups, each decided alone', SLOW, async () => {
     const t = await play('decisions-two-bases');

@@ -1,6 +1,7 @@
 // Shadow mode in portfolio search: a policy that needs another reading of the scoring check re-runs
 // CI only in live mode; shadow mode writes nothing but comments and checks (DESIGN.md section 6).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PortfolioPolicy } from '../../src/core/portfolio.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { decidePortfolioRound } from '../../src/workflows/portfolio.ts';
 import { readGroupView } from '../../src/workflows/group-view.ts';
@@ -10,7 +11,7 @@ import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/se
 const KEY = 'acme/todo';
 const PRS = [31, 32, 33];
 
-async function wideRound(w: World): Promise<void> {
+async function wideRound(w: World, policy: PortfolioPolicy = 'successive-halving'): Promise<void> {
   const bench = (pr: number) => ({ name: 'bench', conclusion: 'success', title: `score: 0.${pr}` });
   const checks = (pr: number) => [{ name: 'test', conclusion: 'success' }, bench(pr)];
   await seedGroup(w, { siblings: PRS.map((pr) => ({ pr, checks: checks(pr) })) });
@@ -26,7 +27,7 @@ async function wideRound(w: World): Promise<void> {
     number: 1,
     base: 'main',
     baseSha: 'base0000',
-    policy: 'successive-halving',
+    policy,
     k: 1,
     phase: 'wide',
     wideRound: 1,
@@ -61,5 +62,32 @@ describe('portfolio re-runs and shadow mode', () => {
     expect(w.gh.applied().filter((line) => line.startsWith('rerun'))).toHaveLength(reruns);
     const others = w.gh.applied().filter((line) => !line.startsWith('check ') && !line.startsWith('comment '));
     if (mode === 'shadow') expect(others).toEqual([]);
+  });
+
+  // The wide round's plan is the same in both modes; the executor's one filter keeps its closures
+  // and refine dispatches back in shadow mode (src/core/shadow.ts), as it does for every plan.
+  it.each([
+    { mode: 'live', closed: 2, dispatched: 1 },
+    { mode: 'shadow', closed: 0, dispatched: 0 },
+  ])('top-k decides the wide round: $mode mode closes $closed and dispatches $dispatched', async (c) => {
+    const portfolio = { approaches: ['a', 'b', 'c'], k: 1, policy: 'top-k' };
+    const w = makeWorld({
+      store,
+      config: configOf({ mode: c.mode, gate: { required: ['test'], score: 'bench' }, portfolio }),
+    });
+    await wideRound(w, 'top-k');
+    const ctx = w.ctx('job-claimant');
+    const view = await readGroupView(ctx, 42, 'main');
+    // The last sibling to settle claims the round, then decides it.
+    expect(await store.claimRound(view!.round.id, ctx.token)).not.toBe('taken');
+    expect(await decidePortfolioRound(ctx, view!, view!.round)).toBe(true);
+    const applied = w.gh.applied();
+    expect(applied.filter((line) => line.startsWith('close '))).toHaveLength(c.closed);
+    expect(applied.filter((line) => line.startsWith('dispatch '))).toHaveLength(c.dispatched);
+    if (c.mode === 'shadow') {
+      expect(applied.filter((line) => !line.startsWith('check ') && !line.startsWith('comment '))).toEqual([]);
+      // Nobody leaves the running on a decision that was not carried out.
+      for (const pr of PRS) expect((await store.getCandidate(KEY, pr))?.state).not.toBe('rejected');
+    }
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectAndFollow } from '../../src/workflows/flow.ts';
-import { promoteByPerson } from '../../src/workflows/people.ts';
+import { promoteByPerson } from '../../src/workflows/person-promote.ts';
 import { afterMerged } from '../../src/workflows/promote.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import {

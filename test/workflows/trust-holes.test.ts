@@ -151,6 +151,15 @@ describe('the criteria come only from bodies trusted accounts wrote', () => {
     expect(stored?.criteria.map((c) => c.text)).toEqual(change.criteria.map((c) => c.text));
   });
 
+  it("a stranger's body edit is answered once, through the executor, and changes no criterion", async () => {
+    w.gh.issues.get(42)!.body = hacked;
+    await onIssues(w.ctx('d1'), edit('stranger', hacked));
+    await onIssues(w.ctx('d1'), edit('stranger', hacked)); // the same delivery again
+    expect(w.gh.applied().filter((line) => line.startsWith('comment #42 '))).toEqual(['comment #42 trust-edit:d1']);
+    const stored = await w.store.getChange(w.ctx('read').key, 42);
+    expect(stored?.criteria.map((c) => c.text)).toEqual(change.criteria.map((c) => c.text));
+  });
+
   it('a trusted body edit sets the criteria from the body it wrote, not the live one', async () => {
     const mine = 'Please build it.\n\n## Acceptance criteria\n- [ ] The calendar shows weeks\n';
     w.gh.issues.get(42)!.body = hacked; // an untrusted edit landed after the maintainer's

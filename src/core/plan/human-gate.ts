@@ -67,6 +67,7 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       mentions: tied ? [] : mentions,
       losers: input.losers,
       repoUrl: input.repoUrl,
+      shadow: input.shadow,
     });
     // While a person must act the run asks for action (not a green success), wherever GitHub shows it
     // (an action_required run needs a details_url: the comparison on the Change).

@@ -4,7 +4,7 @@
 import type { ArbiterConfig } from '../../config/schema.ts';
 import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
-import { PR_STATE_ACTIONS, type Action } from '../actions.ts';
+import type { Action } from '../actions.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from '../portfolio.ts';
 import { failedRequired, loserReason } from '../reasons.ts';
@@ -266,9 +266,6 @@ export function planWideRound(input: WideInput): WidePlan {
       { kind: 'dispatch', key: key(`refine/${payload.pr}`), eventType: 'arbiter.candidate.refine', payload },
     );
   }
-  return {
-    wide,
-    deep,
-    actions: shadow ? actions.filter((a) => !PR_STATE_ACTIONS.has(a.kind) && a.kind !== 'set-state') : actions,
-  };
+  // Shadow mode is the executor's one filter (src/core/shadow.ts): the plan is the same in both modes.
+  return { wide, deep, actions };
 }
