@@ -81,14 +81,14 @@ describe("GitHub ends the winner's merge path", () => {
     ['merged or closed meanwhile', { live: { ...base().live!, open: false } }, ['none']],
     ['auto-merge already back on', { live: { ...base().live!, autoMergeBy: 'arbiter[bot]' } }, ['none']],
     [
-      'out of the merge queue with a failed merge group, reviews in: queued again',
+      'out of the merge queue (its merge group failed): a person, never queued again blindly',
       {
         lost: 'queue' as const,
         on: { pr: 61, sha: SHA, round: 1, queue: true },
         branch: { requiredReviews: 1, mergeQueue: true },
         live: { ...base().live!, merge: { ...base().live!.merge!, reviewDecision: 'APPROVED' } },
       },
-      ['again', 'auto-merge'],
+      ['person', 'check-run', 'label', 'comment', 'set-change-state', 'receipt'],
     ],
   ])('%s', (_name, over, expected) => {
     expect(kinds(base(over))).toEqual(expected);

@@ -177,4 +177,28 @@ describe('the merge path', () => {
       expect(t.prs['61'].labels).not.toContain(AWAITING);
     },
   );
+  it('a queued winner whose Change is cancelled: Arbiter takes it out of the queue and says so', SLOW, async () => {
+    const t = await play('merge-path-queue-cancel');
+    // Expected (DESIGN.md section 6: `/arbiter cancel` closes every candidate; nothing merges after it):
+    // queued at its decision (behind main, it waits in the queue), dequeued at the cancel, never merged.
+    // (#81 of Change #8 goes through the queue first and merges at once.)
+    expect(mutations(t, 'enqueuePullRequest').map((w) => w.summary)).toEqual(['enqueue #81', 'enqueue #61']);
+    const out = mutations(t, 'dequeuePullRequest');
+    expect(out.map((w) => w.status)).toEqual([200]);
+    expect(out[0].at).toBeGreaterThanOrEqual(40);
+    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: false });
+    expect(said(t, 61)).toContain('Arbiter took #61 out of the merge queue: #7 was cancelled');
+  });
+
+  it('GitHub removes the queued winner from the merge queue: a person is asked with the reason', SLOW, async () => {
+    const t = await play('merge-path-queue-dequeued');
+    // Never silence, never queued again blindly (its merge group failed): before a person, GitHub's words.
+    expect(mutations(t, 'enqueuePullRequest').map((w) => w.summary)).toEqual(['enqueue #81', 'enqueue #61']);
+    expect(mutations(t, 'dequeuePullRequest')).toEqual([]);
+    expect(merges(t).filter((w) => w.path.endsWith('/pulls/61/merge'))).toEqual([]);
+    expect(t.prs['61']).toMatchObject({ state: 'open', merged: false });
+    expect(t.prs['61'].labels).toContain(AWAITING);
+    expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'action_required' });
+    expect(words(t, 61, 7)).toContain('GitHub took #61 out of the merge queue: "Merge group checks failed"');
+  });
 });

@@ -149,8 +149,9 @@ export function planAutoMergeLost(view: AutoMergeLostView): AutoMergeLostPlan {
     };
   };
   const promote = `approve #${view.pr} or promote it with \`${view.prefix} promote\` to ship it, or cancel the change`;
-  // A person's own choice is never undone by Arbiter.
-  if (view.byPerson) return person(said, promote);
+  // A person's own choice is never undone by Arbiter. The queue removes a pull request when its merge
+  // group failed (or for a reason Arbiter cannot see from here): queued again, it would fail again.
+  if (view.byPerson || view.lost === 'queue') return person(said, promote);
   if (view.actedBefore) return person(`${said}, again after Arbiter took its merge path once more`, promote);
   const path = planMergePath({
     pr: view.pr,

@@ -5,7 +5,8 @@
 // sibling's win ends it. Pure: no I/O, no clock.
 import { z } from 'zod';
 import type { Action } from '../actions.ts';
-import { autoMergeOnKey } from '../keys.ts';
+import { autoMergeOnKey, markerKey } from '../keys.ts';
+import { markerFor } from '../render/markers.ts';
 import { OPEN_STATES, type CandidateState, type ChangeState } from '../types.ts';
 
 /** The store's mark of the auto-merge Arbiter enabled in a group: the winner, its head, the round. */
@@ -68,17 +69,24 @@ export function planAutoMergeOff(view: AutoMergeOffView): Action[] {
   const { on } = view;
   const marker = autoMergeOnKey(view.repo, view.change, view.base);
   const key = `${view.repo}#${view.change}@${view.base}/r${on.round}/auto-merge-off/${on.pr}@${on.sha}`;
-  if (on.queue === true)
+  if (on.queue === true) {
+    const note = markerKey('dequeued', on.pr, on.sha);
     return [
-      {
-        kind: 'dequeue',
-        key,
-        pr: on.pr,
-        sha: on.sha,
-        marker,
-        why,
-      },
+      { kind: 'dequeue', key, pr: on.pr, sha: on.sha, marker, why },
+      // Said where people look, only when GitHub still showed it queued (else GitHub took it out itself).
+      ...(view.live?.inMergeQueue === true
+        ? [
+            {
+              kind: 'comment' as const,
+              key: `${key}/note`,
+              issue: on.pr,
+              marker: note,
+              body: `${markerFor(note)}\nArbiter took #${on.pr} out of the merge queue: ${why}. Nothing was merged.`,
+            },
+          ]
+        : []),
     ];
+  }
   return [
     {
       kind: 'disable-auto-merge',
