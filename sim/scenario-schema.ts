@@ -316,6 +316,16 @@ const LabelEvent = z.strictObject({ on: prNumber, name: z.string().min(1), user:
 
 /** Extension: a person changes the PR's base branch (GitHub sends `edited` with `changes.base`). */
 const RetargetEvent = z.strictObject({ on: prNumber, base: z.string().min(1), user: login.optional() });
+/**
+ * Extension: GitHub turns the candidate's auto-merge off by itself, with its `reason` (sender `user`,
+ * default the candidate's author); or a person with write access turns it off (`user`, no `reason`).
+ */
+const AutoMergeOffEvent = z.strictObject({ on: prNumber, reason: z.string().optional(), user: login.optional() });
+/**
+ * Extension: the candidate leaves the merge queue: GitHub removes it (`reason`, e.g. the merge group's
+ * checks failed; sender `user`, default the candidate's author), or a person removes it (reason `MANUAL`).
+ */
+const DequeueEvent = z.strictObject({ on: prNumber, reason: z.string().min(1), user: login.optional() });
 /** Extension: a person reopens a closed PR. */
 const ReopenEvent = z.strictObject({ on: prNumber, user: login });
 /** Extension: a person marks the PR ready for review, or converts it to a draft (default user: its author). */
@@ -344,6 +354,8 @@ export const EventKinds = [
   'requestReview',
   'approveWorkflows',
   'rerun',
+  'autoMergeOff',
+  'dequeue',
 ] as const;
 export type EventKind = (typeof EventKinds)[number];
 
@@ -368,6 +380,8 @@ export const EventSpec = z
     requestReview: RequestReviewEvent.optional(),
     approveWorkflows: ApproveWorkflowsEvent.optional(),
     rerun: RerunEvent.optional(),
+    autoMergeOff: AutoMergeOffEvent.optional(),
+    dequeue: DequeueEvent.optional(),
   })
   .superRefine((e, ctx) => {
     const present = EventKinds.filter((k) => e[k] !== undefined);

@@ -14,6 +14,14 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
+/**
+ * GitHub caps a webhook's payload at 25 MB and delivers none larger ("Webhook events and payloads"):
+ * a bigger body is not GitHub's, and is refused before it is all read or kept in memory.
+ */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+
+const TOO_LARGE = JSON.stringify({ error: `payload over ${MAX_WEBHOOK_BYTES} bytes: GitHub sends none larger` });
+
 /** The raw body Probot's webhook middleware takes instead of the stream (`request.rawBody`, a Uint8Array). */
 interface WithRawBody {
   body?: unknown;
@@ -30,14 +38,46 @@ export function verifyWebhookSignature(secret: string, log: Pick<Logger, 'warn'>
     const signature = header(req, 'x-hub-signature-256');
     // Probot answers a request without its headers (400 naming them): nothing to read here.
     if (signature === undefined || header(req, 'x-github-event') === undefined) return false;
+    const refuseLarge = (bytes: number): true => {
+      log.warn(
+        { delivery: header(req, 'x-github-delivery') ?? null, bytes, remote: req.socket.remoteAddress ?? null },
+        'webhook refused: over 25 MB, GitHub sends none larger (body not read)',
+      );
+      // The rest of the body is not read: the connection closes once the answer is sent.
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(TOO_LARGE);
+      res.once('finish', () => req.destroy());
+      return true;
+    };
+    // Refused on its declared length, before a byte is read.
+    const declared = Number(header(req, 'content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES) return refuseLarge(declared);
     const hmac = createHmac('sha256', secret);
     const chunks: Buffer[] = [];
     let bytes = 0;
-    for await (const chunk of req) {
-      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      hmac.update(b);
-      chunks.push(b);
-      bytes += b.length;
+    // Read by hand (not `for await`, whose early exit would destroy the socket before the 413 is sent).
+    const read = await new Promise<'end' | 'over' | 'aborted'>((resolve) => {
+      const onData = (chunk: unknown): void => {
+        const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+        bytes += b.length;
+        if (bytes > MAX_WEBHOOK_BYTES) {
+          // A chunked body without a length is cut off as soon as it passes the cap.
+          req.off('data', onData);
+          req.pause();
+          resolve('over');
+          return;
+        }
+        hmac.update(b);
+        chunks.push(b);
+      };
+      req.on('data', onData);
+      req.once('end', () => resolve('end'));
+      req.once('close', () => resolve('aborted'));
+      req.once('error', () => resolve('aborted'));
+    });
+    if (read === 'over') return refuseLarge(bytes);
+    if (read === 'aborted') {
+      req.destroy();
+      return true;
     }
     const expected = Buffer.from(`sha256=${hmac.digest('hex')}`);
     const given = Buffer.from(signature);

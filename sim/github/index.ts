@@ -26,7 +26,9 @@ import {
 import type { Annotation, BranchRules, CheckAction, Permission, Repo, Rerequest } from './model.ts';
 import { botLogin } from './payloads.ts';
 import {
+  autoMergeOff,
   convertToDraft,
+  dequeuePull,
   markReady,
   openPull,
   pushChange,
@@ -281,6 +283,16 @@ export class GitHubEmulator {
 
   reopenPullRequest(repo: string, number: number, user: string): Promise<void> {
     return this.act(repo, (r, out) => setPullState(this.world, r, number, 'open', user, out));
+  }
+
+  /** GitHub turns a pull request's auto-merge off by itself, with its reason; `user` is the sender it names. */
+  turnOffAutoMerge(repo: string, number: number, reason: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => autoMergeOff(this.world, r, number, reason, user, out));
+  }
+
+  /** A pull request leaves the merge queue (GitHub's merge group failed, or a person removed it), with the reason. */
+  dequeuePullRequest(repo: string, number: number, reason: string, user: string): Promise<void> {
+    return this.act(repo, (r, out) => dequeuePull(this.world, r, number, reason, user, out));
   }
 
   retargetPullRequest(repo: string, number: number, base: string, user: string): Promise<void> {

@@ -136,6 +136,36 @@ function turnOffAutoMerge(world: World, repo: Repo, pull: Pull, reason: string, 
   );
 }
 
+/**
+ * Auto-merge goes off as GitHub turns it off by itself, with its `reason` (a scenario's `autoMergeOff`
+ * event): `user` is the sender GitHub names. An error when the pull request has none.
+ */
+export function autoMergeOff(world: World, repo: Repo, number: number, reason: string, user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (pull.merged || issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (!pull.autoMerge) throw new GitHubError(422, 'Pull request auto merge is not enabled');
+  turnOffAutoMerge(world, repo, pull, reason, user, out);
+}
+
+/**
+ * A pull request leaves the merge queue: `dequeuePullRequest` (reason MANUAL), or GitHub removing it
+ * (a scenario's `dequeue` event, e.g. the merge group's checks failed): `pull_request.dequeued` with the reason.
+ */
+export function dequeuePull(world: World, repo: Repo, number: number, reason: string, user: string, out: Sent): void {
+  const { issue, pull } = world.pull(repo, number);
+  if (pull.merged || issue.state !== 'open') throw new GitHubError(422, 'Pull request is closed');
+  if (!pull.queued) throw new GitHubError(422, 'Pull request is not in the merge queue');
+  pull.queued = false;
+  out.push(
+    world.emit(
+      repo,
+      'pull_request',
+      { action: 'dequeued', number, reason, pull_request: world.pullJson(repo, number) },
+      user,
+    ),
+  );
+}
+
 /** `disablePullRequestAutoMerge`: turns a pull request's auto-merge off; an error when it has none. */
 export function disableAutoMerge(world: World, repo: Repo, number: number, user: string, out: Sent): void {
   const { issue, pull } = world.pull(repo, number);
@@ -496,6 +526,8 @@ export function retargetPull(world: World, repo: Repo, number: number, base: str
   if (pull.base === base) return;
   const from = { ref: { from: pull.base }, sha: { from: world.resolveSha(repo, pull.base) } };
   pull.base = base;
+  // A new base leaves the merge queue.
+  pull.queued = false;
   out.push(
     world.emit(
       repo,
@@ -504,6 +536,9 @@ export function retargetPull(world: World, repo: Repo, number: number, base: str
       user,
     ),
   );
+  // Switched by anyone without write access, auto-merge goes off (GitHub's docs, "About auto-merge").
+  if (pull.autoMerge && !mayWrite(world, repo, user))
+    turnOffAutoMerge(world, repo, pull, 'Base branch was changed by a user without write access', user, out);
 }
 
 /** A person converts a pull request back to a draft. */
@@ -511,6 +546,7 @@ export function convertToDraft(world: World, repo: Repo, number: number, user: s
   const { pull } = world.pull(repo, number);
   if (pull.draft) return;
   pull.draft = true;
+  const hadAutoMerge = pull.autoMerge;
   pull.autoMerge = null;
   out.push(
     world.emit(
@@ -520,4 +556,6 @@ export function convertToDraft(world: World, repo: Repo, number: number, user: s
       user,
     ),
   );
+  // A draft cannot merge: its auto-merge goes off, and GitHub says so.
+  if (hadAutoMerge) turnOffAutoMerge(world, repo, pull, 'Pull request was converted to draft', user, out);
 }

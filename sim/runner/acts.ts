@@ -210,6 +210,18 @@ const EVENTS: Record<string, (ctx: ActContext, e: Event, index: number) => Promi
     await ctx.emulator.retargetPullRequest(repoAt(ctx, r.on), r.on, r.base, user);
     ctx.say(`${user} changed the base of #${r.on} to ${r.base}`);
   },
+  async autoMergeOff(ctx, e) {
+    const a = e.autoMergeOff!;
+    const user = a.user ?? candidate(ctx.scenario, a.on).author;
+    await ctx.emulator.turnOffAutoMerge(repoAt(ctx, a.on), a.on, a.reason ?? '', user);
+    ctx.say(`auto-merge of #${a.on} turned off${a.reason ? ` (${a.reason})` : ` by ${user}`}`);
+  },
+  async dequeue(ctx, e) {
+    const d = e.dequeue!;
+    const user = d.user ?? candidate(ctx.scenario, d.on).author;
+    await ctx.emulator.dequeuePullRequest(repoAt(ctx, d.on), d.on, d.reason, user);
+    ctx.say(`#${d.on} left the merge queue (${d.reason})`);
+  },
   async reopen(ctx, e) {
     const r = e.reopen!;
     await ctx.emulator.reopenPullRequest(repoAt(ctx, r.on), r.on, r.user);

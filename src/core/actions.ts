@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
-import { CandidateState } from './types.ts';
+import { CandidateState, ChangeState } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
@@ -78,6 +78,12 @@ export const Action = z.discriminatedUnion('kind', [
     marker: z.string(),
     why: z.string(),
   }),
+  /**
+   * Takes `pr` out of the merge queue (GraphQL `dequeuePullRequest`) when Arbiter queued it and it must
+   * not merge any more (cancelled, its head moved, another winner); `why` says what ended it. GitHub is
+   * asked first: a pull request no longer queued is left as it is.
+   */
+  z.object({ kind: z.literal('dequeue'), ...keyed, pr, sha: z.string(), marker: z.string(), why: z.string() }),
   /** Brings the PR's branch up to date with its base (`PUT …/update-branch`, `expected_head_sha`: `sha`); its new head is verified before any merge. */
   z.object({ kind: z.literal('update-branch'), ...keyed, pr, sha: z.string() }),
   z.object({
@@ -123,6 +129,8 @@ export const Action = z.discriminatedUnion('kind', [
       headSeenAt: z.string(),
     }),
   }),
+  /** A decided state of the Change (`human`: it waits for a person); dropped in shadow mode. */
+  z.object({ kind: z.literal('set-change-state'), ...keyed, change: z.number().int(), state: ChangeState }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
   z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),
@@ -171,6 +179,7 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'merge',
   'auto-merge',
   'disable-auto-merge',
+  'dequeue',
   'update-branch',
   'request-review',
   'dispatch',

@@ -147,6 +147,15 @@ export const branchUpdatedKey = (repo: string, pr: number, sha: string): string 
 /** The auto-merge Arbiter enabled in a group (one at a time: its winner's). */
 export const autoMergeOnKey = (repo: string, change: number, base: string): string =>
   `${N.autoMergeOn}${repo}#${change}@${base}`;
+/**
+ * The stem of the keys of what Arbiter does once after GitHub turned off its auto-merge on `pr` at head
+ * `sha` (turned back on, merged directly): a second turning off of the same head goes to a person.
+ */
+export const autoMergeAgainKey = (repo: string, change: number, base: string, pr: number, sha: string): string =>
+  changeActionKey(repo, change, base, 'auto-merge-again', `${pr}@${sha}`);
+/** The stem of the keys of what follows GitHub taking `pr` out of the merge queue at head `sha`. */
+export const dequeuedKey = (repo: string, change: number, base: string, pr: number, sha: string): string =>
+  changeActionKey(repo, change, base, 'dequeued', `${pr}@${sha}`);
 export const reverifyKey = (repo: string, pr: number, sha: string): string => `${N.reverify}${repo}#${pr}@${sha}`;
 /** The subject of a check event on head `headSha` (deliveries with one subject are interchangeable). */
 export const checkSubjectKey = (repo: string, headSha: string): string => `${N.checkSubject}${repo}@${headSha}`;

@@ -58,6 +58,10 @@ function actionWords(a: Action): string {
       return `auto-merge #${a.pr} at ${a.sha.slice(0, 7)} (${a.method}${a.queue ? ', merge queue' : ''})`;
     case 'disable-auto-merge':
       return `disable the auto-merge of #${a.pr} at ${a.sha.slice(0, 7)} (${a.why})`;
+    case 'dequeue':
+      return `take #${a.pr} at ${a.sha.slice(0, 7)} out of the merge queue (${a.why})`;
+    case 'set-change-state':
+      return `set #${a.change} ${a.state}`;
     case 'update-branch':
       return `update the branch of #${a.pr} from ${a.sha.slice(0, 7)}`;
     case 'request-review':

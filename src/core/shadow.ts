@@ -15,7 +15,7 @@ export function forMode(actions: readonly Action[], config: { mode: Mode }): Act
   if (config.mode === 'live') return [...actions];
   return actions
     .filter((a) => {
-      if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
+      if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair' || a.kind === 'set-change-state') return false;
       if (a.kind === 'set-state') return a.observed === true;
       return true;
     })

@@ -310,6 +310,10 @@ export class GitHubGateway implements GitHubPort {
     return pulls.disableAutoMerge(this.calls, nodeId);
   }
 
+  dequeue(nodeId: string): Promise<void> {
+    return pulls.dequeue(this.calls, nodeId);
+  }
+
   updateBranch(pr: number, expectedHeadSha: string): Promise<void> {
     return pulls.updateBranch(this.calls, pr, expectedHeadSha);
   }

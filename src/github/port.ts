@@ -135,6 +135,8 @@ export interface GitHubPort extends ConfigPort {
   enableAutoMerge(nodeId: string, sha: string, method: 'merge' | 'squash' | 'rebase', queue: boolean): Promise<void>;
   /** Turns off a pull request's auto-merge (GraphQL `disablePullRequestAutoMerge`). */
   disableAutoMerge(nodeId: string): Promise<void>;
+  /** Takes a pull request out of the merge queue (GraphQL `dequeuePullRequest`). */
+  dequeue(nodeId: string): Promise<void>;
   /** Merges the base into the PR's branch (`PUT …/update-branch` with `expected_head_sha`); 422 when the head moved. */
   updateBranch(pr: number, expectedHeadSha: string): Promise<void>;
   requestReviewers(pr: number, reviewers: string[], teams: string[]): Promise<void>;

@@ -151,6 +151,16 @@ export async function disableAutoMerge(gh: RepoOctokit, nodeId: string): Promise
   );
 }
 
+/** `dequeuePullRequest`: takes a pull request out of the merge queue. */
+export async function dequeue(gh: RepoOctokit, nodeId: string): Promise<void> {
+  await callGitHub('dequeue', () =>
+    gh.octokit.graphql(
+      `mutation ArbiterDequeue($id: ID!) { dequeuePullRequest(input: { id: $id }) { clientMutationId } }`,
+      { id: nodeId },
+    ),
+  );
+}
+
 /** `PUT …/pulls/{n}/update-branch`: GitHub merges the base into the head branch (202, done in the background). */
 export async function updateBranch(gh: RepoOctokit, pr: number, expectedHeadSha: string): Promise<void> {
   await callGitHub('update branch', () =>

@@ -15,6 +15,7 @@ import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { writeCheck } from '../workflows/execute.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { withdrawAutoMerge } from '../workflows/auto-merge-off.ts';
+import { onAutoMergeLost } from '../workflows/auto-merge-lost.ts';
 import { runSteps, selectAndFollow } from '../workflows/flow.ts';
 import { recordSelectionLabel, trustOfLogin } from '../workflows/trust.ts';
 import { closingWithdraws } from '../workflows/regroup.ts';
@@ -25,6 +26,8 @@ const Payload = z.object({
   action: z.string(),
   sender: z.object({ login: z.string(), type: z.string().optional() }),
   label: z.object({ name: z.string() }).optional(),
+  /** GitHub's words on why auto-merge went off or the PR left the merge queue: words only, never state. */
+  reason: z.string().nullable().optional(),
   pull_request: z.object({ number: z.number().int(), body: z.string().nullable() }),
 });
 
@@ -84,6 +87,12 @@ export async function onPullRequest(ctx: RepoContext, payload: Record<string, un
     // The selection label accepts a PR only when a trusted account added it: record who did.
     if ((await trustOfLogin(ctx, sender.login, isBotAccount(sender))).trusted)
       await recordSelectionLabel(ctx, pr.number, sender.login);
+  }
+  if (action === 'auto_merge_disabled' || action === 'dequeued') {
+    // GitHub ended the merge path of a winner Arbiter announced as shipping: read again, and never silent.
+    const lost = action === 'dequeued' ? ('queue' as const) : ('auto-merge' as const);
+    await runSteps(ctx, await onAutoMergeLost(ctx, { pr: pr.number, lost, reason: parsed.data.reason ?? '', sender }));
+    return;
   }
   if (action !== 'closed' && !RECORD_ACTIONS.has(action)) return;
   // Arbiter's own acts (marking ready, labelling) are never read as a person's; a PR it opened

@@ -14,7 +14,7 @@ export async function disableOwnAutoMerge(
   ctx: RepoContext,
   action: Extract<Action, { kind: 'disable-auto-merge' }>,
 ): Promise<unknown> {
-  const { gh, deps } = ctx;
+  const { gh } = ctx;
   const pull = await gh.pullState(action.pr);
   let result: unknown;
   if (pull.state !== 'open' || pull.merged || !pull.autoMergeBy) result = { already: true };
@@ -29,9 +29,37 @@ export async function disableOwnAutoMerge(
       result = { refused: error.githubWords };
     }
   }
-  // The mark is taken only while it still names this auto-merge (a later winner's is its own).
-  const mark = AutoMergeOn.safeParse(await deps.store.getAppliedAction(action.marker));
+  await takeMark(ctx, action);
+  return result;
+}
+
+/** Takes the store's mark only while it still names this auto-merge or queue entry (a later winner's is its own). */
+async function takeMark(ctx: RepoContext, action: { marker: string; pr: number; sha: string }): Promise<void> {
+  const { store } = ctx.deps;
+  const mark = AutoMergeOn.safeParse(await store.getAppliedAction(action.marker));
   if (mark.success && mark.data.pr === action.pr && mark.data.sha === action.sha)
-    await deps.store.forgetAppliedAction(action.marker);
+    await store.forgetAppliedAction(action.marker);
+}
+
+/**
+ * Takes the winner Arbiter queued out of the merge queue, after asking GitHub whether it is still
+ * queued; GitHub's refusal (it left meanwhile) is kept as the answer. Then the store's mark is taken.
+ */
+export async function dequeueOwn(ctx: RepoContext, action: Extract<Action, { kind: 'dequeue' }>): Promise<unknown> {
+  const { gh } = ctx;
+  // REST does not say whether a pull request is queued: GraphQL's `isInMergeQueue` does.
+  const pull = (await gh.readGroup([action.pr])).get(action.pr);
+  let result: unknown;
+  if (!pull || pull.state !== 'OPEN' || pull.merge?.inMergeQueue === false) result = { already: true };
+  else {
+    try {
+      await gh.dequeue(pull.id);
+      result = { dequeued: true };
+    } catch (error) {
+      if (!(error instanceof GitHubError) || error.transient) throw error;
+      result = { refused: error.githubWords };
+    }
+  }
+  await takeMark(ctx, action);
   return result;
 }

@@ -58,7 +58,14 @@ export async function withdrawAutoMerge(
     change,
     base,
     on,
-    live: pull ? { open: pull.state === 'OPEN', headSha: pull.headSha, autoMergeBy: pull.autoMergeBy ?? null } : null,
+    live: pull
+      ? {
+          open: pull.state === 'OPEN',
+          headSha: pull.headSha,
+          autoMergeBy: pull.autoMergeBy ?? null,
+          ...(pull.merge ? { inMergeQueue: pull.merge.inMergeQueue } : {}),
+        }
+      : null,
     bot: ctx.gh.botLogin,
     changeState: opts.ending?.change ?? (await store.getChange(ctx.key, change))?.state ?? null,
     candidateState:
@@ -69,7 +76,8 @@ export async function withdrawAutoMerge(
   });
   if (actions.length === 0) return;
   for (const a of actions)
-    if (a.kind === 'disable-auto-merge') ctx.log.info({ pr: a.pr, why: a.why }, 'auto-merge withdrawn');
+    if (a.kind === 'disable-auto-merge' || a.kind === 'dequeue')
+      ctx.log.info({ pr: a.pr, why: a.why, queue: a.kind === 'dequeue' }, 'auto-merge withdrawn');
   await executePlan(ctx, actions);
 }
 

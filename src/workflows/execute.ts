@@ -16,7 +16,7 @@ import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { recordSet } from './candidate-set-store.ts';
-import { disableOwnAutoMerge } from './auto-merge-disable.ts';
+import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -269,6 +269,8 @@ async function apply(
       });
     case 'disable-auto-merge':
       return withRetry(ctx, 'disable auto-merge', () => disableOwnAutoMerge(ctx, action));
+    case 'dequeue':
+      return withRetry(ctx, 'dequeue', () => dequeueOwn(ctx, action));
     case 'update-branch':
       return withRetry(ctx, 'update branch', async (attempt) => {
         if (attempt > 1 || resumed) {
@@ -307,6 +309,9 @@ async function apply(
     }
     case 'record-candidate':
       return { state: (await deps.store.upsertCandidate({ repo: ctx.key, ...action.candidate })).state };
+    case 'set-change-state':
+      await deps.store.setChangeState(ctx.key, action.change, action.state);
+      return { state: action.state };
     case 'set-state': {
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };

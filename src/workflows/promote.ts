@@ -44,10 +44,15 @@ export async function executeDecision(
   const result = await executePlan(ctx, plan.actions, opts);
   // The auto-merge it enabled (now, or in the run this one resumes) is marked, to be withdrawn when
   // its head loses its place.
-  const auto = plan.actions.find((a) => a.kind === 'auto-merge' && !a.queue);
+  const auto = plan.actions.find((a) => a.kind === 'auto-merge');
   const enabled = auto ? MergeResultSchema.safeParse(result.results.get(auto.key)).data : undefined;
   if (auto?.kind === 'auto-merge' && enabled?.ok && enabled.queued === true)
-    await noteAutoMerge(ctx, change.number, base, { pr: auto.pr, sha: auto.sha, round: round.number });
+    await noteAutoMerge(ctx, change.number, base, {
+      pr: auto.pr,
+      sha: auto.sha,
+      round: round.number,
+      ...(auto.queue ? { queue: true } : {}),
+    });
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =

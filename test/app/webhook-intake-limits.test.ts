@@ -2,6 +2,7 @@
 // refused (400) and logged in one line without its body; /metrics is not served there without its
 // token; a well-signed delivery still goes through the signature check to Probot and is recorded.
 import { rmSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,5 +104,71 @@ describe('the webhook port', () => {
     const res = await fetch(`http://127.0.0.1:${app.port}/metrics`);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('arbiter_');
+  });
+  /** A webhook POST written by hand, so a test controls when (and whether) its body ends. */
+  const openPost = (
+    id: string,
+    headers: Record<string, string>,
+  ): { req: ClientRequest; answer: Promise<{ status: number; text: string }> } => {
+    const req = request({
+      host: '127.0.0.1',
+      port: app.port,
+      method: 'POST',
+      path: '/api/github/webhooks',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issues',
+        'x-github-delivery': id,
+        'x-hub-signature-256': sign(SECRET, 'whatever'),
+        ...headers,
+      },
+    });
+    const answer = new Promise<{ status: number; text: string }>((resolve) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      // The server closes the connection once it answered; a client still writing may see the reset
+      // before the answer (status 0): what matters is that the body was neither read to the end nor kept.
+      req.on('error', (error) => resolve({ status: 0, text: String(error) }));
+    });
+    return { req, answer };
+  };
+
+  it('a body declared over 25 MB is refused (413) before any of it is read', async () => {
+    const { req, answer } = openPost('dlv-huge-declared', { 'content-length': String(26 * 1024 * 1024) });
+    req.write('{"action":"opened"'); // 18 bytes of the 26 MB it announced; the rest never comes
+    const res = await answer;
+    req.destroy();
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('GitHub sends none larger');
+    expect(handled.some((d) => d.id === 'dlv-huge-declared')).toBe(false);
+  });
+
+  it('a chunked body (no length) is cut off with 413 once it passes 25 MB', async () => {
+    const { req, answer } = openPost('dlv-huge-chunked', { 'transfer-encoding': 'chunked' });
+    const mb = Buffer.alloc(1024 * 1024, 0x78);
+    let answered = false;
+    void answer.then(() => (answered = true));
+    for (let i = 0; i < 40 && !answered && !req.destroyed; i++)
+      if (!req.write(mb)) await Promise.race([new Promise((r) => req.once('drain', r).once('close', r)), answer]);
+    const res = await answer;
+    req.destroy();
+    expect([413, 0]).toContain(res.status);
+    expect(handled.some((d) => d.id === 'dlv-huge-chunked')).toBe(false);
+  });
+
+  it('/arbiter/health answers while a large delivery is still being read', async () => {
+    const { req, answer } = openPost('dlv-slow-large', { 'content-length': String(24 * 1024 * 1024) });
+    req.write(Buffer.alloc(12 * 1024 * 1024, 0x20)); // half of it; the rest waits for the health answer
+    const health = await fetch(`http://127.0.0.1:${app.port}/arbiter/health`);
+    expect(health.status).toBe(200);
+    // The delivery is still open: its answer has not come (its body is not complete).
+    let done = false;
+    void answer.then(() => (done = true));
+    expect(done).toBe(false);
+    req.end(Buffer.alloc(12 * 1024 * 1024, 0x20));
+    expect((await answer).status).toBe(400); // spaces are not the signed body: refused, as any forgery
   });
 });

@@ -136,4 +136,69 @@ describe('the merge path', () => {
     expect(merges(t)[0].at).toBeGreaterThanOrEqual(40);
     expect(t.prs['61'].checks['Arbiter / gate']?.summary ?? '').toContain('e2e');
   });
+  it(
+    'GitHub turns off the auto-merge of a still-verified winner: Arbiter turns it back on, and the approval merges it',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-auto-merge-off-again');
+      // Expected (DESIGN.md section 6, "Winner": every refusal has a named reason; never "ships" then
+      // nothing): the same head is still the round's verified winner and still waits on a review, so
+      // its merge path is taken again: auto-merge on once more, after GitHub turned it off at 15 s.
+      const on = mutations(t, 'enablePullRequestAutoMerge');
+      expect(on.map((w) => w.status)).toEqual([200, 200]);
+      expect(on[1].at).toBeGreaterThanOrEqual(15);
+      expect(on[1].at).toBeLessThan(30);
+      expect(mutations(t, 'disablePullRequestAutoMerge')).toEqual([]);
+      // The maintainer's approval at 30 s merged it through GitHub's auto-merge: no person was asked.
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      expect(t.writes.some((w) => w.summary.includes(AWAITING))).toBe(false);
+      expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'success' });
+    },
+  );
+
+  it(
+    "a maintainer turns off the winner's auto-merge: never turned back on; a person is asked, and the approval ships it",
+    SLOW,
+    async () => {
+      const t = await play('merge-path-auto-merge-off-person');
+      // GitHub's own turning off at 15 s: back on once. The maintainer's at 20 s is a person's choice:
+      // Arbiter does not undo it (no third enable) and says who turned it off, before a person.
+      const on = mutations(t, 'enablePullRequestAutoMerge');
+      expect(on.map((w) => w.status)).toEqual([200, 200]);
+      expect(on[1].at).toBeLessThan(20);
+      const text = words(t, 61, 7);
+      expect(text).toContain('@maintainer turned off auto-merge on #61');
+      expect(t.writes.some((w) => w.summary.includes(AWAITING) && w.at >= 20 && w.at < 30)).toBe(true);
+      expect(t.prs['61'].checks[SELECTION]).toBeDefined();
+      // The approval at 30 s is a person's act on a gated winner: merged with Arbiter's own `sha` merge.
+      expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
+      expect(merges(t).map((w) => w.status)).toEqual([200]);
+      expect(merges(t)[0].at).toBeGreaterThanOrEqual(30);
+      expect(t.prs['61'].labels).not.toContain(AWAITING);
+    },
+  );
+  it('a queued winner whose Change is cancelled: Arbiter takes it out of the queue and says so', SLOW, async () => {
+    const t = await play('merge-path-queue-cancel');
+    // Expected (DESIGN.md section 6: `/arbiter cancel` closes every candidate; nothing merges after it):
+    // queued at its decision (behind main, it waits in the queue), dequeued at the cancel, never merged.
+    // (#81 of Change #8 goes through the queue first and merges at once.)
+    expect(mutations(t, 'enqueuePullRequest').map((w) => w.summary)).toEqual(['enqueue #81', 'enqueue #61']);
+    const out = mutations(t, 'dequeuePullRequest');
+    expect(out.map((w) => w.status)).toEqual([200]);
+    expect(out[0].at).toBeGreaterThanOrEqual(40);
+    expect(t.prs['61']).toMatchObject({ state: 'closed', merged: false });
+    expect(said(t, 61)).toContain('Arbiter took #61 out of the merge queue: #7 was cancelled');
+  });
+
+  it('GitHub removes the queued winner from the merge queue: a person is asked with the reason', SLOW, async () => {
+    const t = await play('merge-path-queue-dequeued');
+    // Never silence, never queued again blindly (its merge group failed): before a person, GitHub's words.
+    expect(mutations(t, 'enqueuePullRequest').map((w) => w.summary)).toEqual(['enqueue #81', 'enqueue #61']);
+    expect(mutations(t, 'dequeuePullRequest')).toEqual([]);
+    expect(merges(t).filter((w) => w.path.endsWith('/pulls/61/merge'))).toEqual([]);
+    expect(t.prs['61']).toMatchObject({ state: 'open', merged: false });
+    expect(t.prs['61'].labels).toContain(AWAITING);
+    expect(t.prs['61'].checks[SELECTION]).toMatchObject({ conclusion: 'action_required' });
+    expect(words(t, 61, 7)).toContain('GitHub took #61 out of the merge queue: "Merge group checks failed"');
+  });
 });

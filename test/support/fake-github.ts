@@ -741,6 +741,11 @@ export class FakeGitHub implements GitHubPort {
     await this.write(`auto-merge off #${p?.number ?? nodeId}`, () => undefined);
   }
 
+  async dequeue(nodeId: string): Promise<void> {
+    const p = [...this.pulls.values()].find((x) => x.nodeId === nodeId);
+    await this.write(`dequeue #${p?.number ?? nodeId}`, () => undefined);
+  }
+
   async enableAutoMerge(
     nodeId: string,
     sha: string,

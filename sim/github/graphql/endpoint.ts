@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import type { Sent } from '../issue-acts.ts';
-import { disableAutoMerge, enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
+import { dequeuePull, disableAutoMerge, enableAutoMerge, enqueuePull, markReady } from '../pull-acts.ts';
 import { iso, nodeId } from '../payloads.ts';
 import { GitHubError, type World } from '../world.ts';
 import { checkCustomScalars, schemaBreaches } from './answer-check.ts';
@@ -118,6 +118,7 @@ const AutoMergeInput = PullInput.extend({
   expectedHeadOid: z.string().nullable().optional(),
   mergeMethod: z.enum(['MERGE', 'SQUASH', 'REBASE']).nullable().optional(),
 });
+const DequeueInput = z.object({ id: z.string(), clientMutationId: z.string().nullable().optional() });
 const EnqueueInput = PullInput.extend({
   expectedHeadOid: z.string().nullable().optional(),
   jump: z.boolean().nullable().optional(),
@@ -184,6 +185,13 @@ function rootValue(ctx: MutationContext): Record<string, unknown> {
         actor: actor(world, ctx.actor),
         pullRequest: pullRequestNode(world, repo, number),
       };
+    },
+    dequeuePullRequest: (args: unknown) => {
+      const input = parseInput(DequeueInput, args);
+      const { repo, number } = pullByNodeId(world, input.id);
+      dequeuePull(world, repo, number, 'MANUAL', ctx.actor, ctx.out);
+      ctx.summaries.push(`dequeue #${number}`);
+      return { clientMutationId: input.clientMutationId ?? null, mergeQueueEntry: null };
     },
     enqueuePullRequest: (args: unknown) => {
       const input = parseInput(EnqueueInput, args);

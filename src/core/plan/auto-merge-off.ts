@@ -5,11 +5,18 @@
 // sibling's win ends it. Pure: no I/O, no clock.
 import { z } from 'zod';
 import type { Action } from '../actions.ts';
-import { autoMergeOnKey } from '../keys.ts';
+import { autoMergeOnKey, markerKey } from '../keys.ts';
+import { markerFor } from '../render/markers.ts';
 import { OPEN_STATES, type CandidateState, type ChangeState } from '../types.ts';
 
 /** The store's mark of the auto-merge Arbiter enabled in a group: the winner, its head, the round. */
-export const AutoMergeOn = z.object({ pr: z.number().int(), sha: z.string(), round: z.number().int() });
+export const AutoMergeOn = z.object({
+  pr: z.number().int(),
+  sha: z.string(),
+  round: z.number().int(),
+  /** Queued in the merge queue (`enqueuePullRequest`) rather than auto-merge: it is ended by a dequeue. */
+  queue: z.boolean().optional(),
+});
 export type AutoMergeOn = z.infer<typeof AutoMergeOn>;
 
 export interface AutoMergeOffView {
@@ -18,7 +25,7 @@ export interface AutoMergeOffView {
   base: string;
   on: AutoMergeOn;
   /** That pull request as GitHub reports it now (null: GitHub does not know it any more). */
-  live: { open: boolean; headSha: string; autoMergeBy: string | null } | null;
+  live: { open: boolean; headSha: string; autoMergeBy: string | null; inMergeQueue?: boolean } | null;
   /** Arbiter's login, as GitHub names whoever enabled an auto-merge. */
   bot: string;
   changeState: ChangeState | null;
@@ -33,7 +40,10 @@ const short = (sha: string): string => sha.slice(0, 7);
 export function autoMergeEnd(view: AutoMergeOffView): string | null {
   const { on, live, round } = view;
   if (!live || !live.open) return `#${on.pr} is no longer open`;
-  if (live.autoMergeBy !== view.bot) return `GitHub shows no auto-merge of Arbiter's on #${on.pr}`;
+  if (on.queue === true ? live.inMergeQueue === false : live.autoMergeBy !== view.bot)
+    return on.queue === true
+      ? `GitHub shows #${on.pr} out of the merge queue`
+      : `GitHub shows no auto-merge of Arbiter's on #${on.pr}`;
   if (view.changeState === 'cancelled') return `#${view.change} was cancelled`;
   if (view.candidateState !== null && !OPEN_STATES.has(view.candidateState))
     return `#${on.pr} left the comparison (${view.candidateState})`;
@@ -57,13 +67,33 @@ export function planAutoMergeOff(view: AutoMergeOffView): Action[] {
   const why = autoMergeEnd(view);
   if (why === null) return [];
   const { on } = view;
+  const marker = autoMergeOnKey(view.repo, view.change, view.base);
+  const key = `${view.repo}#${view.change}@${view.base}/r${on.round}/auto-merge-off/${on.pr}@${on.sha}`;
+  if (on.queue === true) {
+    const note = markerKey('dequeued', on.pr, on.sha);
+    return [
+      { kind: 'dequeue', key, pr: on.pr, sha: on.sha, marker, why },
+      // Said where people look, only when GitHub still showed it queued (else GitHub took it out itself).
+      ...(view.live?.inMergeQueue === true
+        ? [
+            {
+              kind: 'comment' as const,
+              key: `${key}/note`,
+              issue: on.pr,
+              marker: note,
+              body: `${markerFor(note)}\nArbiter took #${on.pr} out of the merge queue: ${why}. Nothing was merged.`,
+            },
+          ]
+        : []),
+    ];
+  }
   return [
     {
       kind: 'disable-auto-merge',
-      key: `${view.repo}#${view.change}@${view.base}/r${on.round}/auto-merge-off/${on.pr}@${on.sha}`,
+      key,
       pr: on.pr,
       sha: on.sha,
-      marker: autoMergeOnKey(view.repo, view.change, view.base),
+      marker,
       why,
     },
   ];
