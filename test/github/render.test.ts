@@ -309,6 +309,30 @@ describe('the human gate in shadow mode', () => {
     // Shadow mode is one filter, applied by the executor to every plan.
     expect(forMode(plan.actions, { mode: 'shadow' }).filter((a) => a.kind === 'request-review')).toEqual([]);
   });
+
+  it('never says "Approve to ship it": the headline, the gate and its check say a person would decide', () => {
+    const crit = criteria(2, 'A criterion');
+    const plan = planSelection(
+      input([evidence(13, ['met', 'not_met'], crit)], crit, {
+        config: configOf({ mode: 'shadow', repair: { enabled: false } }),
+      }),
+    );
+    expect(plan.verdict.kind).toBe('human');
+    const shown = forMode(plan.actions, { mode: 'shadow' });
+    const texts = shown.flatMap((a) =>
+      a.kind === 'comment'
+        ? [structureOf(a.body).visible]
+        : a.kind === 'check-run'
+          ? [a.title ?? '', a.summary ?? '']
+          : [],
+    );
+    expect(texts.join('\n')).not.toMatch(/Approve to ship|awaiting approval/);
+    expect(structureOf(comparisonOf(plan)).visible).toContain(
+      'Shadow mode: a person would decide. Best candidate #13 meets 1 of 2 criteria',
+    );
+    const run = shown.find((a) => a.kind === 'check-run' && a.pr === 13);
+    expect(run?.kind === 'check-run' && run.title).toBe('Shadow: a person would decide');
+  });
 });
 
 describe('links point at the repository on its own host', () => {

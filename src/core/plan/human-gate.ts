@@ -79,7 +79,13 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       name: 'Arbiter / selection',
       status: 'completed',
       conclusion: comparisonUrl ? 'action_required' : 'neutral',
-      title: input.title?.(pr) ?? (input.winner === pr ? 'Selected: awaiting approval' : 'A person must choose'),
+      title:
+        input.title?.(pr) ??
+        (input.shadow
+          ? 'Shadow: a person would decide'
+          : input.winner === pr
+            ? 'Selected: awaiting approval'
+            : 'A person must choose'),
       summary: gate.split('\n').slice(1).join('\n').trim(),
       text: pr === before[0] ? input.text : undefined,
       buttons: input.buttons,

@@ -29,6 +29,15 @@ export { decide, type SelectionInput } from './verdict.ts';
  * Turns a verdict into receipts, comments, check runs, closures, labels and the promotion. The
  * selection receipt keeps the inputs and one line per planned action, so it can be replayed.
  */
+/**
+ * A person's decision as shadow mode says it: nothing ships on an approval there, so the live
+ * words "Approve to ship it" would promise what cannot happen.
+ */
+function shadowWhy(why: string): string {
+  const asked = why.replace(/ Approve to ship it( as it is)? or cancel the change\.$/, '');
+  return `Shadow mode: a person would decide. ${asked} In live mode an approval would ship it; in shadow mode nothing ships.`;
+}
+
 export function planSelection(input: SelectionInput): SelectionPlan {
   const plan = planOutcome(input);
   const { ranking: _ranking, ...given } = input;
@@ -98,7 +107,9 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${pathWords(path!, shadow)} (${verdict.risk.risk} risk).`
       : verdict.kind === 'repair'
         ? `#${verdict.target} is the best candidate; ${shadow ? 'Arbiter would ask for one repair' : 'a repair is requested'}: ${verdict.objective}.`
-        : verdict.why;
+        : shadow
+          ? shadowWhy(verdict.why)
+          : verdict.why;
   // Kept in the receipt, so the next round's comparison can list this one below it.
   receipt.data.headline = headline;
   const display = input.display ?? {};
@@ -328,7 +339,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
         base: input.base,
         before: verdict.before,
         winner: verdict.winner,
-        why: verdict.why,
+        why: shadow ? shadowWhy(verdict.why) : verdict.why,
         evidence,
         heads: new Map([...evidence].map(([pr, e]) => [pr, e.headSha])),
         titles: display.titles,
