@@ -63,6 +63,7 @@ export async function onAutoMergeLost(ctx: RepoContext, input: AutoMergeLost): P
       ? {
           open: pull.state === 'OPEN',
           headSha: pull.headSha,
+          baseRef: pull.baseRef,
           autoMergeBy: pull.autoMergeBy ?? null,
           inMergeQueue: pull.merge?.inMergeQueue === true,
           merge: pull.merge ? { ...pull.merge, strict: view.branch.strict === true, branchUpdated: updated } : null,

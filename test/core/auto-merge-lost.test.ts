@@ -17,6 +17,7 @@ const base = (over: Partial<AutoMergeLostView> = {}): AutoMergeLostView => ({
   live: {
     open: true,
     headSha: SHA,
+    baseRef: 'main',
     autoMergeBy: null,
     inMergeQueue: false,
     merge: {
@@ -92,6 +93,13 @@ describe("GitHub ends the winner's merge path", () => {
     ],
   ])('%s', (_name, over, expected) => {
     expect(kinds(base(over))).toEqual(expected);
+  });
+
+  it('does nothing on a pull request retargeted to another base: no merge into a base it was not selected for', () => {
+    const view = base({ live: { ...base().live!, baseRef: 'release' } });
+    expect(kinds(view)).toEqual(['none']);
+    const plan = planAutoMergeLost(view);
+    expect(plan.why).toBe("#61 now targets release, not main: it is compared afresh in that base's group");
   });
 
   it("names who ended it and GitHub's reason, in words a person reads", () => {

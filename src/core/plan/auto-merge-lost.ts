@@ -37,6 +37,8 @@ export interface AutoMergeLostView {
   live: {
     open: boolean;
     headSha: string;
+    /** The base it targets now: a retarget makes it another group's candidate. */
+    baseRef: string;
     autoMergeBy: string | null;
     inMergeQueue: boolean;
     merge: MergeView | null;
@@ -76,6 +78,10 @@ function notOurs(view: AutoMergeLostView): string | null {
   if (view.changeState === 'cancelled') return `#${view.change.number} was cancelled`;
   if (view.candidateState !== null && !OPEN_STATES.has(view.candidateState))
     return `#${pr} left the comparison (${view.candidateState})`;
+  // The base changed (a retarget sends auto_merge_disabled too, maybe before its `edited` is
+  // handled): merging now would ship it into a base it was never selected for.
+  if (live.baseRef !== view.base)
+    return `#${pr} now targets ${live.baseRef}, not ${view.base}: it is compared afresh in that base's group`;
   if (live.headSha !== on.sha)
     return `the head of #${pr} moved to ${short(live.headSha)}: it is verified and compared afresh`;
   if (round.ships === null || round.ships.pr !== pr || round.ships.sha !== on.sha)
