@@ -28,6 +28,8 @@ export interface WithdrawOptions {
   pulls?: ReadonlyMap<number, PullState>;
   /** The round about to be carried out, in place of the stored current round (a decision being executed). */
   round?: { number: number; plan: SelectionPlan | null };
+  /** A person's promotion about to ship this head: whatever else Arbiter enabled in the group goes first. */
+  promoting?: { pr: number; sha: string };
   /** What is about to end (before the plan that ends it runs): the Change cancelled, or a candidate leaving. */
   ending?: { change?: ChangeState; candidate?: { pr: number; state: CandidateState } };
 }
@@ -72,7 +74,7 @@ export async function withdrawAutoMerge(
       opts.ending?.candidate?.pr === on.pr
         ? opts.ending.candidate.state
         : ((await store.getCandidate(ctx.key, on.pr))?.state ?? null),
-    round: { number: round.number, ships: shipsOf(round.plan) },
+    round: { number: round.number, ships: opts.promoting ?? shipsOf(round.plan) },
   });
   if (actions.length === 0) return;
   for (const a of actions)

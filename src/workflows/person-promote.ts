@@ -12,6 +12,7 @@ import { planRoundViews } from '../core/plan/views.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
+import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { executePlan, mergeWithheld } from './execute.ts';
 import { runSteps } from './flow.ts';
 import { afterMergeAnswer } from './promote.ts';
@@ -88,6 +89,9 @@ export async function promoteByPerson(
   // The plan refuses unless both were read.
   const [{ base }, { change, round }] = [candidate!, view!];
   const { actions, sha } = plan;
+  // The round's winner may still hold Arbiter's auto-merge or merge-queue entry: it goes first, so two
+  // pull requests of one Change are never set to merge at once.
+  await withdrawAutoMerge(ctx, change.number, base, { pulls: view!.pulls, promoting: { pr, sha } });
   // The group read the plan came from names the draft's node id: marking it ready needs no read of its own.
   const result = await executePlan(ctx, actions, { group: view!.pulls });
   if (mergeWithheld(result))

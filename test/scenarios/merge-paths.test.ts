@@ -177,6 +177,20 @@ describe('the merge path', () => {
       expect(t.prs['61'].labels).not.toContain(AWAITING);
     },
   );
+  it(
+    'a maintainer promotes the loser while the winner waits in the queue: the winner leaves the queue first',
+    SLOW,
+    async () => {
+      const t = await play('merge-path-queue-promote-loser');
+      const queue = t.writes
+        .filter((w) => w.status < 300 && (w.operation === 'enqueuePullRequest' || w.operation === 'dequeuePullRequest'))
+        .map((w) => w.summary);
+      // Never two candidates of #7 in the queue at once: #61 out before #62 in.
+      expect(queue).toEqual(['enqueue #81', 'enqueue #61', 'dequeue #61', 'enqueue #62']);
+      expect(said(t, 61)).toContain('Arbiter took #61 out of the merge queue');
+      expect(t.prs['61']).toMatchObject({ merged: false });
+    },
+  );
   it('a queued winner whose Change is cancelled: Arbiter takes it out of the queue and says so', SLOW, async () => {
     const t = await play('merge-path-queue-cancel');
     // Expected (DESIGN.md section 6: `/arbiter cancel` closes every candidate; nothing merges after it):
