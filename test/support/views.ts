@@ -72,7 +72,7 @@ export function viewProblems(view: View): string[] {
 
 /** The last sentence of a closed loser's comment: how to bring it back (before a ship), or that nothing more ships. */
 const BRING_BACK =
-  /(?:To ship it instead, reopen it and comment `\S+ promote` on it \(write access\) once its siblings have settled\.|#\d+ shipped for #\d+, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.)$/;
+  /(?:To ship it instead, reopen it and comment `\S+ promote` on it \(write access\) once its siblings have settled\.|(?:\S+)?#\d+ shipped for (?:\S+)?#\d+, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.)$/;
 
 /** Every pull request Arbiter closed as lost (`arbiter:lost`): its loser's comment ends with how to bring it back. */
 export function loserProblems(t: {
@@ -81,8 +81,12 @@ export function loserProblems(t: {
   const problems: string[] = [];
   for (const [n, pr] of Object.entries(t.prs)) {
     if (!pr.labels.includes('arbiter:lost')) continue;
-    const notes = pr.comments.filter((c) => c.user.endsWith('[bot]') && c.body.startsWith(`<!-- arbiter:note:${n}:`));
-    if (notes.length === 0) problems.push(`#${n}: lost, with no comment saying why`);
+    // Another repository's pull request is keyed `owner/name#N`; its note's marker names N.
+    const number = n.includes('#') ? n.slice(n.lastIndexOf('#') + 1) : n;
+    const notes = pr.comments.filter(
+      (c) => c.user.endsWith('[bot]') && c.body.startsWith(`<!-- arbiter:note:${number}:`),
+    );
+    if (notes.length === 0) problems.push(`${n.includes('#') ? n : `#${n}`}: lost, with no comment saying why`);
     for (const note of notes)
       if (!BRING_BACK.test(note.body.trim()))
         problems.push(`#${n}: the loser's comment does not end with how to bring it back`);

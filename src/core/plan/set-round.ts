@@ -130,7 +130,7 @@ export function planSetLosers(input: {
             key: k('note'),
             issue: member.number,
             marker,
-            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}.`,
+            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${winner} shipped for ${refText(input.change)}, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand.`,
           },
           { kind: 'close', key: k('close'), pr: member.number, relabel: { add: [LABEL_LOST], remove: [] } },
         ],
