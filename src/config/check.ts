@@ -185,9 +185,16 @@ export const getRepoConfig = async (
   const cached = freshCachedConfig(deps, key, state.config, state.loadedAt);
   if (cached) return cached;
   // Jobs of this process that miss together share one read (per generation: a push since starts afresh).
-  return configFlight(deps.store, `config\u0000${key}\u0000${state.generation}`, () =>
-    loadDefaultConfig(deps, gh, { owner, repo }, state.generation),
-  );
+  return configFlight(deps.store, `config\u0000${key}\u0000${state.generation}`, async () => {
+    // A flight that settled between this job's read of the state and now has cached the config:
+    // taken from the store, not read again (the miss was only this job's stale read).
+    const now = await deps.store.getConfigState(key);
+    if (!now.valid) return null;
+    return (
+      freshCachedConfig(deps, key, now.config, now.loadedAt) ??
+      loadDefaultConfig(deps, gh, { owner, repo }, now.generation)
+    );
+  });
 };
 
 /** Reads the default branch's config and caches it, or marks the repository's config invalid. */
