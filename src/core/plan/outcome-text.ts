@@ -81,7 +81,11 @@ export function reasonsFor(
  * Arbiter ships nothing more there, and a reopened loser is closed again as a late sibling.
  */
 export function bringBackWords(prefix: string, change: number, shipped: number | null): string {
-  if (shipped !== null)
-    return `#${shipped} shipped for #${change}, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand.`;
+  if (shipped !== null) return shippedWords(`#${shipped}`, `#${change}`);
   return `To ship it instead, reopen it and comment \`${prefix} promote\` on it (write access) once its siblings have settled.`;
+}
+
+/** A loser's last words once another candidate shipped: nothing more ships for that Change on this base. */
+export function shippedWords(shipped: string, change: string): string {
+  return `${shipped} shipped for ${change}, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand.`;
 }

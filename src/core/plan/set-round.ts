@@ -5,6 +5,7 @@
 // single-repository candidate is; Arbiter cannot ship a set yet, so then the Change goes to a
 // person. A set that loses to a winner that ships has every member closed with the reason, once
 // the winner merged. Pure: the sets, the best single candidate and the round in; words and actions out.
+import { shippedWords } from './outcome-text.ts';
 import type { Action } from '../actions.ts';
 import { refText, type PullRef, type SetRecord } from '../candidate-set.ts';
 import { changeActionKey, markerKey } from '../keys.ts';
@@ -130,7 +131,7 @@ export function planSetLosers(input: {
             key: k('note'),
             issue: member.number,
             marker,
-            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${winner} shipped for ${refText(input.change)}, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand.`,
+            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${shippedWords(winner, refText(input.change))}`,
           },
           { kind: 'close', key: k('close'), pr: member.number, relabel: { add: [LABEL_LOST], remove: [] } },
         ],
