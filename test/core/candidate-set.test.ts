@@ -163,11 +163,12 @@ describe('a set’s gate', () => {
     timedOut: false,
   });
 
-  it('is promotable only when every member’s required checks passed', () => {
+  it('is promotable only when every member’s required checks passed, counting every member’s passing checks', () => {
     expect(setGate([member(api, { gate: gate(true) }), member(ui, { gate: gate(true) })])).toEqual({
       settled: true,
       promotable: true,
       reason: 'every required check of every member passed',
+      passing: 2,
     });
   });
 
