@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
 import { renderGfm } from '../support/gfm.ts';
+import { loserProblems } from '../support/views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const ACCEPTANCE = 'Arbiter / acceptance';
@@ -71,6 +72,11 @@ describe('two candidate sets and a single candidate on one Change', () => {
         );
       }
       expect(applied(t).filter((w) => /^close /.test(w.summary)).length).toBe(3);
+      // Every loser's note ends with what comes next (a set is not brought back; #12 can be).
+      expect(loserProblems(t)).toEqual([]);
+      expect(note(t, 'acme/ui#10')).toMatch(
+        /Arbiter does not bring a losing set back; its members' branches stay, to reuse by hand\.$/,
+      );
       // Shipping a set is another step (composite.order): nothing merges here yet.
       expect(applied(t).filter((w) => /^merge /.test(w.summary))).toEqual([]);
 

@@ -18,9 +18,6 @@ import { renderRankingTable, renderReceiptText, type SetRanking } from '../rende
 import type { SelectionInput } from './verdict.ts';
 import { belowWords, membersOf, rankSets, setSummary, setText, type RankedSet, type SetsStanding } from './set-rank.ts';
 
-/** "set `slow` (acme/api#7, acme/ui#9)", with links. */
-export const setName = (set: SetRecord, web: string | null): string => setText(set, web);
-
 /** The sets' standing in the round and the comparison's line on each. */
 export function setsInRound(input: SelectionInput): SetsStanding & { notes: string[] } {
   const none = { compared: [], winner: null, tied: null, notes: [] };
@@ -30,7 +27,7 @@ export function setsInRound(input: SelectionInput): SetsStanding & { notes: stri
   const criteria = input.change.criteria.length;
   const best = input.ranking.ordered.find((c) => c.rank === 1) ?? null;
   const notes = standing.compared.map((s) => {
-    const name = setName(s.record, web);
+    const name = setText(s.record, web);
     if (!s.summary.promotable)
       return `Candidate ${name}: unpromotable (${s.record.gate?.reason ?? 'its gate failed'}).`;
     const summary = setSummary(s, criteria);
@@ -42,7 +39,7 @@ export function setsInRound(input: SelectionInput): SetsStanding & { notes: stri
         .join(', then ')}) or cancels the Change.`;
     if (standing.tied?.sets.includes(s)) return `Candidate ${name}: ${summary}; a person chooses (see above).`;
     if (standing.winner !== null)
-      return `Candidate ${name}: ${summary}; ranks below ${setName(standing.winner.record, web)}: ${belowWords({ name: `set \`${standing.winner.record.name}\``, summary: standing.winner.summary }, { what: 'set', summary: s.summary }, criteria)}.`;
+      return `Candidate ${name}: ${summary}; ranks below ${setText(standing.winner.record, web)}: ${belowWords({ name: `set \`${standing.winner.record.name}\``, summary: standing.winner.summary }, { what: 'set', summary: s.summary }, criteria)}.`;
     if (best !== null && best.promotable)
       return `Candidate ${name}: ${summary}; ranks below #${best.pr}: ${belowWords({ name: `#${best.pr}`, summary: best }, { what: 'set', summary: s.summary }, criteria)}.`;
     return `Candidate ${name}: ${summary}.`;
