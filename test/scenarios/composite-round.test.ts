@@ -99,7 +99,7 @@ describe('the round waits for candidate sets', () => {
         applied(t)
           .filter((w) => /^(merge|close) /.test(w.summary))
           .map((w) => w.summary),
-      ).toEqual(['close #12']);
+      ).toEqual(['close #12, label #12 arbiter:lost']);
       expect(t.dispatches).toEqual([]);
       for (const key of ['acme/api#7', 'acme/ui#9']) {
         const check = t.prs[key]!.checks[SELECTION]!;
