@@ -6,7 +6,7 @@
 // Pure: the round's inputs and plan in; words and actions out.
 import { shippedWords } from './outcome-text.ts';
 import type { Action } from '../actions.ts';
-import { refText, type PullRef, type SetRecord } from '../candidate-set.ts';
+import { refText, type PullRef } from '../candidate-set.ts';
 import { changeActionKey, markerKey } from '../keys.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { markerFor } from '../render/markers.ts';
