@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
 import { renderGfm } from '../support/gfm.ts';
-import { loserProblems } from '../support/views.ts';
+import { loserProblems, transcriptViews, viewProblems } from '../support/views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const ACCEPTANCE = 'Arbiter / acceptance';
@@ -74,6 +74,8 @@ describe('two candidate sets and a single candidate on one Change', () => {
       expect(applied(t).filter((w) => /^close /.test(w.summary)).length).toBe(3);
       // Every loser's note ends with what comes next (a set is not brought back; #12 can be).
       expect(loserProblems(t)).toEqual([]);
+      // No internal code, evidence id or unrendered table in anything a person reads.
+      expect(transcriptViews(t).flatMap(viewProblems)).toEqual([]);
       expect(note(t, 'acme/ui#10')).toMatch(
         /Arbiter does not bring a losing set back; its members' branches stay, to reuse by hand\.$/,
       );
