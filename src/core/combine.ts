@@ -7,6 +7,7 @@ import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
 import type { Receipt } from './receipt.ts';
 import { changeActionKey, combinedMarker } from './keys.ts';
+import { plannedActions } from './replay-lines.ts';
 
 export interface CombineInput {
   repo: string;
@@ -206,12 +207,43 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
   });
   const marker = combinedMarker(p.change);
   const receipt = combineReceipt({ repo, proposal: p, outcome: null, mode: 'shadow', now: input.now });
-  return [
-    { kind: 'receipt', key: k('receipt'), receipt },
-    waiting(p.a),
-    waiting(p.b),
-    { kind: 'comment', key: k('note'), issue: p.change, marker, body: `${markerFor(marker)}\n${said}` },
-  ];
+  const inputs = { repo, proposal: p, outcome: null, mode: 'shadow', now: input.now };
+  return plannedActions(
+    [
+      { kind: 'receipt', key: k('receipt'), receipt },
+      waiting(p.a),
+      waiting(p.b),
+      { kind: 'comment', key: k('note'), issue: p.change, marker, body: `${markerFor(marker)}\n${said}` },
+    ],
+    { planner: 'combine', inputs },
+  );
+}
+
+/** No combined candidate came of the build: its receipt, with the reason (the comparison carries the note). */
+export function planCombineEnded(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: Exclude<CombineOutcome, { outcome: 'opened' }>;
+  mode: string;
+  now: string;
+}): Action[] {
+  const receipt = combineReceipt(input);
+  const key = `${combineKey(input.repo, input.proposal.change)}/receipt`;
+  return plannedActions([{ kind: 'receipt', key, receipt }], { planner: 'combine', inputs: input });
+}
+
+/** The combine plan a COMBINED_CANDIDATE receipt recorded, planned again from its inputs (`npm run replay`). */
+export function planCombineReceipt(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: CombineOutcome | null;
+  mode: string;
+  now: string;
+}): Action[] {
+  const { repo, proposal, outcome, mode, now } = input;
+  if (outcome === null) return planCombineWithheld({ repo, proposal, now });
+  if (outcome.outcome === 'opened') return planCombined({ repo, proposal, outcome, mode, now });
+  return planCombineEnded({ repo, proposal, outcome, mode, now });
 }
 
 /** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */
@@ -279,7 +311,7 @@ export function planCombined(input: {
   const marker = combinedMarker(p.change);
   const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
   const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
-  return [
+  const actions: Action[] = [
     { kind: 'receipt', key: k('receipt'), receipt },
     waiting(p.a),
     waiting(p.b),
@@ -294,6 +326,7 @@ export function planCombined(input: {
         `The comparison follows once #${c} has settled.`,
     },
   ];
+  return plannedActions(actions, { planner: 'combine', inputs: input });
 }
 
 /** The reason a source of the winning combined candidate closes with. */

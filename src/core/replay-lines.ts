@@ -122,6 +122,12 @@ function withPlanned(r: Receipt, planned: PlannedBy): Receipt {
       return { ...r, data: { ...r.data, planned } };
     case 'ACCEPTANCE_REPAIR':
       return { ...r, data: { ...r.data, planned } };
+    case 'PROMOTION':
+      return { ...r, data: { ...r.data, planned } };
+    case 'PORTFOLIO_WIDE':
+      return { ...r, data: { ...r.data, planned } };
+    case 'COMBINED_CANDIDATE':
+      return { ...r, data: { ...r.data, planned } };
     default:
       return r;
   }
@@ -131,11 +137,15 @@ function withPlanned(r: Receipt, planned: PlannedBy): Receipt {
 export type PlannerInputs = PlannedBy extends infer T ? (T extends PlannedBy ? Omit<T, 'outcome'> : never) : never;
 
 /**
- * The plan's actions, its receipt carrying the planner's name, its inputs and one line per other
- * action, so `npm run replay` runs the planner again on them (src/core/replay.ts).
+ * The plan's actions, its (first) receipt carrying the planner's name, its inputs and one line per
+ * other action, so `npm run replay` runs the planner again on them (src/core/replay.ts). A second
+ * receipt of the plan is one of those lines: it replays as part of the first (kept once, kept small).
  */
 export function plannedActions(actions: Action[], by: PlannerInputs): Action[] {
-  const outcome = describePlan({ actions: actions.filter((a) => a.kind !== 'receipt') });
+  const carrier = actions.findIndex((a) => a.kind === 'receipt');
+  const outcome = describePlan({ actions: actions.filter((_, i) => i !== carrier) });
   const planned: PlannedBy = { ...by, outcome };
-  return actions.map((a) => (a.kind === 'receipt' ? { ...a, receipt: withPlanned(a.receipt, planned) } : a));
+  return actions.map((a, i) =>
+    i === carrier && a.kind === 'receipt' ? { ...a, receipt: withPlanned(a.receipt, planned) } : a,
+  );
 }

@@ -9,7 +9,7 @@ import {
   combineFailureNote,
   combineKey,
   CombineOutcome,
-  combineReceipt,
+  planCombineEnded,
   CombineRecord,
   planCombined,
   planCombineWithheld,
@@ -100,8 +100,7 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
 async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: CombineOutcome): Promise<CombineStep> {
   const now = nowIso(ctx);
   if (outcome.outcome !== 'opened') {
-    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now });
-    await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, proposal.change)}/receipt`, receipt }]);
+    await executePlan(ctx, planCombineEnded({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
     return { handedOver: false, notes: [combineFailureNote(proposal, outcome)], combined: null };
   }
   // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds

@@ -11,6 +11,8 @@ import { failedRequired, loserReason } from '../reasons.ts';
 import { bringBackWords } from './outcome-text.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { Receipt } from '../receipt.ts';
+import type { WideInputs } from '../planner-inputs.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 /** A slot as the comparison shows it. */
 export interface SlotView {
@@ -267,5 +269,30 @@ export function planWideRound(input: WideInput): WidePlan {
     );
   }
   // Shadow mode is the executor's one filter (src/core/shadow.ts): the plan is the same in both modes.
-  return { wide, deep, actions };
+  return { wide, deep, actions: plannedActions(actions, { planner: 'portfolio-wide', inputs: recordedInputs(input) }) };
+}
+
+/** The inputs as the wide receipt keeps them: readings by PR, and only the config values the plan reads. */
+function recordedInputs(input: WideInput): WideInputs {
+  const { readings, config, step, ...rest } = input;
+  const prefix = config.commands?.prefix;
+  return {
+    ...rest,
+    step: {
+      kind: 'chosen',
+      deep: step.deep,
+      out: step.out,
+      ranking: step.ranking.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({
+        pr,
+        rank,
+        promotable,
+        met,
+        gaps,
+        score,
+        passing,
+      })),
+    },
+    readings: Object.fromEntries([...readings].map(([pr, values]) => [String(pr), values])),
+    config: { mode: config.mode, ...(prefix === undefined ? {} : { commands: { prefix } }) },
+  };
 }
