@@ -182,9 +182,10 @@ export function combineFailureNote(
 }
 
 /**
- * The build the executor kept back (shadow mode): what live mode would do, said as "would". As in
- * live mode the round gives way to the combined candidate, so it plans no repair and no comparison.
- * A and B's selection checks complete as neutral: a shadow check never holds a merge.
+ * The build the executor kept back (shadow mode): what live mode would do, said as "would", is where
+ * the shadow round ends: combine A and B, and ship the combined candidate if it passes. As in live
+ * mode it plans no repair and no comparison of A and B; shadow mode builds nothing, so no next round
+ * compares three. A and B's selection checks complete as neutral: a shadow check never holds a merge.
  */
 export function planCombineWithheld(input: { repo: string; proposal: CombineProposal; now: string }): Action[] {
   const { repo, proposal: p } = input;
@@ -192,8 +193,10 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
   const sides = `#${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
   const said =
     `Shadow mode: no candidate meets every criterion, but Arbiter would combine ${sides} into a combined ` +
-    `candidate on \`${p.branch}\`: together they meet ${p.together.join(', ')}. The round would wait for it ` +
-    'and compare the three once it has settled. In shadow mode it opens nothing.';
+    `candidate on \`${p.branch}\`: together they meet ${p.together.join(', ')}. Live mode would verify it ` +
+    `like any candidate and ship the combined pull request if it passes, closing #${p.a.pr} and #${p.b.pr} ` +
+    'as combined into it. In shadow mode it opens nothing, so this is where the shadow comparison of this ' +
+    'change ends.';
   const waiting = (side: CombineSide): Action => ({
     kind: 'check-run',
     key: k(`check/${side.pr}`),
@@ -202,7 +205,7 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
     name: 'Arbiter / selection',
     status: 'completed',
     conclusion: 'neutral',
-    title: 'Shadow: would wait for a combined candidate',
+    title: `Shadow: would combine #${p.a.pr} and #${p.b.pr}`,
     summary: said,
   });
   const marker = combinedMarker(p.change);

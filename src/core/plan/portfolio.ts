@@ -11,7 +11,7 @@ import { failedRequired, loserReason } from '../reasons.ts';
 import { bringBackWords } from './outcome-text.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { Receipt } from '../receipt.ts';
-import type { WideInputs } from '../planner-inputs.ts';
+import { WideInputs } from '../planner-inputs.ts';
 import { plannedActions } from '../replay-lines.ts';
 
 /** A slot as the comparison shows it. */
@@ -275,7 +275,6 @@ export function planWideRound(input: WideInput): WidePlan {
 /** The inputs as the wide receipt keeps them: readings by PR, and only the config values the plan reads. */
 function recordedInputs(input: WideInput): WideInputs {
   const { readings, config, step, ...rest } = input;
-  const prefix = config.commands?.prefix;
   return {
     ...rest,
     step: {
@@ -293,6 +292,7 @@ function recordedInputs(input: WideInput): WideInputs {
       })),
     },
     readings: Object.fromEntries([...readings].map(([pr, values]) => [String(pr), values])),
-    config: { mode: config.mode, ...(prefix === undefined ? {} : { commands: { prefix } }) },
+    // The schema keeps only the values the plan reads (the caller may pass the whole config).
+    config: WideInputs.shape.config.parse(config),
   };
 }
