@@ -6,6 +6,8 @@ import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
 import { CandidateState, ChangeState } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
+import { digest } from './digest.ts';
+import { checkWriteKey } from './keys.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
@@ -193,3 +195,14 @@ export const recordAction = (key: string, value: unknown): Extract<Action, { kin
   key,
   value,
 });
+
+export type CheckRunAction = Extract<Action, { kind: 'check-run' }>;
+
+/**
+ * A check run written on its own (a waiting list, a gate in progress, a refusal), as an action the
+ * executor applies: keyed by its content, so the same content on the same head is written once and
+ * new content is a new write.
+ */
+export function checkAction(repo: string, check: Omit<CheckRunAction, 'kind' | 'key'>): CheckRunAction {
+  return { kind: 'check-run', key: checkWriteKey(repo, check.headSha, check.name, digest(check)), ...check };
+}

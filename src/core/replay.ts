@@ -12,7 +12,8 @@ import { CombineOutcome, CombineProposal, planCombineReceipt } from './combine.t
 import { issuesOf, SelectionPlan } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
 import { Receipt, type PlannedBy, type SelectionReceipt } from './receipt.ts';
-import { canonicalJson, receiptLine } from './replay-lines.ts';
+import { canonicalJson } from './digest.ts';
+import { receiptLine } from './replay-lines.ts';
 
 type RecordKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
 

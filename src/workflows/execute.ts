@@ -31,13 +31,13 @@ const checkIdOf = (recorded: unknown): number | null => {
   return parsed.success ? parsed.data.id : null;
 };
 
-export type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
+type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
 
 /**
  * Creates or updates Arbiter's check run of that name on a head. An identical write is skipped;
  * creation is claimed in the store so two runs never create the same check twice.
  */
-export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
+async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
   const { store } = ctx.deps;
   const idKey = checkIdKey(ctx.key, check.headSha, check.name);
   const contentKey = checkContentKey(ctx.key, check.headSha, check.name, contentHash(check));

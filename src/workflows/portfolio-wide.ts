@@ -9,7 +9,8 @@ import type { ScoringRun } from '../github/portfolio-calls.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { RoundRow } from '../store/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
-import { executePlan, writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import type { GroupView } from './model.ts';
 import { roundDoneKey } from '../core/keys.ts';
 
@@ -231,20 +232,22 @@ async function requestReruns(
     const shadow = ctx.config.mode === 'shadow';
     if (!shadow) await gh.rerun(run);
     await ctx.deps.store.recordAppliedAction(key, { rerun: run.id, at: nowIso(ctx) }, nowIso(ctx));
-    await writeCheck(ctx, {
-      pr,
-      headSha: e.headSha,
-      name: 'Arbiter / selection',
-      status: 'in_progress',
-      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(
-        0,
-        200,
-      ),
-      summary: shadow
-        ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
-          `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
-        : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr,
+        headSha: e.headSha,
+        name: 'Arbiter / selection',
+        status: 'in_progress',
+        title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(
+          0,
+          200,
+        ),
+        summary: shadow
+          ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
+            `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
+          : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
+      }),
+    ]);
   }
   return waiting || stalled.length === 0 ? null : stalled;
 }

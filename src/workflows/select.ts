@@ -18,7 +18,8 @@ import type { ChangeRow, RoundRow, StoredReceipt } from '../store/types.ts';
 import { budgetTaker } from './acceptance.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
-import { executePlan, repairGranted, writeCheck } from './execute.ts';
+import { executePlan, repairGranted } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
 import { branchUpdatedFrom } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
@@ -68,17 +69,19 @@ async function showWaiting(
     // never a waiting list read before it.
     const now = await ctx.deps.store.getRound(view.round.id);
     if (!now || now.selection !== null || now.decision !== null) return;
-    await writeCheck(ctx, {
-      pr: s.pr,
-      headSha: s.headSha,
-      name: 'Arbiter / selection',
-      status: 'in_progress',
-      title: (waitsForCombined(s.pr)
-        ? `Waiting for the combined candidate #${combined?.pr}`
-        : `${waitingOn} ${list}`
-      ).slice(0, 200),
-      summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr: s.pr,
+        headSha: s.headSha,
+        name: 'Arbiter / selection',
+        status: 'in_progress',
+        title: (waitsForCombined(s.pr)
+          ? `Waiting for the combined candidate #${combined?.pr}`
+          : `${waitingOn} ${list}`
+        ).slice(0, 200),
+        summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
+      }),
+    ]);
   }
 }
 
