@@ -161,6 +161,22 @@ export const Action = z.discriminatedUnion('kind', [
    * Actions on pull requests of another repository of the installation (a candidate set's members:
    * a check, a note, a closure), applied there in order, each once by its own key.
    */
+  /** A portfolio's deep round: the refines it awaits (one per PR that goes deep), recorded before they are dispatched. */
+  z.object({
+    kind: z.literal('record-deep'),
+    ...keyed,
+    change: pr,
+    portfolio: z.number().int(),
+    deep: z.array(z.object({ pr, headSha: z.string() })),
+    dispatchedAt: z.string(),
+  }),
+  /** Another reading of the scoring check on `pr`: its run asked to run again (an Actions job, or a check-run rerequest). */
+  z.object({
+    kind: z.literal('rerun'),
+    ...keyed,
+    pr,
+    run: z.object({ id: z.number().int(), appSlug: z.string().nullable() }),
+  }),
   z.object({
     kind: z.literal('in-repo'),
     ...keyed,
@@ -172,7 +188,7 @@ export type Action = z.infer<typeof Action>;
 
 export type ActionKind = Action['kind'];
 
-/** Writes that change PR state on GitHub; shadow mode drops them from a plan. */
+/** Writes that change PR state (or run CI) on GitHub; shadow mode drops them from a plan. */
 export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'close',
   'label',
@@ -187,6 +203,7 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'dispatch',
   'combine',
   'combine-merge',
+  'rerun',
 ]);
 
 /** The action that records `value` under `key` (the first record stands). */

@@ -135,6 +135,8 @@ export const checkContentKey = (repo: string, headSha: string, name: string, has
   `${N.checkContent}${repo}:${headSha}:${name}:${hash}`;
 export const checkCreateKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkCreate}${repo}:${headSha}:${name}`;
+/** The re-run action of a portfolio's request for another reading (the request itself is keyed `requestKey`). */
+export const rerunActionKey = (requestKey: string): string => `${requestKey}/run`;
 /** A check run's write as a plan action: the same content on the same head is one action. */
 export const checkWriteKey = (repo: string, headSha: string, name: string, digest: string): string =>
   `${N.checkWrite}${repo}:${headSha}:${name}:${digest}`;

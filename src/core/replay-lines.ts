@@ -68,6 +68,10 @@ function actionWords(a: Action): string {
       return `record ${a.key}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
+    case 'record-deep':
+      return `await the refines of ${a.deep.map((d) => `#${d.pr}`).join(', ') || 'nobody'} (portfolio ${a.portfolio} of #${a.change})`;
+    case 'rerun':
+      return `re-run the scoring check of #${a.pr} (run ${a.run.id})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
   }

@@ -42,7 +42,7 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/merge-refusals.ts': 1,
   'src/workflows/people.ts': 12,
   'src/workflows/portfolio-sweep.ts': 6,
-  'src/workflows/portfolio-wide.ts': 11,
+  'src/workflows/portfolio-wide.ts': 7,
   'src/workflows/portfolio.ts': 9,
   'src/workflows/promote.ts': 11,
   'src/workflows/regroup.ts': 5,

@@ -251,6 +251,16 @@ export function planWideRound(input: WideInput): WidePlan {
       { kind: 'set-state', key: key(`state/${pr}`), pr, state: 'rejected', reason },
     );
   }
+  // The refines are awaited before they are asked for: an answer never finds its deep round unrecorded.
+  if (step.deep.length > 0)
+    actions.push({
+      kind: 'record-deep',
+      key: key('deep'),
+      change: change.number,
+      portfolio: input.portfolio,
+      deep: step.deep.map((pr) => ({ pr, headSha: evidence.get(pr)!.headSha })),
+      dispatchedAt: input.now,
+    });
   for (const payload of refines) {
     const e = evidence.get(payload.pr)!;
     const summary = `${headline}\n\nArbiter asked the agent to refine #${payload.pr} (readings ${describeReadings(readingsOf(payload.pr))}). Its next push opens round ${round + 1}, the normal selection.`;
