@@ -72,7 +72,7 @@ export const ReplayedEntry = z.object({
   id: z.number().int(),
   kind: z.string(),
   round: z.number().int(),
-  replay: z.enum(['same', 'part-of-selection', 'record']),
+  replay: z.enum(['same', 'part-of-selection', 'part-of-plan', 'record']),
 });
 
 export const Transcript = z.object({

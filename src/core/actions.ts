@@ -6,6 +6,8 @@ import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
 import { CandidateState, ChangeState } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
+import { digest } from './digest.ts';
+import { checkWriteKey } from './keys.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
@@ -159,6 +161,22 @@ export const Action = z.discriminatedUnion('kind', [
    * Actions on pull requests of another repository of the installation (a candidate set's members:
    * a check, a note, a closure), applied there in order, each once by its own key.
    */
+  /** A portfolio's deep round: the refines it awaits (one per PR that goes deep), recorded before they are dispatched. */
+  z.object({
+    kind: z.literal('record-deep'),
+    ...keyed,
+    change: pr,
+    portfolio: z.number().int(),
+    deep: z.array(z.object({ pr, headSha: z.string() })),
+    dispatchedAt: z.string(),
+  }),
+  /** Another reading of the scoring check on `pr`: its run asked to run again (an Actions job, or a check-run rerequest). */
+  z.object({
+    kind: z.literal('rerun'),
+    ...keyed,
+    pr,
+    run: z.object({ id: z.number().int(), appSlug: z.string().nullable() }),
+  }),
   z.object({
     kind: z.literal('in-repo'),
     ...keyed,
@@ -170,7 +188,7 @@ export type Action = z.infer<typeof Action>;
 
 export type ActionKind = Action['kind'];
 
-/** Writes that change PR state on GitHub; shadow mode drops them from a plan. */
+/** Writes that change PR state (or run CI) on GitHub; shadow mode drops them from a plan. */
 export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'close',
   'label',
@@ -185,6 +203,7 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'dispatch',
   'combine',
   'combine-merge',
+  'rerun',
 ]);
 
 /** The action that records `value` under `key` (the first record stands). */
@@ -193,3 +212,14 @@ export const recordAction = (key: string, value: unknown): Extract<Action, { kin
   key,
   value,
 });
+
+export type CheckRunAction = Extract<Action, { kind: 'check-run' }>;
+
+/**
+ * A check run written on its own (a waiting list, a gate in progress, a refusal), as an action the
+ * executor applies: keyed by its content, so the same content on the same head is written once and
+ * new content is a new write.
+ */
+export function checkAction(repo: string, check: Omit<CheckRunAction, 'kind' | 'key'>): CheckRunAction {
+  return { kind: 'check-run', key: checkWriteKey(repo, check.headSha, check.name, digest(check)), ...check };
+}

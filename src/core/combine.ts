@@ -7,6 +7,7 @@ import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
 import type { Receipt } from './receipt.ts';
 import { changeActionKey, combinedMarker } from './keys.ts';
+import { plannedActions } from './replay-lines.ts';
 
 export interface CombineInput {
   repo: string;
@@ -181,9 +182,10 @@ export function combineFailureNote(
 }
 
 /**
- * The build the executor kept back (shadow mode): what live mode would do, said as "would". As in
- * live mode the round gives way to the combined candidate, so it plans no repair and no comparison.
- * A and B's selection checks complete as neutral: a shadow check never holds a merge.
+ * The build the executor kept back (shadow mode): what live mode would do, said as "would", is where
+ * the shadow round ends: combine A and B, and ship the combined candidate if it passes. As in live
+ * mode it plans no repair and no comparison of A and B; shadow mode builds nothing, so no next round
+ * compares three. A and B's selection checks complete as neutral: a shadow check never holds a merge.
  */
 export function planCombineWithheld(input: { repo: string; proposal: CombineProposal; now: string }): Action[] {
   const { repo, proposal: p } = input;
@@ -191,8 +193,10 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
   const sides = `#${p.a.pr} (meets ${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
   const said =
     `Shadow mode: no candidate meets every criterion, but Arbiter would combine ${sides} into a combined ` +
-    `candidate on \`${p.branch}\`: together they meet ${p.together.join(', ')}. The round would wait for it ` +
-    'and compare the three once it has settled. In shadow mode it opens nothing.';
+    `candidate on \`${p.branch}\`: together they meet ${p.together.join(', ')}. Live mode would verify it ` +
+    `like any candidate and ship the combined pull request if it passes, closing #${p.a.pr} and #${p.b.pr} ` +
+    'as combined into it. In shadow mode it opens nothing, so this is where the shadow comparison of this ' +
+    'change ends.';
   const waiting = (side: CombineSide): Action => ({
     kind: 'check-run',
     key: k(`check/${side.pr}`),
@@ -201,17 +205,48 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
     name: 'Arbiter / selection',
     status: 'completed',
     conclusion: 'neutral',
-    title: 'Shadow: would wait for a combined candidate',
+    title: `Shadow: would combine #${p.a.pr} and #${p.b.pr}`,
     summary: said,
   });
   const marker = combinedMarker(p.change);
   const receipt = combineReceipt({ repo, proposal: p, outcome: null, mode: 'shadow', now: input.now });
-  return [
-    { kind: 'receipt', key: k('receipt'), receipt },
-    waiting(p.a),
-    waiting(p.b),
-    { kind: 'comment', key: k('note'), issue: p.change, marker, body: `${markerFor(marker)}\n${said}` },
-  ];
+  const inputs = { repo, proposal: p, outcome: null, mode: 'shadow', now: input.now };
+  return plannedActions(
+    [
+      { kind: 'receipt', key: k('receipt'), receipt },
+      waiting(p.a),
+      waiting(p.b),
+      { kind: 'comment', key: k('note'), issue: p.change, marker, body: `${markerFor(marker)}\n${said}` },
+    ],
+    { planner: 'combine', inputs },
+  );
+}
+
+/** No combined candidate came of the build: its receipt, with the reason (the comparison carries the note). */
+export function planCombineEnded(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: Exclude<CombineOutcome, { outcome: 'opened' }>;
+  mode: string;
+  now: string;
+}): Action[] {
+  const receipt = combineReceipt(input);
+  const key = `${combineKey(input.repo, input.proposal.change)}/receipt`;
+  return plannedActions([{ kind: 'receipt', key, receipt }], { planner: 'combine', inputs: input });
+}
+
+/** The combine plan a COMBINED_CANDIDATE receipt recorded, planned again from its inputs (`npm run replay`). */
+export function planCombineReceipt(input: {
+  repo: string;
+  proposal: CombineProposal;
+  outcome: CombineOutcome | null;
+  mode: string;
+  now: string;
+}): Action[] {
+  const { repo, proposal, outcome, mode, now } = input;
+  if (outcome === null) return planCombineWithheld({ repo, proposal, now });
+  if (outcome.outcome === 'opened') return planCombined({ repo, proposal, outcome, mode, now });
+  return planCombineEnded({ repo, proposal, outcome, mode, now });
 }
 
 /** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */
@@ -279,7 +314,7 @@ export function planCombined(input: {
   const marker = combinedMarker(p.change);
   const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
   const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
-  return [
+  const actions: Action[] = [
     { kind: 'receipt', key: k('receipt'), receipt },
     waiting(p.a),
     waiting(p.b),
@@ -294,6 +329,7 @@ export function planCombined(input: {
         `The comparison follows once #${c} has settled.`,
     },
   ];
+  return plannedActions(actions, { planner: 'combine', inputs: input });
 }
 
 /** The reason a source of the winning combined candidate closes with. */

@@ -50,6 +50,8 @@ export const KEY_NAMESPACES = {
   checkContent: 'check-content:',
   /** The one run that creates a check run for a head and name; workflows/execute.ts. */
   checkCreate: 'check-create:',
+  /** A check run planned on its own (a waiting list, a gate in progress), by its content; core/actions.ts `checkAction`. */
+  checkWrite: 'check-write:',
   /** One more try of a merge GitHub refused; workflows/execute.ts. */
   mergeRetry: 'merge-retry:',
   /** A branch's protection rules read in a time window; workflows/branch-rules.ts. */
@@ -133,6 +135,11 @@ export const checkContentKey = (repo: string, headSha: string, name: string, has
   `${N.checkContent}${repo}:${headSha}:${name}:${hash}`;
 export const checkCreateKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkCreate}${repo}:${headSha}:${name}`;
+/** The re-run action of a portfolio's request for another reading (the request itself is keyed `requestKey`). */
+export const rerunActionKey = (requestKey: string): string => `${requestKey}/run`;
+/** A check run's write as a plan action: the same content on the same head is one action. */
+export const checkWriteKey = (repo: string, headSha: string, name: string, digest: string): string =>
+  `${N.checkWrite}${repo}:${headSha}:${name}:${digest}`;
 /** Try `n` (from 1) of the merge action keyed `actionKey`. */
 export const mergeRetryKey = (actionKey: string, n: number): string => `${N.mergeRetry}${actionKey}:${n}`;
 export const branchRulesKey = (repo: string, branch: string, window: number): string =>

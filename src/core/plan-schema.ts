@@ -74,11 +74,23 @@ export const WideDecision = z.object({
 export type WideDecision = z.infer<typeof WideDecision>;
 
 /**
+ * Shadow mode kept a combine back: what live mode would do (combine A and B, and ship the combined
+ * candidate if it passes) is where the shadow round ends. Nothing is built, so no next round follows.
+ */
+export const WouldCombineDecision = z.object({
+  verdict: z.object({ kind: z.literal('would-combine'), a: pr, b: pr }),
+  actions: z.array(Action),
+});
+export type WouldCombineDecision = z.infer<typeof WouldCombineDecision>;
+
+/**
  * A round's recorded decision as a selection plan: null while none is recorded, and for a
- * portfolio's wide round (which has no selection plan). Anything else is a RecordedShapeError.
+ * portfolio's wide round or a shadow round that would combine (neither has a selection plan).
+ * Anything else is a RecordedShapeError.
  */
 export function readSelectionPlan(decision: unknown): SelectionPlan | null {
-  if (decision === null || decision === undefined || WideDecision.safeParse(decision).success) return null;
+  if (decision === null || decision === undefined) return null;
+  if (WideDecision.safeParse(decision).success || WouldCombineDecision.safeParse(decision).success) return null;
   return parseRecorded(SelectionPlan, decision, 'the selection plan');
 }
 

@@ -6,6 +6,14 @@ import { MergeView } from './merge-view.ts';
 import { CheckRunButton } from './check-run.ts';
 import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
+import {
+  CombineInputs,
+  MergeAnswerInputs,
+  PromotionInputs,
+  ResumeGivenUpInputs,
+  ShippedInputs,
+  WideInputs,
+} from './planner-inputs.ts';
 
 const pr = z.number().int();
 const Risk = z.enum(['low', 'medium', 'high']);
@@ -205,6 +213,12 @@ export const PlannedBy = z.discriminatedUnion('planner', [
   z.object({ planner: z.literal('repair-timeout'), inputs: RepairTimeoutInputs, outcome: z.array(z.string()) }),
   z.object({ planner: z.literal('rejection'), inputs: RejectionInputs, outcome: z.array(z.string()) }),
   z.object({ planner: z.literal('cancel'), inputs: CancelInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('promotion'), inputs: PromotionInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('merge-answer'), inputs: MergeAnswerInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('shipped'), inputs: ShippedInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('resume-given-up'), inputs: ResumeGivenUpInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('combine'), inputs: CombineInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('portfolio-wide'), inputs: WideInputs, outcome: z.array(z.string()) }),
 ]);
 export type PlannedBy = z.infer<typeof PlannedBy>;
 
@@ -237,7 +251,14 @@ export const HumanGateData = z.object({
   planned: PlannedBy.optional(),
 });
 
-export const PromotionData = z.object({ candidate: pr, headSha: z.string(), by: z.string(), method: MergeMethod });
+export const PromotionData = z.object({
+  candidate: pr,
+  headSha: z.string(),
+  by: z.string(),
+  method: MergeMethod,
+  /** The shipped plan's inputs and outcome; absent on older receipts. */
+  planned: PlannedBy.optional(),
+});
 
 export const AcceptanceData = z.object({
   candidate: pr,
@@ -269,6 +290,8 @@ export const PortfolioWideData = z.object({
   ),
   unlinked: z.array(z.object({ pr, slot: z.string() })),
   mode: z.enum(['live', 'shadow']),
+  /** The wide round's inputs and outcome (its deep receipt is one of the actions it planned); absent on older receipts. */
+  planned: PlannedBy.optional(),
 });
 
 export const PortfolioDeepData = z.object({
@@ -291,6 +314,8 @@ export const CombinedData = z.object({
   baseSha: z.string().nullable(),
   merges: z.array(z.object({ pr, sha: z.string().nullable() })),
   reason: z.string().nullable(),
+  /** The plan's inputs and outcome; absent on older receipts. */
+  planned: PlannedBy.optional(),
 });
 
 const head = { repo: z.string(), change: z.number().int(), round: z.number().int(), at: z.string() };

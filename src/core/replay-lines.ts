@@ -3,27 +3,7 @@
 // line). Pure: the digest is FNV-1a over JSON with sorted keys, the same on any machine.
 import type { Action } from './actions.ts';
 import type { PlannedBy, Receipt } from './receipt.ts';
-
-/** JSON with object keys sorted and `undefined` left out, as JSON.stringify leaves it out. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
-/** Eight hex digits of FNV-1a (32 bits) over the canonical JSON. */
-export function digest(value: unknown): string {
-  const text = canonicalJson(value);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
+import { digest } from './digest.ts';
 
 const quoted = (text: string, max = 60): string =>
   JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -88,6 +68,10 @@ function actionWords(a: Action): string {
       return `record ${a.key}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
+    case 'record-deep':
+      return `await the refines of ${a.deep.map((d) => `#${d.pr}`).join(', ') || 'nobody'} (portfolio ${a.portfolio} of #${a.change})`;
+    case 'rerun':
+      return `re-run the scoring check of #${a.pr} (run ${a.run.id})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
   }
@@ -122,6 +106,12 @@ function withPlanned(r: Receipt, planned: PlannedBy): Receipt {
       return { ...r, data: { ...r.data, planned } };
     case 'ACCEPTANCE_REPAIR':
       return { ...r, data: { ...r.data, planned } };
+    case 'PROMOTION':
+      return { ...r, data: { ...r.data, planned } };
+    case 'PORTFOLIO_WIDE':
+      return { ...r, data: { ...r.data, planned } };
+    case 'COMBINED_CANDIDATE':
+      return { ...r, data: { ...r.data, planned } };
     default:
       return r;
   }
@@ -131,11 +121,15 @@ function withPlanned(r: Receipt, planned: PlannedBy): Receipt {
 export type PlannerInputs = PlannedBy extends infer T ? (T extends PlannedBy ? Omit<T, 'outcome'> : never) : never;
 
 /**
- * The plan's actions, its receipt carrying the planner's name, its inputs and one line per other
- * action, so `npm run replay` runs the planner again on them (src/core/replay.ts).
+ * The plan's actions, its (first) receipt carrying the planner's name, its inputs and one line per
+ * other action, so `npm run replay` runs the planner again on them (src/core/replay.ts). A second
+ * receipt of the plan is one of those lines: it replays as part of the first (kept once, kept small).
  */
 export function plannedActions(actions: Action[], by: PlannerInputs): Action[] {
-  const outcome = describePlan({ actions: actions.filter((a) => a.kind !== 'receipt') });
+  const carrier = actions.findIndex((a) => a.kind === 'receipt');
+  const outcome = describePlan({ actions: actions.filter((_, i) => i !== carrier) });
   const planned: PlannedBy = { ...by, outcome };
-  return actions.map((a) => (a.kind === 'receipt' ? { ...a, receipt: withPlanned(a.receipt, planned) } : a));
+  return actions.map((a, i) =>
+    i === carrier && a.kind === 'receipt' ? { ...a, receipt: withPlanned(a.receipt, planned) } : a,
+  );
 }

@@ -4,11 +4,16 @@
 import type { Action } from './actions.ts';
 import { planSelection } from './plan/selection.ts';
 import { planCancel, planRejection } from './plan/person.ts';
-import { planRepairTimeout } from './plan/sweep.ts';
+import { planRepairTimeout, planResumeGivenUp } from './plan/sweep.ts';
+import { planPromotion } from './plan/promotion.ts';
+import { planMergeAnswer, planShipped } from './plan/after-merge.ts';
+import { planWideRound } from './plan/portfolio.ts';
+import { CombineOutcome, CombineProposal, planCombineReceipt } from './combine.ts';
 import { issuesOf, SelectionPlan } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
 import { Receipt, type PlannedBy, type SelectionReceipt } from './receipt.ts';
-import { canonicalJson, receiptLine } from './replay-lines.ts';
+import { canonicalJson } from './digest.ts';
+import { receiptLine } from './replay-lines.ts';
 
 type RecordKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
 
@@ -18,6 +23,8 @@ export type ReplayResult =
   | { result: 'different'; kind: Receipt['kind']; round: number; diff: string[]; planner?: string }
   /** A receipt planned as part of a selection (its repair, its human gate): replayed with it. */
   | { result: 'part-of-selection'; kind: RecordKind; round: number }
+  /** A receipt another planner made beside its own (a wide round's deep receipt): replayed with that one. */
+  | { result: 'part-of-plan'; kind: RecordKind; round: number; planner: string }
   /** A receipt that records what was done (a merge, an acceptance check, a person's act), not a plan to re-run. */
   | { result: 'record'; kind: RecordKind; round: number }
   | { result: 'cannot-replay'; why: string };
@@ -60,18 +67,58 @@ export function lineDiff(before: string[], after: string[]): string[] {
   return out;
 }
 
+/** Recorded inputs that only their own schema reads (they parse apart from the receipt's). */
+class UnreadableInputs extends Error {}
+
+function readWith<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+  what: string,
+): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UnreadableInputs(`cannot replay: the recorded ${what} does not parse`);
+  return parsed.data;
+}
+
 /** The planner a receipt names, run again on the inputs it recorded: its actions, receipt included. */
 function rerun(planned: PlannedBy): Action[] {
   switch (planned.planner) {
-    case 'repair-timeout':
+    case 'repair-timeout': {
+      const decided = planned.inputs.decided;
       return planRepairTimeout({
         ...planned.inputs,
-        decided: planned.inputs.decided == null ? null : SelectionPlan.parse(planned.inputs.decided),
+        decided: decided == null ? null : readWith(SelectionPlan, decided, 'selection plan'),
       }).actions;
+    }
     case 'rejection':
       return planRejection(planned.inputs).actions;
     case 'cancel':
       return planCancel(planned.inputs).actions;
+    case 'promotion': {
+      const plan = planPromotion(planned.inputs);
+      return 'actions' in plan ? plan.actions : [];
+    }
+    case 'merge-answer': {
+      const plan = planMergeAnswer(planned.inputs);
+      return 'actions' in plan ? plan.actions : [];
+    }
+    case 'shipped':
+      return planShipped(planned.inputs);
+    case 'resume-given-up':
+      return planResumeGivenUp(planned.inputs).actions;
+    case 'combine':
+      return planCombineReceipt({
+        ...planned.inputs,
+        proposal: readWith(CombineProposal, planned.inputs.proposal, 'combine proposal'),
+        outcome: readWith(CombineOutcome.nullable(), planned.inputs.outcome, 'build outcome'),
+      });
+    case 'portfolio-wide': {
+      const { readings, ...inputs } = planned.inputs;
+      return planWideRound({
+        ...inputs,
+        readings: new Map(Object.entries(readings).map(([pr, values]) => [Number(pr), values])),
+      }).actions;
+    }
   }
 }
 
@@ -93,7 +140,13 @@ function receiptDiff(
 
 /** A receipt that carries its planner's inputs: that planner runs again, and its receipt and actions are compared. */
 function replayPlanned(recorded: Receipt, planned: PlannedBy): ReplayResult {
-  const actions = rerun(planned);
+  let actions: Action[];
+  try {
+    actions = rerun(planned);
+  } catch (err) {
+    if (err instanceof UnreadableInputs) return { result: 'cannot-replay', why: err.message };
+    throw err;
+  }
   const again = actions.find(
     (a): a is Extract<Action, { kind: 'receipt' }> => a.kind === 'receipt' && a.receipt.kind === recorded.kind,
   )?.receipt;
@@ -128,11 +181,26 @@ function replaySelection(recorded: SelectionReceipt): ReplayResult {
   return { result: 'same', kind: 'CANDIDATE_SELECTION', round: recorded.round, actions: outcome.length };
 }
 
+/** Whether `line` is one of the actions another receipt's plan recorded: a selection's, or a planner's. */
+function plannedBy(line: string, others: unknown[]): 'selection' | string | null {
+  for (const s of others) {
+    const r = Receipt.safeParse(s);
+    if (!r.success) continue;
+    if (r.data.kind === 'CANDIDATE_SELECTION') {
+      if ((r.data.data.outcome ?? []).includes(line)) return 'selection';
+    } else if ('planned' in r.data.data && r.data.data.planned?.outcome.includes(line)) {
+      return r.data.data.planned.planner;
+    }
+  }
+  return null;
+}
+
 /**
- * Replays one receipt. `selections` are the other receipts of the same Change (as read back), so a
- * receipt a selection planned (its repair or human gate) is found among that selection's actions.
+ * Replays one receipt. `others` are the other receipts of the same Change (as read back), so a
+ * receipt another plan made (a selection's repair or human gate, a wide round's deep receipt) is
+ * found among that plan's actions.
  */
-export function replayReceipt(value: unknown, selections: unknown[] = []): ReplayResult {
+export function replayReceipt(value: unknown, others: unknown[] = []): ReplayResult {
   const parsed = Receipt.safeParse(value);
   if (!parsed.success) {
     const kind = typeof value === 'object' && value !== null && 'kind' in value ? String(value.kind) : 'unknown';
@@ -144,12 +212,10 @@ export function replayReceipt(value: unknown, selections: unknown[] = []): Repla
   const receipt = parsed.data;
   if (receipt.kind === 'CANDIDATE_SELECTION') return replaySelection(receipt);
   if ('planned' in receipt.data && receipt.data.planned) return replayPlanned(receipt, receipt.data.planned);
-  const line = receiptLine(receipt);
-  const planned = selections.some((s) => {
-    const r = Receipt.safeParse(s);
-    return r.success && r.data.kind === 'CANDIDATE_SELECTION' && (r.data.data.outcome ?? []).includes(line);
-  });
-  return { result: planned ? 'part-of-selection' : 'record', kind: receipt.kind, round: receipt.round };
+  const planner = plannedBy(receiptLine(receipt), others);
+  if (planner === 'selection') return { result: 'part-of-selection', kind: receipt.kind, round: receipt.round };
+  if (planner !== null) return { result: 'part-of-plan', kind: receipt.kind, round: receipt.round, planner };
+  return { result: 'record', kind: receipt.kind, round: receipt.round };
 }
 
 const by = (planner: string | undefined): string => (planner ? ` (${planner})` : '');
@@ -169,6 +235,10 @@ export function describeReplay(r: ReplayResult): string[] {
     case 'part-of-selection':
       return [
         `same decision: this ${r.kind} receipt of round ${r.round} is one of the actions its selection planned, and replays with it`,
+      ];
+    case 'part-of-plan':
+      return [
+        `same decision: this ${r.kind} receipt of round ${r.round} is one of the actions the ${r.planner} plan recorded beside its own receipt, and replays with it`,
       ];
     case 'record':
       return [`nothing to replay: a ${r.kind} receipt records ${RECORDS[r.kind]}, not a plan`];

@@ -172,7 +172,7 @@ export interface BranchWrites {
 export interface PortfolioCalls {
   defaultBranchHead(): Promise<{ branch: string; sha: string }>;
   scoringRuns(sha: string, name: string): Promise<ScoringRun[]>;
-  rerun(run: ScoringRun): Promise<void>;
+  rerun(run: Pick<ScoringRun, 'id' | 'appSlug'>): Promise<void>;
 }
 
 /** Issues Arbiter opens itself (the dashboard): found among those its bot created, opened, edited. */

@@ -100,7 +100,7 @@ export class PortfolioGitHub {
    * Actions API (which needs `actions: write`); any other app gets the check-run rerequest, to which
    * it answers with a new run.
    */
-  async rerun(run: ScoringRun): Promise<void> {
+  async rerun(run: Pick<ScoringRun, 'id' | 'appSlug'>): Promise<void> {
     if (run.appSlug === ACTIONS_APP) {
       await this.call('re-run job', () =>
         this.octokit.request('POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun', {

@@ -12,7 +12,8 @@ import type { CandidateState } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
 import { completeOwnChecks } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { writeCheck } from '../workflows/execute.ts';
+import { executePlan } from '../workflows/execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { withdrawAutoMerge } from '../workflows/auto-merge-off.ts';
 import { onAutoMergeLost } from '../workflows/auto-merge-lost.ts';
@@ -178,15 +179,17 @@ async function onClosed(
   if (own || !closingWithdraws(candidate)) return;
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
-  await writeCheck(ctx, {
-    pr: number,
-    headSha: candidate.headSha,
-    name: 'Arbiter / selection',
-    status: 'completed',
-    conclusion: 'neutral',
-    title: `Withdrawn: closed by @${by}`,
-    summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.`,
-  });
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      pr: number,
+      headSha: candidate.headSha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'neutral',
+      title: `Withdrawn: closed by @${by}`,
+      summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.`,
+    }),
+  ]);
   await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectAndFollow(ctx, candidate.change, candidate.base);

@@ -39,10 +39,10 @@ async function receiptsFromStore(opts: {
     if (opts.id === undefined) return await store.readReceipts({});
     const one = await store.readReceipts({ id: opts.id });
     if (one.length === 0) throw new Error(`no receipt with id ${opts.id} in the store`);
-    // A receipt a selection planned is checked against that selection: its Change's receipts come too.
+    // A receipt another plan made is checked against that plan: its Change's receipts come too.
     const r = one[0].receipt;
     const same = r ? (await store.listReceipts(r.repo, r.change)).filter((s) => s.id !== opts.id) : [];
-    return [...one, ...same.filter((s) => s.kind === 'CANDIDATE_SELECTION')];
+    return [...one, ...same];
   } finally {
     await db.close();
   }
@@ -98,7 +98,7 @@ export async function runReplay(argv: string[], out: (line: string) => void, env
     );
     return 0;
   }
-  // With --id the Change's selections came along only to be looked up: the one asked for is reported.
+  // With --id the Change's other receipts came along only to be looked up: the one asked for is reported.
   const replayed = replayStored(receipts).slice(0, id === undefined ? undefined : 1);
   if (replayed.length === 0) out('no receipts to replay');
   for (const line of replayReport(replayed)) out(line);

@@ -1,5 +1,5 @@
 // Replays receipts as the store keeps them: each one through the pure core (src/core/replay.ts),
-// a receipt a selection planned found among that selection's actions, and a row an older version
+// a receipt another plan made (a selection's, a wide round's) found among that plan's actions, and a row an older version
 // recorded reported as such. Shared by `npm run replay` and the scenario runner.
 import { describeReplay, replayReceipt, type ReplayResult } from '../core/replay.ts';
 import type { StoredReceipt } from '../store/types.ts';
@@ -15,7 +15,7 @@ export interface ReplayedReceipt {
   result: ReplayResult;
 }
 
-/** Replays every receipt; a Change's selections are looked up among the receipts given. */
+/** Replays every receipt; the plan that made a receipt is looked up among its Change's receipts given. */
 export function replayStored(receipts: ReadReceipt[]): ReplayedReceipt[] {
   const changeOf = (r: ReadReceipt): string => (r.receipt ? changeId(r.receipt.repo, r.receipt.change) : '');
   return receipts.map((r) => {
@@ -23,10 +23,8 @@ export function replayStored(receipts: ReadReceipt[]): ReplayedReceipt[] {
       const why = `cannot replay: recorded by an older version (${r.kind}: ${r.issues.join('; ')})`;
       return { id: r.id, kind: r.kind, round: r.round, result: { result: 'cannot-replay', why } };
     }
-    const selections = receipts
-      .filter((s) => s.kind === 'CANDIDATE_SELECTION' && changeOf(s) === changeOf(r))
-      .map((s) => s.recorded);
-    return { id: r.id, kind: r.kind, round: r.round, result: replayReceipt(r.recorded, selections) };
+    const others = receipts.filter((s) => s !== r && changeOf(s) === changeOf(r)).map((s) => s.recorded);
+    return { id: r.id, kind: r.kind, round: r.round, result: replayReceipt(r.recorded, others) };
   });
 }
 

@@ -9,7 +9,8 @@ import type { AcceptanceEvidence } from '../core/types.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 
 /** Takes one model call from the Change's budget and the installation's daily cap. */
 export function budgetTaker(ctx: RepoContext, change: number): () => Promise<boolean> {
@@ -38,14 +39,16 @@ export async function runCandidateAcceptance(
       modelCalls: { small: 0, large: 0 },
     };
     const shown = renderAcceptanceCheck(evidence, criteria, {});
-    await writeCheck(ctx, {
-      ...base,
-      status: 'completed',
-      conclusion: 'neutral',
-      title: shown.title,
-      summary: shown.summary,
-      text: shown.text,
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        ...base,
+        status: 'completed',
+        conclusion: 'neutral',
+        title: shown.title,
+        summary: shown.summary,
+        text: shown.text,
+      }),
+    ]);
     return evidence;
   }
   // The check is written once, with its result: the selection check says the candidate waits for
@@ -73,15 +76,17 @@ export async function runCandidateAcceptance(
   const shown = renderAcceptanceCheck(evidence, criteria, {
     head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
   });
-  await writeCheck(ctx, {
-    ...base,
-    status: 'completed',
-    conclusion: shown.conclusion,
-    title: shown.title,
-    summary: shown.summary,
-    text: shown.text,
-    annotations: shown.annotations,
-  });
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      ...base,
+      status: 'completed',
+      conclusion: shown.conclusion,
+      title: shown.title,
+      summary: shown.summary,
+      text: shown.text,
+      annotations: shown.annotations,
+    }),
+  ]);
   await store.addReceipt({
     kind: 'ACCEPTANCE',
     repo: ctx.key,
@@ -118,17 +123,19 @@ export async function refreshCheckCriteria(
     const shown = renderAcceptanceCheck(fresh, change.criteria, {
       head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
     });
-    await writeCheck(ctx, {
-      pr: candidate.pr,
-      headSha: candidate.headSha,
-      name: 'Arbiter / acceptance',
-      status: 'completed',
-      conclusion: shown.conclusion,
-      title: shown.title,
-      summary: shown.summary,
-      text: shown.text,
-      annotations: shown.annotations,
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr: candidate.pr,
+        headSha: candidate.headSha,
+        name: 'Arbiter / acceptance',
+        status: 'completed',
+        conclusion: shown.conclusion,
+        title: shown.title,
+        summary: shown.summary,
+        text: shown.text,
+        annotations: shown.annotations,
+      }),
+    ]);
   }
   return { evidence: fresh ?? evidence, pending: awaitedCriterionChecks(ctx, candidate, change, state) };
 }

@@ -7,7 +7,8 @@ import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
-import { writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { admittedBy, manualLink, selectionLabelBy, showNotCandidate, trustOfLogin, wasAdmitted } from './trust.ts';
 import { trackedChange } from './changes.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
@@ -128,17 +129,19 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     now,
   );
   await ensurePatch(ctx, candidate);
-  await writeCheck(ctx, {
-    pr: pull.number,
-    headSha: pull.headSha,
-    name: 'Arbiter / selection',
-    status: 'in_progress',
-    title: 'Waiting for evidence',
-    summary:
-      `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled: ` +
-      'its required checks concluded (`Arbiter / gate` shows them once the first concludes) and its ' +
-      'acceptance criteria judged (`Arbiter / acceptance` shows the result).',
-  });
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      pr: pull.number,
+      headSha: pull.headSha,
+      name: 'Arbiter / selection',
+      status: 'in_progress',
+      title: 'Waiting for evidence',
+      summary:
+        `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled: ` +
+        'its required checks concluded (`Arbiter / gate` shows them once the first concludes) and its ' +
+        'acceptance criteria judged (`Arbiter / acceptance` shows the result).',
+    }),
+  ]);
   return { candidate, next };
 }
 

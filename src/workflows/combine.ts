@@ -9,7 +9,7 @@ import {
   combineFailureNote,
   combineKey,
   CombineOutcome,
-  combineReceipt,
+  planCombineEnded,
   CombineRecord,
   planCombined,
   planCombineWithheld,
@@ -17,6 +17,7 @@ import {
   type CombineProposal,
 } from '../core/combine.ts';
 import { recordAction } from '../core/actions.ts';
+import type { WouldCombineDecision } from '../core/plan-schema.ts';
 import type { Ranking } from '../core/types.ts';
 import { recordCandidate } from './candidates.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -38,10 +39,12 @@ export type Combined = { pr: number; sources: number[] } | null;
 
 /**
  * `next`: what recording the combined candidate (or its rebuilt head) left to the driver.
+ * `decided`: shadow mode kept the build back; what live mode would do ends the round (recorded as its decision).
  * `without`: a combined PR that left the running in this step; the round is decided without it.
  */
 export type CombineStep =
-  { handedOver: true; next: NextStep[] } | { handedOver: false; notes: string[]; combined: Combined; without?: number };
+  | { handedOver: true; next: NextStep[]; decided?: WouldCombineDecision }
+  | { handedOver: false; notes: string[]; combined: Combined; without?: number };
 
 const recordKey = (ctx: RepoContext, change: number): string => combinedRecordKey(ctx.key, change);
 
@@ -82,9 +85,10 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
   if (proposal === null) return { handedOver: false, notes: [], combined: null };
   const build = await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
   if (build.withheld.length > 0) {
-    // Kept back (shadow mode): said as live mode would do it, and the round gives way as it would.
-    await executePlan(ctx, planCombineWithheld({ repo: ctx.key, proposal, now: nowIso(ctx) }));
-    return { handedOver: true, next: [] };
+    // Kept back (shadow mode): what live mode would do, said as "would", is the round's decision.
+    const actions = planCombineWithheld({ repo: ctx.key, proposal, now: nowIso(ctx) });
+    const verdict = { kind: 'would-combine' as const, a: proposal.a.pr, b: proposal.b.pr };
+    return { handedOver: true, next: [], decided: { verdict, actions } };
   }
   const built = CombineOutcome.safeParse(await store.getAppliedAction(combineKey(ctx.key, change)));
   // Another run holds the build (an earlier round's claimant): it is that run's to finish.
@@ -100,8 +104,7 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
 async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: CombineOutcome): Promise<CombineStep> {
   const now = nowIso(ctx);
   if (outcome.outcome !== 'opened') {
-    const receipt = combineReceipt({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now });
-    await executePlan(ctx, [{ kind: 'receipt', key: `${combineKey(ctx.key, proposal.change)}/receipt`, receipt }]);
+    await executePlan(ctx, planCombineEnded({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
     return { handedOver: false, notes: [combineFailureNote(proposal, outcome)], combined: null };
   }
   // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Action, CheckRunContent } from '../core/actions.ts';
-import { commentText, type OwnComment } from '../github/comment-lookup.ts';
+import { findPlanComments, rememberComment, type PlanComments } from './plan-comments.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
 import type { PullState } from '../github/group-query.ts';
@@ -31,13 +31,13 @@ const checkIdOf = (recorded: unknown): number | null => {
   return parsed.success ? parsed.data.id : null;
 };
 
-export type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
+type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
 
 /**
  * Creates or updates Arbiter's check run of that name on a head. An identical write is skipped;
  * creation is claimed in the store so two runs never create the same check twice.
  */
-export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
+async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
   const { store } = ctx.deps;
   const idKey = checkIdKey(ctx.key, check.headSha, check.name);
   const contentKey = checkContentKey(ctx.key, check.headSha, check.name, contentHash(check));
@@ -82,40 +82,6 @@ const Granted = z.object({ granted: z.boolean() });
 /** Whether a plan's `claim-repair` action took the repair (false when it did not run, as in shadow mode). */
 export const repairGranted = (result: ExecutionResult, key: string): boolean =>
   Granted.safeParse(result.results.get(key)).data?.granted === true;
-
-/** Arbiter's comments per issue, as a plan's comment actions found them (an issue left out is listed alone). */
-type PlanComments = Map<number, OwnComment[]>;
-
-/**
- * Looks for the markers of every comment the plan still has to write with one read (not one per
- * comment), so a lost store never repeats a comment. If that read fails, each comment looks alone.
- */
-async function findPlanComments(
-  ctx: RepoContext,
-  actions: Action[],
-  recorded: Map<string, unknown>,
-): Promise<PlanComments> {
-  const issues = new Set<number>();
-  for (const action of actions) if (action.kind === 'comment' && !recorded.has(action.key)) issues.add(action.issue);
-  if (issues.size === 0) return new Map();
-  try {
-    return await withRetry(ctx, 'find comments', () => ctx.gh.findOwnComments([...issues]));
-  } catch (error) {
-    if (!(error instanceof GitHubError)) throw error;
-    ctx.log.warn({ status: error.status, error: error.message }, 'comment lookup failed; each comment lists its issue');
-    return new Map();
-  }
-}
-
-/** Keeps the plan's view current, so a second comment with the same marker edits the first. */
-function rememberComment(comments: PlanComments, action: Extract<Action, { kind: 'comment' }>, id: number): void {
-  const ours = comments.get(action.issue);
-  if (!ours) return;
-  const written = { id, body: commentText(action.marker, action.body) };
-  const at = ours.findIndex((c) => c.id === id);
-  if (at === -1) ours.push(written);
-  else ours[at] = written;
-}
 
 type Close = Extract<Action, { kind: 'close' }>;
 
@@ -333,6 +299,15 @@ async function apply(
       return action.value;
     case 'record-set':
       return recordSet(ctx, action.record);
+    case 'rerun':
+      await withRetry(ctx, 'rerun', () => gh.portfolio.rerun(action.run));
+      return { rerun: action.run.id };
+    case 'record-deep': {
+      const { change, portfolio, dispatchedAt } = action;
+      const awaiting = { repo: ctx.key, change, portfolio, state: 'awaiting' as const, dispatchedAt };
+      await deps.store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
+      return { deep: action.deep.map((d) => d.pr) };
+    }
     case 'in-repo': {
       // Another repository of the installation (a set's member): its own gateway and config.
       const other = await otherRepoContext(ctx, action.repo);

@@ -8,10 +8,11 @@ import type { PortfolioCalls } from '../github/port.ts';
 import type { ScoringRun } from '../github/portfolio-calls.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { RoundRow } from '../store/types.ts';
-import { claimOnce, nowIso, type RepoContext } from './context.ts';
-import { executePlan, writeCheck } from './execute.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
+import { checkAction, recordAction } from '../core/actions.ts';
 import type { GroupView } from './model.ts';
-import { roundDoneKey } from '../core/keys.ts';
+import { rerunActionKey, roundDoneKey } from '../core/keys.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -175,22 +176,10 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
     );
   }
   const decided = readWideDecision(current.decision);
-  const heads = new Map(view.siblings.map((s) => [s.pr, s.headSha]));
-  if (ctx.config.mode !== 'shadow') {
-    await store.addDeep(
-      decided.verdict.deep.map((pr) => ({
-        repo: ctx.key,
-        change: p.change,
-        portfolio: p.number,
-        pr,
-        headSha: heads.get(pr) ?? '',
-        state: 'awaiting' as const,
-        dispatchedAt: nowIso(ctx),
-      })),
-    );
-  }
-  await executePlan(ctx, decided.actions);
-  await store.setPortfolioPhase(ctx.key, p.change, p.number, 'wide', ctx.config.mode === 'shadow' ? 'done' : 'deep');
+  const result = await executePlan(ctx, decided.actions);
+  // What the executor held back (shadow mode) went nowhere: no refine is awaited, and the explore is done.
+  const phase = result.withheld.length > 0 ? 'done' : 'deep';
+  await store.setPortfolioPhase(ctx.key, p.change, p.number, 'wide', phase);
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return true;
 }
@@ -207,7 +196,6 @@ async function requestReruns(
   prs: number[],
   gathered: Gathered,
 ): Promise<Unanswered[] | null> {
-  const gh = portfolioGitHub(ctx);
   const name = ctx.config.gate.score ?? '';
   const stalled: Unanswered[] = [];
   let waiting = prs.length === 0;
@@ -226,25 +214,31 @@ async function requestReruns(
     if (!run || !e) continue;
     waiting = true;
     const key = requestKey(ctx, p, pr, n);
-    if (!(await claimOnce(ctx, key))) continue;
-    // Shadow mode writes nothing but comments and checks: it re-runs no CI (DESIGN.md section 6).
-    const shadow = ctx.config.mode === 'shadow';
-    if (!shadow) await gh.rerun(run);
-    await ctx.deps.store.recordAppliedAction(key, { rerun: run.id, at: nowIso(ctx) }, nowIso(ctx));
-    await writeCheck(ctx, {
-      pr,
-      headSha: e.headSha,
-      name: 'Arbiter / selection',
-      status: 'in_progress',
-      title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(
-        0,
-        200,
-      ),
-      summary: shadow
-        ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
-          `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
-        : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
-    });
+    // The re-run, then the request recorded (in shadow mode too: the round then decides on the readings it has).
+    const asked = await executePlan(ctx, [
+      { kind: 'rerun', key: rerunActionKey(key), pr, run: { id: run.id, appSlug: run.appSlug } },
+      recordAction(key, { rerun: run.id, at: nowIso(ctx) }),
+    ]);
+    // Another run holds this request: it is that run's to show.
+    if (!asked.results.has(key)) continue;
+    // Shadow mode held the re-run back (it runs no CI, DESIGN.md section 6): the check says "would".
+    const shadow = asked.withheld.length > 0;
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr,
+        headSha: e.headSha,
+        name: 'Arbiter / selection',
+        status: 'in_progress',
+        title: (shadow ? `Shadow: would measure \`${name}\` again` : `Wide round: measuring \`${name}\` again`).slice(
+          0,
+          200,
+        ),
+        summary: shadow
+          ? `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter would re-run ` +
+            `the scoring check \`${name}\` on this head to average its readings; shadow mode re-runs no CI.`
+          : `Round ${view.round.number} of #${p.change} (${p.policy}): Arbiter re-ran the scoring check \`${name}\` on this head to average its readings before choosing the top ${p.k}.`,
+      }),
+    ]);
   }
   return waiting || stalled.length === 0 ? null : stalled;
 }

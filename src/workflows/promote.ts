@@ -15,7 +15,7 @@ import type { ChangeRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan, type ExecuteOptions } from './execute.ts';
+import { executePlan, mergeWithheld, type ExecuteOptions } from './execute.ts';
 import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
 import type { NextStep } from './model.ts';
 import { reverifyKey, roundDoneKey } from '../core/keys.ts';
@@ -76,8 +76,9 @@ export async function executeDecision(
       });
       if (now.kind === 'merge-now') result.merge = (await executePlan(ctx, now.actions, opts)).merge;
     }
-    // Shadow mode merges nothing, so nothing follows but what the plan would do to the losers.
-    if (ctx.config.mode === 'shadow') await executePlan(ctx, plan.afterShip ?? [], opts);
+    // The filter held the merge back (shadow mode): nothing follows but what the plan would do to the losers.
+    const withheld = mergeWithheld(result);
+    if (withheld) await executePlan(ctx, plan.afterShip ?? [], opts);
     // Losers close only after the merge succeeded; a merge that ends with a person leaves them open.
     else if (result.merge?.ok && !('queued' in result.merge) && !('updated' in result.merge))
       await executePlan(ctx, plan.afterShip ?? [], opts);
@@ -93,10 +94,7 @@ export async function executeDecision(
       text: winnerCheckOf(plan, winner)?.text,
       parents: input.group?.get(winner)?.headParents,
       // The comparison as it reads when the merge ends with a person, or waits for an updated branch.
-      followUps:
-        ctx.config.mode === 'shadow'
-          ? undefined
-          : { refused: plan.onRefused ?? [], updated: plan.onUpdated ?? [], opts },
+      followUps: withheld ? undefined : { refused: plan.onRefused ?? [], updated: plan.onUpdated ?? [], opts },
     });
   }
   if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
@@ -268,7 +266,7 @@ export async function afterMerged(
   for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
   // The round's views say what happened: "merged", with the merge commit (issue 25).
-  if (round && ctx.config.mode !== 'shadow') {
+  if (round) {
     const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
     // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
     const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';

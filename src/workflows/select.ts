@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
 import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts';
-import { readSelectionPlan } from '../core/plan-schema.ts';
+import { readSelectionPlan, WouldCombineDecision } from '../core/plan-schema.ts';
 import { isUnreadable, readablePlan, readRoundPlan } from './recorded-plan.ts';
 import { planSelection } from '../core/plan/selection.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
@@ -18,7 +18,8 @@ import type { ChangeRow, RoundRow, StoredReceipt } from '../store/types.ts';
 import { budgetTaker } from './acceptance.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
-import { executePlan, repairGranted, writeCheck } from './execute.ts';
+import { executePlan, repairGranted } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
 import { branchUpdatedFrom } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
@@ -68,17 +69,19 @@ async function showWaiting(
     // never a waiting list read before it.
     const now = await ctx.deps.store.getRound(view.round.id);
     if (!now || now.selection !== null || now.decision !== null) return;
-    await writeCheck(ctx, {
-      pr: s.pr,
-      headSha: s.headSha,
-      name: 'Arbiter / selection',
-      status: 'in_progress',
-      title: (waitsForCombined(s.pr)
-        ? `Waiting for the combined candidate #${combined?.pr}`
-        : `${waitingOn} ${list}`
-      ).slice(0, 200),
-      summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr: s.pr,
+        headSha: s.headSha,
+        name: 'Arbiter / selection',
+        status: 'in_progress',
+        title: (waitsForCombined(s.pr)
+          ? `Waiting for the combined candidate #${combined?.pr}`
+          : `${waitingOn} ${list}`
+        ).slice(0, 200),
+        summary: `${waitingSummary(view)}\n\n${waitingOn} ${list}.\n\n${refresh}`,
+      }),
+    ]);
   }
 }
 
@@ -310,29 +313,29 @@ export async function selectionStep(
   if (plan === null) {
     // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
-    if (combine.handedOver) {
+    if (combine.handedOver && !combine.decided) {
       // The combined candidate opened the next round, which compares the three.
       await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, combined: true }, nowIso(ctx));
       return combine.next;
     }
-    // A combined PR that left the running in the combine step (a parent's new head conflicts) is compared no more.
-    const compared = combine.without === undefined ? view : withoutCandidate(view, combine.without);
-    await store.recordDecision(round.id, await computePlan(ctx, compared, combine), nowIso(ctx), ctx.token);
+    // Shadow mode builds nothing: what live mode would do (combine, and ship it if it passes) is the decision.
+    const decision = combine.handedOver
+      ? combine.decided!
+      : await computePlan(ctx, combine.without === undefined ? view : withoutCandidate(view, combine.without), combine);
+    await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
     plan = readSelectionPlan(round.decision);
-    if (plan === null) return [];
-    countDecision(plan.verdict.kind, deliveryOfToken(ctx.token));
-    await store.addEvent(
-      ctx.key,
-      'round.decided',
-      { change: changeNumber, round: round.number, verdict: plan.verdict.kind },
-      nowIso(ctx),
-    );
+    const would = WouldCombineDecision.safeParse(round.decision);
+    const verdict = plan?.verdict.kind ?? (would.success ? would.data.verdict.kind : null);
+    if (verdict === null) return [];
+    countDecision(verdict, deliveryOfToken(ctx.token));
+    await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict }, nowIso(ctx));
+    if (would.success) await executePlan(ctx, would.data.actions);
   }
   // This job's group read goes with the plan: the winner's node id and the losers' labels need no read of their own.
-  const next = await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls });
+  const next = plan ? await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls }) : [];
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

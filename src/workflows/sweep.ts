@@ -11,7 +11,8 @@ import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
-import { executePlan, writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { sweepSetHolds } from './set-sweep.ts';
@@ -57,25 +58,27 @@ async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
   const gate = timeOutGate(stored.data);
   await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
   await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
-  await writeCheck(ctx, {
-    pr: c.pr,
-    headSha: c.headSha,
-    name: 'Arbiter / gate',
-    status: 'completed',
-    conclusion: 'failure',
-    title: gateTitle(gate),
-    summary: renderGateTable(gate),
-  });
-  await writeCheck(ctx, {
-    pr: c.pr,
-    headSha: c.headSha,
-    name: 'Arbiter / acceptance',
-    status: 'completed',
-    conclusion: 'neutral',
-    title: 'Not run: the required checks did not finish',
-    summary:
-      'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
-  });
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      pr: c.pr,
+      headSha: c.headSha,
+      name: 'Arbiter / gate',
+      status: 'completed',
+      conclusion: 'failure',
+      title: gateTitle(gate),
+      summary: renderGateTable(gate),
+    }),
+    checkAction(ctx.key, {
+      pr: c.pr,
+      headSha: c.headSha,
+      name: 'Arbiter / acceptance',
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Not run: the required checks did not finish',
+      summary:
+        'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
+    }),
+  ]);
   return true;
 }
 

@@ -18,7 +18,8 @@ import {
 import { singleFlight } from '../single-flight.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import {
   headConfigKey,
   trustAdmittedHeadKey,
@@ -146,16 +147,19 @@ interface LinkedPull {
   headSha: string;
 }
 
-const neutral = (ctx: RepoContext, pull: LinkedPull, text: { title: string; summary: string }): Promise<void> =>
-  // writeCheck skips a write whose content is already on this head: one write per head at most.
-  writeCheck(ctx, {
-    pr: pull.number,
-    headSha: pull.headSha,
-    name: 'Arbiter / selection',
-    status: 'completed',
-    conclusion: 'neutral',
-    ...text,
-  });
+const neutral = async (ctx: RepoContext, pull: LinkedPull, text: { title: string; summary: string }): Promise<void> => {
+  // The check's key is its content on this head: one write per head at most.
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      pr: pull.number,
+      headSha: pull.headSha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'neutral',
+      ...text,
+    }),
+  ]);
+};
 
 /** The one neutral check of a linked PR whose author Arbiter does not act for. */
 export async function showNotCandidate(

@@ -11,7 +11,8 @@ import { ensurePatch, recordCandidate } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
-import { executePlan, writeCheck } from './execute.ts';
+import { executePlan } from './execute.ts';
+import { checkAction } from '../core/actions.ts';
 import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './model.ts';
@@ -85,15 +86,17 @@ export async function verifyCandidate(
   const inProgressShown = gateInProgressKey(ctx.key, pr, candidate.headSha);
   const concluded = gate.required.some((r) => r.outcome === 'pass' || r.outcome === 'fail');
   if (gate.settled || (concluded && (await store.getAppliedAction(inProgressShown)) === null))
-    await writeCheck(ctx, {
-      pr,
-      headSha: candidate.headSha,
-      name: 'Arbiter / gate',
-      status: gate.settled ? 'completed' : 'in_progress',
-      conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
-      title: gateTitle(gate),
-      summary: renderGateTable(gate),
-    });
+    await executePlan(ctx, [
+      checkAction(ctx.key, {
+        pr,
+        headSha: candidate.headSha,
+        name: 'Arbiter / gate',
+        status: gate.settled ? 'completed' : 'in_progress',
+        conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
+        title: gateTitle(gate),
+        summary: renderGateTable(gate),
+      }),
+    ]);
   if (!gate.settled && concluded) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
   // An agent still at work (a [WIP] title), or Actions runs awaiting a maintainer's approval: the
   // candidate says what it waits for, and no acceptance check (no model call) runs on such a head.

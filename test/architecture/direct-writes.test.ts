@@ -25,14 +25,14 @@ function listTs(dir: string): string[] {
 /** Direct writes still to become action kinds, by file (how many). Shrink only. */
 const NOT_YET_MOVED: Record<string, number> = {
   'src/handlers/checks.ts': 3,
-  'src/handlers/pull-request.ts': 4,
+  'src/handlers/pull-request.ts': 3,
   'src/handlers/push.ts': 1,
-  'src/workflows/acceptance.ts': 5,
+  'src/workflows/acceptance.ts': 2,
   'src/workflows/auto-merge-disable.ts': 1,
   'src/workflows/auto-merge-off.ts': 2,
   'src/workflows/branch-rules.ts': 1,
   'src/workflows/candidate-set-store.ts': 3,
-  'src/workflows/candidates.ts': 8,
+  'src/workflows/candidates.ts': 7,
   'src/workflows/change-state.ts': 6,
   'src/workflows/changes.ts': 1,
   'src/workflows/combine-build.ts': 6,
@@ -42,14 +42,14 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/merge-refusals.ts': 1,
   'src/workflows/people.ts': 12,
   'src/workflows/portfolio-sweep.ts': 6,
-  'src/workflows/portfolio-wide.ts': 12,
+  'src/workflows/portfolio-wide.ts': 7,
   'src/workflows/portfolio.ts': 9,
   'src/workflows/promote.ts': 11,
   'src/workflows/regroup.ts': 5,
-  'src/workflows/select.ts': 10,
-  'src/workflows/sweep.ts': 15,
-  'src/workflows/trust.ts': 10,
-  'src/workflows/verify.ts': 8,
+  'src/workflows/select.ts': 9,
+  'src/workflows/sweep.ts': 13,
+  'src/workflows/trust.ts': 9,
+  'src/workflows/verify.ts': 7,
 };
 
 const byFile = (found: string[]): Record<string, number> => {

@@ -84,6 +84,11 @@ describe('key builders', () => {
       `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
     ],
     [keys.checkCreateKey(REPO, SHA, 'Arbiter / gate'), `check-create:acme/widgets:${SHA}:Arbiter / gate`],
+    [keys.rerunActionKey('acme/widgets#7/p1/rerun/31/r2'), 'acme/widgets#7/p1/rerun/31/r2/run'],
+    [
+      keys.checkWriteKey(REPO, SHA, 'Arbiter / gate', '0a1b2c3d'),
+      `check-write:acme/widgets:${SHA}:Arbiter / gate:0a1b2c3d`,
+    ],
     // `merge-retry:${action.key}:${i + 1}` (workflows/execute.ts)
     [keys.mergeRetryKey('acme/widgets#7@main/r2/merge', 2), 'merge-retry:acme/widgets#7@main/r2/merge:2'],
     // `branch-rules:${ctx.key}:${branch}:${window}` (workflows/branch-rules.ts)

@@ -157,6 +157,14 @@ describe('the comparison follows the round', () => {
     expect(comments(actions).find((c) => c.marker === 'winner:13')?.issue).toBe(13);
   });
 
+  it('leaves a round decided in shadow mode as it was written: a merge a person made is not its to tell', () => {
+    const shadow = planSelection({ ...input(false), config: configOf({ mode: 'shadow', repair: { enabled: false } }) });
+    const merged = { kind: 'merged' as const, pr: 13, mergeCommit: 'abcdef0123456789', by: 'maintainer' };
+    expect(planRoundViews({ decided: shadow, end: merged, prefix: '/arbiter' })).toEqual([]);
+    // The same round decided live is told it.
+    expect(views(merged).length).toBeGreaterThan(0);
+  });
+
   it('says who promoted it while GitHub has yet to merge it (auto-merge or the merge queue)', () => {
     const actions = views({ kind: 'promoted', pr: 13, by: 'maintainer' });
     expect(headlineOf(actions)).toMatch(/^#13 was promoted by @maintainer: GitHub merges it once/);

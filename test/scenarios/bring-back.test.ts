@@ -83,6 +83,10 @@ describe('a loser brought back', () => {
       expect(comparison).toMatch(/#86 merged as \[[0-9a-f]{7}\]\([^)]+\), brought back and promoted by @maintainer/);
       expect(comparison).not.toMatch(/awaiting a person/);
       expect(botBodies(t, 85).join('\n')).toContain('nothing waits for a person any more');
+      // The maintainer's promotion and the merge it made are decided again from their receipts' inputs.
+      expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(
+        expect.arrayContaining(['HUMAN_GATE: same', 'PROMOTION: same']),
+      );
     },
   );
 

@@ -72,6 +72,10 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
       expect(calm.prs[pr].comments.map((c) => c.body).join('\n')).toContain('Combined into #43');
     }
     expect(duplicateWrites(calm)).toEqual([]);
+    // The combine and the merge that shipped #43 replay from their receipts' recorded inputs.
+    const replayed = calm.receipts?.map((r) => `${r.kind}: ${r.replay}`);
+    expect(replayed).toContain('COMBINED_CANDIDATE: same');
+    expect(replayed).toContain('PROMOTION: same');
   });
 
   it('shows the three side by side in the comparison, and says what was combined', () => {
@@ -133,8 +137,22 @@ describe('combined-ships: #12 meets AC1 and AC2, #13 meets AC3', () => {
     expect(said).toContain('Arbiter would combine #12 (meets AC1, AC2) and #13 (brings AC3)');
     // Live mode builds the combined candidate before any repair: the shadow report never plans one.
     expect(said).not.toMatch(/repair/i);
-    // As in live mode, the round waits for the combined candidate: no comparison yet.
+    // As in live mode, no comparison of #12 and #13 alone: the combined candidate would be compared.
     expect(comparison(t)).toBe('');
+    // The end state: what live mode would do is the round's end, not a wait for a combined PR that
+    // shadow mode never opens. Both checks are completed (neutral: a shadow check holds no merge).
+    for (const pr of ['12', '13'])
+      expect(t.prs[pr].checks[SELECTION]).toMatchObject({
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Shadow: would combine #12 and #13',
+      });
+    const note = t.issues['42'].comments.map((c) => c.body).join('\n');
+    expect(note).toContain('ship the combined pull request if it passes, closing #12 and #13 as combined into it');
+    expect(note).toContain('this is where the shadow comparison of this change ends');
+    expect(said).not.toMatch(/would wait/);
+    // The decision replays from the receipt's recorded inputs.
+    expect(t.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toContain('COMBINED_CANDIDATE: same');
   });
 
   it('a refused branch (403) is no combined candidate, with the reason in the comparison', SLOW, async () => {

@@ -152,6 +152,10 @@ describe('portfolio search', () => {
     });
     expect(applied(u).filter((w) => w.summary.startsWith('rerequest'))).toEqual([]);
     expect(u.prs['31'].merged).toBe(true);
+    // The wide round is decided again from its receipt's inputs; its deep receipt is one of the actions it recorded.
+    expect(u.receipts?.map((r) => `${r.kind}: ${r.replay}`)).toEqual(
+      expect.arrayContaining(['PORTFOLIO_WIDE: same', 'PORTFOLIO_DEEP: part-of-plan', 'PROMOTION: same']),
+    );
   });
 
   it('a slot that never opens is dropped after composeTimeout and the round is decided without it', SLOW, async () => {

@@ -122,7 +122,7 @@ describe('bundled scenarios', () => {
         'ACCEPTANCE: record',
         'ACCEPTANCE: record',
         'CANDIDATE_SELECTION: same',
-        'PROMOTION: record',
+        'PROMOTION: same',
       ]);
       // Every webhook the emulator sent validated against GitHub's schemas and was accepted.
       expect(violations).toEqual([]);

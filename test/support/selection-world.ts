@@ -13,7 +13,8 @@ import type { CompletionRequest, CompletionResult, LlmClient } from '../../src/l
 import type { ChangeRow, Store } from '../../src/store/types.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
 import { criteriaHash } from '../../src/workflows/evidence.ts';
-import { writeCheck } from '../../src/workflows/execute.ts';
+import { executePlan } from '../../src/workflows/execute.ts';
+import { checkAction } from '../../src/core/actions.ts';
 import { FakeGitHub, type FakeCheck } from './fake-github.ts';
 
 export const silentLog = pino({ level: 'silent' });
@@ -244,14 +245,16 @@ export async function seedSibling(
     });
   }
   // recordCandidate shows the selection check in progress as soon as a head is recorded.
-  await writeCheck(ctx, {
-    pr: s.pr,
-    headSha: sha,
-    name: 'Arbiter / selection',
-    status: 'in_progress',
-    title: 'Waiting for evidence',
-    summary: `Candidate for #${change.number}.`,
-  });
+  await executePlan(ctx, [
+    checkAction(ctx.key, {
+      pr: s.pr,
+      headSha: sha,
+      name: 'Arbiter / selection',
+      status: 'in_progress',
+      title: 'Waiting for evidence',
+      summary: `Candidate for #${change.number}.`,
+    }),
+  ]);
 }
 
 /** The Change (issue in the fake, row in the store) and its siblings; the record starts empty. */

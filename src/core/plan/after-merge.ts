@@ -9,6 +9,7 @@ import type { SelectionPlan } from '../plan-schema.ts';
 import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { combinedIntoReason } from '../combine.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 /** The merge's answer as the plan needs it (`queued`: GitHub enabled auto-merge instead of merging). */
 export type MergeAnswer =
@@ -126,49 +127,47 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
   }
   const why = `GitHub refused to merge #${pr} (${result.status}: ${result.message || 'not mergeable, for example a conflict'}). Resolve it and approve, or cancel the change.`;
   // GitHub's reason, named in the receipt too (never only "refused").
-  return {
-    kind: 'refused',
-    actions: [
-      { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },
-      {
-        kind: 'comment',
-        key: k(`refused/${pr}`),
-        issue: pr,
-        marker: `refused:${pr}:${input.scope}`,
-        body: `${markerFor(`refused:${pr}:${input.scope}`)}\n${why}`,
-      },
-      {
-        kind: 'check-run',
-        key: k(`refused-check/${pr}`),
-        pr,
-        headSha: sha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'neutral',
-        title: 'Not mergeable: a person must act',
-        summary: why,
-        text: input.text,
-      },
-      {
-        kind: 'receipt',
-        key: k('receipt/human'),
-        receipt: {
-          kind: 'HUMAN_GATE',
-          repo: input.repo,
-          change: input.change,
-          round,
-          at: input.now,
-          data: {
-            candidates: [pr],
-            winner: pr,
-            why: result.message
-              ? `merge refused (${result.status}: ${result.message.slice(0, 300)})`
-              : `merge refused (${result.status})`,
-          },
+  const refused: Action[] = [
+    { kind: 'label', key: k(`awaiting/${pr}`), issue: pr, labels: [LABEL_AWAITING] },
+    {
+      kind: 'comment',
+      key: k(`refused/${pr}`),
+      issue: pr,
+      marker: `refused:${pr}:${input.scope}`,
+      body: `${markerFor(`refused:${pr}:${input.scope}`)}\n${why}`,
+    },
+    {
+      kind: 'check-run',
+      key: k(`refused-check/${pr}`),
+      pr,
+      headSha: sha,
+      name: 'Arbiter / selection',
+      status: 'completed',
+      conclusion: 'neutral',
+      title: 'Not mergeable: a person must act',
+      summary: why,
+      text: input.text,
+    },
+    {
+      kind: 'receipt',
+      key: k('receipt/human'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo: input.repo,
+        change: input.change,
+        round,
+        at: input.now,
+        data: {
+          candidates: [pr],
+          winner: pr,
+          why: result.message
+            ? `merge refused (${result.status}: ${result.message.slice(0, 300)})`
+            : `merge refused (${result.status})`,
         },
       },
-    ],
-  };
+    },
+  ];
+  return { kind: 'refused', actions: plannedActions(refused, { planner: 'merge-answer', inputs: input }) };
 }
 
 /**
@@ -277,5 +276,5 @@ export function planShipped(input: ShippedInput): Action[] {
       { kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason },
     );
   }
-  return actions;
+  return plannedActions(actions, { planner: 'shipped', inputs: input });
 }

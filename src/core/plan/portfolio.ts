@@ -11,6 +11,8 @@ import { failedRequired, loserReason } from '../reasons.ts';
 import { bringBackWords } from './outcome-text.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
 import type { Receipt } from '../receipt.ts';
+import { WideInputs } from '../planner-inputs.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 /** A slot as the comparison shows it. */
 export interface SlotView {
@@ -249,6 +251,16 @@ export function planWideRound(input: WideInput): WidePlan {
       { kind: 'set-state', key: key(`state/${pr}`), pr, state: 'rejected', reason },
     );
   }
+  // The refines are awaited before they are asked for: an answer never finds its deep round unrecorded.
+  if (step.deep.length > 0)
+    actions.push({
+      kind: 'record-deep',
+      key: key('deep'),
+      change: change.number,
+      portfolio: input.portfolio,
+      deep: step.deep.map((pr) => ({ pr, headSha: evidence.get(pr)!.headSha })),
+      dispatchedAt: input.now,
+    });
   for (const payload of refines) {
     const e = evidence.get(payload.pr)!;
     const summary = `${headline}\n\nArbiter asked the agent to refine #${payload.pr} (readings ${describeReadings(readingsOf(payload.pr))}). Its next push opens round ${round + 1}, the normal selection.`;
@@ -267,5 +279,30 @@ export function planWideRound(input: WideInput): WidePlan {
     );
   }
   // Shadow mode is the executor's one filter (src/core/shadow.ts): the plan is the same in both modes.
-  return { wide, deep, actions };
+  return { wide, deep, actions: plannedActions(actions, { planner: 'portfolio-wide', inputs: recordedInputs(input) }) };
+}
+
+/** The inputs as the wide receipt keeps them: readings by PR, and only the config values the plan reads. */
+function recordedInputs(input: WideInput): WideInputs {
+  const { readings, config, step, ...rest } = input;
+  return {
+    ...rest,
+    step: {
+      kind: 'chosen',
+      deep: step.deep,
+      out: step.out,
+      ranking: step.ranking.map(({ pr, rank, promotable, met, gaps, score, passing }) => ({
+        pr,
+        rank,
+        promotable,
+        met,
+        gaps,
+        score,
+        passing,
+      })),
+    },
+    readings: Object.fromEntries([...readings].map(([pr, values]) => [String(pr), values])),
+    // The schema keeps only the values the plan reads (the caller may pass the whole config).
+    config: WideInputs.shape.config.parse(config),
+  };
 }

@@ -4,6 +4,7 @@
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { changeActionKey } from '../keys.ts';
+import { plannedActions } from '../replay-lines.ts';
 import type { Refusal } from './person.ts';
 
 export interface PromotionInput {
@@ -127,5 +128,5 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
   if (input.mergeQueue)
     actions.push({ kind: 'auto-merge', key: k('enqueue'), pr, sha, method: input.method, queue: true });
   else actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
-  return { actions, sha };
+  return { actions: plannedActions(actions, { planner: 'promotion', inputs: input }), sha };
 }

@@ -119,22 +119,20 @@ export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[
   const k = (s: string): string => changeActionKey(repo, change, input.base, `r${round}`, 'resume-given-up', s);
   const why = `Arbiter could not finish round ${round} of #${change} after ${input.attempts} tries; the last answer was: ${input.error.slice(0, 500)}. A person must act: resolve it and use \`${input.prefix} promote\` on the candidate to ship, or cancel the change.`;
   const marker = markerKey('resume-given-up', `${change}@${input.base}/r${round}`);
-  return {
-    why,
-    actions: [
-      { kind: 'comment', key: k('note'), issue: change, marker, body: `${markerFor(marker)}\n${why}` },
-      {
-        kind: 'receipt',
-        key: k('receipt'),
-        receipt: {
-          kind: 'HUMAN_GATE',
-          repo,
-          change,
-          round,
-          at: input.now,
-          data: { candidates: [], winner: null, why: `retry budget spent: ${input.error.slice(0, 300)}` },
-        },
+  const actions: Action[] = [
+    { kind: 'comment', key: k('note'), issue: change, marker, body: `${markerFor(marker)}\n${why}` },
+    {
+      kind: 'receipt',
+      key: k('receipt'),
+      receipt: {
+        kind: 'HUMAN_GATE',
+        repo,
+        change,
+        round,
+        at: input.now,
+        data: { candidates: [], winner: null, why: `retry budget spent: ${input.error.slice(0, 300)}` },
       },
-    ],
-  };
+    },
+  ];
+  return { why, actions: plannedActions(actions, { planner: 'resume-given-up', inputs: input }) };
 }

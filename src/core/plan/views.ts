@@ -93,7 +93,9 @@ const stateOf = (end: RoundEnd): string =>
 export function planRoundViews(input: RoundViewInput): Action[] {
   const { decided, end } = input;
   const inputs = decided.receipt.data.inputs;
-  if (!inputs) return [];
+  // A round decided in shadow mode says what Arbiter would have done; what then happened on GitHub
+  // (a person's own merge) is not its to tell, so its views stay as they were written.
+  if (!inputs || decided.receipt.data.mode === 'shadow') return [];
   const { repo, round, base } = inputs;
   const change = inputs.change.number;
   const key = (what: string): string => viewKey(repo, change, base, round, stateOf(end), what);
