@@ -12,6 +12,7 @@ import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { executePlan, writeCheck } from './execute.ts';
 import type { GroupView } from './model.ts';
 import { roundDoneKey } from '../core/keys.ts';
+import { notComparedOf } from './not-compared.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -136,12 +137,15 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
         return true;
       }
     }
+    // A slot a linked pull request answered whose author Arbiter does not act for: the round says so.
+    const strangers = await notComparedOf(ctx, view.change.number, new Set(view.siblings.map((c) => c.pr)));
     const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({
       slot: s.slot,
       approach: s.approach,
       state: s.state,
       pr: s.pr,
       reason: s.reason,
+      untrusted: s.state === 'open' ? null : (strangers.find((n) => n.slot === s.slot) ?? null),
     }));
     const plan = planWideRound({
       repo: ctx.key,

@@ -30,6 +30,7 @@ import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { setsInRound, withSets } from '../core/plan/set-round.ts';
 import { listSetRecords } from './candidate-set-store.ts';
+import { notComparedOf } from './not-compared.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -120,7 +121,14 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
   const titles: Record<string, string> = {};
   for (const [pr, pull] of view.pulls) titles[pr] = pull.title;
   const receipts = await ctx.deps.store.listReceipts(ctx.key, view.change.number);
-  return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
+  const compared = new Set([...view.evidence.keys(), ...view.siblings.map((c) => c.pr)]);
+  const notCompared = await notComparedOf(ctx, view.change.number, compared);
+  return {
+    repoUrl: ctx.repoUrl ?? null,
+    titles,
+    earlier: earlierRounds(receipts, view.round.number),
+    ...(notCompared.length > 0 ? { notCompared } : {}),
+  };
 }
 
 /**
