@@ -272,9 +272,20 @@ export async function afterMerged(
     const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
     // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
     const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';
-    const by = input.by ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
+    // A promotion GitHub merged later (auto-merge, the queue): the person its receipt names.
+    const by = input.by ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? (await promotedBy(ctx, change.number, pr));
     const end = { kind: 'merged' as const, pr, mergeCommit, by };
     const repair = await store.getRepair(ctx.key, change.number);
     await executePlan(ctx, planRoundViews({ decided: round, end, prefix: ctx.config.commands.prefix, repair }));
   }
+}
+
+/** The person whose promotion of `pr` was recorded last (its HUMAN_GATE receipt), or null. */
+async function promotedBy(ctx: RepoContext, change: number, pr: number): Promise<string | null> {
+  let by: string | null = null;
+  for (const r of await ctx.deps.store.listReceipts(ctx.key, change)) {
+    const data = r.receipt?.kind === 'HUMAN_GATE' ? r.receipt.data : null;
+    if (data?.decision === 'promoted by a person' && data.winner === pr && data.by) by = data.by;
+  }
+  return by;
 }

@@ -20,9 +20,9 @@ import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted, writeCheck } from './execute.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
-import { branchUpdatedFrom } from './branch-updated.ts';
+import { mergeViewOf } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
-import { resolveReviewers } from './reviewers.ts';
+import { reviewersFor } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { GroupView, NextStep } from './model.ts';
 import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
@@ -139,11 +139,8 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
 async function mergeViews(ctx: RepoContext, view: GroupView): Promise<Record<string, MergeView> | undefined> {
   const views: Record<string, MergeView> = {};
   for (const [pr, e] of view.evidence) {
-    const merge = view.pulls.get(pr)?.merge;
-    if (!merge || !e.gate.promotable) continue;
-    const pull = view.pulls.get(pr);
-    const updated = await branchUpdatedFrom(ctx, pr, [pull?.headSha ?? e.headSha, ...(pull?.headParents ?? [])]);
-    views[String(pr)] = { ...merge, strict: view.branch.strict === true, branchUpdated: updated };
+    const merge = e.gate.promotable ? await mergeViewOf(ctx, view, pr) : undefined;
+    if (merge) views[String(pr)] = merge;
   }
   return Object.keys(views).length > 0 ? views : undefined;
 }
@@ -232,14 +229,7 @@ async function computePlan(
         ? [plan.verdict.winner]
         : [];
   if (reviewsFor.length > 0) {
-    const paths = reviewsFor.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
-    const authors = reviewsFor.map((pr) => view.evidence.get(pr)?.author ?? '');
-    let reviewers = await resolveReviewers(ctx, paths, authors);
-    // Nobody named in config or CODEOWNERS: the person who wrote the Change is asked.
-    if (reviewers.users.length + reviewers.teams.length === 0) {
-      const author = (await ctx.gh.getIssue(view.change.number))?.user?.login;
-      if (author && !author.endsWith('[bot]') && !authors.includes(author)) reviewers = { users: [author], teams: [] };
-    }
+    const reviewers = await reviewersFor(ctx, view, reviewsFor);
     plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
   }
   return withSets(plan, sets, {
