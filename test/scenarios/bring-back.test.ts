@@ -110,4 +110,42 @@ describe('a loser brought back', () => {
       expect(t.prs['86']).toMatchObject({ state: 'closed', merged: true });
     },
   );
+
+  it(
+    "a reopened loser's new commits are verified and a promote ships them; a person-rejected PR's new commits are not",
+    SLOW,
+    async () => {
+      const scenario = await load('people-promote-loser-new-commits');
+      const pushAt = (pr: number): number => scenario.events.find((e) => e.push?.on === pr)!.at;
+      const promoteAt = atOf(scenario, 'maintainer', 86);
+      const t = await play(scenario);
+
+      // #85, rejected by a person, reopened and pushed to: its new head is neither verified nor compared.
+      expect(writesBetween(t, pushAt(85), pushAt(86)).filter((w) => /#85(?!\d)/.test(w))).toEqual([]);
+      expect(t.prs['85'].checks[SELECTION]).toBeUndefined();
+
+      // #86, the round's loser, reopened with new commits: back in the running without the lost label,
+      // its new head's gate and acceptance written, and compared in a new round where it waits for a person.
+      const verified = writesBetween(t, pushAt(86), promoteAt);
+      expect(verified).toEqual(
+        expect.arrayContaining([
+          `unlabel #86 ${LOST}`,
+          'check-run Arbiter / gate on #86: completed success',
+          'check-run Arbiter / acceptance on #86: completed neutral (+1 annotations)',
+          'check-run Arbiter / selection on #86: completed action_required',
+          `label #86 ${AWAITING}`,
+        ]),
+      );
+      expect(verified.indexOf(`unlabel #86 ${LOST}`)).toBeLessThan(
+        verified.indexOf('check-run Arbiter / gate on #86: completed success'),
+      );
+      // The maintainer's promote ships it at that verified head.
+      expect(merges(t)).toEqual([['merge #86', promoteAt]]);
+      expect(t.prs['86']).toMatchObject({ state: 'closed', merged: true, labels: [] });
+      expect(botBodies(t, 86).join('\n')).toMatch(/Promoted #86 at [0-9a-f]{7}: merged\./);
+      const comparison = botBodies(t, 8).find((b) => b.includes('comparison of the candidates for #8'))!;
+      expect(comparison).toContain('(round 2)');
+      expect(comparison).toMatch(/#86 merged as \[[0-9a-f]{7}\]\([^)]+\), promoted by @maintainer/);
+    },
+  );
 });
