@@ -6,7 +6,8 @@
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
-import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
+import { noneLeftRecordKey, planNoneLeftShipped } from '../core/plan/none-left.ts';
+import { planMergeAnswer, planShipped, rejectedToRecheck, staleSiblings } from '../core/plan/after-merge.ts';
 import { planRoundViews } from '../core/plan/views.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { MergeResult as MergeResultSchema } from '../github/port.ts';
@@ -237,14 +238,19 @@ export async function afterMerged(
   if (decided && (queued || claimantDone)) await executePlan(ctx, decided.afterShip ?? []);
   // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
   // token, finishes them should it die), so they are neither raced for nor closed as stale here.
-  const siblings = staleSiblings({
+  const group = {
     candidates: await store.listCandidates(ctx.key, change.number, input.base),
     winner: pr,
     decided,
     queued: queued || claimantDone,
-  });
-  const pulls: ReadonlyMap<number, PullState> =
-    siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
+  };
+  const open = staleSiblings(group);
+  const rejected = rejectedToRecheck(group);
+  const read = [...open, ...rejected].map((s) => s.pr);
+  const pulls: ReadonlyMap<number, PullState> = read.length > 0 ? await ctx.gh.readGroup(read) : new Map();
+  // A rejected candidate a person reopened is closed as stale with the open siblings.
+  const reopened = rejected.filter((c) => pulls.get(c.pr)?.state === 'OPEN');
+  const siblings = [...open, ...reopened];
   const actions = planShipped({
     repo: ctx.key,
     change: change.number,
@@ -260,12 +266,13 @@ export async function afterMerged(
       pr: s.pr,
       headSha: s.headSha,
       awaiting: pulls.get(s.pr)?.labels.includes(LABEL_AWAITING) === true,
+      rejected: reopened.includes(s),
     })),
     combined: await combinedCandidate(ctx, change.number),
     now,
   });
   await executePlan(ctx, actions, { group: pulls });
-  for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
+  for (const s of open) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
   // The round's views say what happened: "merged", with the merge commit (issue 25).
   if (round && ctx.config.mode !== 'shadow') {
@@ -277,6 +284,12 @@ export async function afterMerged(
     const end = { kind: 'merged' as const, pr, mergeCommit, by };
     const repair = await store.getRepair(ctx.key, change.number);
     await executePlan(ctx, planRoundViews({ decided: round, end, prefix: ctx.config.commands.prefix, repair }));
+    // "No candidate remains open" was said on the Change before this one came back: it says what shipped now.
+    if ((await store.getAppliedAction(noneLeftRecordKey(ctx.key, change.number, input.base))) !== null)
+      await executePlan(
+        ctx,
+        planNoneLeftShipped({ repo: ctx.key, change: change.number, base: input.base, pr, mergeCommit, by }),
+      );
   }
 }
 

@@ -108,6 +108,9 @@ describe('a loser brought back', () => {
       // The round's loser #86, reopened and promoted by the same maintainer, ships.
       expect(merges(t)).toEqual([['merge #86', loser]]);
       expect(t.prs['86']).toMatchObject({ state: 'closed', merged: true });
+      // Nothing more ships for #8: the reopened #85 closes as superseded, its check still saying it was rejected.
+      expect(t.prs['85'].state).toBe('closed');
+      expect(botBodies(t, 85).join('\n')).toContain('Superseded: #86 shipped.');
     },
   );
 
@@ -145,6 +148,17 @@ describe('a loser brought back', () => {
       expect(botBodies(t, 86).join('\n')).toMatch(/Promoted #86 at [0-9a-f]{7}: merged\./);
       const comparison = botBodies(t, 8).find((b) => b.includes('comparison of the candidates for #8'))!;
       expect(comparison).toContain('(round 2)');
+
+      // Once #86 shipped, nothing is stale: #85, reopened by a person, closes as superseded (nothing
+      // more ships for #8), and the Change's "no candidate remains open" note says what shipped.
+      expect(t.prs['85']).toMatchObject({ state: 'closed', merged: false });
+      expect(writesBetween(t, promoteAt, Number.POSITIVE_INFINITY)).toContain('close #85');
+      expect(botBodies(t, 85).join('\n')).toContain('Superseded: #86 shipped.');
+      const noneLeft = botBodies(t, 8).find((b) => b.startsWith('<!-- arbiter:none-left:8:main -->'))!;
+      expect(noneLeft).toMatch(
+        /^<!-- arbiter:none-left:8:main -->\n#86 was merged for #8 on `main` as [0-9a-f]{7}, promoted by @maintainer\. Nothing more ships/,
+      );
+      expect(noneLeft).not.toContain('remains open');
       expect(comparison).toMatch(/#86 merged as \[[0-9a-f]{7}\]\([^)]+\), promoted by @maintainer/);
     },
   );
