@@ -251,17 +251,19 @@ export async function afterMerged(
   // A rejected candidate a person reopened is closed as stale with the open siblings.
   const reopened = rejected.filter((c) => pulls.get(c.pr)?.state === 'OPEN');
   const siblings = [...open, ...reopened];
+  // A person's promotion GitHub merged later (auto-merge, the queue) is still that person's.
+  const promoter = input.by ?? (decided === null ? await promotedBy(ctx, change.number, pr) : null);
   const actions = planShipped({
     repo: ctx.key,
     change: change.number,
     round: input.round,
     pr,
     sha: input.sha,
-    by: input.by,
+    by: promoter,
     method: ctx.config.policy.mergeMethod,
     // Arbiter's own merge of the round: its plan's `afterShip` writes the winner's check (the
     // claimant, its retry or the sweep; or the queued branch above), with the decision's text.
-    winnerCheck: !(input.by === null && decided !== null && (decided.afterShip ?? []).some(isWinnerCheck(pr))),
+    winnerCheck: !(promoter === null && decided !== null && (decided.afterShip ?? []).some(isWinnerCheck(pr))),
     stale: siblings.map((s) => ({
       pr: s.pr,
       headSha: s.headSha,
@@ -279,8 +281,7 @@ export async function afterMerged(
     const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
     // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
     const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';
-    // A promotion GitHub merged later (auto-merge, the queue): the person its receipt names.
-    const by = input.by ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? (await promotedBy(ctx, change.number, pr));
+    const by = promoter ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
     const end = { kind: 'merged' as const, pr, mergeCommit, by };
     const repair = await store.getRepair(ctx.key, change.number);
     await executePlan(ctx, planRoundViews({ decided: round, end, prefix: ctx.config.commands.prefix, repair }));

@@ -208,6 +208,8 @@ describe('the merge path', () => {
       expect(said(t, 85)).not.toMatch(/a person must resolve it/);
       // Merged once the reviewer approved, at its verified head; the comparison says who promoted it.
       expect(t.prs['85']).toMatchObject({ state: 'closed', merged: true });
+      // GitHub merged it, on the maintainer's word: its check says so.
+      expect(t.prs['85'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Promoted by @maintainer' });
       const merged = t.writes.find((w) => w.summary === 'merge #85' || w.operation === 'mergePullRequest');
       expect(merged?.at ?? 40).toBeGreaterThanOrEqual(40);
       expect(said(t, 8)).toMatch(/#85 merged as \[[0-9a-f]{7}\]\([^)]+\), promoted by @maintainer/);
