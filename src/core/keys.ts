@@ -80,6 +80,8 @@ export const KEY_NAMESPACES = {
   view: 'view:',
   /** A composite candidate (a set of PRs in several repositories): its record, and its plans' actions; workflows/candidate-set.ts, core/plan/candidate-set.ts. */
   candidateSet: 'candidate-set:',
+  /** A linked pull request that is not a candidate of its Change (who opened it, why), for the comparison; workflows/not-compared.ts. */
+  notCompared: 'not-compared:',
 } as const;
 
 const N = KEY_NAMESPACES;
@@ -197,6 +199,11 @@ export const candidateSetsPrefix = (): string => N.candidateSet;
 /** A set's hold on its Change's round that ran out (`since`: when the hold began), handed to the round once by the sweep. */
 export const candidateSetHoldTimeoutKey = (repo: string, change: number, name: string, since: string): string =>
   candidateSetActionKey(repo, change, name, `hold-timeout@${since}`);
+/** The record of a linked pull request `pr` that is not a candidate of the Change `repo#change`. */
+export const notComparedKey = (repo: string, change: number, pr: number): string =>
+  `${N.notCompared}${repo}#${change}/${pr}`;
+/** The prefix of every such record of the Change `repo#change`. */
+export const notComparedPrefix = (repo: string, change: number): string => `${N.notCompared}${repo}#${change}/`;
 /** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
 export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;
 

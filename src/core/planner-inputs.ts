@@ -3,6 +3,7 @@
 // candidate, a round its claimant gave up, a combined candidate and a portfolio's wide round. Each
 // schema reads back what its planner takes, as the store keeps it (JSON: no maps, no undefined).
 import { z } from 'zod';
+import { MergeView } from './merge-view.ts';
 import { CandidateEvidence, Criterion } from './types.ts';
 
 const pr = z.number().int();
@@ -16,6 +17,9 @@ export const PromotionInputs = z.object({
   source: z.string(),
   method: MergeMethod,
   mergeQueue: z.boolean().optional(),
+  branch: z.object({ requiredReviews: z.number().int(), mergeQueue: z.boolean() }).optional(),
+  merge: MergeView.optional(),
+  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }).optional(),
   candidate: z
     .object({
       change: z.number().int(),

@@ -57,6 +57,22 @@ export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => ({
 export const EarlierRound = z.object({ round: z.number().int(), summary: z.string() });
 export type EarlierRound = z.infer<typeof EarlierRound>;
 
+/**
+ * A pull request that links the Change but is not compared (its author has no write access, or
+ * is a bot not in `trust.agents`), as recorded when it got its one neutral check.
+ */
+export const NotCompared = z.object({
+  pr: z.number().int().positive(),
+  author: z.string(),
+  /** Why it is not a candidate, one clause ("@x has no write access here (read access)"). */
+  reason: z.string(),
+  /** The config line that would trust its author (an unlisted bot). */
+  trustWith: z.string().optional(),
+  /** The portfolio slot its `Arbiter-slot:` line answers, when it names one. */
+  slot: z.string().optional(),
+});
+export type NotCompared = z.infer<typeof NotCompared>;
+
 /** What the comparison shows beside the evidence; all optional. */
 export const SelectionDisplay = z.object({
   /** `https://github.com/owner/name`, for links; unset: plain `#N` references. */
@@ -65,6 +81,8 @@ export const SelectionDisplay = z.object({
   titles: z.record(z.string(), z.string()).optional(),
   /** The earlier rounds of this Change, kept below the current one. */
   earlier: z.array(EarlierRound).optional(),
+  /** Linked pull requests that were not compared, and how each is admitted. */
+  notCompared: z.array(NotCompared).optional(),
 });
 export type SelectionDisplay = z.infer<typeof SelectionDisplay>;
 

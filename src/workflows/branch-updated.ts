@@ -3,8 +3,10 @@
 // behind again goes to a person, while a new head the agent pushes later may be updated once more.
 import { recordAction } from '../core/actions.ts';
 import { branchUpdatedKey } from '../core/keys.ts';
+import type { MergeView } from '../core/merge-view.ts';
 import type { RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import type { GroupView } from './model.ts';
 
 /** True when any of `heads` (the current head and its parents) is a head Arbiter updated from. */
 export async function branchUpdatedFrom(ctx: RepoContext, pr: number, heads: string[]): Promise<boolean> {
@@ -15,4 +17,20 @@ export async function branchUpdatedFrom(ctx: RepoContext, pr: number, heads: str
 /** Records the update of `pr`'s branch from head `sha` (in round `round`). */
 export async function noteBranchUpdated(ctx: RepoContext, pr: number, sha: string, round: number): Promise<void> {
   await executePlan(ctx, [recordAction(branchUpdatedKey(ctx.key, pr, sha), { sha, round })]);
+}
+
+/**
+ * What GitHub said of merging `pr` now, from the group read (no request of its own), with the
+ * branch's strict policy and whether Arbiter already updated its branch once; undefined when the
+ * reader did not ask (a test's fake): the merge path then follows the rules alone.
+ */
+export async function mergeViewOf(
+  ctx: RepoContext,
+  view: Pick<GroupView, 'pulls' | 'branch'>,
+  pr: number,
+): Promise<MergeView | undefined> {
+  const pull = view.pulls.get(pr);
+  if (!pull?.merge) return undefined;
+  const updated = await branchUpdatedFrom(ctx, pr, [pull.headSha, ...(pull.headParents ?? [])]);
+  return { ...pull.merge, strict: view.branch.strict === true, branchUpdated: updated };
 }

@@ -88,7 +88,7 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   const change = await trackedChange(ctx, changeNumber, existing ? null : pull);
   if (!change) return none();
   if (await answerLateSibling(ctx, change, pull, existing)) return none();
-  if (await staysRejected(ctx, existing, pull.headSha)) return none();
+  if (await staysRejected(ctx, existing, pull)) return none();
   await dropStaleAwaiting(ctx, existing, pull.labels, pull.headSha);
   if (existing && existing.headSha === pull.headSha && existing.base === pull.base && OPEN_STATES.has(existing.state))
     return { candidate: existing, next: [] };

@@ -12,7 +12,6 @@ import {
 import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planRoundViews } from '../core/plan/views.ts';
-import { markerFor } from '../core/render/markers.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -24,7 +23,8 @@ import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
-import { changeActionKey, markerKey } from '../core/keys.ts';
+import { changeActionKey } from '../core/keys.ts';
+import { planNoneLeft } from '../core/plan/none-left.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -153,17 +153,17 @@ async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: Ro
     await selectAndFollow(ctx, candidate.change, candidate.base);
     return;
   }
-  const k = changeActionKey(ctx.key, candidate.change, 'reject', `${candidate.pr}@${candidate.headSha}`, 'none-left');
-  const text = `No candidate for #${candidate.change} on \`${candidate.base}\` remains open after #${candidate.pr} was rejected. A new candidate opens the next round; or cancel the change with \`${ctx.config.commands.prefix} cancel\`.`;
-  await executePlan(ctx, [
-    {
-      kind: 'comment',
-      key: k,
-      issue: candidate.change,
-      marker: markerKey('none-left', candidate.change, candidate.base),
-      body: `${markerFor(markerKey('none-left', candidate.change, candidate.base))}\n${text}`,
-    },
-  ]);
+  await executePlan(
+    ctx,
+    planNoneLeft({
+      repo: ctx.key,
+      change: candidate.change,
+      base: candidate.base,
+      pr: candidate.pr,
+      headSha: candidate.headSha,
+      prefix: ctx.config.commands.prefix,
+    }),
+  );
   await store.setChangeState(ctx.key, candidate.change, 'human');
 }
 

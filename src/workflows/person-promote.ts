@@ -5,6 +5,7 @@
 // automatic path, never past a failed required check), reject one (which starts the one repair),
 // cancel a Change, re-run acceptance, re-rank. Each returns a VerbResult for the reply.
 import type { VerbResult } from '../commands/types.ts';
+import type { Action } from '../core/actions.ts';
 import { planPromotion, type Standing } from '../core/plan/promotion.ts';
 import { planReviewAnswer } from '../core/plan/review-answer.ts';
 import { readablePlan } from './recorded-plan.ts';
@@ -19,8 +20,25 @@ import { afterMergeAnswer } from './promote.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { rejectionActionKey } from '../core/keys.ts';
 import { shippedOn } from './shipped.ts';
+import { mergeViewOf } from './branch-updated.ts';
+import { reviewersFor } from './reviewers.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
+
+/** The reply to a promotion GitHub merges later: through the merge queue, or by auto-merge once reviewed. */
+function queuedWords(pr: number, sha: string, actions: Action[]): string {
+  const at = `Promoted #${pr} at ${sha.slice(0, 7)}`;
+  const auto = actions.find((a) => a.kind === 'auto-merge');
+  if (auto?.kind === 'auto-merge' && !auto.queue) {
+    const asked = actions.find((a) => a.kind === 'request-review');
+    const who =
+      asked?.kind === 'request-review'
+        ? [...asked.reviewers.map((u) => `@${u}`), ...asked.teams.map((t) => `team ${t}`)].join(', ')
+        : '';
+    return `${at}: the branch requires an approving review, so auto-merge is on; GitHub merges it once the review is in${who ? ` (requested from ${who})` : ''}.`;
+  }
+  return `${at}: it is in the merge queue; GitHub merges it.`;
+}
 
 /**
  * The candidate a person promotes and how it stands: open in its group, or `rejected`, which is
@@ -68,13 +86,18 @@ export async function promoteByPerson(
   const evidence = view?.evidence.get(pr);
   // The candidate brought back is no sibling the round waits on: its own new commits are its own refusal.
   const pending = view?.pending.filter((p) => p.pr !== pr || !lost) ?? [];
+  // The merge path a decision would take for it (auto-merge, the queue, a person), from the same group read.
+  const merge = view && evidence?.gate.promotable ? await mergeViewOf(ctx, view, pr) : undefined;
+  const reviewNeeded = merge?.reviewDecision === 'REVIEW_REQUIRED' && !view?.branch.mergeQueue;
   const plan = planPromotion({
     repo: ctx.key,
     pr,
     user,
     source,
     method: ctx.config.policy.mergeMethod,
-    mergeQueue: view?.branch.mergeQueue === true,
+    ...(view ? { branch: { requiredReviews: view.branch.requiredReviews, mergeQueue: view.branch.mergeQueue } } : {}),
+    ...(merge ? { merge } : {}),
+    ...(view && reviewNeeded ? { reviewers: await reviewersFor(ctx, view, [pr]) } : {}),
     candidate: candidate && { change: candidate.change, standing },
     prefix: ctx.config.commands.prefix,
     group: view && {
@@ -118,8 +141,12 @@ export async function promoteByPerson(
     const end = { kind: 'promoted' as const, pr, by: user };
     await executePlan(ctx, planRoundViews({ decided, end, prefix: ctx.config.commands.prefix }));
   }
-  if (result.merge?.ok && 'queued' in result.merge)
-    return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: it is in the merge queue; GitHub merges it.` };
+  if (result.merge?.ok && 'queued' in result.merge) return { ok: true, message: queuedWords(pr, sha, actions) };
+  if (result.merge?.ok && 'updated' in result.merge)
+    return {
+      ok: true,
+      message: `#${pr} was behind its base branch, which must be up to date before merging: Arbiter brought it up to date once. Its new head is verified and compared again.`,
+    };
   if (result.merge?.ok) return { ok: true, message: `Promoted #${pr} at ${sha.slice(0, 7)}: merged.` };
   if (result.merge && !result.merge.ok && result.merge.status === 409)
     return refused(

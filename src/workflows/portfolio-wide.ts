@@ -13,6 +13,7 @@ import { executePlan } from './execute.ts';
 import { checkAction, recordAction } from '../core/actions.ts';
 import type { GroupView } from './model.ts';
 import { rerunActionKey, roundDoneKey } from '../core/keys.ts';
+import { notComparedOf } from './not-compared.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -137,12 +138,15 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
         return true;
       }
     }
+    // A slot a linked pull request answered whose author Arbiter does not act for: the round says so.
+    const strangers = await notComparedOf(ctx, view.change.number, new Set(view.siblings.map((c) => c.pr)));
     const slots: SlotView[] = (await store.listSlots(ctx.key, p.change, p.number)).map((s) => ({
       slot: s.slot,
       approach: s.approach,
       state: s.state,
       pr: s.pr,
       reason: s.reason,
+      untrusted: s.state === 'open' ? null : (strangers.find((n) => n.slot === s.slot) ?? null),
     }));
     const plan = planWideRound({
       repo: ctx.key,

@@ -6,7 +6,8 @@
 import type { Action } from '../core/actions.ts';
 import { LABEL_AWAITING, type SelectionPlan } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
-import { planMergeAnswer, planShipped, staleSiblings } from '../core/plan/after-merge.ts';
+import { noneLeftRecordKey, planNoneLeftShipped } from '../core/plan/none-left.ts';
+import { planMergeAnswer, planShipped, rejectedToRecheck, staleSiblings } from '../core/plan/after-merge.ts';
 import { planRoundViews } from '../core/plan/views.ts';
 import type { MergeResult } from '../github/gateway.ts';
 import { MergeResult as MergeResultSchema } from '../github/port.ts';
@@ -235,44 +236,68 @@ export async function afterMerged(
   if (decided && (queued || claimantDone)) await executePlan(ctx, decided.afterShip ?? []);
   // The round's own merge: its claimant closes the losers as lost (its retry, or the sweep under its
   // token, finishes them should it die), so they are neither raced for nor closed as stale here.
-  const siblings = staleSiblings({
+  const group = {
     candidates: await store.listCandidates(ctx.key, change.number, input.base),
     winner: pr,
     decided,
     queued: queued || claimantDone,
-  });
-  const pulls: ReadonlyMap<number, PullState> =
-    siblings.length > 0 ? await ctx.gh.readGroup(siblings.map((s) => s.pr)) : new Map();
+  };
+  const open = staleSiblings(group);
+  const rejected = rejectedToRecheck(group);
+  const read = [...open, ...rejected].map((s) => s.pr);
+  const pulls: ReadonlyMap<number, PullState> = read.length > 0 ? await ctx.gh.readGroup(read) : new Map();
+  // A rejected candidate a person reopened is closed as stale with the open siblings.
+  const reopened = rejected.filter((c) => pulls.get(c.pr)?.state === 'OPEN');
+  const siblings = [...open, ...reopened];
+  // A person's promotion GitHub merged later (auto-merge, the queue) is still that person's.
+  const promoter = input.by ?? (decided === null ? await promotedBy(ctx, change.number, pr) : null);
   const actions = planShipped({
     repo: ctx.key,
     change: change.number,
     round: input.round,
     pr,
     sha: input.sha,
-    by: input.by,
+    by: promoter,
     method: ctx.config.policy.mergeMethod,
     // Arbiter's own merge of the round: its plan's `afterShip` writes the winner's check (the
     // claimant, its retry or the sweep; or the queued branch above), with the decision's text.
-    winnerCheck: !(input.by === null && decided !== null && (decided.afterShip ?? []).some(isWinnerCheck(pr))),
+    winnerCheck: !(promoter === null && decided !== null && (decided.afterShip ?? []).some(isWinnerCheck(pr))),
     stale: siblings.map((s) => ({
       pr: s.pr,
       headSha: s.headSha,
       awaiting: pulls.get(s.pr)?.labels.includes(LABEL_AWAITING) === true,
+      rejected: reopened.includes(s),
     })),
     combined: await combinedCandidate(ctx, change.number),
     now,
   });
   await executePlan(ctx, actions, { group: pulls });
-  for (const s of siblings) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
+  for (const s of open) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
   await store.setChangeState(ctx.key, change.number, 'shipped');
   // The round's views say what happened: "merged", with the merge commit (issue 25).
   if (round) {
     const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
     // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
     const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';
-    const by = input.by ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
+    const by = promoter ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
     const end = { kind: 'merged' as const, pr, mergeCommit, by };
     const repair = await store.getRepair(ctx.key, change.number);
     await executePlan(ctx, planRoundViews({ decided: round, end, prefix: ctx.config.commands.prefix, repair }));
+    // "No candidate remains open" was said on the Change before this one came back: it says what shipped now.
+    if ((await store.getAppliedAction(noneLeftRecordKey(ctx.key, change.number, input.base))) !== null)
+      await executePlan(
+        ctx,
+        planNoneLeftShipped({ repo: ctx.key, change: change.number, base: input.base, pr, mergeCommit, by }),
+      );
   }
+}
+
+/** The person whose promotion of `pr` was recorded last (its HUMAN_GATE receipt), or null. */
+async function promotedBy(ctx: RepoContext, change: number, pr: number): Promise<string | null> {
+  let by: string | null = null;
+  for (const r of await ctx.deps.store.listReceipts(ctx.key, change)) {
+    const data = r.receipt?.kind === 'HUMAN_GATE' ? r.receipt.data : null;
+    if (data?.decision === 'promoted by a person' && data.winner === pr && data.by) by = data.by;
+  }
+  return by;
 }

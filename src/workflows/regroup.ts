@@ -3,6 +3,9 @@
 // an admitted candidate's unadmitted new head leaves its group.
 import type { CandidateRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
+import { changeActionKey, rejectionActionKey } from '../core/keys.ts';
+import { LABEL_LOST } from '../core/labels.ts';
+import { executePlan } from './execute.ts';
 import { completeOwnChecks } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';
@@ -11,16 +14,35 @@ import { selectStep } from './steps.ts';
 import { showUnadmittedHead } from './trust.ts';
 
 /**
- * A person rejected this candidate: it stays out unless these are new commits answering the repair
- * that very rejection granted (of the head it rejected). A repair a round asked for earlier, or one a
- * previous rejection of an older head granted, never brings a rejected candidate back.
+ * A rejected candidate stays out unless it comes back with new commits: a round's loser (Arbiter's
+ * act) once a person reopened it, its new head verified like any candidate's; one a person rejected
+ * only with commits answering the repair that very rejection granted (of the head it rejected). A
+ * repair a round asked for earlier, or one a previous rejection of an older head granted, never
+ * brings a person's rejection back. `pull` is open (the caller read it so).
  */
 export async function staysRejected(
   ctx: RepoContext,
   existing: CandidateRow | null,
-  headSha: string,
+  pull: { headSha: string; labels: string[] },
 ): Promise<boolean> {
   if (existing?.state !== 'rejected') return false;
+  const { headSha } = pull;
+  const byPerson = await ctx.deps.store.getAppliedAction(
+    rejectionActionKey(ctx.key, existing.change, existing.pr, existing.headSha, 'state'),
+  );
+  if (byPerson === null && headSha !== existing.headSha) {
+    // Back in the running: the label that said it lost comes off.
+    if (pull.labels.includes(LABEL_LOST))
+      await executePlan(ctx, [
+        {
+          kind: 'unlabel',
+          key: changeActionKey(ctx.key, existing.change, 'back', `${existing.pr}@${headSha}`, 'unlabel-lost'),
+          issue: existing.pr,
+          label: LABEL_LOST,
+        },
+      ]);
+    return false;
+  }
   const repair = await ctx.deps.store.getRepair(ctx.key, existing.change);
   const granted = await repairByRejection(ctx, existing.change);
   const answersThisRejection =

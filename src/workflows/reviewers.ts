@@ -2,6 +2,7 @@
 // the changed files (last matching rule wins, as GitHub reads it). Authors and bots are never asked.
 import picomatch from 'picomatch';
 import type { RepoContext } from './context.ts';
+import type { GroupView } from './model.ts';
 
 const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS'];
 
@@ -54,4 +55,21 @@ export async function resolveReviewers(
     else if (!name.endsWith('[bot]') && !authors.includes(name) && !name.includes('@')) users.push(name);
   }
   return { users, teams };
+}
+
+/**
+ * Who is asked to review `prs` of a group: config's reviewers or the CODEOWNERS of their changed
+ * files; nobody named, the person who wrote the Change (never one of the candidates' authors, nor a bot).
+ */
+export async function reviewersFor(
+  ctx: RepoContext,
+  view: Pick<GroupView, 'evidence' | 'change'>,
+  prs: number[],
+): Promise<{ users: string[]; teams: string[] }> {
+  const paths = prs.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
+  const authors = prs.map((pr) => view.evidence.get(pr)?.author ?? '');
+  const reviewers = await resolveReviewers(ctx, paths, authors);
+  if (reviewers.users.length + reviewers.teams.length > 0) return reviewers;
+  const author = (await ctx.gh.getIssue(view.change.number))?.user?.login;
+  return author && !author.endsWith('[bot]') && !authors.includes(author) ? { users: [author], teams: [] } : reviewers;
 }

@@ -21,9 +21,9 @@ import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
 import { checkAction } from '../core/actions.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
-import { branchUpdatedFrom } from './branch-updated.ts';
+import { mergeViewOf } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
-import { resolveReviewers } from './reviewers.ts';
+import { reviewersFor } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { GroupView, NextStep } from './model.ts';
 import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
@@ -31,6 +31,7 @@ import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { rankSets } from '../core/plan/set-rank.ts';
 import { listSetRecords } from './candidate-set-store.ts';
+import { notComparedOf } from './not-compared.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -123,7 +124,14 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
   const titles: Record<string, string> = {};
   for (const [pr, pull] of view.pulls) titles[pr] = pull.title;
   const receipts = await ctx.deps.store.listReceipts(ctx.key, view.change.number);
-  return { repoUrl: ctx.repoUrl ?? null, titles, earlier: earlierRounds(receipts, view.round.number) };
+  const compared = new Set([...view.evidence.keys(), ...view.siblings.map((c) => c.pr)]);
+  const notCompared = await notComparedOf(ctx, view.change.number, compared);
+  return {
+    repoUrl: ctx.repoUrl ?? null,
+    titles,
+    earlier: earlierRounds(receipts, view.round.number),
+    ...(notCompared.length > 0 ? { notCompared } : {}),
+  };
 }
 
 /**
@@ -134,11 +142,8 @@ async function displayOf(ctx: RepoContext, view: GroupView): Promise<SelectionDi
 async function mergeViews(ctx: RepoContext, view: GroupView): Promise<Record<string, MergeView> | undefined> {
   const views: Record<string, MergeView> = {};
   for (const [pr, e] of view.evidence) {
-    const merge = view.pulls.get(pr)?.merge;
-    if (!merge || !e.gate.promotable) continue;
-    const pull = view.pulls.get(pr);
-    const updated = await branchUpdatedFrom(ctx, pr, [pull?.headSha ?? e.headSha, ...(pull?.headParents ?? [])]);
-    views[String(pr)] = { ...merge, strict: view.branch.strict === true, branchUpdated: updated };
+    const merge = e.gate.promotable ? await mergeViewOf(ctx, view, pr) : undefined;
+    if (merge) views[String(pr)] = merge;
   }
   return Object.keys(views).length > 0 ? views : undefined;
 }
@@ -224,14 +229,7 @@ async function computePlan(
         ? [plan.verdict.winner]
         : [];
   if (reviewsFor.length > 0) {
-    const paths = reviewsFor.flatMap((pr) => view.evidence.get(pr)?.changedPaths ?? []);
-    const authors = reviewsFor.map((pr) => view.evidence.get(pr)?.author ?? '');
-    let reviewers = await resolveReviewers(ctx, paths, authors);
-    // Nobody named in config or CODEOWNERS: the person who wrote the Change is asked.
-    if (reviewers.users.length + reviewers.teams.length === 0) {
-      const author = (await ctx.gh.getIssue(view.change.number))?.user?.login;
-      if (author && !author.endsWith('[bot]') && !authors.includes(author)) reviewers = { users: [author], teams: [] };
-    }
+    const reviewers = await reviewersFor(ctx, view, reviewsFor);
     plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
   }
   return plan;

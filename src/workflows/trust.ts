@@ -15,11 +15,13 @@ import {
   type Standing,
   type Trust,
 } from '../core/trust.ts';
+import { slotOf } from '../core/portfolio.ts';
 import { singleFlight } from '../single-flight.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { checkAction } from '../core/actions.ts';
+import { recordNotCompared } from './not-compared.ts';
 import {
   headConfigKey,
   trustAdmittedHeadKey,
@@ -164,7 +166,7 @@ const neutral = async (ctx: RepoContext, pull: LinkedPull, text: { title: string
 /** The one neutral check of a linked PR whose author Arbiter does not act for. */
 export async function showNotCandidate(
   ctx: RepoContext,
-  pull: LinkedPull & { author: string },
+  pull: LinkedPull & { author: string; body?: string | null },
   change: number,
   standing: Standing & { counts: false },
 ): Promise<void> {
@@ -181,6 +183,16 @@ export async function showNotCandidate(
     ...(standing.trustWith ? { trustWith: standing.trustWith } : {}),
   });
   await neutral(ctx, pull, text);
+  // The comparison on the Change names it, with the same way in; a failed lookup is retried, not named.
+  const slot = slotOf(pull.body);
+  if (!standing.lookupFailed)
+    await recordNotCompared(ctx, change, {
+      pr: pull.number,
+      author: pull.author,
+      reason: standing.reason,
+      ...(standing.trustWith ? { trustWith: standing.trustWith } : {}),
+      ...(slot !== null ? { slot } : {}),
+    });
 }
 
 /** The one neutral check of an admitted PR whose new head nobody admitted: it left the comparison. */
@@ -196,6 +208,11 @@ export async function showUnadmittedHead(
       `A maintainer admitted an earlier head of this pull request for #${change}, but @${pull.author} has no write access ` +
       `here and an admission covers only the code it vouched for. This head is not compared with its siblings until a ` +
       `maintainer runs \`${prefix} admit\` on it.`,
+  });
+  await recordNotCompared(ctx, change, {
+    pr: pull.number,
+    author: pull.author,
+    reason: `its new head is not admitted (@${pull.author} has no write access here, and an admission covers only the head it vouched for)`,
   });
 }
 

@@ -6,6 +6,7 @@ import { LABEL_AWAITING } from '../../src/core/labels.ts';
 import {
   planMergeAnswer,
   planShipped,
+  rejectedToRecheck,
   staleSiblings,
   type MergeAnswerInput,
   type ShippedInput,
@@ -141,6 +142,14 @@ describe('staleSiblings', () => {
     expect(staleSiblings({ candidates: rows, winner: 7, decided, queued: false }).map((c) => c.pr)).toEqual([8]);
     expect(staleSiblings({ candidates: rows, winner: 7, decided, queued: true }).map((c) => c.pr)).toEqual([8, 10]);
   });
+
+  it('names the rejected candidates to read, but for the winner and the losers left to the claimant', () => {
+    const more = [...rows, { pr: 11, state: 'rejected' as const }, { pr: 10, state: 'rejected' as const }];
+    const at = (c: { pr: number }[]): number[] => c.map((x) => x.pr);
+    expect(at(rejectedToRecheck({ candidates: more, winner: 7, decided: null, queued: false }))).toEqual([11, 10]);
+    expect(at(rejectedToRecheck({ candidates: more, winner: 7, decided, queued: false }))).toEqual([11]);
+    expect(at(rejectedToRecheck({ candidates: more, winner: 11, decided: null, queued: false }))).toEqual([10]);
+  });
 });
 
 describe('planShipped', () => {
@@ -184,6 +193,14 @@ describe('planShipped', () => {
     // The awaiting label goes with the closure (one write where the labels are at hand), and only where it is.
     expect(actions[5]).toMatchObject({ kind: 'close', pr: 8, relabel: { add: [], remove: [LABEL_AWAITING] } });
     expect(actions[9]).toEqual({ kind: 'close', key: 'o/r#1/shipped/stale-close/9', pr: 9 });
+  });
+
+  it('closes a rejected candidate a person reopened with the note only: its check and state keep why it was out', () => {
+    const actions = planShipped({ ...input, stale: [{ pr: 8, headSha: 's8', awaiting: false, rejected: true }] });
+    expect(shape(actions).slice(3)).toEqual([
+      'comment o/r#1/shipped/stale-note/8',
+      'close o/r#1/shipped/stale-close/8',
+    ]);
   });
 
   it("writes no winner check where the round's own plan writes it after its merge", () => {

@@ -73,6 +73,9 @@ describe('key builders', () => {
     [keys.candidateSetHeadKey(REPO, SHA), `candidate-set:acme/widgets@${SHA}`],
     [keys.candidateSetsOfChangePrefix(REPO, 7), 'candidate-set:acme/widgets#7/'],
     [keys.candidateSetsPrefix(), 'candidate-set:'],
+    // A linked pull request that is not a candidate, named in its Change's comparison (workflows/not-compared.ts)
+    [keys.notComparedKey(REPO, 7, 21), 'not-compared:acme/widgets#7/21'],
+    [keys.notComparedPrefix(REPO, 7), 'not-compared:acme/widgets#7/'],
     [
       keys.candidateSetHoldTimeoutKey(REPO, 7, 'search', '2026-01-01T00:00:00.000Z'),
       'candidate-set:acme/widgets#7/search>hold-timeout@2026-01-01T00:00:00.000Z',

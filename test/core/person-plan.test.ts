@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import { LABEL_AWAITING } from '../../src/core/labels.ts';
 import { cancelledCandidates, planAdmission, planCancel, type AdmissionInput } from '../../src/core/plan/person.ts';
+import type { MergeView } from '../../src/core/plan/merge-path.ts';
 import { planPromotion, type PromotionInput } from '../../src/core/plan/promotion.ts';
 import type { CandidateState } from '../../src/core/types.ts';
 import { structureOf } from '../support/gfm.ts';
@@ -36,7 +37,7 @@ describe('planPromotion', () => {
       'receipt o/r#1/promote/7@abcdef1234/receipt',
       'unlabel o/r#1/promote/7@abcdef1234/unlabel',
       'mark-ready o/r#1/promote/7@abcdef1234/ready',
-      'merge o/r#1/promote/7@abcdef1234/merge',
+      'merge o/r#1/promote/7@abcdef1234/merge/7',
     ]);
     expect(plan.actions[1]).toMatchObject({ issue: 7, label: LABEL_AWAITING });
     expect(plan.actions[3]).toMatchObject({ pr: 7, sha: 'abcdef1234', method: 'squash' });
@@ -51,16 +52,73 @@ describe('planPromotion', () => {
   });
 
   it('on a branch that merges through a merge queue, enqueues the verified head (a direct merge is refused there)', () => {
-    const plan = planPromotion({ ...ready, mergeQueue: true });
+    const plan = planPromotion({ ...ready, branch: { requiredReviews: 0, mergeQueue: true } });
     if ('refused' in plan) throw new Error(plan.refused.message);
     expect(plan.actions.at(-1)).toEqual({
       kind: 'auto-merge',
-      key: 'o/r#1/promote/7@abcdef1234/enqueue',
+      key: 'o/r#1/promote/7@abcdef1234/auto-merge/7',
       pr: 7,
       sha: 'abcdef1234',
       method: 'squash',
       queue: true,
     });
+  });
+
+  // The merge path a decision takes (merge-path.ts), read from what GitHub says of the pull request now.
+  const view = (over: Partial<MergeView>): MergeView => ({
+    status: 'BLOCKED',
+    reviewDecision: 'REVIEW_REQUIRED',
+    inMergeQueue: false,
+    autoMergeAllowed: true,
+    methods: ['merge', 'squash', 'rebase'],
+    strict: false,
+    branchUpdated: false,
+    ...over,
+  });
+  const reviewed = { requiredReviews: 1, mergeQueue: false };
+  const reviewers = { users: ['bob'], teams: [] };
+
+  it('on a branch that requires a review, turns auto-merge on at the verified head and asks for the review', () => {
+    const plan = planPromotion({ ...ready, branch: reviewed, merge: view({}), reviewers });
+    if ('refused' in plan) throw new Error(plan.refused.message);
+    expect(plan.actions.slice(-2)).toEqual([
+      { kind: 'request-review', key: 'o/r#1/promote/7@abcdef1234/review/7', pr: 7, reviewers: ['bob'], teams: [] },
+      {
+        kind: 'auto-merge',
+        key: 'o/r#1/promote/7@abcdef1234/auto-merge/7',
+        pr: 7,
+        sha: 'abcdef1234',
+        method: 'squash',
+        queue: false,
+      },
+    ]);
+    expect(plan.actions.some((a) => a.kind === 'merge')).toBe(false);
+  });
+
+  it('merges directly once the review is in', () => {
+    const plan = planPromotion({ ...ready, branch: reviewed, merge: view({ reviewDecision: 'APPROVED' }) });
+    if ('refused' in plan) throw new Error(plan.refused.message);
+    expect(plan.actions.at(-1)).toMatchObject({ kind: 'merge', sha: 'abcdef1234' });
+  });
+
+  it.each([
+    [
+      'a review required and auto-merge not allowed',
+      reviewed,
+      view({ autoMergeAllowed: false }),
+      /^#7 cannot merge yet: the branch requires an approving review from someone with write access before #7 merges, and this repository does not allow auto-merge .*To ship it, approve #7: the approval merges it\.$/,
+    ],
+    [
+      'a merge queue that does not take it before its review',
+      { requiredReviews: 1, mergeQueue: true },
+      view({}),
+      /^#7 cannot merge yet: the branch merges through a merge queue, which does not take #7 until it has an approving review .*To ship it, approve #7; Arbiter then merges it through the queue\.$/,
+    ],
+  ])('refuses with what a person must give where only a person can (%s)', (_what, branch, merge, words) => {
+    const plan = planPromotion({ ...ready, branch, merge });
+    if (!('refused' in plan)) throw new Error('not refused');
+    expect(plan.refused.code).toBe('needs_person');
+    expect(plan.refused.message).toMatch(words);
   });
 
   it('marks a pull request ready only when it is a draft', () => {
@@ -105,7 +163,7 @@ describe('planPromotion', () => {
       'unlabel o/r#1/promote/7@abcdef1234/unlabel-lost',
       'receipt o/r#1/promote/7@abcdef1234/receipt',
       'mark-ready o/r#1/promote/7@abcdef1234/ready',
-      'merge o/r#1/promote/7@abcdef1234/merge',
+      'merge o/r#1/promote/7@abcdef1234/merge/7',
     ]);
     expect(plan.actions[0]).toMatchObject({ pr: 7, state: 'selected', reason: 'brought back by @alice' });
     expect(plan.actions[1]).toMatchObject({ issue: 7, label: 'arbiter:lost' });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import { planWideRound, type WideInput } from '../../src/core/plan/portfolio.ts';
 import { forMode } from '../../src/core/shadow.ts';
+import { structureOf } from '../support/gfm.ts';
 import { POLICIES, readingsUsed, type Reading } from '../../src/core/portfolio.ts';
 import type { CandidateEvidence, Criterion } from '../../src/core/types.ts';
 
@@ -130,6 +131,27 @@ describe('planWideRound', () => {
     expect(comment.body).toContain(
       '#23 names slot `7-9-9`, which is not an open slot of #7: it is an ordinary candidate.',
     );
+  });
+
+  it('says of a slot a stranger answered who answered it and how a maintainer admits it', () => {
+    const base = input();
+    const slots = base.slots.map((s) =>
+      s.slot === '7-1-3'
+        ? {
+            ...s,
+            untrusted: { pr: 24, author: 'stranger', reason: '@stranger has no write access here (read access)' },
+          }
+        : s,
+    );
+    const comment = planWideRound({ ...base, slots }).actions.find(
+      (a): a is Extract<Action, { kind: 'comment' }> => a.kind === 'comment' && a.issue === 7,
+    )!;
+    const visible = structureOf(comment.body).visible;
+    expect(visible).toContain(
+      'Slot 7-1-3 (fuzzy): dropped: no pull request within 600 s; #24 by @stranger answered it, but @stranger has no write access here (read access): a maintainer admits it with /arbiter admit on #24',
+    );
+    // Only the slot it answered says so.
+    expect(visible.match(/answered it/g)).toHaveLength(1);
   });
 
   it('plans the same closures and dispatches in both modes; the one shadow filter keeps none of them', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
-import { expectRendersClean } from '../support/gfm.ts';
+import { expectRendersClean, structureOf } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
@@ -106,6 +106,16 @@ describe('agents', () => {
       // One neutral check, nothing else: never compared, never closed.
       expect(writesOn(t, n)).toEqual([`check-run ${SELECTION} on #${n}: completed neutral`]);
     }
+    // The comparison on the Change names both, with the config line and the admission that would count them.
+    const comparison = botReplies(t, 42).find((b) => b.includes('comparison of the candidates for #42'))!;
+    const visible = structureOf(comparison).visible;
+    expect(visible).toContain('2 more pull requests link this Change but are not candidates:');
+    expect(visible).toContain(
+      '#20 by @sweep-ai[bot] was not compared: @sweep-ai[bot] is not a listed agent (GitHub gives this account no permission here); add trust.agents: [sweep] to .github/arbiter.yml to trust it, or a maintainer admits it with /arbiter admit on #20.',
+    );
+    expect(visible).toMatch(
+      /#21 by @acme-helper\[bot\] was not compared: .* or a maintainer admits it with \/arbiter admit on #21\./,
+    );
   });
   it(
     "Codex's draft through Agent HQ (`openai-code-agent[bot]`, `Closes #42`) ships with trust.agents [codex]",

@@ -112,6 +112,58 @@ describe('a loser brought back', () => {
       // The round's loser #86, reopened and promoted by the same maintainer, ships.
       expect(merges(t)).toEqual([['merge #86', loser]]);
       expect(t.prs['86']).toMatchObject({ state: 'closed', merged: true });
+      // Nothing more ships for #8: the reopened #85 closes as superseded, its check still saying it was rejected.
+      expect(t.prs['85'].state).toBe('closed');
+      expect(botBodies(t, 85).join('\n')).toContain('Superseded: #86 shipped.');
+    },
+  );
+
+  it(
+    "a reopened loser's new commits are verified and a promote ships them; a person-rejected PR's new commits are not",
+    SLOW,
+    async () => {
+      const scenario = await load('people-promote-loser-new-commits');
+      const pushAt = (pr: number): number => scenario.events.find((e) => e.push?.on === pr)!.at;
+      const promoteAt = atOf(scenario, 'maintainer', 86);
+      const t = await play(scenario);
+
+      // #85, rejected by a person, reopened and pushed to: its new head is neither verified nor compared.
+      expect(writesBetween(t, pushAt(85), pushAt(86)).filter((w) => /#85(?!\d)/.test(w))).toEqual([]);
+      expect(t.prs['85'].checks[SELECTION]).toBeUndefined();
+
+      // #86, the round's loser, reopened with new commits: back in the running without the lost label,
+      // its new head's gate and acceptance written, and compared in a new round where it waits for a person.
+      const verified = writesBetween(t, pushAt(86), promoteAt);
+      expect(verified).toEqual(
+        expect.arrayContaining([
+          `unlabel #86 ${LOST}`,
+          'check-run Arbiter / gate on #86: completed success',
+          'check-run Arbiter / acceptance on #86: completed neutral (+1 annotations)',
+          'check-run Arbiter / selection on #86: completed action_required',
+          `label #86 ${AWAITING}`,
+        ]),
+      );
+      expect(verified.indexOf(`unlabel #86 ${LOST}`)).toBeLessThan(
+        verified.indexOf('check-run Arbiter / gate on #86: completed success'),
+      );
+      // The maintainer's promote ships it at that verified head.
+      expect(merges(t)).toEqual([['merge #86', promoteAt]]);
+      expect(t.prs['86']).toMatchObject({ state: 'closed', merged: true, labels: [] });
+      expect(botBodies(t, 86).join('\n')).toMatch(/Promoted #86 at [0-9a-f]{7}: merged\./);
+      const comparison = botBodies(t, 8).find((b) => b.includes('comparison of the candidates for #8'))!;
+      expect(comparison).toContain('(round 2)');
+
+      // Once #86 shipped, nothing is stale: #85, reopened by a person, closes as superseded (nothing
+      // more ships for #8), and the Change's "no candidate remains open" note says what shipped.
+      expect(t.prs['85']).toMatchObject({ state: 'closed', merged: false });
+      expect(writesBetween(t, promoteAt, Number.POSITIVE_INFINITY)).toContain('close #85');
+      expect(botBodies(t, 85).join('\n')).toContain('Superseded: #86 shipped.');
+      const noneLeft = botBodies(t, 8).find((b) => b.startsWith('<!-- arbiter:none-left:8:main -->'))!;
+      expect(noneLeft).toMatch(
+        /^<!-- arbiter:none-left:8:main -->\n#86 was merged for #8 on `main` as [0-9a-f]{7}, promoted by @maintainer\. Nothing more ships/,
+      );
+      expect(noneLeft).not.toContain('remains open');
+      expect(comparison).toMatch(/#86 merged as \[[0-9a-f]{7}\]\([^)]+\), promoted by @maintainer/);
     },
   );
 });

@@ -38,4 +38,30 @@ describe('sim/cli.ts', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('usage: npm run simulate');
   });
+
+  it(
+    'prints progress as the story plays, before the final state, and ends with the line that writes the --html page',
+    { timeout: 180_000 },
+    () => {
+      const file = 'fixtures/scenarios/trust-stranger-sibling.yml';
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', file], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 170_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n');
+      const firstEvent = lines.findIndex((l) => /^t=0 +\S/.test(l));
+      const finalState = lines.indexOf('Final state');
+      // Progress comes as it happens: the first event right after the start line, long before the end.
+      expect(lines[1]).toMatch(/^Starting the emulated GitHub/);
+      expect(firstEvent).toBe(2);
+      expect(finalState).toBeGreaterThan(firstEvent);
+      const tail = lines.filter((l) => l.trim() !== '').slice(-2);
+      expect(tail).toEqual([
+        'To see every comment, check run and the issues as GitHub shows them, write the page and open it:',
+        `  npm run simulate -- ${file} --html arbiter-run.html`,
+      ]);
+    },
+  );
 });

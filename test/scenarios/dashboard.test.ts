@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
-import { inList, structureOf } from '../support/gfm.ts';
+import { renderTranscriptHtml } from '../../sim/runner/html.ts';
+import { inList, structureOf, structureOfHtml } from '../support/gfm.ts';
 import { withFaults } from '../reliability/helpers.ts';
 
 const SLOW = { timeout: 400_000 };
@@ -51,6 +52,16 @@ describe('the dashboard issue', () => {
       expectOneDashboard(again.t, again.dashboards);
       const stable = (body: string) => body.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://github');
       expect(stable(again.dashboards[0]!.body)).toBe(stable(calm.dashboards[0]!.body));
+
+      // The `npm run simulate -- --html` page shows the dashboard issue, its table rendered.
+      const [number] = Object.entries(calm.t.issues).find(([, i]) => i.title === 'Arbiter dashboard') ?? [];
+      expect(number, 'the dashboard issue is in the transcript').toBeDefined();
+      const page = renderTranscriptHtml(calm.t, 'dashboard-two-changes');
+      const from = page.indexOf(`<section id="issue-${number}"`);
+      expect(from).toBeGreaterThan(-1);
+      const shown = structureOfHtml(page.slice(from, page.indexOf('</section>', from)));
+      expect(shown.visible).toContain('Arbiter dashboard');
+      expect(shown.tables.map((t) => t.rows.map((r) => r[0]))).toEqual([['#9 Search the todo list']]);
     },
   );
 });

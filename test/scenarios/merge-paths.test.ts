@@ -191,6 +191,32 @@ describe('the merge path', () => {
       expect(t.prs['61']).toMatchObject({ merged: false });
     },
   );
+  it(
+    "a person's promote on a branch that requires a review takes a decision's path: auto-merge at the verified head, the review asked; the approval merges it",
+    SLOW,
+    async () => {
+      const t = await play('merge-path-promote-review');
+      // Never a direct merge GitHub refuses (405 "a person must resolve it").
+      expect(merges(t).filter((w) => w.status >= 300)).toEqual([]);
+      const auto = mutations(t, 'enablePullRequestAutoMerge');
+      expect(auto.map((w) => [w.at, w.status])).toEqual([[20, 200]]);
+      // At the verified head (the executor checks it before enabling), with the review requested.
+      expect(said(t, 85)).toMatch(
+        /Promoted #85 at [0-9a-f]{7}: the branch requires an approving review, so auto-merge is on; GitHub merges it once the review is in/,
+      );
+      expect(t.writes.some((w) => w.at === 20 && w.route.endsWith('/requested_reviewers'))).toBe(true);
+      expect(said(t, 85)).not.toMatch(/a person must resolve it/);
+      // Merged once the reviewer approved, at its verified head; the comparison says who promoted it.
+      expect(t.prs['85']).toMatchObject({ state: 'closed', merged: true });
+      // GitHub merged it, on the maintainer's word: its check says so.
+      expect(t.prs['85'].checks[SELECTION]).toMatchObject({ conclusion: 'success', title: 'Promoted by @maintainer' });
+      const merged = t.writes.find((w) => w.summary === 'merge #85' || w.operation === 'mergePullRequest');
+      expect(merged?.at ?? 40).toBeGreaterThanOrEqual(40);
+      expect(said(t, 8)).toMatch(/#85 merged as \[[0-9a-f]{7}\]\([^)]+\), promoted by @maintainer/);
+      expect(said(t, 8)).not.toMatch(/awaiting a person/);
+    },
+  );
+
   it('a queued winner whose Change is cancelled: Arbiter takes it out of the queue and says so', SLOW, async () => {
     const t = await play('merge-path-queue-cancel');
     // Expected (DESIGN.md section 6: `/arbiter cancel` closes every candidate; nothing merges after it):

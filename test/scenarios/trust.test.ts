@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { expectRendersClean, renderGfm, structureOf } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
@@ -55,9 +56,19 @@ describe('trust', () => {
       expect(t.prs['21'].checks[SELECTION].title).toMatch(
         /^Not a candidate: @stranger has no write access here; a maintainer can admit it with `\/arbiter admit`/,
       );
-      // Never closed as a loser, never in the comparison.
+      // Never closed as a loser, never ranked; the comparison names it and how a maintainer admits it.
       expect(writesOn(t, 21)).toEqual([`check-run ${SELECTION} on #21: completed neutral`]);
-      expect(botReplies(t, 7).join('\n')).not.toContain('#21');
+      const comparison = botReplies(t, 7).find((b) => b.includes('comparison of the candidates for #7'))!;
+      const html = renderGfm(comparison);
+      expect(structureOf(comparison).visible).toContain(
+        '#21 by @stranger was not compared: @stranger has no write access here (read access); a maintainer admits it with /arbiter admit on #21.',
+      );
+      expect(html).toMatch(
+        /<li><a href="[^"]+\/pull\/21">#21<\/a> by @stranger was not compared: .*<code>\/arbiter admit<\/code> on #21\.<\/li>/,
+      );
+      // Not ranked: the outcome list and the matrix hold #22 only.
+      for (const table of structureOf(comparison).tables) expect(table.rows.flat().join(' ')).not.toContain('#21');
+      expectRendersClean(t);
     },
   );
 

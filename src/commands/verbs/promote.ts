@@ -6,7 +6,7 @@ export const promoteVerb: VerbModule = {
   help: {
     usage: 'promote',
     description:
-      'Ship this candidate: mark it ready and merge its head, closing its siblings as stale. On a candidate that lost a comparison, reopen it first: promote brings it back. A candidate a person rejected stays out.',
+      'Ship this candidate: mark it ready and merge its verified head as a decision would (directly, by auto-merge once a required review is in, or through the merge queue), closing its siblings as stale. On a candidate that lost a comparison, reopen it first: promote brings it back (new commits are verified first). A candidate a person rejected stays out.',
     who: 'write, maintain or admin; its author only as admin',
     example: 'promote',
   },

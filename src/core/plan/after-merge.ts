@@ -182,11 +182,30 @@ export function staleSiblings<C extends { pr: number; state: CandidateState }>(i
   decided: SelectionPlan | null;
   queued: boolean;
 }): C[] {
-  const { decided, winner } = input;
-  const leftToClaimant = new Set(
-    decided && !input.queued ? (decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : [])) : [],
+  const leftToClaimant = claimantCloses(input);
+  return input.candidates.filter((c) => c.pr !== input.winner && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
+}
+
+const claimantCloses = (input: { decided: SelectionPlan | null; queued: boolean }): Set<number> =>
+  new Set(
+    input.decided && !input.queued
+      ? (input.decided.afterShip ?? []).flatMap((a) => (a.kind === 'close' ? [a.pr] : []))
+      : [],
   );
-  return input.candidates.filter((c) => c.pr !== winner && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
+
+/**
+ * The rejected candidates (a round's losers, or ones a person rejected) a shipped candidate closes
+ * as stale too when a person reopened them: nothing more ships for the Change on that base, and an
+ * open pull request would say otherwise. The shell keeps those it reads open on GitHub.
+ */
+export function rejectedToRecheck<C extends { pr: number; state: CandidateState }>(input: {
+  candidates: C[];
+  winner: number;
+  decided: SelectionPlan | null;
+  queued: boolean;
+}): C[] {
+  const leftToClaimant = claimantCloses(input);
+  return input.candidates.filter((c) => c.pr !== input.winner && c.state === 'rejected' && !leftToClaimant.has(c.pr));
 }
 
 export interface ShippedInput {
@@ -201,8 +220,12 @@ export interface ShippedInput {
   method: 'merge' | 'squash' | 'rebase';
   /** False when the round's own plan writes the winner's check after its merge (`afterShip`). */
   winnerCheck: boolean;
-  /** The siblings closed as stale, and whether each carries `arbiter:awaiting-approval`. */
-  stale: { pr: number; headSha: string; awaiting: boolean }[];
+  /**
+   * The siblings closed as stale, and whether each carries `arbiter:awaiting-approval`. `rejected`:
+   * one out of the running that a person reopened; it is closed with the note, and its check and
+   * state keep saying why it was out (a person's rejection, or its loss).
+   */
+  stale: { pr: number; headSha: string; awaiting: boolean; rejected?: boolean }[];
   /** The Change's combined candidate: when it is the one that shipped, its sources close "Combined into" it. */
   combined?: { pr: number; sources: number[] } | null;
   now: string;
@@ -247,18 +270,7 @@ export function planShipped(input: ShippedInput): Action[] {
   for (const s of input.stale) {
     const reason = combinedIntoReason(input.combined, pr, s.pr) ?? `Superseded: #${pr} shipped.`;
     const title = reason.split(':')[0];
-    actions.push(
-      {
-        kind: 'check-run',
-        key: k(`stale-check/${s.pr}`),
-        pr: s.pr,
-        headSha: s.headSha,
-        name: 'Arbiter / selection',
-        status: 'completed',
-        conclusion: 'neutral',
-        title: reason.startsWith('Superseded') ? reason : title,
-        summary: reason,
-      },
+    const note: Action[] = [
       {
         kind: 'comment',
         key: k(`stale-note/${s.pr}`),
@@ -273,6 +285,24 @@ export function planShipped(input: ShippedInput): Action[] {
         pr: s.pr,
         ...(s.awaiting ? { relabel: { add: [], remove: [LABEL_AWAITING] } } : {}),
       },
+    ];
+    if (s.rejected) {
+      actions.push(...note);
+      continue;
+    }
+    actions.push(
+      {
+        kind: 'check-run',
+        key: k(`stale-check/${s.pr}`),
+        pr: s.pr,
+        headSha: s.headSha,
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: reason.startsWith('Superseded') ? reason : title,
+        summary: reason,
+      },
+      ...note,
       { kind: 'set-state', key: k(`stale-state/${s.pr}`), pr: s.pr, state: 'stale', reason },
     );
   }

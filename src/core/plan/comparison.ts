@@ -2,6 +2,7 @@
 // when the round is decided, and again by the views planner (views.ts) whenever its state changes.
 import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
+import { notComparedParagraph } from '../render/not-compared.ts';
 import { judgeSentence } from '../reasons.ts';
 import type { SelectionReceipt } from '../receipt.ts';
 import type { Ranking } from '../types.ts';
@@ -42,6 +43,8 @@ export function comparisonBody(
 ): string {
   const notes: string[] = input.judge && input.judge.comparison !== 'not-compared' ? [judgeSentence(input.judge)] : [];
   notes.push(...(input.notes ?? []));
+  const repoUrl = input.display?.repoUrl ?? null;
+  const strangers = notComparedParagraph(input.display?.notCompared ?? [], input.config.commands.prefix, repoUrl);
   const marker = comparisonMarker(input.change.number, input.base);
   return renderComparisonComment({
     change: input.change.number,
@@ -52,7 +55,8 @@ export function comparisonBody(
     rows,
     receipt,
     shadow: input.config.mode === 'shadow',
-    repoUrl: input.display?.repoUrl ?? null,
+    repoUrl,
+    ...(strangers !== null ? { below: [strangers] } : {}),
     earlier: input.display?.earlier,
   }).replace(markerFor(`comparison:${input.change.number}`), markerFor(marker));
 }

@@ -21,6 +21,8 @@ export interface SlotView {
   state: 'composing' | 'open' | 'dropped';
   pr: number | null;
   reason: string;
+  /** A linked pull request that answered this slot but is not a candidate: its author is not trusted. */
+  untrusted?: { pr: number; author: string; reason: string } | null;
 }
 
 /** A re-run of the scoring check asked for and never answered within `portfolio.composeTimeout`. */
@@ -187,8 +189,13 @@ export function planWideRound(input: WideInput): WidePlan {
     detail.push(
       `#${u.pr}: the re-run of \`${input.scoreCheck}\` asked at ${u.askedAt} never answered within \`portfolio.composeTimeout\`; ranked on the readings it has.`,
     );
-  for (const s of input.slots.filter((x) => x.state !== 'open'))
-    detail.push(`Slot \`${s.slot}\` (${clip(s.approach)}): ${s.state}${s.reason ? `: ${s.reason}` : ''}`);
+  const prefix = input.config.commands?.prefix ?? '/arbiter';
+  for (const s of input.slots.filter((x) => x.state !== 'open')) {
+    const answered = s.untrusted
+      ? `; #${s.untrusted.pr} by @${s.untrusted.author} answered it, but ${s.untrusted.reason}: a maintainer admits it with \`${prefix} admit\` on #${s.untrusted.pr}`
+      : '';
+    detail.push(`Slot \`${s.slot}\` (${clip(s.approach)}): ${s.state}${s.reason ? `: ${s.reason}` : ''}${answered}`);
+  }
   for (const u of input.unlinked)
     detail.push(
       `#${u.pr} names slot \`${u.slot}\`, which is not an open slot of #${change.number}: it is an ordinary candidate.`,

@@ -5,6 +5,7 @@ import type { Action } from '../actions.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { changeActionKey } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
+import { planMergePath, promotion, type MergePathInput, type MergeView } from './merge-path.ts';
 import type { Refusal } from './person.ts';
 
 export interface PromotionInput {
@@ -14,8 +15,12 @@ export interface PromotionInput {
   /** Where the promotion came from (a command, a check-run button, an approval). */
   source: string;
   method: 'merge' | 'squash' | 'rebase';
-  /** The base merges through a merge queue: the promotion enqueues (GitHub refuses a direct merge there). */
-  mergeQueue?: boolean;
+  /** The base's rules: a merge queue (a direct merge is refused there) and the approving reviews it requires. */
+  branch?: MergePathInput['branch'];
+  /** What GitHub says now of merging the candidate (the group read); absent: the path follows the rules alone. */
+  merge?: MergeView;
+  /** Who is asked for the review when the path is auto-merge waiting for one. */
+  reviewers?: { users: string[]; teams: string[] };
   /**
    * The candidate's Change and how it stands (default `open`, in its group); null when `pr` is no
    * candidate, or one that left its group otherwise (withdrawn, stale, shipped).
@@ -91,6 +96,22 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
   if (!evidence.gate.promotable)
     return { refused: { code: 'failed_required_check', message: `#${pr} cannot ship: ${evidence.gate.reason}.` } };
   const sha = evidence.headSha;
+  // The merge path a decision takes (merge-path.ts): auto-merge or the queue where GitHub requires
+  // them, a person's act where only a person can give what is missing.
+  const path = planMergePath({
+    pr,
+    method: input.method,
+    branch: input.branch ?? { requiredReviews: 0, mergeQueue: false },
+    ...(input.merge ? { merge: input.merge } : {}),
+    prefix: input.prefix ?? '/arbiter',
+  });
+  if (path.kind === 'person')
+    return {
+      refused: {
+        code: 'needs_person',
+        message: `#${pr} cannot merge yet: ${lowerFirst(path.why)}. To ship it, ${path.ask}.`,
+      },
+    };
   const k = (s: string): string => changeActionKey(input.repo, candidate.change, 'promote', `${pr}@${sha}`, s);
   const lost = standing.kind === 'lost';
   // A loser brought back is the Change's chosen candidate again, without the label that said it lost.
@@ -125,8 +146,6 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
     ...(lost ? [] : [{ kind: 'unlabel' as const, key: k('unlabel'), issue: pr, label: LABEL_AWAITING }]),
   ];
   if (group.isDraft) actions.push({ kind: 'mark-ready', key: k('ready'), pr });
-  if (input.mergeQueue)
-    actions.push({ kind: 'auto-merge', key: k('enqueue'), pr, sha, method: input.method, queue: true });
-  else actions.push({ kind: 'merge', key: k('merge'), pr, sha, method: input.method });
+  actions.push(...promotion(path, pr, sha, k, input.reviewers ?? { users: [], teams: [] }));
   return { actions: plannedActions(actions, { planner: 'promotion', inputs: input }), sha };
 }

@@ -117,6 +117,8 @@ export interface ComparisonInput {
   shadow: boolean;
   repoUrl?: RepoUrl;
   earlier?: EarlierRound[];
+  /** Paragraphs below the matrix (the linked pull requests that were not compared): apart from the outcome list. */
+  below?: string[];
 }
 
 export function renderComparisonComment(input: ComparisonInput): string {
@@ -140,6 +142,7 @@ export function renderComparisonComment(input: ComparisonInput): string {
       renderOutcomes(input.rows, repoUrl),
       renderMatrix(shown, input.rows, repoUrl),
       LEGEND,
+      ...(input.below ?? []),
       full,
       earlierRounds(earlier),
       receiptMarker(input.receipt),
