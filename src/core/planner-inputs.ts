@@ -74,7 +74,7 @@ export const ShippedInputs = z.object({
   by: z.string().nullable(),
   method: MergeMethod,
   winnerCheck: z.boolean(),
-  stale: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean() })),
+  stale: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean(), rejected: z.boolean().optional() })),
   combined: z
     .object({ pr, sources: z.array(pr) })
     .nullable()
@@ -137,6 +137,7 @@ export const WideInputs = z.object({
       state: z.enum(['composing', 'open', 'dropped']),
       pr: pr.nullable(),
       reason: z.string(),
+      untrusted: z.object({ pr, author: z.string(), reason: z.string() }).nullable().optional(),
     }),
   ),
   unlinked: z.array(z.object({ pr, slot: z.string() })),
