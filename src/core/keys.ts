@@ -190,6 +190,21 @@ export const candidateSetsPrefix = (): string => N.candidateSet;
 /** A set's hold on its Change's round that ran out (`since`: when the hold began), handed to the round once by the sweep. */
 export const candidateSetHoldTimeoutKey = (repo: string, change: number, name: string, since: string): string =>
   candidateSetActionKey(repo, change, name, `hold-timeout@${since}`);
+/** Arbiter's merge of set member `repo#pr` at its verified head `sha` (its answer is recorded under it). */
+export const candidateSetMergeKey = (
+  changeRepo: string,
+  change: number,
+  name: string,
+  repo: string,
+  pr: number,
+  sha: string,
+): string => candidateSetActionKey(changeRepo, change, name, `merge/${repo}#${pr}@${sha}`);
+/** The mark that the set's fate is decided (it ships, or it lost): its members' own events plan it no more. */
+export const candidateSetDecidedKey = (repo: string, change: number, name: string): string =>
+  candidateSetActionKey(repo, change, name, 'ship');
+/** The decision of a Change whose only candidates are sets (the first recorded stands). */
+export const candidateSetsDecisionKey = (repo: string, change: number): string =>
+  `${candidateSetsOfChangePrefix(repo, change)}>decision`;
 /** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
 export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;
 

@@ -30,6 +30,7 @@ import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { setsInRound, withSets } from '../core/plan/set-round.ts';
 import { listSetRecords } from './candidate-set-store.ts';
+import { shipFromRound, webOf } from './set-ship.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -164,7 +165,7 @@ async function computePlan(
   }
   // The Change's candidate sets (members in other repositories) are candidates of the round too.
   const changeRef = { repo: ctx.key, number: view.change.number };
-  const web = ctx.repoUrl?.endsWith(`/${ctx.key}`) ? ctx.repoUrl.slice(0, -ctx.key.length - 1) : null;
+  const web = webOf(ctx);
   const sets = setsInRound({
     change: changeRef,
     base: view.siblings[0]?.base ?? 'main',
@@ -173,6 +174,7 @@ async function computePlan(
     sets: await listSetRecords(ctx, changeRef),
     best: ranking.ordered.find((c) => c.rank === 1) ?? null,
     web,
+    order: ctx.config.composite.order,
   });
   const base = {
     repo: ctx.key,
@@ -242,6 +244,14 @@ async function computePlan(
     criteria: view.change.criteria.length,
     comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${view.change.number}` : null,
     web,
+    order: ctx.config.composite.order,
+    singles: evidence.map((e) => ({
+      pr: e.pr,
+      headSha: e.headSha,
+      why: e.gate.promotable
+        ? 'this candidate ranks below the set'
+        : `this candidate is unpromotable: ${e.gate.reason}`,
+    })),
   });
 }
 
@@ -344,6 +354,8 @@ export async function selectionStep(
   }
   // This job's group read goes with the plan: the winner's node id and the losers' labels need no read of their own.
   const next = await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls });
+  // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
+  await shipFromRound(ctx, { change: changeNumber, base, round: round.number, plan });
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

@@ -87,34 +87,4 @@ describe('the round waits for candidate sets', () => {
       'Composing: set stuck for acme/app#42 waits: acme/ui#13 has not opened',
     );
   });
-
-  it(
-    'a set that outranks every single-repository candidate goes to a person, naming its members and their order',
-    SLOW,
-    async () => {
-      const t = await play(await load('composite-set-wins'));
-      // Nothing merged, nothing closed, no repair sent for #12 (the set is better).
-      expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
-      expect(t.dispatches).toEqual([]);
-      for (const key of ['acme/api#7', 'acme/ui#9']) {
-        const check = t.prs[key]!.checks[SELECTION]!;
-        expect(check).toMatchObject({
-          status: 'completed',
-          conclusion: 'action_required',
-          title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
-        });
-        expect(check.summary).toContain('Arbiter cannot merge a set yet, so nothing was merged');
-        expect(check.details_url).toMatch(/\/acme\/app\/issues\/42$/);
-      }
-      const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
-        b.includes('comparison of the candidates'),
-      );
-      const html = renderGfm(comparison ?? '');
-      expect(html).toMatch(
-        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): a person merges its members in order/,
-      );
-      expect(html).toContain('a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change');
-      expect(t.prs['12']).toMatchObject({ state: 'open', labels: ['arbiter:awaiting-approval'] });
-    },
-  );
 });

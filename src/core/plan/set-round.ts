@@ -2,18 +2,21 @@
 // each settled set is one candidate, named with its members (links to each member in its own
 // repository). The acceptance check over a set's members is not built yet, so a set's criteria
 // are not judged (gaps): it ranks by its gate. A set wins only when it is promotable and no
-// single-repository candidate is; Arbiter cannot ship a set yet, so then the Change goes to a
-// person. A set that loses to a winner that ships has every member closed with the reason, once
-// the winner merged. Pure: the sets, the best single candidate and the round in; words and actions out.
+// single-repository candidate is; then it ships (core/plan/set-win.ts, set-ship.ts). A set that
+// loses to a winner that ships has every member closed with the reason, once the winner merged.
+// Pure: the sets, the best single candidate and the round in; words and actions out.
 import { shippedWords } from './outcome-text.ts';
 import type { Action } from '../actions.ts';
 import { refText, type PullRef, type SetRecord } from '../candidate-set.ts';
-import { changeActionKey, markerKey } from '../keys.ts';
+import { candidateSetDecidedKey, changeActionKey, markerKey } from '../keys.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { markerFor } from '../render/markers.ts';
 import type { RankedCandidate, Ranking } from '../types.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import { winnerSummary } from '../reasons.ts';
+import { decidedWords, memberLink, membersOf, setName, shipOrder } from './set-ship.ts';
+import { planSetWin, SET_WON_SUMMARY, type SingleLoser } from './set-win.ts';
+import { setLabel } from './set-hold.ts';
 
 export interface SetsInRoundInput {
   change: PullRef;
@@ -26,6 +29,8 @@ export interface SetsInRoundInput {
   best: RankedCandidate | null;
   /** The web address of GitHub (`https://github.com`), for links to members; null: plain references. */
   web: string | null;
+  /** `composite.order` of the Change's repository: the order a winning set's members merge in. */
+  order?: readonly string[];
 }
 
 export interface SetsInRound {
@@ -37,17 +42,7 @@ export interface SetsInRound {
   notes: string[];
 }
 
-/** A link to one member, in its own repository. */
-export const memberLink = (ref: PullRef, web: string | null): string =>
-  web === null ? refText(ref) : `[${refText(ref)}](${web}/${ref.repo}/pull/${ref.number})`;
-
-const membersOf = (set: SetRecord): PullRef[] => set.parts ?? set.seen;
-
-/** "set `slow` (acme/api#7, acme/ui#9)", with links. */
-export const setName = (set: SetRecord, web: string | null): string =>
-  `set \`${set.name}\` (${membersOf(set)
-    .map((r) => memberLink(r, web))
-    .join(', ')})`;
+export { memberLink, setName };
 
 /** The sets of the round, which of them (if any) wins, and the comparison's words on each. */
 export function setsInRound(input: SetsInRoundInput): SetsInRound {
@@ -61,11 +56,7 @@ export function setsInRound(input: SetsInRoundInput): SetsInRound {
     const name = setName(s, input.web);
     if (s.gate?.promotable !== true) return `Candidate ${name}: unpromotable (${s.gate?.reason ?? 'its gate failed'}).`;
     if (winner === s)
-      return `Candidate ${name}: every required check of every member passed, and no single-repository candidate is promotable, so the set is the best candidate; Arbiter cannot merge a set yet, so a person merges its members in order (${membersOf(
-        s,
-      )
-        .map(refText)
-        .join(', then ')}) or cancels the Change.`;
+      return `Candidate ${name}: every required check of every member passed, and no single-repository candidate is promotable, so the set is the best candidate. ${decidedWords(s, shipOrder(membersOf(s), input.order ?? []), input.web).line}`;
     if (winner !== null)
       return `Candidate ${name}: every required check of every member passed; ranks below ${setName(winner, input.web)} (name order).`;
     return `Candidate ${name}: every required check of every member passed, ${input.criteria > 0 ? unjudged : 'no criteria'}; ranks below #${input.best?.pr}.`;
@@ -82,14 +73,20 @@ export function planSetLosers(input: {
   change: PullRef;
   base: string;
   round: number;
-  /** The shipped winner and its summary ("met 1 of 1 criterion"). */
-  winner: { pr: number; summary: string };
+  /** The shipped winner and its summary ("met 1 of 1 criterion"); `label` names a set that won. */
+  winner: { pr: number; summary: string; label?: string };
   criteria: number;
   sets: readonly SetRecord[];
 }): Action[] {
   const actions: Action[] = [];
-  const winner = refText({ repo: input.change.repo, number: input.winner.pr });
+  const winner = input.winner.label ?? refText({ repo: input.change.repo, number: input.winner.pr });
   for (const set of input.sets) {
+    // Its members close now: their own closed events re-plan the set no more.
+    actions.push({
+      kind: 'record',
+      key: candidateSetDecidedKey(input.change.repo, input.change.number, set.name),
+      value: { lost: winner },
+    });
     const why =
       set.gate?.promotable === true
         ? `${winner} ${input.winner.summary}; this set's required checks passed in every member, but its ${input.criteria === 1 ? 'criterion was' : `${input.criteria} criteria were`} not judged (the acceptance check over a set's members is not built yet)`
@@ -141,72 +138,7 @@ export function planSetLosers(input: {
   return actions;
 }
 
-/**
- * The set that outranks every single-repository candidate: Arbiter cannot merge a set yet, so each
- * member's `Arbiter / selection` check says a person decides (the comparison names the order).
- */
-export function planSetToPerson(input: {
-  change: PullRef;
-  base: string;
-  round: number;
-  set: SetRecord;
-  comparisonUrl: string | null;
-}): Action[] {
-  const { set } = input;
-  const order = membersOf(set).map(refText).join(', then ');
-  const summary = `The set \`${set.name}\` is the best candidate of ${refText(input.change)}: every required check of every member passed, and no single-repository candidate is promotable. Arbiter cannot merge a set yet, so nothing was merged: a person merges the members in order (${order}) or cancels the Change. Its criteria were not judged (the acceptance check over a set's members is not built yet).`;
-  const actions: Action[] = [];
-  for (const member of membersOf(set)) {
-    const headSha = set.heads[refText(member)];
-    if (headSha === undefined) continue;
-    const k = (what: string): string =>
-      changeActionKey(
-        input.change.repo,
-        input.change.number,
-        input.base,
-        `r${input.round}`,
-        'set-person',
-        set.name,
-        refText(member),
-        what,
-      );
-    actions.push({
-      kind: 'in-repo',
-      key: k('all'),
-      repo: member.repo,
-      actions: [
-        {
-          kind: 'check-run',
-          key: k('check'),
-          pr: member.number,
-          headSha,
-          name: 'Arbiter / selection',
-          status: 'completed',
-          conclusion: 'action_required',
-          title: `Best candidate of ${refText(input.change)}: a person merges set ${set.name} (${order})`.slice(0, 250),
-          summary,
-          ...(input.comparisonUrl ? { detailsUrl: input.comparisonUrl } : {}),
-        },
-      ],
-    });
-  }
-  return actions;
-}
-
-/**
- * The comparison's headline when a set is the best candidate: the round's own verdict speaks of
- * the single-repository candidates only ("No candidate is promotable"), so the set's words lead.
- */
-export function headlineForSet(actions: readonly Action[], why: string, set: SetRecord, web: string | null): Action[] {
-  const lead = `The best candidate is ${setName(set, web)}: a person merges its members in order (Arbiter cannot merge a set yet). Of the single-repository candidates: ${why}`;
-  return actions.map((a) =>
-    a.kind === 'comment' && a.marker.startsWith('comparison:')
-      ? { ...a, body: a.body.replace(`**${why}**`, `**${lead}**`) }
-      : a,
-  );
-}
-
-/** The round's plan with its sets' part: losing sets close once the winner merged; a winning set is shown to a person. */
+/** The round's plan with its sets' part: losing sets close once the winner merged; a winning set ships (core/plan/set-win.ts). */
 export function withSets(
   plan: SelectionPlan,
   sets: SetsInRound,
@@ -218,6 +150,10 @@ export function withSets(
     criteria: number;
     comparisonUrl: string | null;
     web: string | null;
+    /** `composite.order` of the Change's repository. */
+    order?: readonly string[];
+    /** The round's single-repository candidates, which close once a winning set's members all merged. */
+    singles?: readonly SingleLoser[];
   },
 ): SelectionPlan {
   if (sets.compared.length === 0) return plan;
@@ -233,12 +169,18 @@ export function withSets(
     return { ...plan, afterShip: [...(plan.afterShip ?? []), ...losers] };
   }
   if (sets.winner === null) return plan;
-  const why = plan.verdict.kind === 'human' ? plan.verdict.why : '';
-  return {
-    ...plan,
-    actions: [
-      ...headlineForSet(plan.actions, why, sets.winner, at.web),
-      ...planSetToPerson({ ...at, set: sets.winner }),
-    ],
-  };
+  const won = sets.winner;
+  return planSetWin(plan, {
+    ...at,
+    set: won,
+    order: at.order ?? [],
+    why: plan.verdict.kind === 'human' ? plan.verdict.why : '',
+    singles: at.singles ?? [],
+    setLosers: planSetLosers({
+      ...at,
+      winner: { pr: 0, label: setLabel(won), summary: SET_WON_SUMMARY },
+      criteria,
+      sets: sets.compared.filter((s) => s !== won),
+    }),
+  });
 }
