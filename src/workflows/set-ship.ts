@@ -16,7 +16,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { MergeResult } from '../github/port.ts';
 import { z } from 'zod';
 import { listSetRecords, readSetRecord } from './candidate-set-store.ts';
-import { claim, nowIso, otherRepoContext, type RepoContext } from './context.ts';
+import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { executePlan, mergeWithheld } from './execute.ts';
 import type { NextStep } from './model.ts';
 
@@ -171,9 +171,9 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
     order: ctx.config.composite.order,
   });
   if (sets.compared.length === 0) return [];
+  // Two runs may decide at once: the first decision recorded stands, and each action (each merge)
+  // is applied once by its key, so a second run's ship finds the first run's merge claimed and stops.
   const key = candidateSetsDecisionKey(ctx.key, changeNumber);
-  // One run decides and ships (its retries resume it); another run's claim is left to it.
-  if ((await claim(ctx, key)) === 'taken') return [];
   const winner = sets.winner;
   const plan = planSetsOnly({
     change,

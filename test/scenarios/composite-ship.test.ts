@@ -119,6 +119,53 @@ describe('a winning candidate set ships', () => {
   );
 });
 
+describe('a set ship under shadow mode, redelivery and restart', () => {
+  it(
+    'in shadow mode nothing merges or closes; the comparison and each member say what Arbiter would merge',
+    SLOW,
+    async () => {
+      const s = await load('composite-set-wins');
+      const shadow = (config: string | undefined): string => `mode: shadow\n${config ?? ''}`;
+      const t = await play({
+        ...s,
+        config: shadow(s.config),
+        repos: s.repos.map((r) => ({ ...r, config: shadow(r.config) })),
+      });
+      expect(mergeWrites(t)).toEqual([]);
+      expect(t.writes.filter((w) => w.status < 300 && /^(close|label|ready) /.test(w.summary))).toEqual([]);
+      for (const key of ['acme/ui#9', 'acme/api#7']) {
+        expect(t.prs[key]).toMatchObject({ state: 'open', merged: false });
+        expect(t.prs[key]!.checks[SELECTION]).toMatchObject({ title: 'Shadow: would merge (set good)' });
+      }
+      const html = comparisonOf(t);
+      expect(html).toMatch(
+        /<strong>Shadow mode: the best candidate is set <code>good<\/code> .*Arbiter would merge its members in order \(acme\/ui#9, then acme\/api#7\), each at its verified head\. Nothing was merged\.<\/strong>/,
+      );
+      expect(html).toContain('Merge order: acme/ui#9 (would merge), then acme/api#7 (would merge).');
+    },
+  );
+
+  it(
+    'every webhook twice and a kill right after the first merge: each member merges once, in order',
+    SLOW,
+    async () => {
+      const s = await load('composite-set-wins');
+      const t = await play({
+        ...s,
+        faults: {
+          ...s.faults,
+          redeliver: { copies: 2, seed: 3 },
+          restart: [{ after: 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', nth: 1 }],
+        },
+      });
+      expect(t.restarts.length).toBe(1);
+      expect(mergeWrites(t)).toEqual(['/repos/acme/ui/pulls/9/merge 200', '/repos/acme/api/pulls/7/merge 200']);
+      expect(t.prs['12']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+      expect(comparisonOf(t)).toContain('Merge order: acme/ui#9 (merged), then acme/api#7 (merged).');
+    },
+  );
+});
+
 describe('a Change whose only candidates are sets', () => {
   it(
     'decides: set good ships in the Parts: order, and every member of set broken closes with the reason',

@@ -196,21 +196,21 @@ function end(
     candidateSetActionKey(view.change.repo, view.change.number, set.name, `ship/${view.scope}/${how}/${what}`);
   const actions: Action[] = [];
   const c = view.decided.comparison;
+  const outcome =
+    how === 'merged'
+      ? singleOutcome(set, true)
+      : how === 'person'
+        ? `open: ${setName(set, null)} did not fully ship, and a person decides`
+        : singleOutcome(set, false);
+  // Replaced by functions: GitHub's words may hold `$`, which a replacement string would read as a pattern.
   if (c !== null)
     actions.push({
       ...c,
       key: key('comparison'),
       body: c.body
-        .replace(`**${view.decided.headline}**`, `**${headline}**`)
-        .replace(view.decided.line, line)
-        .replaceAll(
-          singleOutcome(set, false),
-          how === 'merged'
-            ? singleOutcome(set, true)
-            : how === 'person'
-              ? `open: ${setName(set, null)} did not fully ship, and a person decides`
-              : singleOutcome(set, false),
-        ),
+        .replace(`**${view.decided.headline}**`, () => `**${headline}**`)
+        .replace(view.decided.line, () => line)
+        .replaceAll(singleOutcome(set, false), () => outcome),
     });
   for (const m of members) {
     const done = status(m.ref) === 'merged';

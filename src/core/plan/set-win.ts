@@ -97,7 +97,8 @@ export function planSetWin(
   const actions: Action[] = plan.actions.flatMap((a): Action[] => {
     if (a.kind === 'receipt') return [a];
     if (a.kind === 'comment' && a.marker.startsWith('comparison:'))
-      return [{ ...a, body: outcomes(a.body.replace(`**${input.why}**`, `**${headline}**`)) }];
+      // The round's bold headline (in shadow mode too, whose words differ) gives way to the set's.
+      return [{ ...a, body: outcomes(a.body.replace(/^\*\*.+\*\*$/m, () => `**${headline}**`)) }];
     return [];
   });
   // The others' checks say the set is the best candidate (closed with their reasons once it shipped).
