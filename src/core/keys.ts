@@ -201,7 +201,7 @@ export const candidateSetMergeKey = (
 ): string => candidateSetActionKey(changeRepo, change, name, `merge/${repo}#${pr}@${sha}`);
 /** The mark that the set's fate is decided (it ships, or it lost): its members' own events plan it no more. */
 export const candidateSetDecidedKey = (repo: string, change: number, name: string): string =>
-  candidateSetActionKey(repo, change, name, 'ship');
+  candidateSetActionKey(repo, change, name, 'decided');
 /** The decision of a Change whose only candidates are sets (the first recorded stands). */
 export const candidateSetsDecisionKey = (repo: string, change: number): string =>
   `${candidateSetsOfChangePrefix(repo, change)}>decision`;
