@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
 import type { SetRecord } from '../../src/core/candidate-set.ts';
+import type { SelectionPlan } from '../../src/core/plan-schema.ts';
 import { planSetShip, shipOrder, type ShipMember, type SetShipView } from '../../src/core/plan/set-ship.ts';
+import { planSetsOnly, planSetWin } from '../../src/core/plan/set-win.ts';
 
 const api = { repo: 'acme/api', number: 7 };
 const ui = { repo: 'acme/ui', number: 9 };
@@ -139,6 +141,13 @@ describe('planSetShip', () => {
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'set-change-state', state: 'human' }));
   });
 
+  it("keeps GitHub's words as written, `$` patterns included", () => {
+    const refused = member(ui, { answer: { ok: false, status: 422, message: 'costs $& and $1 more' } });
+    expect(comparisonBody(planSetShip(view([merged(api), refused])).actions)).toContain(
+      '(422): "costs $& and $1 more"',
+    );
+  });
+
   it('every member merged: the others close (afterShip) and the Change is shipped', () => {
     const plan = planSetShip(view([merged(api), merged(ui)]));
     expect(plan).toMatchObject({ kind: 'end', end: 'merged' });
@@ -177,5 +186,93 @@ describe('planSetShip', () => {
       ),
     );
     expect(keys(person).filter((k) => keys(done).includes(k))).toEqual([]);
+  });
+});
+
+describe('planSetWin: the round hands its decision to the set', () => {
+  const human: SelectionPlan = {
+    verdict: { kind: 'human', winner: null, before: [12], losers: [], why: 'No candidate is promotable.' },
+    actions: [
+      {
+        kind: 'comment',
+        key: 'cmp',
+        issue: 42,
+        marker: 'comparison:42@main',
+        body: '### Arbiter: comparison\n\n**No candidate is promotable.**\n\n- [#12](http://x/acme/app/pull/12): awaiting a person',
+      },
+      { kind: 'label', key: 'l', issue: 12, labels: ['arbiter:awaiting-approval'] },
+      { kind: 'request-review', key: 'r', pr: 12, reviewers: ['maintainer'], teams: [] },
+      { kind: 'set-state', key: 's', pr: 12, state: 'selected', reason: 'x' },
+    ],
+    receipt: {} as SelectionPlan['receipt'],
+  };
+  const plan = planSetWin(human, {
+    change: { repo: 'acme/app', number: 42 },
+    base: 'main',
+    round: 1,
+    set,
+    order: ['acme/ui'],
+    web: null,
+    why: 'No candidate is promotable.',
+    singles: [{ pr: 12, headSha: 'c'.repeat(40), why: 'this candidate is unpromotable: required check `test` failed' }],
+    setLosers: [{ kind: 'close', key: 'set-loser', pr: 8 }],
+  });
+
+  it("drops the person's gate on #12, keeps the comparison (the set's words lead) and marks the set decided", () => {
+    expect(kinds(plan.actions)).toEqual(['comment', 'check-run', 'record']);
+    const body = comparisonBody(plan.actions);
+    expect(body).toContain(
+      '**The best candidate is set `good` (acme/api#7, acme/ui#9): Arbiter merges its members one at a time in this order, each at its verified head: acme/ui#9, then acme/api#7. Of the single-repository candidates: No candidate is promotable.**',
+    );
+    expect(body).toContain(
+      '- [#12](http://x/acme/app/pull/12): loses to set `good` (acme/api#7, acme/ui#9) once its members merged',
+    );
+  });
+
+  it('records the ship (order from composite.order) and closes #12 and the losing sets only after it', () => {
+    expect(plan.shipSet).toMatchObject({
+      name: 'good',
+      order: [ui, api],
+      line: 'Merge order: acme/ui#9 (to merge), then acme/api#7 (to merge).',
+    });
+    expect(plan.afterShip?.map((a) => `${a.kind}${'pr' in a ? ` #${a.pr}` : ''}`)).toEqual([
+      'check-run #12',
+      'comment',
+      'close #12',
+      'set-state #12',
+      'close #8',
+    ]);
+  });
+});
+
+describe('planSetsOnly: a Change whose only candidates are sets', () => {
+  it('the best set ships, in the Parts: order by default', () => {
+    const d = planSetsOnly({
+      change: set.change,
+      compared: [set],
+      winner: set,
+      notes: ['NOTE'],
+      order: [],
+      web: null,
+      setLosers: [],
+    });
+    expect(d.ship).toMatchObject({ name: 'good', order: [api, ui] });
+    expect(d.comparison.body).toContain('(candidate sets only)');
+    expect(kinds(d.actions)).toEqual(['comment', 'record']);
+  });
+
+  it('with no promotable set, a person decides and nothing ships', () => {
+    const d = planSetsOnly({
+      change: set.change,
+      compared: [set],
+      winner: null,
+      notes: [],
+      order: [],
+      web: null,
+      setLosers: [],
+    });
+    expect(d.ship).toBeNull();
+    expect(d.comparison.body).toContain('**No candidate is promotable');
+    expect(d.actions).toContainEqual(expect.objectContaining({ kind: 'set-change-state', state: 'human' }));
   });
 });
