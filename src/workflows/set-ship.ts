@@ -10,8 +10,8 @@ import { candidateSetMergeKey, candidateSetDecidedKey, candidateSetsDecisionKey 
 import { ShipSet, type SelectionPlan } from '../core/plan-schema.ts';
 import { planSetShip, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
 import { planSetLosers, setsInRound } from '../core/plan/set-round.ts';
-import { setHold, setLabel } from '../core/plan/set-hold.ts';
-import { planSetsOnly, SET_WON_SUMMARY } from '../core/plan/set-win.ts';
+import { setHold } from '../core/plan/set-hold.ts';
+import { planSetsOnly, wonBySet } from '../core/plan/set-win.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { MergeResult } from '../github/port.ts';
 import { z } from 'zod';
@@ -189,7 +189,7 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
             change,
             base: 'sets',
             round: 1,
-            winner: { pr: 0, label: setLabel(winner), summary: SET_WON_SUMMARY },
+            winner: wonBySet(winner),
             criteria: 0,
             sets: sets.compared.filter((s) => s !== winner),
           }),

@@ -15,8 +15,7 @@ import type { RankedCandidate, Ranking } from '../types.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import { winnerSummary } from '../reasons.ts';
 import { decidedWords, memberLink, membersOf, setName, shipOrder } from './set-ship.ts';
-import { planSetWin, SET_WON_SUMMARY, type SingleLoser } from './set-win.ts';
-import { setLabel } from './set-hold.ts';
+import { planSetWin, wonBySet, type SingleLoser } from './set-win.ts';
 
 export interface SetsInRoundInput {
   change: PullRef;
@@ -73,8 +72,8 @@ export function planSetLosers(input: {
   change: PullRef;
   base: string;
   round: number;
-  /** The shipped winner and its summary ("met 1 of 1 criterion"); `label` names a set that won. */
-  winner: { pr: number; summary: string; label?: string };
+  /** The shipped winner and its summary ("met 1 of 1 criterion"); `label` and `shipped` name a set that won. */
+  winner: { pr: number; summary: string; label?: string; shipped?: string };
   criteria: number;
   sets: readonly SetRecord[];
 }): Action[] {
@@ -128,7 +127,7 @@ export function planSetLosers(input: {
             key: k('note'),
             issue: member.number,
             marker,
-            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${shippedWords(winner, refText(input.change))}`,
+            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${shippedWords(input.winner.shipped ?? winner, refText(input.change))}`,
           },
           { kind: 'close', key: k('close'), pr: member.number, relabel: { add: [LABEL_LOST], remove: [] } },
         ],
@@ -178,7 +177,7 @@ export function withSets(
     singles: at.singles ?? [],
     setLosers: planSetLosers({
       ...at,
-      winner: { pr: 0, label: setLabel(won), summary: SET_WON_SUMMARY },
+      winner: wonBySet(won),
       criteria,
       sets: sets.compared.filter((s) => s !== won),
     }),

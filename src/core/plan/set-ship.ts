@@ -105,6 +105,10 @@ export function mergeLine(members: readonly PullRef[], status: (ref: PullRef) =>
   return `Merge order: ${members.map((r) => `${refText(r)} (${status(r)})`).join(', then ')}.`;
 }
 
+/** Who shipped, as a loser's last sentence names it: "The set `good`'s members acme/api#7 and acme/ui#9". */
+export const setShipped = (set: SetRecord): string =>
+  `The set \`${set.name}\`'s members ${membersOf(set).map(refText).join(' and ')}`;
+
 /** A single-repository candidate's outcome in the comparison when a set won: before, and once every member merged. */
 export const singleOutcome = (set: SetRecord, merged: boolean): string =>
   merged

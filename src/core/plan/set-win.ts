@@ -10,11 +10,20 @@ import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { markerFor } from '../render/markers.ts';
 import type { SelectionPlan, ShipSet } from '../plan-schema.ts';
 import { comparisonMarker } from './comparison.ts';
+import { setLabel } from './set-hold.ts';
 import { shippedWords } from './outcome-text.ts';
-import { decidedWords, membersOf, setName, shipOrder, singleOutcome } from './set-ship.ts';
+import { decidedWords, membersOf, setName, setShipped, shipOrder, singleOutcome } from './set-ship.ts';
 
 /** Why a winning set beat the other sets (sets rank on their gate alone, then by name). */
 export const SET_WON_SUMMARY = 'passed every required check of every member and comes first by name';
+
+/** The winner a losing set's closure names when a set won (core/plan/set-round.ts `planSetLosers`). */
+export const wonBySet = (set: SetRecord): { pr: number; label: string; shipped: string; summary: string } => ({
+  pr: 0,
+  label: setLabel(set),
+  shipped: setShipped(set),
+  summary: SET_WON_SUMMARY,
+});
 
 /** A single-repository candidate of the round, as the set's win closes it. */
 export interface SingleLoser {
@@ -55,7 +64,7 @@ function singleLosers(input: {
         key: k('note'),
         issue: s.pr,
         marker,
-        body: `${markerFor(marker)}\n${reason} See the comparison on #${input.change.number}. ${shippedWords(`The set \`${input.set.name}\``, `#${input.change.number}`)}`,
+        body: `${markerFor(marker)}\n${reason} See the comparison on #${input.change.number}. ${shippedWords(setShipped(input.set), `#${input.change.number}`)}`,
       },
       { kind: 'close', key: k('close'), pr: s.pr, relabel: { add: [LABEL_LOST], remove: [LABEL_AWAITING] } },
       { kind: 'set-state', key: k('state'), pr: s.pr, state: 'rejected', reason },
