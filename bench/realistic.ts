@@ -123,6 +123,8 @@ export interface RealisticResult {
   installationsThatWaited: number;
   /** Every GitHub request the app made, by route (from its /metrics). */
   byRoute: Record<string, number>;
+  /** GraphQL reads by operation (`query ArbiterGroup`), summed over the installations' emulators. */
+  graphqlByQuery: Record<string, number>;
   decided: number;
   correct: number;
   wrong: string[];
@@ -246,6 +248,7 @@ export async function runRealistic(o: RealisticOptions): Promise<RealisticResult
     pacingWait: {},
     installationsThatWaited: 0,
     byRoute: {},
+    graphqlByQuery: {},
     decided: 0,
     correct: 0,
     wrong: [],
@@ -402,7 +405,8 @@ export async function runRealistic(o: RealisticOptions): Promise<RealisticResult
     let next = 0;
     // The clock runs on past the last CI result until every Change is decided, or 15 minutes more.
     for (seconds = 0; seconds <= lastEventAt + 900; seconds += o.stepSeconds) {
-      await app.setClock(now());
+      // Production sweeps once a minute (a pg-boss schedule): so does the bench, whatever its step.
+      await app.setClock(now(), { sweep: seconds % 60 < o.stepSeconds });
       while (next < events.length && events[next].at <= seconds) await fire(events[next++]);
       await waitQuiet(app, installations, o.timeoutMs);
       if (seconds % 60 === 0) say(`realistic ${backend}: t=${seconds} s, ${next}/${events.length} CI events`);
@@ -437,6 +441,8 @@ export async function runRealistic(o: RealisticOptions): Promise<RealisticResult
       result.contentWrites += i.gh.writes.filter((w) => w.status < 300 && isContentWrite(w)).length;
       result.webhooks += i.gh.sentWebhooks.length;
       result.violations += i.gh.violations.length;
+      for (const [query, n] of Object.entries(i.gh.graphqlReads))
+        result.graphqlByQuery[query] = (result.graphqlByQuery[query] ?? 0) + n;
       const c = i.gh.counters();
       reads += c.reads;
       writes += c.writes;

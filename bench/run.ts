@@ -247,6 +247,13 @@ function printRealistic(r: RealisticResult[]): void {
           .map(([route, n]) => `${route} ${(n / x.candidates).toFixed(1)}`)
           .join(', ')}`,
     ),
+    ...r.map(
+      (x) =>
+        `${x.backend}: GraphQL reads per candidate by query: ${Object.entries(x.graphqlByQuery)
+          .sort((a, b) => b[1] - a[1])
+          .map(([query, n]) => `${query.replace(/^query /, '')} ${(n / x.candidates).toFixed(1)}`)
+          .join(', ')}`,
+    ),
   ]);
 }
 

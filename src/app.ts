@@ -84,10 +84,12 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolea
 /** What extra routes can see and do: the queue's state and a tick on the app's clock. */
 export interface AppControls {
   /**
-   * Starts the deferred jobs due by now on the app's clock (a rate limit's wait), runs the sweep,
-   * and queues a pass of the webhook-delivery recovery once five minutes passed since the last.
+   * Starts the deferred jobs due by now on the app's clock (a rate limit's wait), runs the sweep
+   * (unless `sweep: false`: a driver that moves the clock more often than production's minute
+   * schedule sweeps only on its minutes), and queues a pass of the webhook-delivery recovery once
+   * five minutes passed since the last.
    */
-  tick(): Promise<void>;
+  tick(opts?: { sweep?: boolean }): Promise<void>;
   counts(): Promise<QueueCounts>;
   /** The earliest due time of a deferred job, or null. */
   nextDue(): Promise<Date | null>;
@@ -204,9 +206,9 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         }),
       );
       if (opts.routes) {
-        const tick = async () => {
+        const tick = async (o: { sweep?: boolean } = {}) => {
           await queue.releaseDue(opts.clock.now());
-          if (current) await sweep(current);
+          if (current && o.sweep !== false) await sweep(current);
           // The recovery's five-minute schedule, on the app's clock (a manual one has no cron).
           if (current && opts.clock.now().getTime() - lastRecoveryMs >= RECOVERY_INTERVAL_MS) {
             lastRecoveryMs = opts.clock.now().getTime();

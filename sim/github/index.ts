@@ -149,7 +149,14 @@ export class GitHubEmulator {
 
   static async start(opts: EmulatorOptions): Promise<GitHubEmulator> {
     const sender = new WebhookSender(opts.webhookUrl, opts.webhookSecret, opts.now);
-    const recorder: Recorder = { writes: [], reads: 0, faults: [], listeners: [], scenarioStart: opts.now() };
+    const recorder: Recorder = {
+      writes: [],
+      reads: 0,
+      graphqlReads: {},
+      faults: [],
+      listeners: [],
+      scenarioStart: opts.now(),
+    };
     const auth = new AppAuth(opts.appId, opts.appPublicKeyPem, opts.now);
     const contract = (sharedContract ??= new RestContract(CONTRACT_URL));
     const routes = { ...appRoutes(auth), ...repoRoutes, ...issueRoutes, ...pullRoutes, ...gitRoutes, ...checkRoutes };
@@ -450,6 +457,11 @@ export class GitHubEmulator {
 
   get reads(): number {
     return this.recorder.reads;
+  }
+
+  /** GraphQL reads by operation title, since the emulator started. */
+  get graphqlReads(): Readonly<Record<string, number>> {
+    return this.recorder.graphqlReads;
   }
 
   counters(): { reads: number; writes: number } {

@@ -50,6 +50,8 @@ const JWT_ROUTES = new Set([
 export interface Recorder {
   writes: WriteRecord[];
   reads: number;
+  /** GraphQL reads by operation (`query ArbiterGroup`), for the bench's account of where reads go. */
+  graphqlReads: Record<string, number>;
   faults: (Fault & { remaining: number })[];
   listeners: ((w: WriteRecord) => void)[];
   scenarioStart: number;
@@ -399,7 +401,11 @@ export class EmulatorServer {
         ? body.operationName
         : null;
     const names = mutationNames(query, opName);
-    if (names.length === 0) this.recorder.reads += 1;
+    if (names.length === 0) {
+      this.recorder.reads += 1;
+      const title = operationTitle(query, opName);
+      this.recorder.graphqlReads[title] = (this.recorder.graphqlReads[title] ?? 0) + 1;
+    }
     const limited =
       names.length > 0
         ? this.rateLimited(

@@ -103,7 +103,8 @@ export interface AppHost {
   killNow(): void;
   waitExited(): Promise<void>;
   usePort(port: number): void;
-  setClock(nowMs: number): Promise<void>;
+  /** Moves the app's clock and ticks it; `sweep: false` leaves the minute sweep out of this tick. */
+  setClock(nowMs: number, opts?: { sweep?: boolean }): Promise<void>;
   idle(): Promise<IdleReport>;
   receipts(): Promise<{ id: number; recorded: unknown }[]>;
   stderrTail(): string;
@@ -234,8 +235,8 @@ export class AppProcess implements AppHost {
     }
   }
 
-  async setClock(nowMs: number): Promise<void> {
-    const res = await this.post('/arbiter/sim/clock', { now: nowMs });
+  async setClock(nowMs: number, opts: { sweep?: boolean } = {}): Promise<void> {
+    const res = await this.post('/arbiter/sim/clock', { now: nowMs, ...opts });
     if (res.status !== 200)
       throw new ScenarioRunError(
         `POST /arbiter/sim/clock answered ${res.status}: ${res.text.slice(0, 300)}`,

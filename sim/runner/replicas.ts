@@ -128,8 +128,8 @@ export class ReplicaSet implements AppHost {
     await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true }).catch(() => {})));
   }
 
-  async setClock(nowMs: number): Promise<void> {
-    for (const app of this.live()) await app.setClock(nowMs);
+  async setClock(nowMs: number, opts: { sweep?: boolean } = {}): Promise<void> {
+    for (const app of this.live()) await app.setClock(nowMs, opts);
   }
 
   /** Idle when every live replica is and the proxy forwards nothing; the earliest deferred job of any. */

@@ -17,7 +17,7 @@ export interface SimControlSources extends AppControls {
   clock: ManualClock;
 }
 
-const ClockBody = z.object({ now: z.number().int().nonnegative() });
+const ClockBody = z.object({ now: z.number().int().nonnegative(), sweep: z.boolean().optional() });
 const MAX_BODY = 64 * 1024;
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -47,7 +47,7 @@ export function simControlHandler(src: SimControlSources) {
       if (!body.success) return sendJson(res, 400, { error: 'expected {"now": <ms since the epoch>}' });
       src.clock.set(body.data.now);
       try {
-        await src.tick();
+        await src.tick({ sweep: body.data.sweep });
       } catch (err) {
         return sendJson(res, 500, { error: `tick failed: ${err instanceof Error ? err.message : String(err)}` });
       }

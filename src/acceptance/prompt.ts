@@ -21,6 +21,12 @@ export const ACCEPTANCE_SYSTEM = [
   'Answer with JSON matching the given schema, one entry per criterion id, with a short reason.',
 ].join('\n');
 
+/** Said to the model when the candidate is a set of pull requests in several repositories. */
+export const ACCEPTANCE_SET_NOTE = [
+  "This candidate is a set: linked pull requests in several repositories that together are one candidate. The material holds every member's patch and files.",
+  "Every path is prefixed by its repository, as `owner/name:path` (for example `acme/api:src/x.ts`). Give `path` exactly so, with its repository: a quote is checked against that repository's member only.",
+].join('\n');
+
 /** Keywords Anthropic's structured outputs do not enforce; kept as prose in the description. */
 const UNSUPPORTED_KEYWORDS = [
   'maxLength',
@@ -74,10 +80,20 @@ export function acceptanceSharedPrefix(changeTitle: string, criteria: Criterion[
   return lines.join('\n');
 }
 
-/** One acceptance call for `tier`, judging `criteria` (the model-judged ones) of one candidate. */
+/** A candidate set: its name and members (`owner/name#N`, in order). */
+export interface AcceptanceSet {
+  name: string;
+  members: string[];
+}
+
+/**
+ * One acceptance call for `tier`, judging `criteria` (the model-judged ones) of one candidate; of
+ * a set (`set`), `candidate` is its first member and the material holds every member's.
+ */
 export function buildAcceptanceRequest(input: {
   tier: Tier;
   candidate: number;
+  set?: AcceptanceSet;
   changeTitle: string;
   criteria: Criterion[];
   context: AcceptanceContext;
@@ -85,16 +101,20 @@ export function buildAcceptanceRequest(input: {
   takeBudget?: () => Promise<boolean>;
   signal?: AbortSignal;
 }): CompletionRequest {
-  const { config } = input;
+  const { config, set } = input;
+  const label = set
+    ? `candidate set ${set.name} (${set.members.join(', ')}) patches and files`
+    : `candidate #${input.candidate} patch and files`;
   return {
     tier: input.tier,
     model: config.models[input.tier],
     timeoutMs: config.timeoutSeconds * 1000,
     kind: 'acceptance',
     candidate: input.candidate,
-    system: ACCEPTANCE_SYSTEM,
+    ...(set ? { set: set.name } : {}),
+    system: set ? `${ACCEPTANCE_SYSTEM}\n${ACCEPTANCE_SET_NOTE}` : ACCEPTANCE_SYSTEM,
     sharedPrefix: acceptanceSharedPrefix(input.changeTitle, input.criteria),
-    material: frameUntrusted(`candidate #${input.candidate} patch and files`, input.context.material),
+    material: frameUntrusted(label, input.context.material),
     schema: ACCEPTANCE_SCHEMA,
     maxTokens: config.maxOutputTokens,
     ...(input.signal !== undefined ? { signal: input.signal } : {}),

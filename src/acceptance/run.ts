@@ -6,10 +6,12 @@ import { CITATION_FAILURE_WORDING, verifyCitation, type CitationMaterial } from 
 import { sanitiseModelReason } from './model-words.ts';
 import { asksForRemoval, isDocumentationCriterion } from './quote-rules.ts';
 import type { AcceptanceConfig, AcceptanceContext } from './context.ts';
-import { buildAcceptanceRequest } from './prompt.ts';
+import { buildAcceptanceRequest, type AcceptanceSet } from './prompt.ts';
 
 export interface AcceptanceInput {
   candidate: number;
+  /** A candidate set (`candidate` is its first member): its material's paths name their repository. */
+  set?: AcceptanceSet;
   criteria: Criterion[];
   context: AcceptanceContext;
   checks: ObservedCheck[];
@@ -188,6 +190,7 @@ export async function runAcceptance(input: AcceptanceInput): Promise<AcceptanceE
         buildAcceptanceRequest({
           tier,
           candidate: input.candidate,
+          ...(input.set ? { set: input.set } : {}),
           changeTitle: input.changeTitle ?? '',
           criteria: modelCriteria,
           context,

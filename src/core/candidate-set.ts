@@ -6,6 +6,7 @@
 // `<details>`, HTML comments and code never counts. Pure.
 import { z } from 'zod';
 import { linkableText } from './link.ts';
+import { AcceptanceEvidence } from './types.ts';
 
 /** A pull request (or issue) of some repository of the installation. */
 export interface PullRef {
@@ -90,9 +91,35 @@ export const SetRecord = z.object({
   /** Each member's head when the set was last planned (`owner/name#N` → sha). */
   heads: z.record(z.string(), z.string()),
   /** The set's gate when last planned: every member's required checks by its own repository's rules. */
-  gate: z.object({ settled: z.boolean(), promotable: z.boolean(), reason: z.string() }).optional(),
+  gate: z
+    .object({
+      settled: z.boolean(),
+      promotable: z.boolean(),
+      reason: z.string(),
+      /** Passing checks over every member (absent on records from before sets were ranked). */
+      passing: z.number().int().optional(),
+    })
+    .optional(),
+  /**
+   * The set's acceptance evidence: one model call over every member's patch and files, for the
+   * members' heads `heads` (setHeadsKey) it judged.
+   */
+  acceptance: z.object({ heads: z.string(), evidence: AcceptanceEvidence }).optional(),
   /** When the set was first recorded, and when its members' heads last changed (a hold on the round runs from them). */
   since: z.string().optional(),
   headsAt: z.string().optional(),
 });
 export type SetRecord = z.infer<typeof SetRecord>;
+
+/** The members' heads as one key (`owner/name#N@sha`, sorted): acceptance evidence holds for these heads only. */
+export const setHeadsKey = (heads: Record<string, string>): string =>
+  Object.entries(heads)
+    .map(([ref, sha]) => `${ref.toLowerCase()}@${sha}`)
+    .sort()
+    .join(',');
+
+/** The set's acceptance evidence for its heads now, or null (not judged, or judged on other heads). */
+export const setAcceptance = (record: SetRecord): AcceptanceEvidence | null =>
+  record.acceptance !== undefined && record.acceptance.heads === setHeadsKey(record.heads)
+    ? record.acceptance.evidence
+    : null;

@@ -19,7 +19,14 @@ const Payload = z.object({
       check_suite: z.object({ app: App }).optional(),
     })
     .optional(),
-  check_suite: z.object({ head_sha: z.string(), app: App }).optional(),
+  check_suite: z
+    .object({
+      head_sha: z.string(),
+      app: App,
+      conclusion: z.string().nullable().optional(),
+      latest_check_runs_count: z.number().optional(),
+    })
+    .optional(),
   sha: z.string().optional(),
   state: z.string().optional(),
   context: z.string().optional(),
@@ -30,13 +37,22 @@ const Payload = z.object({
  * completed), a suite completed, a commit status other than pending. Only a conclusion can
  * settle a candidate, and each conclusion has its own event, so one that says a check was queued
  * or started asks for no read (its payload may be old anyway: the conclusion's event follows).
+ * A suite that holds check runs concludes nothing of its own: GitHub sends each run's
+ * `check_run.completed` to every app that reads checks, and the last of them reads the head. A
+ * suite with no run (Actions runs awaiting a maintainer's approval complete their suite
+ * `action_required` before any job runs), or a payload that does not say, concludes.
  */
 export function concludesCheck(event: string, payload: unknown): boolean {
   const parsed = Payload.safeParse(payload);
   if (!parsed.success) return true; // not ours to judge: the handler reads what it can
   const p = parsed.data;
   if (event === 'check_run') return p.check_run?.status === undefined || p.check_run.status === 'completed';
-  if (event === 'check_suite') return p.action === undefined || p.action === 'completed';
+  if (event === 'check_suite') {
+    if (p.action !== undefined && p.action !== 'completed') return false;
+    const suite = p.check_suite;
+    const runsReport = (suite?.latest_check_runs_count ?? 0) > 0 && suite?.conclusion !== 'action_required';
+    return !runsReport;
+  }
   if (event === 'status') return p.state !== 'pending';
   return true;
 }

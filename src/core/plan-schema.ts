@@ -41,6 +41,8 @@ export const ShipSet = z.object({
   /** The comparison's bold headline and the set's merge line as decided, which the ship rewrites. */
   headline: z.string(),
   line: z.string(),
+  /** The ranking table and the receipt, folded into each member's selection check (as into a winner's). */
+  text: z.string().optional(),
 });
 export type ShipSet = z.infer<typeof ShipSet>;
 

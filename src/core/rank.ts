@@ -34,6 +34,27 @@ export function decidingKey(a: RankedCandidate, b: RankedCandidate): RankKey | n
   return null;
 }
 
+/**
+ * The keys a candidate set is ranked on against another candidate: a set's checks span several
+ * repositories, each with its own scoring check and its own number of checks, so the score and the
+ * count of passing checks would weigh repositories, not the work; the gate and the criteria do not.
+ */
+export const SET_KEYS: readonly RankKey[] = ['promotable', 'met', 'gaps'];
+
+/** On `keys` only, in KEYS order: positive when `a` ranks above `b`, 0 when tied on them all; and the key that decided. */
+export function compareOn(
+  a: RankedCandidate,
+  b: RankedCandidate,
+  keys: readonly RankKey[],
+): { order: number; key: RankKey | null } {
+  for (const { key, better } of KEYS) {
+    if (!keys.includes(key)) continue;
+    const d = better(a, b);
+    if (d !== 0) return { order: d, key };
+  }
+  return { order: 0, key: null };
+}
+
 function compare(a: RankedCandidate, b: RankedCandidate): number {
   for (const { better } of KEYS) {
     const d = better(a, b);

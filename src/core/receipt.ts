@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MergeView } from './merge-view.ts';
 import { CheckRunButton } from './check-run.ts';
 import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
+import { SetRecord } from './candidate-set.ts';
 
 const pr = z.number().int();
 const Risk = z.enum(['low', 'medium', 'high']);
@@ -88,6 +89,14 @@ export const SelectionInputs = z.object({
     .object({ pr, sources: z.array(pr) })
     .nullable()
     .optional(),
+  /**
+   * The Change's candidate sets as recorded (members in other repositories, their gate and their
+   * acceptance evidence), GitHub's web address for links to members, and `composite.order` (the
+   * order a winning set's members merge in); absent before sets were ranked.
+   */
+  sets: z
+    .object({ records: z.array(SetRecord), web: z.string().nullable(), order: z.array(z.string()).optional() })
+    .optional(),
 });
 export type SelectionInputs = z.infer<typeof SelectionInputs>;
 
@@ -121,6 +130,17 @@ export const SelectionData = z.object({
   diagnostics: Diagnostics,
   mode: z.enum(['live', 'shadow']),
   headline: z.string().optional(),
+  /** Each candidate set of the round on the ranking keys, with its members (absent: no set took part). */
+  sets: z
+    .array(
+      RankRow.omit({ pr: true }).extend({
+        set: z.string(),
+        members: z.array(z.string()),
+        outcome: z.enum(['won', 'tied', 'lost', 'open']),
+        reason: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** The planner's inputs; absent on receipts recorded before receipts replayed. */
   inputs: SelectionInputs.optional(),
   /** The planned actions, one line each (src/core/replay.ts), to compare a replay with. */

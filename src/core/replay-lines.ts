@@ -3,6 +3,7 @@
 // line). Pure: the digest is FNV-1a over JSON with sorted keys, the same on any machine.
 import type { Action } from './actions.ts';
 import type { PlannedBy, Receipt } from './receipt.ts';
+import { refText } from './candidate-set.ts';
 
 /** JSON with object keys sorted and `undefined` left out, as JSON.stringify leaves it out. */
 export function canonicalJson(value: unknown): string {
@@ -104,9 +105,15 @@ export function describePlan(plan: {
   afterShip?: Action[];
   onRefused?: Action[];
   onUpdated?: Action[];
+  /** A winning candidate set's ship: its members merge one at a time, in this order. */
+  shipSet?: { name: string; order: { repo: string; number: number }[] };
 }): string[] {
+  const ship = plan.shipSet;
   return [
     ...plan.actions.map(describeAction),
+    ...(ship
+      ? [`ship set ${ship.name}: merge ${ship.order.map(refText).join(', then ')}, each at its verified head`]
+      : []),
     ...(plan.afterShip ?? []).map((a) => `after the merge: ${describeAction(a)}`),
     ...(plan.onRefused ?? []).map((a) => `if the merge is refused: ${describeAction(a)}`),
     ...(plan.onUpdated ?? []).map((a) => `if the branch is updated: ${describeAction(a)}`),

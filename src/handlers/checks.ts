@@ -82,12 +82,13 @@ export async function onCheckEvent(
     await store.takeKeptCheckEvents(ctx.key, sha);
     took = true;
   }
-  // A check nobody decides on, while a required one is still pending, is recorded without a read.
+  // A check nobody decides on, while a required one is still pending or once the gate settled, is
+  // recorded without a read.
   const step = await planCheckEvent(ctx, delivery ?? undefined, candidates, took);
   if (!step.plan.read) {
     ctx.log.debug(
       { subject, waitingOn: step.plan.waitingOn },
-      'check event: decides nothing while required checks run',
+      'check event: decides nothing (required checks still run, or the gate settled)',
     );
     return;
   }

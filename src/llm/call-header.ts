@@ -11,9 +11,12 @@ export interface CallHeader {
   mode: 'verdict' | 'rubric' | null;
 }
 
-export function formatCallHeader(req: Pick<CompletionRequest, 'kind' | 'candidate' | 'candidates' | 'mode'>): string {
+export function formatCallHeader(
+  req: Pick<CompletionRequest, 'kind' | 'candidate' | 'candidates' | 'mode' | 'set'>,
+): string {
   const parts = [CALL_HEADER_PREFIX, `kind=${req.kind}`];
   if (req.candidate !== undefined) parts.push(`candidate=${req.candidate}`);
+  if (req.set !== undefined) parts.push(`set=${req.set}`);
   if (req.candidates !== undefined && req.candidates.length > 0) parts.push(`candidates=${req.candidates.join(',')}`);
   if (req.mode !== undefined) parts.push(`mode=${req.mode}`);
   return parts.join(' ');

@@ -11,6 +11,7 @@ export type CallKind = 'acceptance' | 'judge';
  * material, which starts with one header line so the fake endpoint (and a person reading a
  * log) can tell calls apart without parsing prose:
  *   `[arbiter-call] kind=acceptance candidate=12`   (acceptance of PR #12)
+ *   `[arbiter-call] kind=acceptance candidate=7 set=good`   (of set `good`, first member #7)
  *   `[arbiter-call] kind=judge candidates=12,13 mode=verdict`
  */
 export const CALL_HEADER_PREFIX = '[arbiter-call]';
@@ -21,8 +22,10 @@ export interface CompletionRequest {
   model: string;
   timeoutMs: number;
   kind: CallKind;
-  /** Acceptance: the candidate PR. */
+  /** Acceptance: the candidate PR (of a candidate set: its first member). */
   candidate?: number;
+  /** Acceptance of a candidate set: its name (the call header says `set=<name>`). */
+  set?: string;
   /** Judge: the tied candidates and the mode. */
   candidates?: number[];
   mode?: 'verdict' | 'rubric';

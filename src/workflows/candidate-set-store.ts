@@ -35,6 +35,8 @@ export async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ 
     seen: union(before?.seen ?? [], record.seen),
     first: record.first ?? before?.first ?? null,
     parts: record.parts ?? before?.parts ?? null,
+    // A run that planned without the evidence another run just recorded keeps it (it names the heads it judged).
+    ...((record.acceptance ?? before?.acceptance) ? { acceptance: record.acceptance ?? before?.acceptance } : {}),
     // A set holds its Change's round from these moments (core/plan/set-hold.ts).
     since: before?.since ?? at,
     headsAt: sameHeads ? (before?.headsAt ?? before?.since ?? at) : at,

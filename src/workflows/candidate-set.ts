@@ -4,13 +4,15 @@
 // composing, not a candidate, or one candidate of its Change, and hands the plan to the executor,
 // one repository at a time (each member's check lives in its own).
 import { namesSet, refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
-import { planCandidateSet, type SetMemberView, type SetPlan } from '../core/plan/candidate-set.ts';
+import { planCandidateSet, type SetMemberView, type SetPlan, type SetView } from '../core/plan/candidate-set.ts';
+import { setAcceptanceView } from './set-acceptance.ts';
 import { candidateStanding, type Standing } from '../core/trust.ts';
 import { readSetRecord, setOfHead } from './candidate-set-store.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { gateFrom } from './evidence.ts';
 import type { NextStep, PullFacts } from './model.ts';
 import { OPEN_STATES } from '../core/types.ts';
+import { LABEL_LOST } from '../core/labels.ts';
 import { setHold } from '../core/plan/set-hold.ts';
 import { trackedChange } from './changes.ts';
 import { nowIso, otherRepoContext as contextFor, type RepoContext } from './context.ts';
@@ -51,6 +53,7 @@ async function readMember(
     headSha: live.headSha,
     author: live.author,
     lines: setLines(live.body, ref.repo),
+    lost: live.labels.includes(LABEL_LOST),
   };
   if (!pull.open) return { ref, pull, standing: null, prefix };
   // Today's rules, in the member's own repository: write access there, a listed agent, or admitted there.
@@ -61,7 +64,7 @@ async function readMember(
   );
   const rules = await branchRulesOf(mctx, live.baseRef);
   const gate = gateFrom(mctx, live, null, rules.required);
-  return { ref, pull, standing, prefix, gate };
+  return { ref, pull, standing, prefix, gate, checks: live.checks, base: live.baseRef };
 }
 
 /** Whether the Change is one Arbiter tracks: null when it is, else why not. */
@@ -101,7 +104,7 @@ async function planSet(
   }
   const members: SetMemberView[] = [];
   for (const ref of parts ?? seen) members.push(await readMember(ctx, ref, change, known));
-  return planCandidateSet({
+  const view: SetView = {
     change,
     untracked: await untrackedReason(ctx, change, known),
     name,
@@ -109,7 +112,8 @@ async function planSet(
     parts,
     seen,
     members,
-  });
+  };
+  return planCandidateSet({ ...view, acceptance: await setAcceptanceView(ctx, view, stored, known) });
 }
 
 /** How the set's stored record holds its Change's round now (core/plan/set-hold.ts): what its waiting list says, or null. */

@@ -28,7 +28,7 @@ import type { GroupView, NextStep } from './model.ts';
 import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
-import { setsInRound, withSets } from '../core/plan/set-round.ts';
+import { rankSets } from '../core/plan/set-rank.ts';
 import { listSetRecords } from './candidate-set-store.ts';
 import { shipFromRound, webOf } from './set-ship.ts';
 
@@ -166,16 +166,7 @@ async function computePlan(
   // The Change's candidate sets (members in other repositories) are candidates of the round too.
   const changeRef = { repo: ctx.key, number: view.change.number };
   const web = webOf(ctx);
-  const sets = setsInRound({
-    change: changeRef,
-    base: view.siblings[0]?.base ?? 'main',
-    round: view.round.number,
-    criteria: view.change.criteria.length,
-    sets: await listSetRecords(ctx, changeRef),
-    best: ranking.ordered.find((c) => c.rank === 1) ?? null,
-    web,
-    order: ctx.config.composite.order,
-  });
+  const records = await listSetRecords(ctx, changeRef);
   const base = {
     repo: ctx.key,
     change: { number: view.change.number, title: view.change.title, criteria: view.change.criteria },
@@ -193,8 +184,9 @@ async function computePlan(
     now: nowIso(ctx),
     buttons: [...SELECTION_BUTTONS],
     display: await displayOf(ctx, view),
-    notes: [...combine.notes, ...sets.notes],
+    notes: combine.notes,
     combined: combine.combined,
+    ...(records.length > 0 ? { sets: { records, web, order: ctx.config.composite.order } } : {}),
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = repairKeyOf(ctx.key, view.change.number);
@@ -203,9 +195,13 @@ async function computePlan(
     return holder.success && holder.data.token === ctx.token;
   };
   const taken = await store.getRepair(ctx.key, view.change.number);
-  // A set that outranks every single-repository candidate cannot be shipped by Arbiter yet: a person decides.
+  // A set at the top (or tied there) is not repaired: a person decides.
+  const sets = rankSets(records, ranking);
   const repairAvailable =
-    sets.winner === null && ctx.config.repair.enabled && (taken === null || (await repairHeldByMe()));
+    sets.winner === null &&
+    sets.tied === null &&
+    ctx.config.repair.enabled &&
+    (taken === null || (await repairHeldByMe()));
   let plan = planSelection({ ...base, repairAvailable });
   if (plan.verdict.kind === 'repair') {
     // The claim is an action like any other, so shadow mode (which never claims) drops it; the
@@ -236,23 +232,7 @@ async function computePlan(
     }
     plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
   }
-  return withSets(plan, sets, {
-    change: changeRef,
-    base: base.base,
-    round: view.round.number,
-    ranking,
-    criteria: view.change.criteria.length,
-    comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${view.change.number}` : null,
-    web,
-    order: ctx.config.composite.order,
-    singles: evidence.map((e) => ({
-      pr: e.pr,
-      headSha: e.headSha,
-      why: e.gate.promotable
-        ? 'this candidate ranks below the set'
-        : `this candidate is unpromotable: ${e.gate.reason}`,
-    })),
-  });
+  return plan;
 }
 
 /**

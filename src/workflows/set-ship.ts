@@ -8,10 +8,11 @@ import { refText, type PullRef } from '../core/candidate-set.ts';
 import { Action } from '../core/actions.ts';
 import { candidateSetMergeKey, candidateSetDecidedKey, candidateSetsDecisionKey } from '../core/keys.ts';
 import { ShipSet, type SelectionPlan } from '../core/plan-schema.ts';
-import { planSetShip, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
-import { planSetLosers, setsInRound } from '../core/plan/set-round.ts';
+import { planSetShip, setShipped, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
+import { planSetLosers, planSetToPerson, setNotes } from '../core/plan/set-round.ts';
+import { rankSets, setShips, setVerdict } from '../core/plan/set-rank.ts';
 import { setHold } from '../core/plan/set-hold.ts';
-import { planSetsOnly, wonBySet } from '../core/plan/set-win.ts';
+import { planSetsOnly } from '../core/plan/set-win.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { MergeResult } from '../github/port.ts';
 import { z } from 'zod';
@@ -87,7 +88,12 @@ export async function shipWinningSet(
     ctx.log.warn({ set: ship.name, change: refText(change) }, 'a winning set has no record: nothing ships');
     return;
   }
-  const decided: ShipDecided = { comparison: input.comparison, headline: ship.headline, line: ship.line };
+  const decided: ShipDecided = {
+    comparison: input.comparison,
+    headline: ship.headline,
+    line: ship.line,
+    ...(ship.text ? { text: ship.text } : {}),
+  };
   const known = new Map<string, RepoContext | null>();
   let shadow = false;
   // One pass per member and one to end: a pass whose merge another run holds ends the loop early.
@@ -121,7 +127,6 @@ export async function shipWinningSet(
   }
 }
 
-/** The recorded decision of a Change of sets only (the first recorded stands). */
 /** A round's decision whose winner is a set (`plan.shipSet`): its members ship after the plan's actions. */
 export async function shipFromRound(
   ctx: RepoContext,
@@ -160,40 +165,51 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
   const now = nowIso(ctx);
   if (records.some((r) => setHold(r, ctx.config.selection.siblingTimeout, now).holds)) return [];
   const web = webOf(ctx);
-  const sets = setsInRound({
-    change,
-    base: 'sets',
-    round: 1,
-    criteria: 0,
-    sets: records,
-    best: null,
-    web,
-    order: ctx.config.composite.order,
-  });
-  if (sets.compared.length === 0) return [];
+  const order = ctx.config.composite.order;
+  const criteria = row.criteria.length;
+  const required = ctx.config.acceptance.required;
+  const none = { ordered: [], top: [], tiedAtTop: false };
+  const standing = rankSets(records, none);
+  if (standing.compared.length === 0) return [];
   // Two runs may decide at once: the first decision recorded stands, and each action (each merge)
   // is applied once by its key, so a second run's ship finds the first run's merge claimed and stops.
   const key = candidateSetsDecisionKey(ctx.key, changeNumber);
-  const winner = sets.winner;
+  const top = standing.winner;
+  const winner = top !== null && setShips(top, criteria, required) ? top : null;
+  const at = { change, base: 'sets', round: 1, criteria };
+  const verdict = setVerdict(standing, none, { criteria, prefix: ctx.config.commands.prefix, web, order, required });
   const plan = planSetsOnly({
     change,
-    compared: sets.compared,
-    winner,
-    notes: sets.notes,
-    order: ctx.config.composite.order,
+    compared: standing.compared.map((s) => s.record),
+    winner: winner?.record ?? null,
+    ...(verdict?.kind === 'human' ? { headline: verdict.why } : {}),
+    notes: setNotes(standing, { best: null, criteria, web, order, required }),
+    order,
     web,
     setLosers:
       winner === null
         ? []
         : planSetLosers({
-            change,
-            base: 'sets',
-            round: 1,
-            winner: wonBySet(winner),
-            criteria: 0,
-            sets: sets.compared.filter((s) => s !== winner),
+            ...at,
+            winner: {
+              name: `set \`${winner.record.name}\``,
+              summary: winner.summary,
+              shipped: true,
+              shippedAs: setShipped(winner.record),
+            },
+            sets: standing.compared.filter((s) => s !== winner),
           }),
   });
+  // A set at the top short of every criterion: each member's check asks for a person.
+  const toPerson =
+    winner === null && top !== null
+      ? planSetToPerson({
+          ...at,
+          set: top,
+          comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${changeNumber}` : null,
+        })
+      : [];
+  plan.actions.push(...toPerson);
   await executePlan(ctx, [...plan.actions, { kind: 'record', key, value: plan }]);
   const recorded = Decision.safeParse(await store.getAppliedAction(key));
   const decision = recorded.success ? recorded.data : plan;

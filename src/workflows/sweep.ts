@@ -285,8 +285,17 @@ export async function verifyKeptHeads(
 /** How long a check event for a head nobody recorded is kept: a head that is a candidate's is recorded within minutes. */
 export const KEPT_CHECK_EVENT_HOURS = 24;
 
+/**
+ * How often the sweep looks for sidebar links, in minutes. A link made in the Development sidebar
+ * sends no webhook, but the pull request's next event (a push, a check) records it anyway: the
+ * sweep is the backstop for one that sends none, so every fifth minute is enough, and a minute's
+ * look cost one GraphQL read per Change with open candidates (the realistic bench's 3 per candidate).
+ */
+export const SIDEBAR_SWEEP_MINUTES = 5;
+
 /** Each Change with open candidates: pull requests linked to it in the sidebar (no webhook) are recorded. */
 async function pickUpSidebarLinks(deps: Deps, token: string): Promise<void> {
+  if (Math.floor(deps.clock.now().getTime() / 60_000) % SIDEBAR_SWEEP_MINUTES !== 0) return;
   const changes = new Map<string, CandidateRow>();
   for (const state of OPEN_STATES)
     for (const c of await deps.store.listCandidatesInState(state)) changes.set(changeId(c.repo, c.change), c);

@@ -19,6 +19,9 @@ import { selectStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
 import { acceptanceKey, gateInProgressKey } from '../core/keys.ts';
 
+/** States a settled gate moves between (a re-run can turn either into the other). */
+const SETTLED: ReadonlySet<CandidateState> = new Set(['verified', 'unpromotable']);
+
 /** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
 export interface Verified {
   settled: boolean;
@@ -143,10 +146,12 @@ export async function verifyCandidate(
       criteriaHash: criteriaHash(change),
     });
   if (refreshed.pending.length > 0) return unsettled(next);
-  if (candidate.state === 'verifying') {
-    const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
+  // A settled head follows its gate: a required check re-run to green makes an unpromotable
+  // candidate verified again, and one that fails on a re-run makes a verified one unpromotable.
+  const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
+  const follows = candidate.state === 'verifying' || (gate.settled && SETTLED.has(candidate.state));
+  if (follows && candidate.state !== settledState)
     await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
-  }
   await store.addEvent(
     ctx.key,
     'candidate.settled',

@@ -168,6 +168,14 @@ describe.each(BACKENDS)('on %s', (backend) => {
         body: JSON.stringify({ now: t - 1000 }),
       });
       expect(await back.json()).toEqual({ ok: true, now: t });
+      // A driver that steps more often than production's minute schedule moves the clock without
+      // the sweep (the realistic bench sweeps on its minutes only).
+      const quiet = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, {
+        method: 'POST',
+        body: JSON.stringify({ now: t + 10_000, sweep: false }),
+      });
+      expect(await quiet.json()).toEqual({ ok: true, now: t + 10_000 });
+      expect(sweeps.at(-1)).toBe(t);
       const bad = await fetch(`http://127.0.0.1:${app.port}/arbiter/sim/clock`, {
         method: 'POST',
         body: '{"now":"soon"}',

@@ -4,11 +4,13 @@
 // member's author is untrusted in its own repository (that member's check says why), and is one
 // candidate once every member stands. Pure.
 import { describe, expect, it } from 'vitest';
-import { namesSet, setLines } from '../../src/core/candidate-set.ts';
+import { namesSet, setHeadsKey, setLines } from '../../src/core/candidate-set.ts';
 import { candidateSetActionKey, candidateSetKey } from '../../src/core/keys.ts';
 import {
+  headsOf,
   planCandidateSet,
   setGate,
+  setWantsAcceptance,
   setStanding,
   type SetMemberView,
   type SetView,
@@ -163,11 +165,12 @@ describe('a set’s gate', () => {
     timedOut: false,
   });
 
-  it('is promotable only when every member’s required checks passed', () => {
+  it('is promotable only when every member’s required checks passed, counting every member’s passing checks', () => {
     expect(setGate([member(api, { gate: gate(true) }), member(ui, { gate: gate(true) })])).toEqual({
       settled: true,
       promotable: true,
       reason: 'every required check of every member passed',
+      passing: 2,
     });
   });
 
@@ -185,5 +188,57 @@ describe('a set’s gate', () => {
       promotable: false,
       reason: 'waiting for the required checks of acme/ui#9',
     });
+  });
+});
+
+describe('a set’s acceptance on its members', () => {
+  const members = [member(api, {}, firstBody), member(ui)];
+  const heads = headsOf(view(members));
+  const judged = (key: string) => ({
+    heads: key,
+    evidence: {
+      status: 'pass' as const,
+      results: [{ id: 'AC1', status: 'met' as const, citation: null, reason: '', source: 'small' as const }],
+      truncated: false,
+      modelCalls: { small: 1, large: 0 },
+    },
+    shown: { conclusion: 'success' as const, title: '1 of 1 criterion met', summary: '| table |', text: '' },
+  });
+  const acceptanceChecks = (plan: ReturnType<typeof planCandidateSet>) =>
+    plan.byRepo.flatMap((r) =>
+      r.actions.flatMap((a) =>
+        a.kind === 'check-run' && a.name === 'Arbiter / acceptance' ? [{ repo: r.repo, a }] : [],
+      ),
+    );
+
+  it('each member’s head gets the set’s evidence, saying it was judged as part of the set; the record keeps it', () => {
+    const plan = planCandidateSet({ ...view(members), acceptance: judged(setHeadsKey(heads)) });
+    const checks = acceptanceChecks(plan);
+    expect(
+      checks.map(({ repo, a }) => [repo, a.kind === 'check-run' && a.pr, a.kind === 'check-run' && a.title]),
+    ).toEqual([
+      ['acme/api', 7, 'Set search: 1 of 1 criterion met'],
+      ['acme/ui', 9, 'Set search: 1 of 1 criterion met'],
+    ]);
+    const ui9 = checks[1]!.a;
+    expect(ui9.kind === 'check-run' && ui9.summary).toMatch(
+      /^Judged as part of the set `search`, one candidate of acme\/app#42: .* \(acme\/api#7, acme\/ui#9 \(this pull request\)\)/,
+    );
+    expect(plan.record.acceptance?.heads).toBe(setHeadsKey(heads));
+  });
+
+  it('evidence judged on other heads is neither shown nor kept (a member pushed since)', () => {
+    const plan = planCandidateSet({ ...view(members), acceptance: judged('acme/api#7@old') });
+    expect(acceptanceChecks(plan)).toEqual([]);
+    expect(plan.record.acceptance).toBeUndefined();
+  });
+
+  it('is wanted only for a candidate whose every member’s required checks passed', () => {
+    const passed = { gate: { settled: true, promotable: true, reason: '', passingChecks: 1 } as SetMemberView['gate'] };
+    expect(setWantsAcceptance(view([member(api, passed, firstBody), member(ui, passed)]))).toBe(true);
+    expect(setWantsAcceptance(view([member(api, passed, firstBody), member(ui)]))).toBe(false);
+    expect(setWantsAcceptance(view([member(api, passed, firstBody), member(ui, { pull: null, standing: null })]))).toBe(
+      false,
+    );
   });
 });

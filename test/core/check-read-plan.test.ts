@@ -1,5 +1,5 @@
 // Which check events read GitHub (src/core/plan/check-read.ts): a check nobody decides on, while a
-// required check still runs, is recorded without a read; anything that could change a decision
+// required check still runs or once the gate settled, is recorded without a read; anything that could change a decision
 // reads. The table says, for each case, which way and why.
 import { describe, expect, it } from 'vitest';
 import { computeGate } from '../../src/core/gate.ts';
@@ -59,6 +59,19 @@ describe('a check event reads GitHub unless it can change nothing', () => {
     expect(plan('docs', RUNNING)).toEqual({ read: false, waitingOn: [{ pr: 1, check: 'lint' }] });
   });
 
+  it.each([
+    ['every required check passed', gateOf([run('test', 'pass'), run('lint', 'pass'), run('bench', 'pass')])],
+    ['a required check failed', gateOf([run('test', 'fail'), run('lint', 'pending')])],
+  ])('an unrequired check once the gate settled (%s): recorded without a read', (_why, gate) => {
+    // That gate's own read ran the selection step; this check changes only the count of passing
+    // checks, which a selection reads fresh from the group.
+    expect(gate.settled).toBe(true);
+    expect(plan('docs', gate)).toEqual({ read: false, waitingOn: [] });
+    // What could change a decision still reads on a settled head: a required check (a re-run), the scoring check.
+    expect(plan('test', gate)).toEqual({ read: true });
+    expect(plan('bench', gate)).toEqual({ read: true });
+  });
+
   it('a required check not reported yet also holds the candidate', () => {
     expect(plan('docs', gateOf([run('test', 'pass'), run('docs', 'pass')]))).toMatchObject({ read: false });
   });
@@ -70,18 +83,6 @@ describe('a check event reads GitHub unless it can change nothing', () => {
     ['a suite (no name)', null, RUNNING, {}],
     ['a head never read', 'docs', null, {}],
     ['a retry of a run that went past its look (it may hold claims)', 'docs', RUNNING, { retry: true }],
-    [
-      'every required check passed',
-      'docs',
-      gateOf([run('test', 'pass'), run('lint', 'pass'), run('bench', 'pass')]),
-      {},
-    ],
-    [
-      'a required check failed (settled: a selection may run)',
-      'docs',
-      gateOf([run('test', 'fail'), run('lint', 'pending')]),
-      {},
-    ],
     ['the sweep timed the head out', 'docs', { ...RUNNING, settled: true, timedOut: true }, {}],
     ['Actions runs wait for a person', 'docs', { ...RUNNING, awaitingApproval: { url: null } }, {}],
     ['the pending check is no longer required', 'docs', RUNNING, { deciding: { ...DECIDING, required: ['test'] } }],
@@ -102,7 +103,7 @@ describe('a check event reads GitHub unless it can change nothing', () => {
       retry: false,
       candidates: [
         { pr: 1, deciding: DECIDING, gate: RUNNING },
-        { pr: 2, deciding: DECIDING, gate: settled },
+        { pr: 2, deciding: { ...DECIDING, required: null }, gate: settled },
       ],
     });
     expect(both).toEqual({ read: true });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SELECTION_BUTTONS } from '../../src/core/buttons.ts';
+import { setHeadsKey, type SetRecord } from '../../src/core/candidate-set.ts';
 import { planSelection, type SelectionInput } from '../../src/core/plan/selection.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { replayReceipt } from '../../src/core/replay.ts';
@@ -207,5 +208,76 @@ describe('npm run replay -- RECEIPT.json', () => {
   it('says how to call it when the arguments are wrong', async () => {
     expect(await run()).toEqual({ code: 2, text: expect.stringContaining('usage: npm run replay -- RECEIPT.json') });
     expect((await run('--id', 'x', '--data-dir', dir)).code).toBe(2);
+  });
+});
+
+describe('replaying a selection with a candidate set', () => {
+  const heads = { 'acme/api#7': 'a'.repeat(40), 'acme/ui#9': 'b'.repeat(40) };
+  const set = (statuses: CriterionStatus[]): SetRecord => ({
+    change: { repo: 'acme/planner', number: 42 },
+    name: 'good',
+    first: { repo: 'acme/api', number: 7 },
+    parts: [
+      { repo: 'acme/api', number: 7 },
+      { repo: 'acme/ui', number: 9 },
+    ],
+    seen: [],
+    state: 'candidate',
+    reason: '',
+    heads,
+    gate: { settled: true, promotable: true, reason: 'every required check of every member passed', passing: 2 },
+    acceptance: {
+      heads: setHeadsKey(heads),
+      evidence: {
+        status: statuses.every((s) => s === 'met') ? 'pass' : 'fail',
+        results: crit.map((c, i) => ({ id: c.id, status: statuses[i]!, citation: null, reason: '', source: 'small' })),
+        truncated: false,
+        modelCalls: { small: 1, large: 0 },
+      },
+    },
+  });
+  const withSet = (statuses: CriterionStatus[]): SelectionInput => ({
+    ...input([evidence(12, ['met', 'not_met', 'met'])]),
+    sets: { records: [set(statuses)], web: 'https://github.com' },
+  });
+
+  it('records the set among the inputs and in the ranking, and decides the same again', () => {
+    const receipt = recorded(withSet(['met', 'met', 'met']));
+    const data = receipt.data as { verdict: string; sets: unknown[]; losers: { pr: number; reason: string }[] };
+    expect(data.verdict).toBe('human');
+    expect(data.sets).toEqual([
+      {
+        set: 'good',
+        members: ['acme/api#7', 'acme/ui#9'],
+        rank: 1,
+        promotable: true,
+        met: 3,
+        gaps: 0,
+        score: null,
+        passing: 2,
+        outcome: 'won',
+      },
+    ]);
+    // The set met every criterion, so it ships; #12 closes once its members merged.
+    expect(data.losers[0]!.reason).toMatch(
+      /^loses to set `good` \(acme\/api#7, acme\/ui#9\) once its members merged: set `good` \(acme\/api#7, acme\/ui#9\) met 3 of 3/,
+    );
+    expect((receipt.data as { outcome: string[] }).outcome).toContain(
+      'ship set good: merge acme/api#7, then acme/ui#9, each at its verified head',
+    );
+    expect(replayReceipt(receipt)).toMatchObject({ result: 'same' });
+  });
+
+  it('an edited set evidence shows the difference: #12 is the best candidate, the set stays open', () => {
+    const receipt = recorded(withSet(['met', 'met', 'met']));
+    const inputs = (receipt.data as { inputs: { sets: { records: SetRecord[] } } }).inputs;
+    inputs.sets.records[0]!.acceptance!.evidence.results[1]!.status = 'not_met';
+    inputs.sets.records[0]!.acceptance!.evidence.results[2]!.status = 'not_met';
+    const r = replayReceipt(receipt);
+    expect(r.result).toBe('different');
+    const diff = r.result === 'different' ? r.diff : [];
+    expect(diff).toContain('winner: null → 12');
+    // The set's members no longer ship.
+    expect(diff.some((l) => l.startsWith('- ') && l.includes('acme/api'))).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 // A candidate set's hold on its Change's round (core/plan/set-hold.ts): composing or verifying holds
-// up to the sibling timeout; not a candidate, or a settled gate (passed or failed), holds nothing.
+// up to the sibling timeout, and so does a set whose gate passed until its acceptance judged these
+// heads; not a candidate, or a failed gate, holds nothing.
 import { describe, expect, it } from 'vitest';
-import type { SetRecord } from '../../src/core/candidate-set.ts';
+import { setHeadsKey, type SetRecord } from '../../src/core/candidate-set.ts';
 import { setHold, setsHoldingRound } from '../../src/core/plan/set-hold.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -23,6 +24,11 @@ const record = (over: Partial<SetRecord>): SetRecord => ({
   ...over,
 });
 const gate = (settled: boolean, promotable: boolean) => ({ settled, promotable, reason: '' });
+const HEADS = { 'acme/api#7': 'a', 'acme/ui#9': 'b' };
+const judged = (heads: Record<string, string>): SetRecord['acceptance'] => ({
+  heads: setHeadsKey(heads),
+  evidence: { status: 'none', results: [], truncated: false, modelCalls: { small: 0, large: 0 } },
+});
 
 describe('setHold', () => {
   it.each([
@@ -35,7 +41,30 @@ describe('setHold', () => {
       700,
       { holds: true, why: 'CI running' },
     ],
-    ['gate passed', record({ state: 'candidate', gate: gate(true, true) }), 10, { holds: false, timedOut: null }],
+    [
+      'gate passed, not judged yet',
+      record({ state: 'candidate', gate: gate(true, true) }),
+      10,
+      { holds: true, why: 'acceptance running' },
+    ],
+    [
+      'gate passed, not judged past the timeout',
+      record({ state: 'candidate', gate: gate(true, true) }),
+      600,
+      { holds: false, timedOut: { since: T0 } },
+    ],
+    [
+      'gate passed and judged on these heads',
+      record({ state: 'candidate', gate: gate(true, true), heads: HEADS, acceptance: judged(HEADS) }),
+      10,
+      { holds: false, timedOut: null },
+    ],
+    [
+      'gate passed, judged on other heads (a member pushed since)',
+      record({ state: 'candidate', gate: gate(true, true), heads: HEADS, acceptance: judged({ 'acme/api#7': 'c' }) }),
+      10,
+      { holds: true, why: 'acceptance running' },
+    ],
     ['gate failed', record({ state: 'candidate', gate: gate(true, false) }), 10, { holds: false, timedOut: null }],
     ['not a candidate', record({ state: 'not-candidate' }), 10, { holds: false, timedOut: null }],
     ['recorded before holds existed', record({ since: undefined }), 10, { holds: false, timedOut: null }],

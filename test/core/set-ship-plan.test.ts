@@ -191,18 +191,28 @@ describe('planSetShip', () => {
 
 describe('planSetWin: the round hands its decision to the set', () => {
   const human: SelectionPlan = {
-    verdict: { kind: 'human', winner: null, before: [12], losers: [], why: 'No candidate is promotable.' },
+    verdict: { kind: 'human', winner: null, before: [], losers: [12], why: 'The best candidate is set `good`.' },
     actions: [
       {
         kind: 'comment',
         key: 'cmp',
         issue: 42,
         marker: 'comparison:42@main',
-        body: '### Arbiter: comparison\n\n**No candidate is promotable.**\n\n- [#12](http://x/acme/app/pull/12): awaiting a person',
+        body: '### Arbiter: comparison\n\n**Shadow mode: a person would decide. The best candidate is set `good`.**\n\n- [#12](http://x/acme/app/pull/12): loses to set `good` (acme/api#7, acme/ui#9) once its members merged: this one is unpromotable',
       },
-      { kind: 'label', key: 'l', issue: 12, labels: ['arbiter:awaiting-approval'] },
-      { kind: 'request-review', key: 'r', pr: 12, reviewers: ['maintainer'], teams: [] },
-      { kind: 'set-state', key: 's', pr: 12, state: 'selected', reason: 'x' },
+      {
+        kind: 'check-run',
+        key: 'c',
+        pr: 12,
+        headSha: 'c'.repeat(40),
+        name: 'Arbiter / selection',
+        status: 'completed',
+        conclusion: 'neutral',
+        title: 'Lost',
+        summary: 'Lost',
+      },
+      { kind: 'close', key: 'x', pr: 12, relabel: { add: ['arbiter:lost'], remove: [] } },
+      { kind: 'set-state', key: 's', pr: 12, state: 'rejected', reason: 'x' },
     ],
     receipt: {} as SelectionPlan['receipt'],
   };
@@ -213,17 +223,16 @@ describe('planSetWin: the round hands its decision to the set', () => {
     set,
     order: ['acme/ui'],
     web: null,
-    why: 'No candidate is promotable.',
-    singles: [{ pr: 12, headSha: 'c'.repeat(40), why: 'this candidate is unpromotable: required check `test` failed' }],
+    headline: 'The best candidate is set `good`: Arbiter merges its members in order.',
+    singles: [{ pr: 12, headSha: 'c'.repeat(40), why: 'this one is unpromotable (required check `test` failed)' }],
     setLosers: [{ kind: 'close', key: 'set-loser', pr: 8 }],
   });
 
-  it("drops the person's gate on #12, keeps the comparison (the set's words lead) and marks the set decided", () => {
+  it("holds #12's closure back (it closes once the set merged), keeps the comparison (the set's words lead, in shadow mode too) and marks the set decided", () => {
     expect(kinds(plan.actions)).toEqual(['comment', 'check-run', 'record']);
     const body = comparisonBody(plan.actions);
-    expect(body).toContain(
-      '**The best candidate is set `good` (acme/api#7, acme/ui#9): Arbiter merges its members one at a time in this order, each at its verified head: acme/ui#9, then acme/api#7. Of the single-repository candidates: No candidate is promotable.**',
-    );
+    expect(body).toContain('**The best candidate is set `good`: Arbiter merges its members in order.**');
+    expect(body).not.toContain('Shadow mode: a person would decide');
     expect(body).toContain(
       '- [#12](http://x/acme/app/pull/12): loses to set `good` (acme/api#7, acme/ui#9) once its members merged',
     );

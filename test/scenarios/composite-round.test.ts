@@ -52,8 +52,9 @@ describe('the round waits for candidate sets', () => {
     );
     // Each settled set was one candidate that lost to #12: every member closed, labelled lost, with the reason.
     const reasons: Record<string, RegExp> = {
-      slow: /^Lost to acme\/app#12: acme\/app#12 met 1 of 1 criterion; every required check passed; this set's required checks passed in every member, but its criterion was not judged/,
-      broken: /^Lost to acme\/app#12: this set is unpromotable: member acme\/ui#10: required check `test` failed\./,
+      slow: /^Lost to acme\/app#12: acme\/app#12 met 1 of 1 criterion, this set 0 of 1 criterion\./,
+      broken:
+        /^Lost to acme\/app#12: this set is unpromotable \(member acme\/ui#10: required check `test` failed\), and acme\/app#12 passed every required check\./,
     };
     const members = { slow: ['acme/api#7', 'acme/ui#9'], broken: ['acme/api#8', 'acme/ui#10'] };
     for (const [set, keys] of Object.entries(members))
@@ -77,7 +78,7 @@ describe('the round waits for candidate sets', () => {
     expect(html).toMatch(
       /Candidate set <code>slow<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\)/,
     );
-    expect(html).toContain('ranks below #12');
+    expect(html).toContain('met 0 of 1 criterion; every required check of every member passed; ranks below #12');
     expect(html).toMatch(
       /Candidate set <code>broken<\/code> .*: unpromotable \(member acme\/ui#10: required check <code>test<\/code> failed\)/,
     );
@@ -87,4 +88,42 @@ describe('the round waits for candidate sets', () => {
       'Composing: set stuck for acme/app#42 waits: acme/ui#13 has not opened',
     );
   });
+
+  it(
+    'a set above every single-repository candidate whose criterion is not judged goes to a person, naming its members and their order',
+    SLOW,
+    async () => {
+      const t = await play(await load('composite-set-unjudged'));
+      // Nothing merged, no repair sent for #12 (the set is better): #12 loses to the set and closes.
+      expect(
+        applied(t)
+          .filter((w) => /^(merge|close) /.test(w.summary))
+          .map((w) => w.summary),
+      ).toEqual(['close #12, label #12 arbiter:lost']);
+      expect(t.dispatches).toEqual([]);
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        const check = t.prs[key]!.checks[SELECTION]!;
+        expect(check).toMatchObject({
+          status: 'completed',
+          conclusion: 'action_required',
+          title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
+        });
+        expect(check.summary).toContain('Not every criterion was met, so Arbiter merged nothing');
+        expect(check.details_url).toMatch(/\/acme\/app\/issues\/42$/);
+      }
+      const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
+        b.includes('comparison of the candidates'),
+      );
+      const html = renderGfm(comparison ?? '');
+      expect(html).toMatch(
+        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): it met 0 of 1 criterion, 1 not judged; .*Not every criterion was met, so Arbiter does not merge it: a person merges its members in order/,
+      );
+      expect(html).toContain('a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change');
+      expect(t.prs['12']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
+      expect(t.prs['12']!.checks[SELECTION]).toMatchObject({ title: 'Lost to set good' });
+      expect(t.prs['12']!.comments.map((c) => c.body).join('\n')).toContain(
+        'Lost to set good: this one is unpromotable (required check `test` failed), and set `good` (acme/api#7, acme/ui#9) passed every required check.',
+      );
+    },
+  );
 });

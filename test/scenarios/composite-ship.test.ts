@@ -55,16 +55,16 @@ describe('a winning candidate set ships', () => {
       expect(t.prs['12']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
       expect(t.prs['12']!.checks[SELECTION]).toMatchObject({ conclusion: 'neutral', title: 'Lost to set good' });
       expect(t.prs['12']!.comments.at(-1)?.body.split('\n')[1]).toMatch(
-        /^Lost to set `good` \(acme\/api#7, acme\/ui#9\): every required check of every member of the set passed; this candidate is unpromotable: required check `test` failed\./,
+        /^Lost to set good: this one is unpromotable \(required check `test` failed\), and set `good` \(acme\/api#7, acme\/ui#9\) passed every required check\./,
       );
       for (const key of ['acme/api#8', 'acme/ui#10']) {
         expect(t.prs[key]).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
         expect(t.prs[key]!.checks[SELECTION]).toMatchObject({
           conclusion: 'neutral',
-          title: 'Lost to set good (acme/api#7, acme/ui#9)',
+          title: 'Lost to set good',
         });
         expect(t.prs[key]!.comments.at(-1)?.body).toContain(
-          'this set is unpromotable: member acme/ui#10: required check `test` failed',
+          'this set is unpromotable (member acme/ui#10: required check `test` failed)',
         );
       }
       const html = comparisonOf(t);
@@ -175,7 +175,7 @@ describe('a Change whose only candidates are sets', () => {
       expect(mergeWrites(t)).toEqual(['/repos/acme/api/pulls/7/merge 200', '/repos/acme/ui/pulls/9/merge 200']);
       for (const key of ['acme/api#8', 'acme/ui#10']) {
         expect(t.prs[key]).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
-        expect(t.prs[key]!.checks[SELECTION]).toMatchObject({ title: 'Lost to set good (acme/api#7, acme/ui#9)' });
+        expect(t.prs[key]!.checks[SELECTION]).toMatchObject({ title: 'Lost to set good' });
       }
       const html = comparisonOf(t);
       expect(html).toContain('(candidate sets only)');

@@ -39,6 +39,18 @@ describe('the subject of a check event', () => {
     });
     expect(checkEventSubject('check_suite', suite('completed'), 'arbiter')).toBe(checkSubjectKey(REPO, HEAD));
     expect(checkEventSubject('check_suite', suite('requested'), 'arbiter')).toBeNull();
+    // A suite of check runs concludes nothing of its own: each run's own event reads the head. A
+    // suite with no run (Actions awaiting a maintainer's approval) is the only word of that head.
+    const withRuns = (count: number, conclusion: string) => ({
+      ...suite('completed'),
+      check_suite: { head_sha: HEAD, app: { slug: 'ci' }, conclusion, latest_check_runs_count: count },
+    });
+    expect(checkEventSubject('check_suite', withRuns(3, 'success'), 'arbiter')).toBeNull();
+    expect(checkEventAsksNothing('check_suite', withRuns(3, 'failure'), 'arbiter')).toBe(true);
+    expect(checkEventSubject('check_suite', withRuns(0, 'action_required'), 'arbiter')).toBe(
+      checkSubjectKey(REPO, HEAD),
+    );
+    expect(checkEventAsksNothing('check_suite', withRuns(0, 'action_required'), 'arbiter')).toBe(false);
     // At intake, before the app knows its slug, a suite (maybe Arbiter's own) is never waited for.
     expect(intakeSubject('check_suite', suite('completed'), undefined)).toBeNull();
     expect(intakeSubject('check_run', run('completed'), undefined)).toBe(checkSubjectKey(REPO, HEAD));

@@ -70,9 +70,12 @@ export function viewProblems(view: View): string[] {
   return textProblems(structureOfHtml(html).visible, boldCodes).map((p) => `${view.where}: ${p}`);
 }
 
-/** The last sentence of a closed loser's comment: how to bring it back (before a ship), or that nothing more ships. */
+/**
+ * The last sentence of a closed loser's comment: how to bring it back (before a ship), that nothing
+ * more ships, or (a set's member, lost to another set) that a set is not brought back.
+ */
 const BRING_BACK =
-  /(?:To ship it instead, reopen it and comment `\S+ promote` on it \(write access\) once its siblings have settled\.|(?:\S+)?#\d+ shipped for (?:\S+)?#\d+, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.)$/;
+  /(?:To ship it instead, reopen it and comment `\S+ promote` on it \(write access\) once its siblings have settled\.|(?:\S+)?#\d+ shipped for (?:\S+)?#\d+, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.|Arbiter does not bring a losing set back; its members' branches stay, to reuse by hand\.)$/;
 
 /** Every pull request Arbiter closed as lost (`arbiter:lost`): its loser's comment ends with how to bring it back. */
 export function loserProblems(t: {

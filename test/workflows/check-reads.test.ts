@@ -119,7 +119,7 @@ describe('check events of checks nobody requires', () => {
     expect(await decided(world)).toBe(true);
   });
 
-  it('once every required check concluded, one nobody requires reads as before', async () => {
+  it('once every required check concluded, one nobody requires reads nothing; the sibling’s still decides', async () => {
     const world = makeWorld({ store: opened.store, config: configOf({ gate: { required: ['test', 'lint'] } }) });
     await seedGroup(world, {
       criteria: [],
@@ -139,7 +139,15 @@ describe('check events of checks nobody requires', () => {
     const docs = [completed(world, 'docs', 100, 'docs')];
     await record(opened, world, docs);
     await runJobs(opened, world, docs);
+    // #100's gate settled when `lint` was read, and that read ran its selection step: `docs` changes
+    // only the count of passing checks, which the selection reads fresh.
+    expect(groupReads(world)).toHaveLength(0);
+    world.gh.pull(101).checks = DONE;
+    const last = [completed(world, 'lint-101', 101, 'lint')];
+    await record(opened, world, last);
+    await runJobs(opened, world, last);
     expect(groupReads(world)).toHaveLength(1);
+    expect(await decided(world)).toBe(true);
   });
 
   it('the branch’s rules require checks too; with neither config nor rules every check reads', async () => {

@@ -5,11 +5,11 @@
 // or is one candidate of the Change. Each open member gets `Arbiter / selection` saying which and
 // why; the record keeps the standing. Pure: the view in, the plan out.
 import type { Action } from '../actions.ts';
-import { refText, sameRef, type PullRef, type SetLines, type SetRecord } from '../candidate-set.ts';
+import { refText, sameRef, setHeadsKey, type PullRef, type SetLines, type SetRecord } from '../candidate-set.ts';
 import { candidateSetActionKey } from '../keys.ts';
 import { gateTitle, renderGateTable } from '../render/check-text.ts';
 import { notCandidateCheck, type Standing } from '../trust.ts';
-import type { GateEvidence } from '../types.ts';
+import type { GateEvidence, ObservedCheck } from '../types.ts';
 
 export interface SetMemberView {
   ref: PullRef;
@@ -21,6 +21,8 @@ export interface SetMemberView {
     author: string;
     /** What its body says of a set (null: nothing). */
     lines: SetLines | null;
+    /** Closed by Arbiter as a round's loser (`arbiter:lost`). */
+    lost?: boolean;
   } | null;
   /** Its author's standing in the member's own repository, by today's rules (null: not read). */
   standing: Standing | null;
@@ -28,6 +30,10 @@ export interface SetMemberView {
   prefix: string;
   /** The member head's gate, by its own repository's config and branch rules (null: not read). */
   gate?: GateEvidence | null;
+  /** The member's base branch (its patch is read against it). */
+  base?: string;
+  /** The member head's checks, for criteria judged by a check (`(check: NAME)`). */
+  checks?: ObservedCheck[];
 }
 
 export interface SetView {
@@ -42,6 +48,18 @@ export interface SetView {
   seen: PullRef[];
   /** The parts when known (in order), else the members seen, each as read now. */
   members: SetMemberView[];
+  /**
+   * The set's acceptance evidence (one model call over every member) and how its check reads,
+   * rendered by the acceptance renderer; absent: not judged yet (or not for these heads).
+   */
+  acceptance?: SetAcceptanceView | null;
+}
+
+export interface SetAcceptanceView {
+  /** The members' heads it judged (setHeadsKey). */
+  heads: string;
+  evidence: NonNullable<SetRecord['acceptance']>['evidence'];
+  shown: { conclusion: 'success' | 'neutral'; title: string; summary: string; text: string };
 }
 
 export type SetStanding =
@@ -117,6 +135,8 @@ export interface SetGate {
   settled: boolean;
   promotable: boolean;
   reason: string;
+  /** Passing checks over every member. */
+  passing?: number;
 }
 
 /** The set's gate from its members' gates: one failed required check anywhere makes it unpromotable. */
@@ -135,7 +155,8 @@ export function setGate(members: SetMemberView[]): SetGate {
       promotable: false,
       reason: `waiting for the required checks of ${list(pending.map((m) => m.ref))}`,
     };
-  return { settled: true, promotable: true, reason: 'every required check of every member passed' };
+  const passing = members.reduce((n, m) => n + (m.gate?.passingChecks ?? 0), 0);
+  return { settled: true, promotable: true, reason: 'every required check of every member passed', passing };
 }
 
 /** The `Arbiter / selection` content of one open member. */
@@ -194,6 +215,27 @@ function memberCheck(
   };
 }
 
+/** The heads of the open members that name this set (`owner/name#N` → sha), as the record keeps them. */
+export function headsOf(view: SetView): Record<string, string> {
+  const heads: Record<string, string> = {};
+  for (const m of view.members)
+    if (m.pull !== null && m.pull.open && (m.pull.lines === null || namesThisSet(view, m.pull.lines)))
+      heads[refText(m.ref)] = m.pull.headSha;
+  return heads;
+}
+
+/** Whether the set is judged now: a candidate whose every member's required checks passed (an unpromotable set is not worth a call). */
+export const setWantsAcceptance = (view: SetView): boolean =>
+  setStanding(view).state === 'candidate' && setGate(view.members).promotable;
+
+/** The opening of a member's `Arbiter / acceptance` check: the evidence is the set's, judged once over every member. */
+function setJudgedWords(view: SetView, ref: PullRef): string {
+  const members = (view.parts ?? view.seen).map((r) =>
+    sameRef(r, ref) ? `${refText(r)} (this pull request)` : refText(r),
+  );
+  return `Judged as part of the set \`${view.name}\`, one candidate of ${refText(view.change)}: one acceptance check over the patches and files of every member (${members.join(', ')}), each path prefixed by its repository (\`owner/name:path\`). A citation counts only in the member whose repository it names.`;
+}
+
 /** The plan for a set: every open member's check, and the record. */
 export function planCandidateSet(view: SetView): SetPlan {
   const standing = setStanding(view);
@@ -202,12 +244,17 @@ export function planCandidateSet(view: SetView): SetPlan {
   const heads: Record<string, string> = {};
   const byRepo = new Map<string, Action[]>([[view.change.repo.toLowerCase(), []]]);
   const repoNames = new Map<string, string>([[view.change.repo.toLowerCase(), view.change.repo]]);
+  // Evidence judged on other heads is not this set's any more (a member pushed since).
+  const judged = view.acceptance && view.acceptance.heads === setHeadsKey(headsOf(view)) ? view.acceptance : null;
+  // A set that lost its round (Arbiter closed a member as lost) keeps its members' "Lost to" checks.
+  const lost = view.members.some((m) => m.pull?.lost === true && !m.pull.open);
   for (const member of view.members) {
     const pull = member.pull;
     if (pull === null || !pull.open) continue;
     // A PR that names another set or Change is not this set's to speak for.
     if (pull.lines !== null && !namesThisSet(view, pull.lines)) continue;
     heads[refText(member.ref)] = pull.headSha;
+    if (lost) continue;
     const check = memberCheck(view, standing, member, gate);
     const repoKey = member.ref.repo.toLowerCase();
     repoNames.set(repoKey, member.ref.repo);
@@ -235,6 +282,19 @@ export function planCandidateSet(view: SetView): SetPlan {
         title: gateTitle(own),
         summary: renderGateTable(own),
       });
+    if (standing.state === 'candidate' && judged !== null)
+      actions.push({
+        kind: 'check-run',
+        key: key(`acceptance/${refText(member.ref)}@${pull.headSha}/${judged.shown.title}`),
+        pr: member.ref.number,
+        headSha: pull.headSha,
+        name: 'Arbiter / acceptance',
+        status: 'completed',
+        conclusion: judged.shown.conclusion,
+        title: `Set ${view.name}: ${judged.shown.title}`.slice(0, 250),
+        summary: `${setJudgedWords(view, member.ref)}\n\n${judged.shown.summary}`,
+        ...(judged.shown.text ? { text: judged.shown.text } : {}),
+      });
     byRepo.set(repoKey, actions);
   }
   const record: SetRecord = {
@@ -247,12 +307,13 @@ export function planCandidateSet(view: SetView): SetPlan {
     reason: standing.reason,
     heads,
     gate,
+    ...(judged ? { acceptance: { heads: judged.heads, evidence: judged.evidence } } : {}),
   };
   const recordWhat = `record/${standing.state}/${gate.settled}/${gate.promotable}/${list(view.seen)}/${Object.entries(
     heads,
   )
     .map(([r, sha]) => `${r}@${sha}`)
-    .join(',')}`;
+    .join(',')}/${judged ? `judged/${judged.evidence.status}` : 'unjudged'}`;
   byRepo.get(view.change.repo.toLowerCase())!.unshift({ kind: 'record-set', key: key(recordWhat), record });
   return {
     standing,

@@ -40,13 +40,17 @@ export interface CheckReadView {
   candidates: { pr: number; deciding: DecidingChecks; gate: GateEvidence | null }[];
 }
 
+/** `waitingOn`: the required check each unsettled candidate still waits for (a settled one waits for none). */
 export type CheckRead = { read: true } | { read: false; waitingOn: { pr: number; check: string }[] };
 
 /**
  * Reads unless, for every candidate on the head, the check decides nothing and the gate last
- * read is unsettled with a required check, still required now, pending or not reported yet. A
- * settled gate (passed, failed, timed out) reads: a selection may run on it. So does a gate
- * waiting for a person's approval of Actions runs: that approval comes as no check conclusion.
+ * read either is unsettled with a required check, still required now, pending or not reported
+ * yet, or settled (passed or failed). A settled gate's read already ran its selection step, and
+ * a check nobody decides on changes only its count of passing checks, which a selection reads
+ * fresh from the group. A gate the sweep timed out reads (a late result may complete it), and so
+ * does one waiting for a person's approval of Actions runs: that approval comes as no check
+ * conclusion.
  */
 export function planCheckRead(view: CheckReadView): CheckRead {
   const { check } = view;
@@ -54,8 +58,8 @@ export function planCheckRead(view: CheckReadView): CheckRead {
   const waitingOn: { pr: number; check: string }[] = [];
   for (const c of view.candidates) {
     const gate = c.gate;
-    if (decidesOn(c.deciding, check) || !gate || gate.settled || gate.timedOut || gate.awaitingApproval)
-      return { read: true };
+    if (decidesOn(c.deciding, check) || !gate || gate.timedOut || gate.awaitingApproval) return { read: true };
+    if (gate.settled) continue;
     const pending = gate.required.find(
       (r) => (r.outcome === 'pending' || r.outcome === 'missing') && decidesOn(c.deciding, r.name),
     );

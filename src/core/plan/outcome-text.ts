@@ -1,5 +1,7 @@
 // What the selection says of each candidate: a loser's reason, true to the verdict, and the
 // outcome column of the comparison. Pure: the verdict and the ranking are passed in.
+import { belowWords, rankSets, setShips, setText } from './set-rank.ts';
+import { singleOutcome } from './set-ship.ts';
 import { combinedIntoReason, heldSources, heldWords } from '../combine.ts';
 import { loserReason } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
@@ -43,6 +45,31 @@ export function reasonsFor(
   const chosen = verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'repair' ? verdict.target : verdict.winner;
   const anchor = chosen ?? (verdict.kind === 'human' ? verdict.before[0] : undefined);
   const reasons = new Map<number, string>();
+  const sets = input.sets ? rankSets(input.sets.records, input.ranking) : null;
+  const overSet =
+    sets?.winner ?? (verdict.kind === 'human' && verdict.before.length === 0 ? sets?.tied?.sets[0] : undefined);
+  if (overSet !== undefined && overSet !== null) {
+    // Below a set: each single-repository loser is told which set and on what.
+    // The head (before its first ":" or ",") is the loser's check title: the set's name only.
+    // A set that ships closes the others once its members merged (core/plan/set-win.ts).
+    const ships = sets?.winner
+      ? setShips(sets.winner, input.change.criteria.length, input.config.acceptance.required)
+      : false;
+    const head = ships
+      ? singleOutcome(overSet.record, false)
+      : sets?.winner
+        ? `Lost to set ${overSet.record.name}`
+        : `Ranks below set ${overSet.record.name} (before a person)`;
+    for (const pr of verdict.losers) {
+      const name = setText(overSet.record);
+      const loser = { what: 'one' as const, summary: ranked.get(pr)!, gateReason: evidence.get(pr)?.gate.reason };
+      reasons.set(
+        pr,
+        `${head}: ${belowWords({ name, summary: overSet.summary }, loser, input.change.criteria.length)}.`,
+      );
+    }
+    return reasons;
+  }
   if (anchor === undefined) return reasons;
   const head =
     chosen === null && verdict.kind === 'human'

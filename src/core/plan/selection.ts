@@ -7,7 +7,7 @@ import type { Action } from '../actions.ts';
 import { winnerSummary } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
 import { selectionConfigOf, type Receipt, type SelectionInputs, type SelectionReceipt } from '../receipt.ts';
-import type { SelectionPlan } from '../plan-schema.ts';
+import type { SelectionPlan, Verdict } from '../plan-schema.ts';
 import { describePlan } from '../replay-lines.ts';
 import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
 import { pathWords, promotion } from './merge-path.ts';
@@ -15,6 +15,7 @@ import { bringBackWords, outcomeText, reasonsFor } from './outcome-text.ts';
 import { planHumanGate } from './human-gate.ts';
 import { comparisonBody, comparisonMarker, comparisonRows } from './comparison.ts';
 import { heldSources, heldWords } from '../combine.ts';
+import { setRows, setsInRound, setTableRows, withSets, type SetRows } from './set-round.ts';
 
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
@@ -39,7 +40,10 @@ function shadowWhy(why: string): string {
 }
 
 export function planSelection(input: SelectionInput): SelectionPlan {
-  const plan = planOutcome(input);
+  // The Change's candidate sets: their lines in the comparison, their rows in the receipt, their actions.
+  const sets = setsInRound(input);
+  const planned = planOutcome({ ...input, notes: [...(input.notes ?? []), ...sets.notes] }, (v) => setRows(sets, v));
+  const plan = withSets(planned, input, sets);
   const { ranking: _ranking, ...given } = input;
   // Kept in PR order: the plan does not depend on the order siblings came in, nor does its receipt.
   const inputs: SelectionInputs = {
@@ -56,8 +60,9 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
 }
 
-function planOutcome(input: SelectionInput): SelectionPlan {
+function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => SetRows): SelectionPlan {
   const verdict = decide(input);
+  const setRows = setRowsOf(verdict);
   const { repo, change, round, ranking, config } = input;
   // Each base branch is its own group with its own rounds: its actions are its own too.
   const k = (suffix: string): string => `${repo}#${change.number}@${input.base}/r${round}/${suffix}`;
@@ -99,6 +104,7 @@ function planOutcome(input: SelectionInput): SelectionPlan {
       risk: verdict.kind === 'ship' ? { risk: verdict.risk.risk, reasons: verdict.risk.reasons } : null,
       diagnostics: input.diagnostics,
       mode: config.mode,
+      ...(setRows.length > 0 ? { sets: setRows } : {}),
     },
   };
   const path = verdict.kind === 'ship' ? mergePathOf(input, verdict.winner) : null;
@@ -132,7 +138,8 @@ function planOutcome(input: SelectionInput): SelectionPlan {
   const actions: Action[] = [comparison('comparison', headline, rows)];
   // For a ship verdict the losers close only after the merge succeeded (executeDecision).
   const lost: Action[] = [];
-  const text = [renderRankingTable(ranking, repoUrl), '', renderReceiptText(receipt)].join('\n');
+  const setTable = setTableRows(setRows, ranking);
+  const text = [renderRankingTable(ranking, repoUrl, setTable), '', renderReceiptText(receipt)].join('\n');
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${change.number}` : undefined;
   type Conclusion = 'success' | 'neutral' | 'action_required';
   // The chosen candidate, else (a tie before a person) the first of the tied.

@@ -1,9 +1,10 @@
 // Whether a composite candidate holds its Change's selection round (DESIGN.md sections 2 and 6):
 // a set is one sibling of the Change, so the round waits while it is composing (a member has not
 // opened) or verifying (a member's required checks have not concluded), each up to
-// `selection.siblingTimeout` as for any sibling. A set that is not a candidate, or whose gate
+// `selection.siblingTimeout` as for any sibling; a set whose gate passed holds it until its acceptance
+// check over every member has judged it. A set that is not a candidate, or whose gate
 // failed (unpromotable), holds nothing. Pure: the stored record, the timeout and the time in.
-import { refText, type SetRecord } from '../candidate-set.ts';
+import { refText, setAcceptance, type SetRecord } from '../candidate-set.ts';
 
 export type SetHold =
   { holds: true; label: string; why: string; since: string } | { holds: false; timedOut: { since: string } | null };
@@ -23,6 +24,10 @@ export function setHold(record: SetRecord, siblingTimeoutSeconds: number, now: s
     since = record.since;
   } else if (record.state === 'candidate' && record.gate?.settled !== true) {
     why = 'CI running';
+    since = record.headsAt ?? record.since;
+  } else if (record.state === 'candidate' && record.gate?.promotable === true && setAcceptance(record) === null) {
+    // Judged once over every member when its gate passes: the round waits for that evidence too.
+    why = 'acceptance running';
     since = record.headsAt ?? record.since;
   } else return { holds: false, timedOut: null };
   if (Date.parse(now) - Date.parse(since) >= siblingTimeoutSeconds * 1000) return { holds: false, timedOut: { since } };

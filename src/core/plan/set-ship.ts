@@ -10,33 +10,13 @@ import { candidateSetActionKey, candidateSetMergeKey, markerKey } from '../keys.
 import { LABEL_AWAITING } from '../labels.ts';
 import type { MergeMethod } from '../merge-view.ts';
 import { markerFor } from '../render/markers.ts';
+import { memberLink, membersOf, setText, shipOrder } from './set-rank.ts';
 
 type Comment = Extract<Action, { kind: 'comment' }>;
 
-/** A link to one member, in its own repository. */
-export const memberLink = (ref: PullRef, web: string | null): string =>
-  web === null ? refText(ref) : `[${refText(ref)}](${web}/${ref.repo}/pull/${ref.number})`;
-
-/** A set's members: its `Parts:` when known, else those seen. */
-export const membersOf = (set: SetRecord): PullRef[] => set.parts ?? set.seen;
-
+export { memberLink, membersOf, shipOrder };
 /** "set `slow` (acme/api#7, acme/ui#9)", with links. */
-export const setName = (set: SetRecord, web: string | null): string =>
-  `set \`${set.name}\` (${membersOf(set)
-    .map((r) => memberLink(r, web))
-    .join(', ')})`;
-
-/** The members in the order they merge: repositories named in `composite.order` first, in that order, then the rest in `Parts:` order. */
-export function shipOrder(members: readonly PullRef[], order: readonly string[]): PullRef[] {
-  const place = (r: PullRef): number => {
-    const i = order.findIndex((o) => o.toLowerCase() === r.repo.toLowerCase());
-    return i === -1 ? order.length : i;
-  };
-  return members
-    .map((ref, i) => ({ ref, i }))
-    .sort((a, b) => place(a.ref) - place(b.ref) || a.i - b.i)
-    .map((m) => m.ref);
-}
+export const setName = (set: SetRecord, web: string | null): string => setText(set, web);
 
 /** GitHub's merge states in which a member can merge now (a draft is marked ready right before its merge). */
 const MERGEABLE_NOW = new Set(['CLEAN', 'HAS_HOOKS', 'UNSTABLE', 'DRAFT']);
@@ -57,6 +37,8 @@ export interface ShipDecided {
   comparison: Comment | null;
   headline: string;
   line: string;
+  /** The ranking table and the receipt, folded into each member's selection check. */
+  text?: string;
 }
 
 export interface SetShipView {
@@ -248,6 +230,7 @@ function end(
           conclusion: how === 'person' && !done ? 'action_required' : 'success',
           title: title.slice(0, 250),
           summary,
+          ...(view.decided.text ? { text: view.decided.text } : {}),
           ...(view.comparisonUrl ? { detailsUrl: view.comparisonUrl } : {}),
         },
         {

@@ -10,26 +10,14 @@ import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { markerFor } from '../render/markers.ts';
 import type { SelectionPlan, ShipSet } from '../plan-schema.ts';
 import { comparisonMarker } from './comparison.ts';
-import { setLabel } from './set-hold.ts';
 import { shippedWords } from './outcome-text.ts';
-import { decidedWords, membersOf, setName, setShipped, shipOrder, singleOutcome } from './set-ship.ts';
-
-/** Why a winning set beat the other sets (sets rank on their gate alone, then by name). */
-export const SET_WON_SUMMARY = 'passed every required check of every member and comes first by name';
-
-/** The winner a losing set's closure names when a set won (core/plan/set-round.ts `planSetLosers`). */
-export const wonBySet = (set: SetRecord): { pr: number; label: string; shipped: string; summary: string } => ({
-  pr: 0,
-  label: setLabel(set),
-  shipped: setShipped(set),
-  summary: SET_WON_SUMMARY,
-});
+import { decidedWords, membersOf, setShipped, shipOrder } from './set-ship.ts';
 
 /** A single-repository candidate of the round, as the set's win closes it. */
 export interface SingleLoser {
   pr: number;
   headSha: string;
-  /** Why it did not win ("it is unpromotable: required check `test` failed"). */
+  /** Why it ranks below the set ("this one is unpromotable (required check `test` failed), and set `good` (…) passed every required check"). */
   why: string;
 }
 
@@ -41,11 +29,10 @@ function singleLosers(input: {
   set: SetRecord;
   singles: readonly SingleLoser[];
 }): Action[] {
-  const label = setName(input.set, null);
   return input.singles.flatMap((s): Action[] => {
     const k = (what: string): string =>
       changeActionKey(input.change.repo, input.change.number, input.base, `r${input.round}`, 'set-won', s.pr, what);
-    const reason = `Lost to ${label}: every required check of every member of the set passed; ${s.why}.`;
+    const reason = `Lost to set ${input.set.name}: ${s.why}.`;
     const marker = markerKey('note', s.pr, `r${input.round}`);
     return [
       {
@@ -86,28 +73,23 @@ export function planSetWin(
     set: SetRecord;
     order: readonly string[];
     web: string | null;
-    why: string;
+    /** The comparison's headline for the set (core/plan/set-rank.ts `setWinnerWhy`); default the merge order alone. */
+    headline?: string;
     singles: readonly SingleLoser[];
+    /** The ranking table and the receipt, for each member's selection check. */
+    text?: string;
     /** The losing sets' closures (core/plan/set-round.ts). */
     setLosers: Action[];
   },
 ): SelectionPlan {
   const order = shipOrder(membersOf(input.set), input.order);
   const words = decidedWords(input.set, order, input.web);
-  const headline =
-    input.why === '' ? words.headline : `${words.headline} Of the single-repository candidates: ${input.why}`;
-  // A single candidate's outcome line ("- #12: awaiting a person") says the set ships instead.
-  const outcome = singleOutcome(input.set, false);
-  const singles = new Set(input.singles.map((s) => s.pr));
-  const outcomes = (body: string): string =>
-    body.replace(/^(- \S*#(\d+)\S*: )awaiting a person$/gm, (line, lead: string, pr: string) =>
-      singles.has(Number(pr)) ? `${lead}${outcome}` : line,
-    );
+  const headline = input.headline ?? words.headline;
   const actions: Action[] = plan.actions.flatMap((a): Action[] => {
     if (a.kind === 'receipt') return [a];
     if (a.kind === 'comment' && a.marker.startsWith('comparison:'))
       // The round's bold headline (in shadow mode too, whose words differ) gives way to the set's.
-      return [{ ...a, body: outcomes(a.body.replace(/^\*\*.+\*\*$/m, () => `**${headline}**`)) }];
+      return [{ ...a, body: a.body.replace(/^\*\*.+\*\*$/m, () => `**${headline}**`) }];
     return [];
   });
   // The others' checks say the set is the best candidate (closed with their reasons once it shipped).
@@ -136,7 +118,7 @@ export function planSetWin(
     ...plan,
     actions,
     afterShip: [...singleLosers(input), ...input.setLosers],
-    shipSet: { name: input.set.name, order, headline, line: words.line },
+    shipSet: { name: input.set.name, order, headline, line: words.line, ...(input.text ? { text: input.text } : {}) },
   };
 }
 
@@ -160,7 +142,10 @@ export interface SetsOnlyDecision {
 export function planSetsOnly(input: {
   change: PullRef;
   compared: readonly SetRecord[];
+  /** The set that ships (it met every criterion), or null: a person decides. */
   winner: SetRecord | null;
+  /** The headline: the winner's (core/plan/set-rank.ts `setWinnerWhy`), or why a person decides. */
+  headline?: string;
   notes: readonly string[];
   order: readonly string[];
   web: string | null;
@@ -171,6 +156,7 @@ export function planSetsOnly(input: {
   const order = winner === null ? [] : shipOrder(membersOf(winner), input.order);
   const words = winner === null ? null : decidedWords(winner, order, input.web);
   const headline =
+    input.headline ??
     words?.headline ??
     `No candidate is promotable: every candidate of #${input.change.number} is a set, and none passed every required check of every member. A person decides.`;
   const marker = comparisonMarker(input.change.number, 'sets');

@@ -7,6 +7,7 @@ import type { CandidateEvidence, Criterion, Ranking } from '../types.ts';
 import type { SelectionInputs } from '../receipt.ts';
 import type { Verdict } from '../plan-schema.ts';
 import { planMergePath, type MergePath } from './merge-path.ts';
+import { rankSets, setVerdict } from './set-rank.ts';
 
 /** The planner's inputs: what a receipt records, and the ranking of the siblings. */
 export type SelectionInput = SelectionInputs & { ranking: Ranking };
@@ -32,6 +33,17 @@ export function mergePathOf(input: SelectionInput, winner: number): MergePath {
 /** Decides who wins and what happens to them. */
 export function decide(input: SelectionInput): Verdict {
   const { ranking, judge, config, change } = input;
+  // The Change's candidate sets are candidates too: one at the top decides the round.
+  const bySets = input.sets
+    ? setVerdict(rankSets(input.sets.records, ranking), ranking, {
+        criteria: change.criteria.length,
+        prefix: config.commands.prefix,
+        web: input.sets.web,
+        order: input.sets.order ?? [],
+        required: config.acceptance.required,
+      })
+    : null;
+  if (bySets !== null) return bySets;
   const evidence = byPr(input.siblings);
   const all = ranking.ordered.map((c) => c.pr);
   if (ranking.top.length === 0) {

@@ -10,6 +10,7 @@ import { winnerSummary } from '../reasons.ts';
 import { blocks, details, prLink } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
 import { comparisonBody, comparisonRows } from './comparison.ts';
+import { setsInRound } from './set-round.ts';
 import { gateMarker, tiedGateMarker } from './human-gate.ts';
 import { reasonsFor } from './outcome-text.ts';
 
@@ -113,7 +114,13 @@ export function planRoundViews(input: RoundViewInput): Action[] {
       key: key('comparison'),
       issue: change,
       marker: `comparison:${change}@${base}`,
-      body: comparisonBody(inputs, decided.receipt, words.headline, rows),
+      // The sets' lines are the planner's, as in the round's own comparison.
+      body: comparisonBody(
+        { ...inputs, notes: [...(inputs.notes ?? []), ...setsInRound({ ...inputs, ranking }).notes] },
+        decided.receipt,
+        words.headline,
+        rows,
+      ),
     },
   ];
   const comparisonLink = `the comparison on #${change}`;

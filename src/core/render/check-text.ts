@@ -41,14 +41,35 @@ export function renderReceiptText(receipt: Receipt): string {
   return details('Decision receipt (JSON)', ['```json', JSON.stringify(receipt, null, 2), '```'].join('\n'));
 }
 
-export function renderRankingTable(ranking: Ranking, repoUrl: RepoUrl = null): string {
+/** A candidate set's row: named with its members, the same keys as a candidate's (no score). */
+export interface SetRankRow {
+  /** "set `good` (acme/api#7, acme/ui#9)" */
+  label: string;
+  rank: number;
+  promotable: boolean;
+  met: number;
+  gaps: number;
+  passing: number;
+}
+
+/** With candidate sets: their rows, and each candidate's rank among sets and candidates together. */
+export interface SetRanking {
+  rows: readonly SetRankRow[];
+  rankOf: (pr: number) => number;
+}
+
+export function renderRankingTable(ranking: Ranking, repoUrl: RepoUrl = null, sets: SetRanking | null = null): string {
   const scored = ranking.ordered.some((c) => c.score !== null);
   return [
     `| Rank | Candidate | Required checks | Criteria met | Not judged |${scored ? ' Score |' : ''} Passing checks |`,
     `| --- | --- | --- | --- | --- |${scored ? ' --- |' : ''} --- |`,
     ...ranking.ordered.map(
       (c) =>
-        `| ${c.rank} | ${prLink(repoUrl, c.pr)} | ${c.promotable ? '✅ passed' : '❌ not passed'} | ${c.met} | ${c.gaps} |${scored ? ` ${c.score ?? '—'} |` : ''} ${c.passing} |`,
+        `| ${sets ? sets.rankOf(c.pr) : c.rank} | ${prLink(repoUrl, c.pr)} | ${c.promotable ? '✅ passed' : '❌ not passed'} | ${c.met} | ${c.gaps} |${scored ? ` ${c.score ?? '—'} |` : ''} ${c.passing} |`,
+    ),
+    ...(sets?.rows ?? []).map(
+      (c) =>
+        `| ${c.rank} | ${c.label.replace(/\|/g, '\\|')} | ${c.promotable ? '✅ passed in every member' : '❌ not passed'} | ${c.met} | ${c.gaps} |${scored ? ' — |' : ''} ${c.passing} |`,
     ),
   ].join('\n');
 }
