@@ -400,6 +400,11 @@ export const GitHubFault = z.strictObject({
       /^(GET|POST|PUT|PATCH|DELETE) \//,
       'like "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge" or "POST /graphql <operation>"',
     ),
+  /** Extension: only requests to this path (one repository's or one pull request's), not every path of `route`. */
+  path: z
+    .string()
+    .regex(/^\/\S*$/, 'a request path like "/repos/acme/ui/pulls/9/merge"')
+    .optional(),
   status: z.number().int().min(100).max(599),
   times: z.number().int().positive().default(1),
   when: z.enum(['before', 'after']).default('before'),

@@ -22,6 +22,8 @@ export interface WriteRecord {
 
 export interface Fault {
   route: string;
+  /** Only requests to this path (`/repos/acme/ui/pulls/9/merge`); absent: any path of the route. */
+  path?: string;
   status: number;
   times?: number;
   when?: 'before' | 'after';
@@ -183,8 +185,10 @@ export class EmulatorServer {
     for (const listener of this.recorder.listeners) listener(write);
   }
 
-  private takeFault(key: string): (Fault & { remaining: number }) | null {
-    const fault = this.recorder.faults.find((f) => f.remaining > 0 && f.route === key);
+  private takeFault(key: string, path?: string): (Fault & { remaining: number }) | null {
+    const fault = this.recorder.faults.find(
+      (f) => f.remaining > 0 && f.route === key && (f.path === undefined || f.path === path),
+    );
     if (!fault) return null;
     fault.remaining -= 1;
     return fault;
@@ -306,7 +310,7 @@ export class EmulatorServer {
     const handler = this.routes[routeKey];
     if (!handler) return this.answer(res, rest, 404, errorBody(404, 'Not Found'));
     if (counted && !isWrite) this.recorder.reads += 1;
-    const limited = counted && isWrite ? this.rateLimited(() => this.takeFault(routeKey)) : null;
+    const limited = counted && isWrite ? this.rateLimited(() => this.takeFault(routeKey, path)) : null;
     if (limited) {
       this.record(
         method,
@@ -318,7 +322,7 @@ export class EmulatorServer {
       );
       return this.sendRateLimit(res, limited, rest);
     }
-    const fault = counted ? this.takeFault(routeKey) : null;
+    const fault = counted ? this.takeFault(routeKey, path) : null;
     if (fault && (fault.when ?? 'before') === 'before') {
       if (isWrite)
         this.record(

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { seconds } from './schema-primitives.ts';
 import { AcceptanceSection, GateSection, JudgeSection } from './schema-evidence.ts';
 import { PolicySection } from './schema-policy.ts';
+import { CompositeSection } from './schema-composite.ts';
 import { PortfolioSection } from './schema-portfolio.ts';
 import { TrustSection } from './schema-trust.ts';
 
@@ -87,6 +88,7 @@ export const ConfigSchema = z.strictObject({
       description:
         'The combined candidate: when two siblings each do part of the job, Arbiter builds the one that does both.',
     }),
+  composite: CompositeSection,
   portfolio: PortfolioSection,
   trust: TrustSection,
   commands: z

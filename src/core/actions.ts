@@ -40,6 +40,7 @@ const CloseAction = z.object({
   pr,
   relabel: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }).optional(),
 });
+const LabelAction = z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) });
 const CheckRunAction = z.object({
   kind: z.literal('check-run'),
   ...keyed,
@@ -55,7 +56,7 @@ export const Action = z.discriminatedUnion('kind', [
    * hand, one write closes and relabels it; otherwise each is its own write (workflows/execute.ts).
    */
   CloseAction,
-  z.object({ kind: z.literal('label'), ...keyed, issue: pr, labels: z.array(z.string()) }),
+  LabelAction,
   /** A reaction on a person's comment (a command's acknowledgement). */
   z.object({
     kind: z.literal('react'),
@@ -159,7 +160,7 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
   /**
    * Actions on pull requests of another repository of the installation (a candidate set's members:
-   * a check, a note, a closure), applied there in order, each once by its own key.
+   * a check, a note, a label, a closure), applied there in order, each once by its own key.
    */
   /** A portfolio's deep round: the refines it awaits (one per PR that goes deep), recorded before they are dispatched. */
   z.object({
@@ -181,7 +182,7 @@ export const Action = z.discriminatedUnion('kind', [
     kind: z.literal('in-repo'),
     ...keyed,
     repo: z.string(),
-    actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction])),
+    actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction, LabelAction])),
   }),
 ]);
 export type Action = z.infer<typeof Action>;

@@ -204,6 +204,21 @@ export const notComparedKey = (repo: string, change: number, pr: number): string
   `${N.notCompared}${repo}#${change}/${pr}`;
 /** The prefix of every such record of the Change `repo#change`. */
 export const notComparedPrefix = (repo: string, change: number): string => `${N.notCompared}${repo}#${change}/`;
+/** Arbiter's merge of set member `repo#pr` at its verified head `sha` (its answer is recorded under it). */
+export const candidateSetMergeKey = (
+  changeRepo: string,
+  change: number,
+  name: string,
+  repo: string,
+  pr: number,
+  sha: string,
+): string => candidateSetActionKey(changeRepo, change, name, `merge/${repo}#${pr}@${sha}`);
+/** The mark that the set's fate is decided (it ships, or it lost): its members' own events plan it no more. */
+export const candidateSetDecidedKey = (repo: string, change: number, name: string): string =>
+  candidateSetActionKey(repo, change, name, 'decided');
+/** The decision of a Change whose only candidates are sets (the first recorded stands). */
+export const candidateSetsDecisionKey = (repo: string, change: number): string =>
+  `${candidateSetsOfChangePrefix(repo, change)}>decision`;
 /** Which set a member's head belongs to (`repo` is the member's repository), so a check on it re-plans the set. */
 export const candidateSetHeadKey = (repo: string, headSha: string): string => `${N.candidateSet}${repo}@${headSha}`;
 

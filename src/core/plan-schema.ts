@@ -3,6 +3,7 @@
 // that names what is wrong (a plan recorded by an older version), not a plan.
 import { z } from 'zod';
 import { Action } from './actions.ts';
+import { PullRefSchema } from './candidate-set.ts';
 import { SelectionReceipt } from './receipt.ts';
 import { Criterion } from './types.ts';
 
@@ -32,6 +33,19 @@ export const Verdict = z.discriminatedUnion('kind', [
 ]);
 export type Verdict = z.infer<typeof Verdict>;
 
+/** What a winning candidate set's ship needs from its decision (core/plan/set-win.ts, set-ship.ts). */
+export const ShipSet = z.object({
+  name: z.string(),
+  /** The members in the order they merge. */
+  order: z.array(PullRefSchema),
+  /** The comparison's bold headline and the set's merge line as decided, which the ship rewrites. */
+  headline: z.string(),
+  line: z.string(),
+  /** The ranking table and the receipt, folded into each member's selection check (as into a winner's). */
+  text: z.string().optional(),
+});
+export type ShipSet = z.infer<typeof ShipSet>;
+
 export const SelectionPlan = z.object({
   verdict: Verdict,
   actions: z.array(Action),
@@ -42,6 +56,8 @@ export const SelectionPlan = z.object({
   onRefused: z.array(Action).optional(),
   /** Ship verdict on a strict branch: the comparison as it reads when the winner's branch was updated (its new head is verified first). */
   onUpdated: z.array(Action).optional(),
+  /** A candidate set won: its members merge in order after the plan's actions (`afterShip` once all merged). */
+  shipSet: ShipSet.optional(),
 });
 export type SelectionPlan = z.infer<typeof SelectionPlan>;
 

@@ -117,9 +117,12 @@ export const SelectionInputs = z.object({
     .optional(),
   /**
    * The Change's candidate sets as recorded (members in other repositories, their gate and their
-   * acceptance evidence), and GitHub's web address for links to members; absent before sets were ranked.
+   * acceptance evidence), GitHub's web address for links to members, and `composite.order` (the
+   * order a winning set's members merge in); absent before sets were ranked.
    */
-  sets: z.object({ records: z.array(SetRecord), web: z.string().nullable() }).optional(),
+  sets: z
+    .object({ records: z.array(SetRecord), web: z.string().nullable(), order: z.array(z.string()).optional() })
+    .optional(),
 });
 export type SelectionInputs = z.infer<typeof SelectionInputs>;
 

@@ -4,6 +4,7 @@
 import type { Action } from './actions.ts';
 import type { PlannedBy, Receipt } from './receipt.ts';
 import { digest } from './digest.ts';
+import { refText } from './candidate-set.ts';
 
 const quoted = (text: string, max = 60): string =>
   JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -88,9 +89,15 @@ export function describePlan(plan: {
   afterShip?: Action[];
   onRefused?: Action[];
   onUpdated?: Action[];
+  /** A winning candidate set's ship: its members merge one at a time, in this order. */
+  shipSet?: { name: string; order: { repo: string; number: number }[] };
 }): string[] {
+  const ship = plan.shipSet;
   return [
     ...plan.actions.map(describeAction),
+    ...(ship
+      ? [`ship set ${ship.name}: merge ${ship.order.map(refText).join(', then ')}, each at its verified head`]
+      : []),
     ...(plan.afterShip ?? []).map((a) => `after the merge: ${describeAction(a)}`),
     ...(plan.onRefused ?? []).map((a) => `if the merge is refused: ${describeAction(a)}`),
     ...(plan.onUpdated ?? []).map((a) => `if the branch is updated: ${describeAction(a)}`),

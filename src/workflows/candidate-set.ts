@@ -17,6 +17,7 @@ import { setHold } from '../core/plan/set-hold.ts';
 import { trackedChange } from './changes.ts';
 import { nowIso, otherRepoContext as contextFor, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import { setDecided } from './set-ship.ts';
 import { admittedBy, recordAdmission, trustOfLogin } from './trust.ts';
 import type { VerbResult } from '../commands/types.ts';
 
@@ -149,11 +150,21 @@ async function applySetPlan(
   return roundSteps(cctx, change);
 }
 
-/** The selection step of each open group of the Change (in the Change's repository). */
+/**
+ * A decided set's member event (a merge, a closure, a check): the Change's steps run again, and a
+ * decided round whose set ship stopped part-way (a job killed, a merge deferred) resumes it.
+ */
+async function carryOn(ctx: RepoContext, change: PullRef, known: Map<string, RepoContext | null>): Promise<NextStep[]> {
+  const cctx = await contextFor(ctx, change.repo, known);
+  return cctx === null ? [] : roundSteps(cctx, change);
+}
+
+/** The selection step of each open group of the Change (in the Change's repository); with none, the sets decide alone. */
 async function roundSteps(cctx: RepoContext, change: PullRef): Promise<NextStep[]> {
   const open = (await cctx.deps.store.listCandidatesOfChange(cctx.key, change.number)).filter((c) =>
     OPEN_STATES.has(c.state),
   );
+  if (open.length === 0) return [{ kind: 'sets', repo: cctx.key, change: change.number }];
   return [...new Set(open.map((c) => c.base))].map((base) => ({
     kind: 'select' as const,
     repo: cctx.key,
@@ -173,6 +184,8 @@ export async function noteSetMember(ctx: RepoContext, pull: Pick<PullFacts, 'num
     return [];
   }
   const known = new Map<string, RepoContext | null>();
+  // A set whose fate is decided (it ships, or lost) is planned no more: its decision is carried on.
+  if (await setDecided(ctx, lines.change, lines.set)) return carryOn(ctx, lines.change, known);
   const me = { ref: { repo: ctx.key, number: pull.number }, parts: lines.parts };
   return applySetPlan(ctx, await planSet(ctx, lines.change, lines.set, me, known), known);
 }
@@ -186,6 +199,7 @@ export async function replanSetOfHead(ctx: RepoContext, headSha: string): Promis
   const set = await setOfHead(ctx, ctx.key, headSha);
   if (set === null) return null;
   const known = new Map<string, RepoContext | null>();
+  if (await setDecided(ctx, set.change, set.name)) return carryOn(ctx, set.change, known);
   return applySetPlan(ctx, await planSet(ctx, set.change, set.name, null, known), known);
 }
 

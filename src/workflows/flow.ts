@@ -5,6 +5,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { otherRepoContext, type RepoContext } from './context.ts';
 import { selectionStep } from './select.ts';
+import { decideSetsOnly } from './set-ship.ts';
 import type { NextStep } from './model.ts';
 import { selectStep } from './steps.ts';
 import { verifyCandidate } from './verify.ts';
@@ -25,11 +26,16 @@ export async function runSteps(ctx: RepoContext, steps: NextStep[]): Promise<voi
     }
     const step = todo.shift();
     if (step === undefined) return;
-    if (step.kind === 'select' && step.repo !== undefined && step.repo.toLowerCase() !== ctx.key.toLowerCase()) {
+    if (
+      (step.kind === 'select' || step.kind === 'sets') &&
+      step.repo !== undefined &&
+      step.repo.toLowerCase() !== ctx.key.toLowerCase()
+    ) {
       // Another repository's group (a set's member settled here): its steps run in its own context.
       const other = await otherRepoContext(ctx, step.repo);
       if (other !== null) await runSteps(other, [{ ...step, repo: undefined }]);
-    } else if (step.kind === 'select')
+    } else if (step.kind === 'sets') todo.push(...(await decideSetsOnly(ctx, step.change)));
+    else if (step.kind === 'select')
       todo.push(...(await selectionStep(ctx, step.change, step.base, { settled: step.settled, pulls: step.pulls })));
     else
       todo.push(

@@ -52,4 +52,9 @@ export type NextStep =
    * the PR as this job just read it from GitHub; `group`: its whole group as read (handed on to
    * the selection step).
    */
-  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState; group?: ReadonlyMap<number, PullState> };
+  | { kind: 'verify'; pr: number; recheck?: string; state?: PullState; group?: ReadonlyMap<number, PullState> }
+  /**
+   * Decide a Change whose only candidates are candidate sets (no single-repository candidate is
+   * open): the best set ships (workflows/set-ship.ts). `repo`: the Change's, when not the job's.
+   */
+  | { kind: 'sets'; repo?: string; change: number };

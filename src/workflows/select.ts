@@ -32,6 +32,7 @@ import { readGroupView, waitingList } from './group-view.ts';
 import { rankSets } from '../core/plan/set-rank.ts';
 import { listSetRecords } from './candidate-set-store.ts';
 import { notComparedOf } from './not-compared.ts';
+import { shipFromRound, webOf } from './set-ship.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -172,7 +173,7 @@ async function computePlan(
   }
   // The Change's candidate sets (members in other repositories) are candidates of the round too.
   const changeRef = { repo: ctx.key, number: view.change.number };
-  const web = ctx.repoUrl?.endsWith(`/${ctx.key}`) ? ctx.repoUrl.slice(0, -ctx.key.length - 1) : null;
+  const web = webOf(ctx);
   const records = await listSetRecords(ctx, changeRef);
   const base = {
     repo: ctx.key,
@@ -193,7 +194,7 @@ async function computePlan(
     display: await displayOf(ctx, view),
     notes: combine.notes,
     combined: combine.combined,
-    ...(records.length > 0 ? { sets: { records, web } } : {}),
+    ...(records.length > 0 ? { sets: { records, web, order: ctx.config.composite.order } } : {}),
   };
   // A repair this run took before it died (same token) is still this run's to send on retry.
   const repairKey = repairKeyOf(ctx.key, view.change.number);
@@ -334,6 +335,8 @@ export async function selectionStep(
   }
   // This job's group read goes with the plan: the winner's node id and the losers' labels need no read of their own.
   const next = plan ? await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls }) : [];
+  // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
+  if (plan) await shipFromRound(ctx, { change: changeNumber, base, round: round.number, plan });
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

@@ -7,7 +7,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
 import { listSetRecords } from './candidate-set-store.ts';
 import type { RepoContext } from './context.ts';
-import { selectAndFollow } from './flow.ts';
+import { runSteps, selectAndFollow } from './flow.ts';
 
 /**
  * Each Change with a set whose hold ran out: its undecided groups run their selection step. A
@@ -36,6 +36,11 @@ export async function sweepSetHolds(
       const ctx = await contextOf(c);
       if (!ctx) continue;
       const open = (await deps.store.listCandidatesOfChange(ctx.key, c.change)).filter((s) => OPEN_STATES.has(s.state));
+      // Only sets are candidates: they decide alone (workflows/set-ship.ts).
+      if (open.length === 0)
+        await runSteps({ ...ctx, token: sweepRoundToken(ctx.key, c.change, 'sets', 1) }, [
+          { kind: 'sets', change: c.change },
+        ]);
       for (const base of new Set(open.map((s) => s.base))) {
         const round = await deps.store.currentRound(ctx.key, c.change, base, now);
         if (round.decision === null && round.selection === null)

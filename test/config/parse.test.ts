@@ -75,6 +75,14 @@ const invalid: { name: string; text: string; errors: Expected[] }[] = [
     ],
   },
   {
+    name: 'composite.order names repositories in full, each once',
+    text: 'composite:\n  order:\n    - acme/api\n    - ui\n    - ACME/api\n',
+    errors: [
+      { path: 'composite.order[1]', line: 4, message: /^a repository full name, like `acme\/api`, got "ui"$/ },
+      { path: 'composite.order[2]', line: 5, message: /^duplicate repository \(same as composite\.order\[0\]\)/ },
+    ],
+  },
+  {
     name: 'a list where a mapping belongs',
     text: 'gate:\n  - test\n',
     errors: [{ path: 'gate', line: 1, message: /^expected a mapping of keys, got a list$/ }],

@@ -258,7 +258,13 @@ describe('replaying a selection with a candidate set', () => {
         outcome: 'won',
       },
     ]);
-    expect(data.losers[0]!.reason).toMatch(/^Lost to set good: set `good` \(acme\/api#7, acme\/ui#9\) met 3 of 3/);
+    // The set met every criterion, so it ships; #12 closes once its members merged.
+    expect(data.losers[0]!.reason).toMatch(
+      /^loses to set `good` \(acme\/api#7, acme\/ui#9\) once its members merged: set `good` \(acme\/api#7, acme\/ui#9\) met 3 of 3/,
+    );
+    expect((receipt.data as { outcome: string[] }).outcome).toContain(
+      'ship set good: merge acme/api#7, then acme/ui#9, each at its verified head',
+    );
     expect(replayReceipt(receipt)).toMatchObject({ result: 'same' });
   });
 
@@ -271,7 +277,7 @@ describe('replaying a selection with a candidate set', () => {
     expect(r.result).toBe('different');
     const diff = r.result === 'different' ? r.diff : [];
     expect(diff).toContain('winner: null → 12');
-    // The set's members are no longer asked for a person's merge.
+    // The set's members no longer ship.
     expect(diff.some((l) => l.startsWith('- ') && l.includes('acme/api'))).toBe(true);
   });
 });

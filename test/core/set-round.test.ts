@@ -85,10 +85,12 @@ describe('planSetLosers', () => {
     sets: rankSets([set('a', true)], ranking(best(false))).compared,
   });
 
-  it('checks, notes and closes every member in its own repository', () => {
+  it('marks the set decided, then checks, notes and closes every member in its own repository', () => {
     expect(
       actions.map((a) => (a.kind === 'in-repo' ? `${a.repo}: ${a.actions.map((i) => i.kind).join(',')}` : a.kind)),
-    ).toEqual(['acme/api: check-run,comment,close', 'acme/ui: check-run,comment,close']);
+    ).toEqual(['record', 'acme/api: check-run,comment,close', 'acme/ui: check-run,comment,close']);
+    // The mark comes first: a member's own closed event then re-plans the set no more.
+    expect(actions[0]).toMatchObject({ kind: 'record', key: expect.stringMatching(/>decided$/) });
   });
 
   it('keeps the checks and notes in shadow mode, and drops the closures', () => {

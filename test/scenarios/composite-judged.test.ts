@@ -3,8 +3,9 @@
 // one Change. What a maintainer expects (DESIGN.md section 6, "Composite candidate"): each set is
 // judged by one acceptance call over its members' patches and files, every path prefixed by its
 // repository, and shown on each member as an `Arbiter / acceptance` check that says so; a citation
-// counts only in the member it names; the set that meets every criterion wins, and the other set's
-// members and the single candidate close with the reason, naming the winning set and its members.
+// counts only in the member it names; the set that meets every criterion wins and ships (each member
+// merged, in order), and the other set's members and the single candidate close with the reason,
+// naming the winning set and its members.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
@@ -26,7 +27,7 @@ const note = (t: Transcript, key: string): string =>
 
 describe('two candidate sets and a single candidate on one Change', () => {
   it(
-    'the set that meets every criterion wins; the other set and the single candidate close with the reason',
+    'the set that meets every criterion wins and ships both members in order; the other set and the single candidate close with the reason',
     SLOW,
     async () => {
       const t = await play('composite-set-judged');
@@ -49,12 +50,12 @@ describe('two candidate sets and a single candidate on one Change', () => {
         /<td>AC2<\/td>.*<td>❔ unclear<\/td>\s*<td>citation rejected: the quote does not occur in the cited file or patch<\/td>/s,
       );
 
-      // The winner: set good. Until Arbiter ships a set, a person merges its members in order.
+      // The winner: set good met every criterion, so it ships: each member merged.
       for (const key of ['acme/api#7', 'acme/ui#9']) {
-        expect(t.prs[key]).toMatchObject({ state: 'open', merged: false });
+        expect(t.prs[key]).toMatchObject({ merged: true });
         expect(t.prs[key]!.checks[SELECTION]).toMatchObject({
-          conclusion: 'action_required',
-          title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
+          conclusion: 'success',
+          title: 'Selected: merged (set good)',
         });
       }
 
@@ -72,22 +73,24 @@ describe('two candidate sets and a single candidate on one Change', () => {
         );
       }
       expect(applied(t).filter((w) => /^close /.test(w.summary)).length).toBe(3);
-      // Every loser's note ends with what comes next (a set is not brought back; #12 can be).
+      // Every loser's note ends with what comes next: the set shipped, so nothing else ships for #42.
       expect(loserProblems(t)).toEqual([]);
       // No internal code, evidence id or unrendered table in anything a person reads.
       expect(transcriptViews(t).flatMap(viewProblems)).toEqual([]);
       expect(note(t, 'acme/ui#10')).toMatch(
-        /Arbiter does not bring a losing set back; its members' branches stay, to reuse by hand\.$/,
+        /The set `good`'s members acme\/api#7 and acme\/ui#9 shipped for acme\/app#42, so Arbiter ships no other candidate for it on this base branch; this one's branch stays, to reuse by hand\.$/,
       );
-      // Shipping a set is another step (composite.order): nothing merges here yet.
-      expect(applied(t).filter((w) => /^merge /.test(w.summary))).toEqual([]);
+      // Both members merged, one at a time in the `Parts:` order (no composite.order), and nothing else.
+      expect(
+        t.writes.filter((w) => w.method === 'PUT' && w.path.endsWith('/merge')).map((w) => `${w.path} ${w.status}`),
+      ).toEqual(['/repos/acme/api/pulls/7/merge 200', '/repos/acme/ui/pulls/9/merge 200']);
 
       // The comparison: the set leads, each set is one candidate, and the ranking table has a row per set.
       const comparison = renderGfm(
         t.issues['42']!.comments.map((c) => c.body).find((b) => b.includes('comparison of the candidates')) ?? '',
       );
       expect(comparison).toMatch(
-        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): it met 2 of 2 criteria/,
+        /<strong>Shipped set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): every member merged, in order \(acme\/api#7, then acme\/ui#9\)/,
       );
       expect(comparison).toMatch(
         /Candidate set <code>half<\/code> .*: met 1 of 2 criteria; every required check of every member passed; ranks below set <code>good<\/code>/,

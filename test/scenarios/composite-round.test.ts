@@ -90,10 +90,10 @@ describe('the round waits for candidate sets', () => {
   });
 
   it(
-    'a set that outranks every single-repository candidate goes to a person, naming its members and their order',
+    'a set above every single-repository candidate whose criterion is not judged goes to a person, naming its members and their order',
     SLOW,
     async () => {
-      const t = await play(await load('composite-set-wins'));
+      const t = await play(await load('composite-set-unjudged'));
       // Nothing merged, no repair sent for #12 (the set is better): #12 loses to the set and closes.
       expect(
         applied(t)
@@ -108,7 +108,7 @@ describe('the round waits for candidate sets', () => {
           conclusion: 'action_required',
           title: 'Best candidate of acme/app#42: a person merges set good (acme/api#7, then acme/ui#9)',
         });
-        expect(check.summary).toContain('Arbiter cannot merge a set yet, so nothing was merged');
+        expect(check.summary).toContain('Not every criterion was met, so Arbiter merged nothing');
         expect(check.details_url).toMatch(/\/acme\/app\/issues\/42$/);
       }
       const comparison = t.issues['42']!.comments.map((c) => c.body).find((b) =>
@@ -116,7 +116,7 @@ describe('the round waits for candidate sets', () => {
       );
       const html = renderGfm(comparison ?? '');
       expect(html).toMatch(
-        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): it met 0 of 1 criterion, 1 not judged; .*a person merges its members in order/,
+        /<strong>The best candidate is set <code>good<\/code> \(<a href="[^"]*\/acme\/api\/pull\/7">acme\/api#7<\/a>, <a href="[^"]*\/acme\/ui\/pull\/9">acme\/ui#9<\/a>\): it met 0 of 1 criterion, 1 not judged; .*Not every criterion was met, so Arbiter does not merge it: a person merges its members in order/,
       );
       expect(html).toContain('a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change');
       expect(t.prs['12']).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });

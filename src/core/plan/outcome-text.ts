@@ -1,6 +1,7 @@
 // What the selection says of each candidate: a loser's reason, true to the verdict, and the
 // outcome column of the comparison. Pure: the verdict and the ranking are passed in.
-import { belowWords, rankSets, setText } from './set-rank.ts';
+import { belowWords, rankSets, setShips, setText } from './set-rank.ts';
+import { singleOutcome } from './set-ship.ts';
 import { combinedIntoReason, heldSources, heldWords } from '../combine.ts';
 import { loserReason } from '../reasons.ts';
 import type { RankedCandidate } from '../types.ts';
@@ -50,9 +51,15 @@ export function reasonsFor(
   if (overSet !== undefined && overSet !== null) {
     // Below a set: each single-repository loser is told which set and on what.
     // The head (before its first ":" or ",") is the loser's check title: the set's name only.
-    const head = sets?.winner
-      ? `Lost to set ${overSet.record.name}`
-      : `Ranks below set ${overSet.record.name} (before a person)`;
+    // A set that ships closes the others once its members merged (core/plan/set-win.ts).
+    const ships = sets?.winner
+      ? setShips(sets.winner, input.change.criteria.length, input.config.acceptance.required)
+      : false;
+    const head = ships
+      ? singleOutcome(overSet.record, false)
+      : sets?.winner
+        ? `Lost to set ${overSet.record.name}`
+        : `Ranks below set ${overSet.record.name} (before a person)`;
     for (const pr of verdict.losers) {
       const name = setText(overSet.record);
       const loser = { what: 'one' as const, summary: ranked.get(pr)!, gateReason: evidence.get(pr)?.gate.reason };

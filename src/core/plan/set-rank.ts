@@ -27,6 +27,18 @@ export interface SetsStanding {
 
 export const membersOf = (set: SetRecord): PullRef[] => set.parts ?? set.seen;
 
+/** The members in the order they merge: repositories named in `composite.order` first, in that order, then the rest in `Parts:` order. */
+export function shipOrder(members: readonly PullRef[], order: readonly string[]): PullRef[] {
+  const place = (r: PullRef): number => {
+    const i = order.findIndex((o) => o.toLowerCase() === r.repo.toLowerCase());
+    return i === -1 ? order.length : i;
+  };
+  return members
+    .map((ref, i) => ({ ref, i }))
+    .sort((a, b) => place(a.ref) - place(b.ref) || a.i - b.i)
+    .map((m) => m.ref);
+}
+
 /** A link to one member, in its own repository (`web`: GitHub's address; null: a plain reference). */
 export const memberLink = (ref: PullRef, web: string | null): string =>
   web === null ? refText(ref) : `[${refText(ref)}](${web}/${ref.repo}/pull/${ref.number})`;
@@ -106,31 +118,49 @@ export function belowWords(
   return `${self} is level with ${winner.name} on the evidence`;
 }
 
-/** The person's question when a set is the best candidate: its members merge in order. */
-export function setWinnerWhy(set: RankedSet, criteria: number, web: string | null = null): string {
+/**
+ * Whether a set above every other candidate ships: it met every criterion (as a single winner must),
+ * or the Change lists none and acceptance is not required. Otherwise a person decides.
+ */
+export function setShips(set: RankedSet, criteria: number, acceptanceRequired: boolean): boolean {
+  if (!set.summary.promotable) return false;
+  return criteria === 0 ? !acceptanceRequired : set.summary.met === criteria;
+}
+
+/**
+ * The comparison's headline when a set is the best candidate: with `ship` (its members in merge
+ * order) Arbiter merges them; without, a person merges them in order or cancels the Change.
+ */
+export function setWinnerWhy(
+  set: RankedSet,
+  criteria: number,
+  web: string | null = null,
+  ship: readonly PullRef[] | null = null,
+): string {
+  const lead = `The best candidate is ${setText(set.record, web)}: it ${setSummary(set, criteria)}, above every other candidate.`;
+  if (ship !== null)
+    return `${lead} Arbiter merges its members one at a time in this order, each at its verified head: ${ship.map(refText).join(', then ')}.`;
   const order = membersOf(set.record).map(refText).join(', then ');
-  return `The best candidate is ${setText(set.record, web)}: it ${setSummary(set, criteria)}, above every other candidate. Arbiter cannot merge a set yet: a person merges its members in order (${order}) or cancels the Change.`;
+  return `${lead} Not every criterion was met, so Arbiter does not merge it: a person merges its members in order (${order}) or cancels the Change.`;
 }
 
 /**
  * The round's verdict when its sets decide it, or null when the single-repository candidates do
- * (no set at the top): a set above all goes to a person with its merge order, every
+ * (no set at the top): a set above all ships (core/plan/set-win.ts) when it met every criterion, else
+ * goes to a person with its merge order, every
  * single-repository candidate losing to it; a tie with a set in it goes to a person, naming them.
  */
 export function setVerdict(
   standing: SetsStanding,
   ranking: Ranking,
-  at: { criteria: number; prefix: string; web: string | null },
+  at: { criteria: number; prefix: string; web: string | null; order: readonly string[]; required: boolean },
 ): Verdict | null {
   const all = ranking.ordered.map((c) => c.pr);
-  if (standing.winner !== null)
-    return {
-      kind: 'human',
-      winner: null,
-      before: [],
-      losers: all,
-      why: setWinnerWhy(standing.winner, at.criteria, at.web),
-    };
+  if (standing.winner !== null) {
+    const w = standing.winner;
+    const ship = setShips(w, at.criteria, at.required) ? shipOrder(membersOf(w.record), at.order) : null;
+    return { kind: 'human', winner: null, before: [], losers: all, why: setWinnerWhy(w, at.criteria, at.web, ship) };
+  }
   if (standing.tied === null) return null;
   const { sets, singles } = standing.tied;
   const prefix = at.prefix;

@@ -1,13 +1,14 @@
 // A Change's candidate sets in its selection round (DESIGN.md section 6, "Composite candidate"):
 // each settled set is one candidate, named with its members (links to each member in its own
-// repository) and ranked as set-rank.ts says. A set that wins goes to a person with the order to
-// merge its members (Arbiter cannot ship a set yet), and every other set loses now; a set that
-// loses to a winner that ships has every member closed with the reason, once the winner merged.
-// Pure: the round's inputs and plan in; words and actions out.
+// repository) and ranked as set-rank.ts says. A set that wins and met every criterion ships
+// (core/plan/set-win.ts, set-ship.ts), and the other candidates close once its members merged; a set
+// that wins short of that goes to a person with the order to merge its members, and every other set
+// loses now; a set that loses to a single winner that ships has every member closed with the reason,
+// once the winner merged. Pure: the round's inputs and plan in; words and actions out.
 import { shippedWords } from './outcome-text.ts';
 import type { Action } from '../actions.ts';
 import { refText, type PullRef } from '../candidate-set.ts';
-import { changeActionKey, markerKey } from '../keys.ts';
+import { candidateSetDecidedKey, changeActionKey, markerKey } from '../keys.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { markerFor } from '../render/markers.ts';
 import type { RankedCandidate, Ranking } from '../types.ts';
@@ -16,27 +17,62 @@ import type { SelectionReceipt } from '../receipt.ts';
 import { compareOn, SET_KEYS } from '../rank.ts';
 import { renderRankingTable, renderReceiptText, type SetRanking } from '../render/check-text.ts';
 import type { SelectionInput } from './verdict.ts';
-import { belowWords, membersOf, rankSets, setSummary, setText, type RankedSet, type SetsStanding } from './set-rank.ts';
+import {
+  belowWords,
+  membersOf,
+  rankSets,
+  setShips,
+  setSummary,
+  setText,
+  setWinnerWhy,
+  shipOrder,
+  type RankedSet,
+  type SetsStanding,
+} from './set-rank.ts';
+import { decidedWords, setShipped } from './set-ship.ts';
+import { planSetWin, type SingleLoser } from './set-win.ts';
 
 /** The sets' standing in the round and the comparison's line on each. */
 export function setsInRound(input: SelectionInput): SetsStanding & { notes: string[] } {
   const none = { compared: [], winner: null, tied: null, notes: [] };
   if (!input.sets) return none;
   const standing = rankSets(input.sets.records, input.ranking);
-  const { web } = input.sets;
-  const criteria = input.change.criteria.length;
   const best = input.ranking.ordered.find((c) => c.rank === 1) ?? null;
-  const notes = standing.compared.map((s) => {
+  const notes = setNotes(standing, {
+    best,
+    criteria: input.change.criteria.length,
+    web: input.sets.web,
+    order: input.sets.order ?? [],
+    required: input.config.acceptance.required,
+  });
+  return { ...standing, notes };
+}
+
+/** The comparison's line on each set, against the best single-repository candidate (`best`, or null) and the other sets. */
+export function setNotes(
+  standing: SetsStanding,
+  at: {
+    best: RankedCandidate | null;
+    criteria: number;
+    web: string | null;
+    order: readonly string[];
+    required: boolean;
+  },
+): string[] {
+  const { best, criteria, web } = at;
+  return standing.compared.map((s) => {
     const name = setText(s.record, web);
     if (!s.summary.promotable)
       return `Candidate ${name}: unpromotable (${s.record.gate?.reason ?? 'its gate failed'}).`;
     const summary = setSummary(s, criteria);
     if (standing.winner === s)
-      return `Candidate ${name}: ${summary}, so the set is the best candidate; Arbiter cannot merge a set yet, so a person merges its members in order (${membersOf(
-        s.record,
-      )
-        .map(refText)
-        .join(', then ')}) or cancels the Change.`;
+      return setShips(s, criteria, at.required)
+        ? `Candidate ${name}: ${summary}, so the set is the best candidate. ${decidedWords(s.record, shipOrder(membersOf(s.record), at.order), web).line}`
+        : `Candidate ${name}: ${summary}, so the set is the best candidate; not every criterion was met, so a person merges its members in order (${membersOf(
+            s.record,
+          )
+            .map(refText)
+            .join(', then ')}) or cancels the Change.`;
     if (standing.tied?.sets.includes(s)) return `Candidate ${name}: ${summary}; a person chooses (see above).`;
     if (standing.winner !== null)
       return `Candidate ${name}: ${summary}; ranks below ${setText(standing.winner.record, web)}: ${belowWords({ name: `set \`${standing.winner.record.name}\``, summary: standing.winner.summary }, { what: 'set', summary: s.summary }, criteria)}.`;
@@ -44,7 +80,6 @@ export function setsInRound(input: SelectionInput): SetsStanding & { notes: stri
       return `Candidate ${name}: ${summary}; ranks below #${best.pr}: ${belowWords({ name: `#${best.pr}`, summary: best }, { what: 'set', summary: s.summary }, criteria)}.`;
     return `Candidate ${name}: ${summary}.`;
   });
-  return { ...standing, notes };
 }
 
 /** The last words of a losing set's member note: what comes next for it. */
@@ -61,14 +96,23 @@ export function planSetLosers(input: {
   change: PullRef;
   base: string;
   round: number;
-  /** The winner as named ("acme/app#12", "set `good` (…)"), its summary, and whether it ships. */
-  winner: { name: string; summary: RankedCandidate; shipped: boolean };
+  /**
+   * The winner as named ("acme/app#12", "set `good` (…)"), its summary, and whether it ships
+   * (`shippedAs`: who shipped, as a closed loser's last sentence names it; default its name).
+   */
+  winner: { name: string; summary: RankedCandidate; shipped: boolean; shippedAs?: string };
   criteria: number;
   sets: readonly RankedSet[];
 }): Action[] {
   const actions: Action[] = [];
   const { winner } = input;
   for (const { record: set, summary } of input.sets) {
+    // Its members close now: their own closed events re-plan the set no more.
+    actions.push({
+      kind: 'record',
+      key: candidateSetDecidedKey(input.change.repo, input.change.number, set.name),
+      value: { lost: winner.name },
+    });
     const why = belowWords(
       { name: winner.name, summary: winner.summary },
       { what: 'set', summary, gateReason: set.gate?.reason },
@@ -111,7 +155,7 @@ export function planSetLosers(input: {
             key: k('note'),
             issue: member.number,
             marker,
-            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${setLostWords(winner.name, refText(input.change), winner.shipped)}`,
+            body: `${markerFor(marker)}\n${reason} See the comparison on ${refText(input.change)}. ${setLostWords(winner.shippedAs ?? winner.name, refText(input.change), winner.shipped)}`,
           },
           { kind: 'close', key: k('close'), pr: member.number, relabel: { add: [LABEL_LOST], remove: [] } },
         ],
@@ -122,8 +166,9 @@ export function planSetLosers(input: {
 }
 
 /**
- * The set that outranks every other candidate: Arbiter cannot merge a set yet, so each member's
- * `Arbiter / selection` check says a person decides, and in which order the members merge.
+ * The set that outranks every other candidate but did not meet every criterion: Arbiter does not
+ * merge it, so each member's `Arbiter / selection` check says a person decides, and in which order
+ * the members merge.
  */
 export function planSetToPerson(input: {
   change: PullRef;
@@ -137,7 +182,7 @@ export function planSetToPerson(input: {
 }): Action[] {
   const { record: set } = input.set;
   const order = membersOf(set).map(refText).join(', then ');
-  const summary = `The set \`${set.name}\` is the best candidate of ${refText(input.change)}: it ${setSummary(input.set, input.criteria)}, above every other candidate. Arbiter cannot merge a set yet, so nothing was merged: a person merges the members in order (${order}) or cancels the Change.`;
+  const summary = `The set \`${set.name}\` is the best candidate of ${refText(input.change)}: it ${setSummary(input.set, input.criteria)}, above every other candidate. Not every criterion was met, so Arbiter merged nothing: a person merges the members in order (${order}) or cancels the Change.`;
   const actions: Action[] = [];
   for (const member of membersOf(set)) {
     const headSha = set.heads[refText(member)];
@@ -178,8 +223,9 @@ export function planSetToPerson(input: {
 }
 
 /**
- * The round's plan with its sets' part: losing sets close once a shipped winner merged, or at once
- * when a set wins; a winning set is shown to a person on each member.
+ * The round's plan with its sets' part: losing sets close once a shipped winner merged (a single
+ * candidate, or a set that met every criterion and ships); a set that wins short of that is shown to
+ * a person on each member, and the other sets close at once.
  */
 export function withSets(plan: SelectionPlan, input: SelectionInput, standing: SetsStanding): SelectionPlan {
   if (standing.compared.length === 0) return plan;
@@ -203,14 +249,47 @@ export function withSets(plan: SelectionPlan, input: SelectionInput, standing: S
   }
   const winner = standing.winner;
   if (winner === null) return plan;
-  const losers = planSetLosers({
-    ...at,
-    winner: { name: `set \`${winner.record.name}\``, summary: winner.summary, shipped: false },
-    sets: standing.compared.filter((s) => s !== winner),
-  });
+  const others = standing.compared.filter((s) => s !== winner);
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${input.change.number}` : null;
   const table = setTableRows(plan.receipt.data.sets ?? [], input.ranking);
   const text = [renderRankingTable(input.ranking, repoUrl, table), '', renderReceiptText(plan.receipt)].join('\n');
+  if (setShips(winner, criteria, input.config.acceptance.required)) {
+    const web = input.sets?.web ?? null;
+    const order = shipOrder(membersOf(winner.record), input.sets?.order ?? []);
+    const name = `set \`${winner.record.name}\``;
+    const singles: SingleLoser[] = input.siblings.map((e) => ({
+      pr: e.pr,
+      headSha: e.headSha,
+      why: belowWords(
+        { name: setText(winner.record), summary: winner.summary },
+        {
+          what: 'one',
+          summary: input.ranking.ordered.find((c) => c.pr === e.pr)!,
+          gateReason: e.gate.reason,
+        },
+        criteria,
+      ),
+    }));
+    return planSetWin(plan, {
+      ...at,
+      set: winner.record,
+      order: input.sets?.order ?? [],
+      web,
+      headline: setWinnerWhy(winner, criteria, web, order),
+      singles,
+      text,
+      setLosers: planSetLosers({
+        ...at,
+        winner: { name, summary: winner.summary, shipped: true, shippedAs: setShipped(winner.record) },
+        sets: others,
+      }),
+    });
+  }
+  const losers = planSetLosers({
+    ...at,
+    winner: { name: `set \`${winner.record.name}\``, summary: winner.summary, shipped: false },
+    sets: others,
+  });
   return {
     ...plan,
     actions: [...plan.actions, ...planSetToPerson({ ...at, set: winner, comparisonUrl, text }), ...losers],

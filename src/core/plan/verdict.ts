@@ -39,6 +39,8 @@ export function decide(input: SelectionInput): Verdict {
         criteria: change.criteria.length,
         prefix: config.commands.prefix,
         web: input.sets.web,
+        order: input.sets.order ?? [],
+        required: config.acceptance.required,
       })
     : null;
   if (bySets !== null) return bySets;
