@@ -167,7 +167,7 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
   const web = webOf(ctx);
   const order = ctx.config.composite.order;
   const criteria = row.criteria.length;
-  const required = ctx.config.acceptance.required;
+  const rules = { required: ctx.config.acceptance.required, policy: ctx.config.policy };
   const none = { ordered: [], top: [], tiedAtTop: false };
   const standing = rankSets(records, none);
   if (standing.compared.length === 0) return [];
@@ -175,15 +175,15 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
   // is applied once by its key, so a second run's ship finds the first run's merge claimed and stops.
   const key = candidateSetsDecisionKey(ctx.key, changeNumber);
   const top = standing.winner;
-  const winner = top !== null && setShips(top, criteria, required) ? top : null;
+  const winner = top !== null && setShips(top, criteria, rules) ? top : null;
   const at = { change, base: 'sets', round: 1, criteria };
-  const verdict = setVerdict(standing, none, { criteria, prefix: ctx.config.commands.prefix, web, order, required });
+  const verdict = setVerdict(standing, none, { criteria, prefix: ctx.config.commands.prefix, web, order, ...rules });
   const plan = planSetsOnly({
     change,
     compared: standing.compared.map((s) => s.record),
     winner: winner?.record ?? null,
     ...(verdict?.kind === 'human' ? { headline: verdict.why } : {}),
-    notes: setNotes(standing, { best: null, criteria, web, order, required }),
+    notes: setNotes(standing, { best: null, criteria, web, order, ...rules }),
     order,
     web,
     setLosers:

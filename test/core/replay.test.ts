@@ -238,6 +238,8 @@ describe('replaying a selection with a candidate set', () => {
   });
   const withSet = (statuses: CriterionStatus[]): SelectionInput => ({
     ...input([evidence(12, ['met', 'not_met', 'met'])]),
+    // No risk rules: the policy is not applied to a set's members yet, so only then does a set ship by itself.
+    config: configOf({ repair: { enabled: false }, policy: { rules: [] } }),
     sets: { records: [set(statuses)], web: 'https://github.com' },
   });
 

@@ -53,7 +53,10 @@ export function reasonsFor(
     // The head (before its first ":" or ",") is the loser's check title: the set's name only.
     // A set that ships closes the others once its members merged (core/plan/set-win.ts).
     const ships = sets?.winner
-      ? setShips(sets.winner, input.change.criteria.length, input.config.acceptance.required)
+      ? setShips(sets.winner, input.change.criteria.length, {
+          required: input.config.acceptance.required,
+          policy: input.config.policy,
+        })
       : false;
     const head = ships
       ? singleOutcome(overSet.record, false)

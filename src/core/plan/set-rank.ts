@@ -122,10 +122,29 @@ export function belowWords(
  * Whether a set above every other candidate ships: it met every criterion (as a single winner must),
  * or the Change lists none and acceptance is not required. Otherwise a person decides.
  */
-export function setShips(set: RankedSet, criteria: number, acceptanceRequired: boolean): boolean {
-  if (!set.summary.promotable) return false;
-  return criteria === 0 ? !acceptanceRequired : set.summary.met === criteria;
+/** What decides whether a winning set ships by itself: `acceptance.required` and the risk policy. */
+export interface SetShipRules {
+  required: boolean;
+  policy: { autoShip: readonly string[]; rules: readonly unknown[] };
 }
+
+/**
+ * Why Arbiter does not merge a winning set by itself, or null when it does: every criterion met (or
+ * none, with `acceptance.required` off), and a risk policy that could not hold it back. The policy
+ * reads a candidate's changed paths, lines and labels, which are not gathered across a set's members
+ * yet, so a set ships by itself only where no risk rule is configured and low risk ships; otherwise a
+ * person merges it (never a set that changes the gatekeeper's files unseen).
+ */
+export function setHeldWhy(set: RankedSet, criteria: number, rules: SetShipRules): string | null {
+  if (!set.summary.promotable) return 'a required check did not pass';
+  if (criteria === 0 ? rules.required : set.summary.met !== criteria) return 'not every criterion was met';
+  if (rules.policy.rules.length > 0 || !rules.policy.autoShip.includes('low'))
+    return "Arbiter does not apply the risk policy (`policy.rules`) to a set's members yet, and merges a set by itself only with no risk rules configured";
+  return null;
+}
+
+export const setShips = (set: RankedSet, criteria: number, rules: SetShipRules): boolean =>
+  setHeldWhy(set, criteria, rules) === null;
 
 /**
  * The comparison's headline when a set is the best candidate: with `ship` (its members in merge
@@ -136,12 +155,13 @@ export function setWinnerWhy(
   criteria: number,
   web: string | null = null,
   ship: readonly PullRef[] | null = null,
+  held = 'not every criterion was met',
 ): string {
   const lead = `The best candidate is ${setText(set.record, web)}: it ${setSummary(set, criteria)}, above every other candidate.`;
   if (ship !== null)
     return `${lead} Arbiter merges its members one at a time in this order, each at its verified head: ${ship.map(refText).join(', then ')}.`;
   const order = membersOf(set.record).map(refText).join(', then ');
-  return `${lead} Not every criterion was met, so Arbiter does not merge it: a person merges its members in order (${order}) or cancels the Change.`;
+  return `${lead} ${held.charAt(0).toUpperCase()}${held.slice(1)}, so Arbiter does not merge it: a person merges its members in order (${order}) or cancels the Change.`;
 }
 
 /**
@@ -153,13 +173,20 @@ export function setWinnerWhy(
 export function setVerdict(
   standing: SetsStanding,
   ranking: Ranking,
-  at: { criteria: number; prefix: string; web: string | null; order: readonly string[]; required: boolean },
+  at: { criteria: number; prefix: string; web: string | null; order: readonly string[] } & SetShipRules,
 ): Verdict | null {
   const all = ranking.ordered.map((c) => c.pr);
   if (standing.winner !== null) {
     const w = standing.winner;
-    const ship = setShips(w, at.criteria, at.required) ? shipOrder(membersOf(w.record), at.order) : null;
-    return { kind: 'human', winner: null, before: [], losers: all, why: setWinnerWhy(w, at.criteria, at.web, ship) };
+    const held = setHeldWhy(w, at.criteria, at);
+    const ship = held === null ? shipOrder(membersOf(w.record), at.order) : null;
+    return {
+      kind: 'human',
+      winner: null,
+      before: [],
+      losers: all,
+      why: setWinnerWhy(w, at.criteria, at.web, ship, held ?? undefined),
+    };
   }
   if (standing.tied === null) return null;
   const { sets, singles } = standing.tied;

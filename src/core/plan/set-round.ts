@@ -21,13 +21,14 @@ import {
   belowWords,
   membersOf,
   rankSets,
-  setShips,
   setSummary,
   setText,
   setWinnerWhy,
   shipOrder,
   type RankedSet,
   type SetsStanding,
+  setHeldWhy,
+  type SetShipRules,
 } from './set-rank.ts';
 import { decidedWords, setShipped } from './set-ship.ts';
 import { planSetWin, type SingleLoser } from './set-win.ts';
@@ -44,6 +45,7 @@ export function setsInRound(input: SelectionInput): SetsStanding & { notes: stri
     web: input.sets.web,
     order: input.sets.order ?? [],
     required: input.config.acceptance.required,
+    policy: input.config.policy,
   });
   return { ...standing, notes };
 }
@@ -56,8 +58,7 @@ export function setNotes(
     criteria: number;
     web: string | null;
     order: readonly string[];
-    required: boolean;
-  },
+  } & SetShipRules,
 ): string[] {
   const { best, criteria, web } = at;
   return standing.compared.map((s) => {
@@ -65,10 +66,11 @@ export function setNotes(
     if (!s.summary.promotable)
       return `Candidate ${name}: unpromotable (${s.record.gate?.reason ?? 'its gate failed'}).`;
     const summary = setSummary(s, criteria);
+    const held = standing.winner === s ? setHeldWhy(s, criteria, at) : null;
     if (standing.winner === s)
-      return setShips(s, criteria, at.required)
+      return held === null
         ? `Candidate ${name}: ${summary}, so the set is the best candidate. ${decidedWords(s.record, shipOrder(membersOf(s.record), at.order), web).line}`
-        : `Candidate ${name}: ${summary}, so the set is the best candidate; not every criterion was met, so a person merges its members in order (${membersOf(
+        : `Candidate ${name}: ${summary}, so the set is the best candidate; ${held}, so a person merges its members in order (${membersOf(
             s.record,
           )
             .map(refText)
@@ -81,6 +83,8 @@ export function setNotes(
     return `Candidate ${name}: ${summary}.`;
   });
 }
+
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The last words of a losing set's member note: what comes next for it. */
 const setLostWords = (winner: string, change: string, shipped: boolean): string =>
@@ -177,12 +181,14 @@ export function planSetToPerson(input: {
   set: RankedSet;
   criteria: number;
   comparisonUrl: string | null;
+  /** Why Arbiter does not merge it (core/plan/set-rank.ts `setHeldWhy`). */
+  held?: string;
   /** The ranking table and the receipt, folded into each member's check (as into a winner's). */
   text?: string;
 }): Action[] {
   const { record: set } = input.set;
   const order = membersOf(set).map(refText).join(', then ');
-  const summary = `The set \`${set.name}\` is the best candidate of ${refText(input.change)}: it ${setSummary(input.set, input.criteria)}, above every other candidate. Not every criterion was met, so Arbiter merged nothing: a person merges the members in order (${order}) or cancels the Change.`;
+  const summary = `The set \`${set.name}\` is the best candidate of ${refText(input.change)}: it ${setSummary(input.set, input.criteria)}, above every other candidate. ${upperFirst(input.held ?? 'not every criterion was met')}, so Arbiter merged nothing: a person merges the members in order (${order}) or cancels the Change.`;
   const actions: Action[] = [];
   for (const member of membersOf(set)) {
     const headSha = set.heads[refText(member)];
@@ -253,7 +259,11 @@ export function withSets(plan: SelectionPlan, input: SelectionInput, standing: S
   const comparisonUrl = repoUrl ? `${repoUrl}/issues/${input.change.number}` : null;
   const table = setTableRows(plan.receipt.data.sets ?? [], input.ranking);
   const text = [renderRankingTable(input.ranking, repoUrl, table), '', renderReceiptText(plan.receipt)].join('\n');
-  if (setShips(winner, criteria, input.config.acceptance.required)) {
+  const held = setHeldWhy(winner, criteria, {
+    required: input.config.acceptance.required,
+    policy: input.config.policy,
+  });
+  if (held === null) {
     const web = input.sets?.web ?? null;
     const order = shipOrder(membersOf(winner.record), input.sets?.order ?? []);
     const name = `set \`${winner.record.name}\``;
@@ -292,7 +302,7 @@ export function withSets(plan: SelectionPlan, input: SelectionInput, standing: S
   });
   return {
     ...plan,
-    actions: [...plan.actions, ...planSetToPerson({ ...at, set: winner, comparisonUrl, text }), ...losers],
+    actions: [...plan.actions, ...planSetToPerson({ ...at, set: winner, comparisonUrl, text, held }), ...losers],
   };
 }
 

@@ -41,6 +41,7 @@ export function decide(input: SelectionInput): Verdict {
         web: input.sets.web,
         order: input.sets.order ?? [],
         required: config.acceptance.required,
+        policy: config.policy,
       })
     : null;
   if (bySets !== null) return bySets;
