@@ -107,7 +107,8 @@ export const CombineInputs = z.object({
   now: z.string(),
 });
 
-const Ranked = z.object({
+/** One row of a ranking as a receipt records it (core/types.ts `RankedCandidate`). */
+export const RankRow = z.object({
   pr,
   rank: z.number().int(),
   promotable: z.boolean(),
@@ -127,7 +128,7 @@ export const WideInputs = z.object({
   k: z.number().int(),
   siblings: z.array(CandidateEvidence),
   /** The policy's choice: who goes deep, who closes, and the ranking both rest on. */
-  step: z.object({ kind: z.literal('chosen'), deep: z.array(pr), out: z.array(pr), ranking: z.array(Ranked) }),
+  step: z.object({ kind: z.literal('chosen'), deep: z.array(pr), out: z.array(pr), ranking: z.array(RankRow) }),
   readings: z.record(z.string(), z.array(z.number())),
   unanswered: z.array(z.object({ pr, askedAt: z.string() })),
   slots: z.array(

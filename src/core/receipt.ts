@@ -13,6 +13,7 @@ import {
   ResumeGivenUpInputs,
   ShippedInputs,
   WideInputs,
+  RankRow,
 } from './planner-inputs.ts';
 
 const pr = z.number().int();
@@ -125,16 +126,6 @@ export const SelectionInputs = z.object({
     .optional(),
 });
 export type SelectionInputs = z.infer<typeof SelectionInputs>;
-
-const RankRow = z.object({
-  pr,
-  rank: z.number().int(),
-  promotable: z.boolean(),
-  met: z.number().int(),
-  gaps: z.number().int(),
-  score: z.number().nullable(),
-  passing: z.number().int(),
-});
 
 export const SelectionData = z.object({
   verdict: z.enum(['ship', 'human', 'repair']),
