@@ -278,6 +278,14 @@ export async function selectionStep(
   // The claimant already carried this round's decision through to the end.
   if (round.selection !== null && (await store.getAppliedAction(roundDoneKey(round.id))) !== null) return [];
   if (await shippedOn(ctx, changeNumber, base)) return resumeShipped(ctx, change, round);
+  // This run decided the round and stopped while carrying it out (killed, or deferred by a rate
+  // limit): it finishes its recorded decision whatever the group reads now. A lone winner it merged
+  // reads as closed, so the group would hold nothing to compare, the merge's webhook leaves the
+  // winner's check to this run, and the check would stay in progress for good.
+  if (round.selection === ctx.token && round.decision !== null) {
+    const recorded = await readablePlan(ctx, round);
+    if (recorded !== null) return carryOut(ctx, { change, round, base, plan: recorded });
+  }
   const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
   if (!view || view.siblings.length === 0) return [];
   if (view.round.id !== round.id) return [];
@@ -333,10 +341,27 @@ export async function selectionStep(
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict }, nowIso(ctx));
     if (would.success) await executePlan(ctx, would.data.actions);
   }
-  // This job's group read goes with the plan: the winner's node id and the losers' labels need no read of their own.
-  const next = plan ? await executeDecision(ctx, { change: view.change, round, base, plan, group: view.pulls }) : [];
-  // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
-  if (plan) await shipFromRound(ctx, { change: changeNumber, base, round: round.number, plan });
+  if (plan) return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
   await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
+  return [];
+}
+
+/** The claimant carries out its round's decision to the end, and records the round done. */
+async function carryOut(
+  ctx: RepoContext,
+  input: {
+    change: ChangeRow;
+    round: RoundRow;
+    base: string;
+    plan: SelectionPlan;
+    group?: ReadonlyMap<number, PullState>;
+  },
+): Promise<NextStep[]> {
+  const { round } = input;
+  // The job's group read, when it has one, goes with the plan: the winner's node id and the losers' labels need no read of their own.
+  const next = await executeDecision(ctx, input);
+  // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
+  await shipFromRound(ctx, { change: input.change.number, base: input.base, round: round.number, plan: input.plan });
+  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }

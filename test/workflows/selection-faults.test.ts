@@ -184,6 +184,36 @@ describe('selection step faults', () => {
     expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
   });
 
+  it("a lone winner's claimant whose retry comes before the merge's webhook still writes the winner's check", async () => {
+    // One candidate: once merged it reads as closed, so the group the retry reads has no sibling
+    // left to compare. The retry carries out the decision it recorded all the same; the merge's
+    // webhook, coming after, leaves the check to it as before.
+    const w = makeWorld({ store: opened.store });
+    const change = await seedGroup(w, { siblings: [{ pr: 13 }] });
+    w.gh.fail({ match: 'check #13 Arbiter / selection completed', status: 401 });
+    await expect(selectionStep(w.ctx('delivery:claimant'), 42, 'main')).rejects.toThrow(/401/);
+    expect(w.gh.pull(13).merged).toBe(true);
+    await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'success' });
+    await afterMerged(w.ctx('delivery:merged'), {
+      change,
+      base: 'main',
+      pr: 13,
+      sha: shaOf(13),
+      by: null,
+      round: 1,
+      scope: 'merged',
+    });
+    expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      title: 'Selected: shipped',
+    });
+    expect(w.gh.applied().filter((l) => l.startsWith('check #13 Arbiter / selection completed'))).toHaveLength(1);
+    expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
   it('a claimant that stopped before deciding gives the claim back when a sibling is pending again, so the round is decided', async () => {
     const w = makeWorld({ store: opened.store });
     const change = await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
