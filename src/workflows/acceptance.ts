@@ -10,7 +10,7 @@ import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
+import { checkAction, type Action } from '../core/actions.ts';
 
 /** Takes one model call from the Change's budget and the installation's daily cap. */
 export function budgetTaker(ctx: RepoContext, change: number): () => Promise<boolean> {
@@ -73,20 +73,7 @@ export async function runCandidateAcceptance(
     llm: ctx.deps.llm,
     takeBudget: budgetTaker(ctx, change.number),
   });
-  const shown = renderAcceptanceCheck(evidence, criteria, {
-    head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
-  });
-  await executePlan(ctx, [
-    checkAction(ctx.key, {
-      ...base,
-      status: 'completed',
-      conclusion: shown.conclusion,
-      title: shown.title,
-      summary: shown.summary,
-      text: shown.text,
-      annotations: shown.annotations,
-    }),
-  ]);
+  await executePlan(ctx, [judgedCheck(ctx, candidate, evidence, criteria)]);
   await store.addReceipt({
     kind: 'ACCEPTANCE',
     repo: ctx.key,
@@ -105,6 +92,29 @@ export async function runCandidateAcceptance(
   return evidence;
 }
 
+/** The acceptance check showing judged evidence on the candidate's head, its quotes linked to that head's files. */
+function judgedCheck(
+  ctx: RepoContext,
+  candidate: CandidateRow,
+  evidence: AcceptanceEvidence,
+  criteria: ChangeRow['criteria'],
+): Action {
+  const shown = renderAcceptanceCheck(evidence, criteria, {
+    head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
+  });
+  return checkAction(ctx.key, {
+    pr: candidate.pr,
+    headSha: candidate.headSha,
+    name: 'Arbiter / acceptance',
+    status: 'completed',
+    conclusion: shown.conclusion,
+    title: shown.title,
+    summary: shown.summary,
+    text: shown.text,
+    annotations: shown.annotations,
+  });
+}
+
 /**
  * `(check: NAME)` criteria are judged again from the head's checks each time the candidate is
  * evaluated (no model call): when a result changed, the evidence and the check run are rewritten.
@@ -119,24 +129,7 @@ export async function refreshCheckCriteria(
   evidence: AcceptanceEvidence,
 ): Promise<{ evidence: AcceptanceEvidence; pending: string[] }> {
   const fresh = rejudgeByChecks(evidence, change.criteria, state.checks);
-  if (fresh !== null) {
-    const shown = renderAcceptanceCheck(fresh, change.criteria, {
-      head: { owner: ctx.owner, repo: ctx.repo, sha: candidate.headSha, repoUrl: ctx.repoUrl },
-    });
-    await executePlan(ctx, [
-      checkAction(ctx.key, {
-        pr: candidate.pr,
-        headSha: candidate.headSha,
-        name: 'Arbiter / acceptance',
-        status: 'completed',
-        conclusion: shown.conclusion,
-        title: shown.title,
-        summary: shown.summary,
-        text: shown.text,
-        annotations: shown.annotations,
-      }),
-    ]);
-  }
+  if (fresh !== null) await executePlan(ctx, [judgedCheck(ctx, candidate, fresh, change.criteria)]);
   return { evidence: fresh ?? evidence, pending: awaitedCriterionChecks(ctx, candidate, change, state) };
 }
 

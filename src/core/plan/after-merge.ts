@@ -170,18 +170,21 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
   return { kind: 'refused', actions: plannedActions(refused, { planner: 'merge-answer', inputs: input }) };
 }
 
+/** A group whose candidate `winner` shipped, as the merge's step reads it. */
+interface ShippedGroup<C> {
+  candidates: C[];
+  winner: number;
+  decided: SelectionPlan | null;
+  queued: boolean;
+}
+
 /**
  * The siblings a shipped candidate closes as stale: its other open candidates, except the losers
  * the round's own merge leaves to its claimant (who closes them as lost). `decided` is the round's
  * plan when it shipped this very candidate; `queued` says its merge was an auto-merge that landed later,
  * or one that came after the claimant's run ended (a person promoted the winner of a refused merge).
  */
-export function staleSiblings<C extends { pr: number; state: CandidateState }>(input: {
-  candidates: C[];
-  winner: number;
-  decided: SelectionPlan | null;
-  queued: boolean;
-}): C[] {
+export function staleSiblings<C extends { pr: number; state: CandidateState }>(input: ShippedGroup<C>): C[] {
   const leftToClaimant = claimantCloses(input);
   return input.candidates.filter((c) => c.pr !== input.winner && OPEN_STATES.has(c.state) && !leftToClaimant.has(c.pr));
 }
@@ -198,12 +201,7 @@ const claimantCloses = (input: { decided: SelectionPlan | null; queued: boolean 
  * as stale too when a person reopened them: nothing more ships for the Change on that base, and an
  * open pull request would say otherwise. The shell keeps those it reads open on GitHub.
  */
-export function rejectedToRecheck<C extends { pr: number; state: CandidateState }>(input: {
-  candidates: C[];
-  winner: number;
-  decided: SelectionPlan | null;
-  queued: boolean;
-}): C[] {
+export function rejectedToRecheck<C extends { pr: number; state: CandidateState }>(input: ShippedGroup<C>): C[] {
   const leftToClaimant = claimantCloses(input);
   return input.candidates.filter((c) => c.pr !== input.winner && c.state === 'rejected' && !leftToClaimant.has(c.pr));
 }
