@@ -341,9 +341,7 @@ export async function selectionStep(
     await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict }, nowIso(ctx));
     if (would.success) await executePlan(ctx, would.data.actions);
   }
-  if (plan) return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
-  await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
-  return [];
+  return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
 }
 
 /** The claimant carries out its round's decision to the end, and records the round done. */
@@ -353,15 +351,16 @@ async function carryOut(
     change: ChangeRow;
     round: RoundRow;
     base: string;
-    plan: SelectionPlan;
+    /** Null for a decision the step carried out itself (shadow mode's would-combine). */
+    plan: SelectionPlan | null;
     group?: ReadonlyMap<number, PullState>;
   },
 ): Promise<NextStep[]> {
-  const { round } = input;
+  const { round, plan } = input;
   // The job's group read, when it has one, goes with the plan: the winner's node id and the losers' labels need no read of their own.
-  const next = await executeDecision(ctx, input);
+  const next = plan ? await executeDecision(ctx, { ...input, plan }) : [];
   // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
-  await shipFromRound(ctx, { change: input.change.number, base: input.base, round: round.number, plan: input.plan });
+  if (plan) await shipFromRound(ctx, { change: input.change.number, base: input.base, round: round.number, plan });
   await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
   return next;
 }
