@@ -254,7 +254,9 @@ describe('replaying a selection with a candidate set', () => {
   it('records the set among the inputs and in the ranking, and decides the same again', () => {
     const receipt = recorded(withSet(['met', 'met', 'met']));
     const data = receipt.data as { verdict: string; sets: unknown[]; losers: { pr: number; reason: string }[] };
-    expect(data.verdict).toBe('human');
+    // The set ships by itself: the receipt says ship, and no person's gate is put up (no HUMAN_GATE receipt).
+    expect(data.verdict).toBe('ship');
+    expect((receipt.data as { outcome: string[] }).outcome.filter((l) => l.includes('HUMAN_GATE'))).toEqual([]);
     expect(data.sets).toEqual([
       {
         set: 'good',

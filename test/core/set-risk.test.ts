@@ -186,6 +186,7 @@ describe('a round whose best candidate is a set, under the default policy', () =
     const plan = planSelection(input);
     expect(plan.shipSet).toBeUndefined();
     expect(plan.actions.some((a) => a.kind === 'merge')).toBe(false);
+    expect(plan.receipt.data.verdict).toBe('human');
     expect(comparisonOf(input)).toContain(
       'The set is high risk (member acme/ui#9: high: changes <code>acme/ui: .github/workflows/x.yml</code>), which the policy does not ship without a person, so Arbiter does not merge it: a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change.',
     );
@@ -201,5 +202,10 @@ describe('a round whose best candidate is a set, under the default policy', () =
   it('a set of ordinary files ships: its members merge in order', () => {
     const plan = planSelection(round(ORDINARY));
     expect(plan.shipSet?.order.map((r) => `${r.repo}#${r.number}`)).toEqual(['acme/api#7', 'acme/ui#9']);
+    // Nobody is asked: the receipt says ship, and there is no person's gate (HUMAN_GATE receipt).
+    expect(plan.receipt.data.verdict).toBe('ship');
+    expect(plan.actions.filter((a) => a.kind === 'receipt').map((a) => a.kind === 'receipt' && a.receipt.kind)).toEqual(
+      ['CANDIDATE_SELECTION'],
+    );
   });
 });
