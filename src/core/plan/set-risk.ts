@@ -28,8 +28,9 @@ export function changesAt(record: SetRecord, member: string): MemberChanges | nu
  * in another repository is also held by that repository's own policy: its maintainers wrote rules for
  * their own files (their workflows, their `CODEOWNERS`), and Arbiter merges into their repository, so
  * each member gets the stricter of the two: its risk is the higher of both assessments, and it ships
- * only where both policies let that risk ship (the Change's through the set's risk, the highest). A member whose changes were not read at its head holds
- * the set: the policy cannot clear what it did not see.
+ * only where both policies let that risk ship (the Change's through the set's risk, the highest). A
+ * member whose changes were not read at its head holds the set: the policy cannot clear what it did
+ * not see.
  */
 export function assessSetRisk(record: SetRecord, policy: RiskPolicy): SetRisk {
   let risk: Risk = 'low';
