@@ -6,7 +6,7 @@
 // `<details>`, HTML comments and code never counts. Pure.
 import { z } from 'zod';
 import { linkableText } from './link.ts';
-import { AcceptanceEvidence } from './types.ts';
+import { AcceptanceEvidence, RiskPolicy } from './types.ts';
 
 /** A pull request (or issue) of some repository of the installation. */
 export interface PullRef {
@@ -77,6 +77,22 @@ export function setLines(body: string | null | undefined, here: string): SetLine
 export const namesSet = (body: string | null | undefined): boolean =>
   Boolean(body && CANDIDATE_SET.test(linkableText(body)));
 
+/**
+ * What the risk policy reads of one member at one head, as a single candidate's evidence carries it
+ * (changed paths and lines from its patch, its labels), and the policy of the member's own repository
+ * (core/plan/set-risk.ts applies the stricter of it and the Change's).
+ */
+export const MemberChanges = z.object({
+  /** `owner/name#N` */
+  member: z.string(),
+  headSha: z.string(),
+  changedPaths: z.array(z.string()),
+  changedLines: z.number().int().nonnegative(),
+  labels: z.array(z.string()),
+  policy: RiskPolicy,
+});
+export type MemberChanges = z.infer<typeof MemberChanges>;
+
 /** What the store keeps of a set: the members listed by its first member, and its standing. */
 export const SetRecord = z.object({
   change: PullRefSchema,
@@ -105,6 +121,11 @@ export const SetRecord = z.object({
    * members' heads `heads` (setHeadsKey) it judged.
    */
   acceptance: z.object({ heads: z.string(), evidence: AcceptanceEvidence }).optional(),
+  /**
+   * Each member's changes for the risk policy, read once the set could win (a candidate whose gate
+   * passed); absent on records from before a set's risk was assessed, or while it could not win.
+   */
+  changes: z.array(MemberChanges).optional(),
   /** When the set was first recorded, and when its members' heads last changed (a hold on the round runs from them). */
   since: z.string().optional(),
   headsAt: z.string().optional(),

@@ -1,10 +1,12 @@
 // The risk policy: config rules (paths, size, labels) give a candidate its risk, and the
 // policy says whether that risk may ship without a person. Pure.
 import picomatch from 'picomatch';
-import type { SelectionConfig } from './receipt.ts';
-import type { CandidateEvidence, Risk } from './types.ts';
+import type { CandidateEvidence, Risk, RiskPolicy } from './types.ts';
 
 const ORDER: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
+
+/** The higher of two risks. */
+export const higherRisk = (a: Risk, b: Risk): Risk => (ORDER[b] > ORDER[a] ? b : a);
 
 export interface RiskAssessment {
   risk: Risk;
@@ -13,9 +15,14 @@ export interface RiskAssessment {
   mayShip: boolean;
 }
 
+/**
+ * The candidate's risk under `policy`. `pathText` names a changed path in the reasons (a set's member
+ * names its repository too: `acme/ui: .github/workflows/ci.yml`); the rules match the path itself.
+ */
 export function assessRisk(
-  policy: SelectionConfig['policy'],
+  policy: RiskPolicy,
   candidate: Pick<CandidateEvidence, 'changedPaths' | 'changedLines' | 'labels'>,
+  pathText: (path: string) => string = (path) => path,
 ): RiskAssessment {
   let risk: Risk = 'low';
   const reasons: string[] = [];
@@ -27,7 +34,7 @@ export function assessRisk(
         why.push(
           `changes ${hits
             .slice(0, 3)
-            .map((p) => `\`${p}\``)
+            .map((p) => `\`${pathText(p)}\``)
             .join(', ')}${hits.length > 3 ? ` and ${hits.length - 3} more` : ''}`,
         );
     }
@@ -43,7 +50,7 @@ export function assessRisk(
     }
     if (why.length === 0) continue;
     reasons.push(`${rule.risk}: ${why.join('; ')}`);
-    if (ORDER[rule.risk] > ORDER[risk]) risk = rule.risk;
+    risk = higherRisk(risk, rule.risk);
   }
   return { risk, reasons, mayShip: policy.autoShip.includes(risk) };
 }

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import { MergeView } from './merge-view.ts';
 import { CheckRunButton } from './check-run.ts';
-import { CandidateEvidence, Criterion, Diagnostics, JudgeComparison, JudgeOutcome } from './types.ts';
+import {
+  CandidateEvidence,
+  Criterion,
+  Diagnostics,
+  JudgeComparison,
+  JudgeOutcome,
+  RiskLevel,
+  RiskPolicy,
+} from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 import {
   CombineInputs,
@@ -17,26 +25,13 @@ import {
 } from './planner-inputs.ts';
 
 const pr = z.number().int();
-const Risk = z.enum(['low', 'medium', 'high']);
 const MergeMethod = z.enum(['merge', 'squash', 'rebase']);
 
 /** The config values the selection planner reads (a subset of `.github/arbiter.yml`, normalised). */
 export const SelectionConfig = z.object({
   mode: z.enum(['live', 'shadow']),
   acceptance: z.object({ required: z.boolean() }),
-  policy: z.object({
-    mergeMethod: MergeMethod,
-    autoShip: z.array(Risk),
-    rules: z.array(
-      z.object({
-        risk: Risk,
-        paths: z.array(z.string()).optional(),
-        minChangedLines: z.number().int().optional(),
-        minChangedFiles: z.number().int().optional(),
-        labels: z.array(z.string()).optional(),
-      }),
-    ),
-  }),
+  policy: RiskPolicy.extend({ mergeMethod: MergeMethod }),
   repair: z.object({ enabled: z.boolean(), timeout: z.number() }),
   commands: z.object({ prefix: z.string() }),
 });
@@ -143,7 +138,7 @@ export const SelectionData = z.object({
       evidence: z.array(z.string()),
     })
     .nullable(),
-  risk: z.object({ risk: Risk, reasons: z.array(z.string()) }).nullable(),
+  risk: z.object({ risk: RiskLevel, reasons: z.array(z.string()) }).nullable(),
   diagnostics: Diagnostics,
   mode: z.enum(['live', 'shadow']),
   headline: z.string().optional(),

@@ -213,7 +213,26 @@ export const Diagnostics = z.object({
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;
 
-export type Risk = 'low' | 'medium' | 'high';
+export const RiskLevel = z.enum(['low', 'medium', 'high']);
+export type Risk = z.infer<typeof RiskLevel>;
+
+/**
+ * The risk policy as a planner reads it (`.github/arbiter.yml` `policy`, normalised): the rules that
+ * give a candidate its risk, and the risks that ship without a person.
+ */
+export const RiskPolicy = z.object({
+  autoShip: z.array(RiskLevel),
+  rules: z.array(
+    z.object({
+      risk: RiskLevel,
+      paths: z.array(z.string()).optional(),
+      minChangedLines: z.number().int().optional(),
+      minChangedFiles: z.number().int().optional(),
+      labels: z.array(z.string()).optional(),
+    }),
+  ),
+});
+export type RiskPolicy = z.infer<typeof RiskPolicy>;
 
 /** Coordinates of a repository. */
 export interface RepoRef {

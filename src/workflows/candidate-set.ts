@@ -6,6 +6,7 @@
 import { namesSet, refText, sameRef, setLines, type PullRef } from '../core/candidate-set.ts';
 import { planCandidateSet, type SetMemberView, type SetPlan, type SetView } from '../core/plan/candidate-set.ts';
 import { setAcceptanceView } from './set-acceptance.ts';
+import { memberPatches, setChangesView } from './set-changes.ts';
 import { candidateStanding, type Standing } from '../core/trust.ts';
 import { readSetRecord, setOfHead } from './candidate-set-store.ts';
 import { branchRulesOf } from './branch-rules.ts';
@@ -54,6 +55,7 @@ async function readMember(
     author: live.author,
     lines: setLines(live.body, ref.repo),
     lost: live.labels.includes(LABEL_LOST),
+    labels: live.labels,
   };
   if (!pull.open) return { ref, pull, standing: null, prefix };
   // Today's rules, in the member's own repository: write access there, a listed agent, or admitted there.
@@ -113,7 +115,11 @@ async function planSet(
     seen,
     members,
   };
-  return planCandidateSet({ ...view, acceptance: await setAcceptanceView(ctx, view, stored, known) });
+  // The acceptance call and the risk policy read the same member patches: each is read once.
+  const patchOf = memberPatches(ctx, known);
+  const acceptance = await setAcceptanceView(ctx, view, stored, known, patchOf);
+  const changes = await setChangesView(ctx, view, stored, known, patchOf);
+  return planCandidateSet({ ...view, acceptance, ...(changes ? { changes } : {}) });
 }
 
 /** How the set's stored record holds its Change's round now (core/plan/set-hold.ts): what its waiting list says, or null. */

@@ -12,6 +12,7 @@ import { headsOf, setWantsAcceptance, type SetAcceptanceView, type SetView } fro
 import type { AcceptanceEvidence, Criterion } from '../core/types.ts';
 import { budgetTaker } from './acceptance.ts';
 import { otherRepoContext, type RepoContext } from './context.ts';
+import type { PatchOf } from './set-changes.ts';
 
 /** How the evidence reads on a member's check (no links: each member's head lives in its own repository). */
 const shown = (evidence: AcceptanceEvidence, criteria: Criterion[]): SetAcceptanceView['shown'] => {
@@ -29,6 +30,7 @@ export async function setAcceptanceView(
   view: SetView,
   stored: SetRecord | null,
   known: Map<string, RepoContext | null>,
+  patchOf: PatchOf,
 ): Promise<SetAcceptanceView | null> {
   const cctx = await otherRepoContext(ctx, view.change.repo, known);
   const change = cctx === null ? null : await cctx.deps.store.getChange(cctx.key, view.change.number);
@@ -42,12 +44,7 @@ export async function setAcceptanceView(
   for (const m of view.members) {
     const mctx = await otherRepoContext(ctx, m.ref.repo, known);
     if (mctx === null || m.pull === null || m.base === undefined) return null;
-    const patch = await mctx.gh
-      .fetchPatch({ pr: m.ref.number, baseRef: m.base, headSha: m.pull.headSha })
-      .catch((error: unknown) => {
-        ctx.log.warn({ err: error, member: refText(m.ref) }, 'candidate set: a member patch could not be read');
-        return null;
-      });
+    const patch = await patchOf(m);
     if (patch === null) return null;
     // Each member's files by its own repository's `acceptance.alwaysInclude`; the limits are the Change's.
     const headFiles = modelCriteria

@@ -10,7 +10,7 @@ import { candidateSetMergeKey, candidateSetDecidedKey, candidateSetsDecisionKey 
 import { ShipSet, type SelectionPlan } from '../core/plan-schema.ts';
 import { planSetShip, setShipped, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
 import { planSetLosers, planSetToPerson, setNotes } from '../core/plan/set-round.ts';
-import { rankSets, setShips, setVerdict } from '../core/plan/set-rank.ts';
+import { rankSets, setHeldWhy, setVerdict } from '../core/plan/set-rank.ts';
 import { setHold } from '../core/plan/set-hold.ts';
 import { planSetsOnly } from '../core/plan/set-win.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -175,7 +175,9 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
   // is applied once by its key, so a second run's ship finds the first run's merge claimed and stops.
   const key = candidateSetsDecisionKey(ctx.key, changeNumber);
   const top = standing.winner;
-  const winner = top !== null && setShips(top, criteria, rules) ? top : null;
+  // Why the best set does not ship by itself (a criterion not met, or its risk), or null: it ships.
+  const held = top === null ? null : setHeldWhy(top, criteria, rules);
+  const winner = held === null ? top : null;
   const at = { change, base: 'sets', round: 1, criteria };
   const verdict = setVerdict(standing, none, { criteria, prefix: ctx.config.commands.prefix, web, order, ...rules });
   const plan = planSetsOnly({
@@ -200,13 +202,14 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
             sets: standing.compared.filter((s) => s !== winner),
           }),
   });
-  // A set at the top short of every criterion: each member's check asks for a person.
+  // A set at the top that does not ship: each member's check asks for a person, saying why.
   const toPerson =
     winner === null && top !== null
       ? planSetToPerson({
           ...at,
           set: top,
           comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${changeNumber}` : null,
+          ...(held === null ? {} : { held }),
         })
       : [];
   plan.actions.push(...toPerson);

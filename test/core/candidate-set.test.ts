@@ -242,3 +242,30 @@ describe('a set’s acceptance on its members', () => {
     );
   });
 });
+
+describe('each member’s changes in the set’s record, for the risk policy', () => {
+  const members = [member(api, {}, firstBody), member(ui)];
+  const changes = (headSha: string, labels: string[] = []) => ({
+    member: 'acme/ui#9',
+    headSha,
+    changedPaths: ['.github/workflows/ci.yml'],
+    changedLines: 4,
+    labels,
+    policy: { autoShip: ['low' as const], rules: [] },
+  });
+  const recordAction = (plan: ReturnType<typeof planCandidateSet>) =>
+    plan.byRepo[0]!.actions.find((a) => a.kind === 'record-set')!;
+
+  it('keeps the changes read at a member’s head now, and drops those of a head it left', () => {
+    expect(planCandidateSet({ ...view(members), changes: [changes('sha-9')] }).record.changes).toEqual([
+      changes('sha-9'),
+    ]);
+    expect(planCandidateSet({ ...view(members), changes: [changes('old')] }).record.changes).toBeUndefined();
+  });
+
+  it('writes the record again when a member’s labels change on the same head', () => {
+    const before = recordAction(planCandidateSet({ ...view(members), changes: [changes('sha-9')] }));
+    const after = recordAction(planCandidateSet({ ...view(members), changes: [changes('sha-9', ['security'])] }));
+    expect(after.key).not.toBe(before.key);
+  });
+});

@@ -235,18 +235,28 @@ describe('replaying a selection with a candidate set', () => {
         modelCalls: { small: 1, large: 0 },
       },
     },
+    // Each member's changes at its head, read for the risk policy (the default one applies to both).
+    changes: Object.entries(heads).map(([member, headSha]) => ({
+      member,
+      headSha,
+      changedPaths: ['src/search.ts'],
+      changedLines: 10,
+      labels: [],
+      policy: { autoShip: ['low', 'medium'], rules: configOf().policy.rules },
+    })),
   });
   const withSet = (statuses: CriterionStatus[]): SelectionInput => ({
     ...input([evidence(12, ['met', 'not_met', 'met'])]),
-    // No risk rules: the policy is not applied to a set's members yet, so only then does a set ship by itself.
-    config: configOf({ repair: { enabled: false }, policy: { rules: [] } }),
+    config: configOf({ repair: { enabled: false } }),
     sets: { records: [set(statuses)], web: 'https://github.com' },
   });
 
   it('records the set among the inputs and in the ranking, and decides the same again', () => {
     const receipt = recorded(withSet(['met', 'met', 'met']));
     const data = receipt.data as { verdict: string; sets: unknown[]; losers: { pr: number; reason: string }[] };
-    expect(data.verdict).toBe('human');
+    // The set ships by itself: the receipt says ship, and no person's gate is put up (no HUMAN_GATE receipt).
+    expect(data.verdict).toBe('ship');
+    expect((receipt.data as { outcome: string[] }).outcome.filter((l) => l.includes('HUMAN_GATE'))).toEqual([]);
     expect(data.sets).toEqual([
       {
         set: 'good',
@@ -281,5 +291,18 @@ describe('replaying a selection with a candidate set', () => {
     expect(diff).toContain('winner: null → 12');
     // The set's members no longer ship.
     expect(diff.some((l) => l.startsWith('- ') && l.includes('acme/api'))).toBe(true);
+  });
+
+  it('the members’ changes are among the recorded inputs: a member changing a workflow replays as a set held by the policy', () => {
+    const receipt = recorded(withSet(['met', 'met', 'met']));
+    const inputs = (receipt.data as { inputs: { sets: { records: SetRecord[] } } }).inputs;
+    inputs.sets.records[0]!.changes![1]!.changedPaths = ['.github/workflows/ci.yml'];
+    const r = replayReceipt(receipt);
+    expect(r.result).toBe('different');
+    const diff = r.result === 'different' ? r.diff : [];
+    expect(diff.some((l) => l.startsWith('- ') && l.includes('ship set good'))).toBe(true);
+    expect(diff.find((l) => l.startsWith('headline: '))).toMatch(
+      /→ ".*The set is high risk \(member acme\/ui#9: high: changes `acme\/ui: \.github\/workflows\/ci\.yml`\), which the policy does not ship without a person/,
+    );
   });
 });

@@ -7,7 +7,6 @@ import type { SetRecord } from '../../src/core/candidate-set.ts';
 import type { SelectionPlan } from '../../src/core/plan-schema.ts';
 import { planSetShip, shipOrder, type ShipMember, type SetShipView } from '../../src/core/plan/set-ship.ts';
 import { planSetsOnly, planSetWin } from '../../src/core/plan/set-win.ts';
-import { setHeldWhy, type RankedSet } from '../../src/core/plan/set-rank.ts';
 
 const api = { repo: 'acme/api', number: 7 };
 const ui = { repo: 'acme/ui', number: 9 };
@@ -284,26 +283,5 @@ describe('planSetsOnly: a Change whose only candidates are sets', () => {
     expect(d.ship).toBeNull();
     expect(d.comparison.body).toContain('**No candidate is promotable');
     expect(d.actions).toContainEqual(expect.objectContaining({ kind: 'set-change-state', state: 'human' }));
-  });
-});
-
-describe('whether a winning set ships by itself (core/plan/set-rank.ts setHeldWhy)', () => {
-  const ranked = (met: number): RankedSet => ({
-    record: set,
-    summary: { pr: 0, rank: 1, promotable: true, met, gaps: 0, score: null, passing: 2 },
-  });
-  const open = { required: true, policy: { autoShip: ['low', 'medium'], rules: [] } };
-  it('ships with every criterion met and no risk rule that could hold it', () => {
-    expect(setHeldWhy(ranked(2), 2, open)).toBeNull();
-  });
-  it('goes to a person when a criterion is not met', () => {
-    expect(setHeldWhy(ranked(1), 2, open)).toBe('not every criterion was met');
-  });
-  it('goes to a person under any risk rule: the policy is not applied to a set’s members yet', () => {
-    // The default policy holds a change to the gatekeeper's files: a set's are not read, so it never ships unseen.
-    const rules = { ...open, policy: { ...open.policy, rules: [{ risk: 'high', paths: ['.github/workflows/**'] }] } };
-    expect(setHeldWhy(ranked(2), 2, rules)).toMatch(/does not apply the risk policy/);
-    const lowHeld = { ...open, policy: { autoShip: [], rules: [] } };
-    expect(setHeldWhy(ranked(2), 2, lowHeld)).toMatch(/does not apply the risk policy/);
   });
 });

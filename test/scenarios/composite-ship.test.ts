@@ -202,3 +202,30 @@ describe('a Change whose only candidates are sets', () => {
     },
   );
 });
+
+describe('a winning set under the default risk policy', () => {
+  it(
+    'a member changing a workflow holds the set: nothing merges, and the comparison and each member name the file with its repository',
+    SLOW,
+    async () => {
+      const t = await play(await load('composite-set-risky'));
+      expect(mergeWrites(t)).toEqual([]);
+      const held =
+        'The set is high risk (member acme/ui#9: high: changes <code>acme/ui: .github/workflows/x.yml</code>), which the policy does not ship without a person';
+      const html = comparisonOf(t);
+      expect(html).toContain('(candidate sets only)');
+      expect(html).toContain(
+        `${held}, so Arbiter does not merge it: a person merges its members in order (acme/api#7, then acme/ui#9) or cancels the Change.`,
+      );
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        expect(t.prs[key]).toMatchObject({ state: 'open', merged: false });
+        const check = t.prs[key]!.checks[SELECTION]!;
+        expect(check).toMatchObject({
+          conclusion: 'action_required',
+          title: 'Best candidate of acme/app#42: a person merges set ci (acme/api#7, then acme/ui#9)',
+        });
+        expect(renderGfm(check.summary ?? '')).toContain(`${held}, so Arbiter merged nothing`);
+      }
+    },
+  );
+});

@@ -5,7 +5,16 @@
 // or is one candidate of the Change. Each open member gets `Arbiter / selection` saying which and
 // why; the record keeps the standing. Pure: the view in, the plan out.
 import type { Action } from '../actions.ts';
-import { refText, sameRef, setHeadsKey, type PullRef, type SetLines, type SetRecord } from '../candidate-set.ts';
+import {
+  refText,
+  sameRef,
+  setHeadsKey,
+  type MemberChanges,
+  type PullRef,
+  type SetLines,
+  type SetRecord,
+} from '../candidate-set.ts';
+import { digest } from '../digest.ts';
 import { candidateSetActionKey } from '../keys.ts';
 import { gateTitle, renderGateTable } from '../render/check-text.ts';
 import { notCandidateCheck, type Standing } from '../trust.ts';
@@ -23,6 +32,8 @@ export interface SetMemberView {
     lines: SetLines | null;
     /** Closed by Arbiter as a round's loser (`arbiter:lost`). */
     lost?: boolean;
+    /** Its labels, for the risk policy (absent: not read). */
+    labels?: string[];
   } | null;
   /** Its author's standing in the member's own repository, by today's rules (null: not read). */
   standing: Standing | null;
@@ -53,6 +64,11 @@ export interface SetView {
    * rendered by the acceptance renderer; absent: not judged yet (or not for these heads).
    */
   acceptance?: SetAcceptanceView | null;
+  /**
+   * Each member's changes for the risk policy (core/plan/set-risk.ts), read by the workflow once the
+   * set could win; a member missing here was not read, and holds the set.
+   */
+  changes?: MemberChanges[];
 }
 
 export interface SetAcceptanceView {
@@ -297,6 +313,8 @@ export function planCandidateSet(view: SetView): SetPlan {
       });
     byRepo.set(repoKey, actions);
   }
+  // Changes read at a head the member has left are not its changes any more.
+  const changes = (view.changes ?? []).filter((c) => heads[c.member] === c.headSha);
   const record: SetRecord = {
     change: view.change,
     name: view.name,
@@ -308,12 +326,13 @@ export function planCandidateSet(view: SetView): SetPlan {
     heads,
     gate,
     ...(judged ? { acceptance: { heads: judged.heads, evidence: judged.evidence } } : {}),
+    ...(changes.length > 0 ? { changes } : {}),
   };
   const recordWhat = `record/${standing.state}/${gate.settled}/${gate.promotable}/${list(view.seen)}/${Object.entries(
     heads,
   )
     .map(([r, sha]) => `${r}@${sha}`)
-    .join(',')}/${judged ? `judged/${judged.evidence.status}` : 'unjudged'}`;
+    .join(',')}/${judged ? `judged/${judged.evidence.status}` : 'unjudged'}/changes:${digest(changes)}`;
   byRepo.get(view.change.repo.toLowerCase())!.unshift({ kind: 'record-set', key: key(recordWhat), record });
   return {
     standing,

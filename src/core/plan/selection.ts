@@ -42,7 +42,11 @@ function shadowWhy(why: string): string {
 export function planSelection(input: SelectionInput): SelectionPlan {
   // The Change's candidate sets: their lines in the comparison, their rows in the receipt, their actions.
   const sets = setsInRound(input);
-  const planned = planOutcome({ ...input, notes: [...(input.notes ?? []), ...sets.notes] }, (v) => setRows(sets, v));
+  const planned = planOutcome(
+    { ...input, notes: [...(input.notes ?? []), ...sets.notes] },
+    (v) => setRows(sets, v),
+    sets.ships,
+  );
   const plan = withSets(planned, input, sets);
   const { ranking: _ranking, ...given } = input;
   // Kept in PR order: the plan does not depend on the order siblings came in, nor does its receipt.
@@ -60,7 +64,12 @@ export function planSelection(input: SelectionInput): SelectionPlan {
   return { ...plan, receipt, actions: [{ kind: 'receipt', key, receipt }, ...plan.actions] };
 }
 
-function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => SetRows): SelectionPlan {
+/**
+ * `setShips`: a set of other repositories wins and ships by itself. No pull request of this
+ * repository wins, so the verdict holds no winner (a person's kind, with nobody before a person),
+ * but nobody is asked: its receipt says ship, and no person's gate is put up (core/plan/set-win.ts).
+ */
+function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => SetRows, setShips = false): SelectionPlan {
   const verdict = decide(input);
   const setRows = setRowsOf(verdict);
   const { repo, change, round, ranking, config } = input;
@@ -78,7 +87,7 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
     round,
     at: input.now,
     data: {
-      verdict: verdict.kind,
+      verdict: setShips ? 'ship' : verdict.kind,
       winner: verdict.kind === 'ship' ? verdict.winner : verdict.kind === 'human' ? verdict.winner : null,
       repairTarget: verdict.kind === 'repair' ? verdict.target : null,
       beforePerson: verdict.kind === 'human' ? verdict.before : [],
@@ -338,7 +347,7 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
         ? `${markerFor(repairMarker(change.number))}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
         : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}).${checkWords} If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
     });
-  } else {
+  } else if (!setShips) {
     actions.push(
       ...planHumanGate({
         repo,

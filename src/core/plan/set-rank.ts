@@ -7,7 +7,8 @@
 import { refText, setAcceptance, type PullRef, type SetRecord } from '../candidate-set.ts';
 import { compareOn, SET_KEYS } from '../rank.ts';
 import { criteriaWord } from '../reasons.ts';
-import type { RankedCandidate, RankKey, Ranking } from '../types.ts';
+import type { RankedCandidate, RankKey, Ranking, RiskPolicy } from '../types.ts';
+import { assessSetRisk } from './set-risk.ts';
 import type { Verdict } from '../plan-schema.ts';
 
 /** A set as a candidate of the round: its record, and its summary on the ranking keys (`pr` 0: it has none here). */
@@ -118,29 +119,21 @@ export function belowWords(
   return `${self} is level with ${winner.name} on the evidence`;
 }
 
-/**
- * Whether a set above every other candidate ships: it met every criterion (as a single winner must),
- * or the Change lists none and acceptance is not required. Otherwise a person decides.
- */
-/** What decides whether a winning set ships by itself: `acceptance.required` and the risk policy. */
+/** What decides whether a winning set ships by itself: `acceptance.required` and the risk policy (the Change's). */
 export interface SetShipRules {
   required: boolean;
-  policy: { autoShip: readonly string[]; rules: readonly unknown[] };
+  policy: RiskPolicy;
 }
 
 /**
  * Why Arbiter does not merge a winning set by itself, or null when it does: every criterion met (or
- * none, with `acceptance.required` off), and a risk policy that could not hold it back. The policy
- * reads a candidate's changed paths, lines and labels, which are not gathered across a set's members
- * yet, so a set ships by itself only where no risk rule is configured and low risk ships; otherwise a
- * person merges it (never a set that changes the gatekeeper's files unseen).
+ * none, with `acceptance.required` off, as a single winner must), and a risk the policy ships without
+ * a person (core/plan/set-risk.ts: each member's changes, by the Change's policy and its own).
  */
 export function setHeldWhy(set: RankedSet, criteria: number, rules: SetShipRules): string | null {
   if (!set.summary.promotable) return 'a required check did not pass';
   if (criteria === 0 ? rules.required : set.summary.met !== criteria) return 'not every criterion was met';
-  if (rules.policy.rules.length > 0 || !rules.policy.autoShip.includes('low'))
-    return "Arbiter does not apply the risk policy (`policy.rules`) to a set's members yet, and merges a set by itself only with no risk rules configured";
-  return null;
+  return assessSetRisk(set.record, rules.policy).held;
 }
 
 export const setShips = (set: RankedSet, criteria: number, rules: SetShipRules): boolean =>

@@ -33,21 +33,26 @@ import {
 import { decidedWords, setShipped } from './set-ship.ts';
 import { planSetWin, type SingleLoser } from './set-win.ts';
 
-/** The sets' standing in the round and the comparison's line on each. */
-export function setsInRound(input: SelectionInput): SetsStanding & { notes: string[] } {
-  const none = { compared: [], winner: null, tied: null, notes: [] };
+/**
+ * The sets' standing in the round, the comparison's line on each, and whether the set at the top
+ * ships by itself (`ships`: Arbiter merges it, no person is asked).
+ */
+export function setsInRound(input: SelectionInput): SetsStanding & { notes: string[]; ships: boolean } {
+  const none = { compared: [], winner: null, tied: null, notes: [], ships: false };
   if (!input.sets) return none;
   const standing = rankSets(input.sets.records, input.ranking);
   const best = input.ranking.ordered.find((c) => c.rank === 1) ?? null;
+  const criteria = input.change.criteria.length;
+  const rules = { required: input.config.acceptance.required, policy: input.config.policy };
   const notes = setNotes(standing, {
     best,
-    criteria: input.change.criteria.length,
+    criteria,
     web: input.sets.web,
     order: input.sets.order ?? [],
-    required: input.config.acceptance.required,
-    policy: input.config.policy,
+    ...rules,
   });
-  return { ...standing, notes };
+  const ships = standing.winner !== null && setHeldWhy(standing.winner, criteria, rules) === null;
+  return { ...standing, notes, ships };
 }
 
 /** The comparison's line on each set, against the best single-repository candidate (`best`, or null) and the other sets. */
