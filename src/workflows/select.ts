@@ -283,7 +283,8 @@ export async function selectionStep(
   // reads as closed, so the group would hold nothing to compare, the merge's webhook leaves the
   // winner's check to this run, and the check would stay in progress for good.
   if (round.selection === ctx.token && round.decision !== null) {
-    const recorded = await readablePlan(ctx, round);
+    const recorded = await readRoundPlan(ctx, round);
+    if (isUnreadable(recorded)) return leaveUnreadable(ctx, round);
     if (recorded !== null) return carryOut(ctx, { change, round, base, plan: recorded });
   }
   const view = await readGroupView(ctx, changeNumber, base, opts.pulls);
@@ -311,11 +312,7 @@ export async function selectionStep(
   if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
   const recorded = await readRoundPlan(ctx, round);
-  if (isUnreadable(recorded)) {
-    // Decided, but not readable by this version: said on the Change; the round is left to a person.
-    await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, unreadable: true }, nowIso(ctx));
-    return [];
-  }
+  if (isUnreadable(recorded)) return leaveUnreadable(ctx, round);
   let plan = recorded;
   if (plan === null) {
     // Before a repair or a person: two siblings that each meet part of the criteria may be combined.
@@ -342,6 +339,12 @@ export async function selectionStep(
     if (would.success) await executePlan(ctx, would.data.actions);
   }
   return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
+}
+
+/** Decided, but not readable by this version: said on the Change (readRoundPlan); the round is left to a person. */
+async function leaveUnreadable(ctx: RepoContext, round: RoundRow): Promise<NextStep[]> {
+  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, unreadable: true }, nowIso(ctx));
+  return [];
 }
 
 /** The claimant carries out its round's decision to the end, and records the round done. */
