@@ -119,7 +119,7 @@ export function planSetsOnlyRound(input: SelectionInputs): SetsOnlyRound | null 
   return { ...plan, actions: [{ kind: 'receipt', key, receipt: recorded }, ...plan.actions], receipt: recorded };
 }
 
-/** The inputs as the receipt keeps them: in a stable order, the config cut to what the planner reads. */
+/** The inputs as the receipt keeps them: no single-repository sibling, the config cut to what the planner reads. */
 const inputsOf = (input: SelectionInputs): SelectionInputs => ({
   ...input,
   siblings: [],
