@@ -126,6 +126,12 @@ export const SetRecord = z.object({
    * passed); absent on records from before a set's risk was assessed, or while it could not win.
    */
   changes: z.array(MemberChanges).optional(),
+  /**
+   * The members whose title says their agent is still at work (`owner/name#N`), when that is all the
+   * composing set waits for: its hold on the round then runs from `headsAt`, as a composing single
+   * candidate's runs from its head (absent: none, or the set waits for a member to open too).
+   */
+  working: z.array(z.string()).optional(),
   /** When the set was first recorded, and when its members' heads last changed (a hold on the round runs from them). */
   since: z.string().optional(),
   headsAt: z.string().optional(),

@@ -213,6 +213,17 @@ export const candidateSetMergeKey = (
   pr: number,
   sha: string,
 ): string => candidateSetActionKey(changeRepo, change, name, `merge/${repo}#${pr}@${sha}`);
+/**
+ * The one judgement of a set's acceptance for its members' heads (`heads`: setHeadsKey) and the
+ * Change's criteria (`criteria`: their hash), claimed by the run that calls the model.
+ */
+export const candidateSetAcceptanceKey = (
+  repo: string,
+  change: number,
+  name: string,
+  heads: string,
+  criteria: string,
+): string => candidateSetActionKey(repo, change, name, `acceptance/${criteria}@${heads}`);
 /** The mark that the set's fate is decided (it ships, or it lost): its members' own events plan it no more. */
 export const candidateSetDecidedKey = (repo: string, change: number, name: string): string =>
   candidateSetActionKey(repo, change, name, 'decided');

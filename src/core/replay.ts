@@ -3,6 +3,7 @@
 // (recorded by an older version) cannot be replayed, and says why; it is never cast.
 import type { Action } from './actions.ts';
 import { planSelection } from './plan/selection.ts';
+import { isSetsOnly, planSetsOnlyRound } from './plan/sets-only.ts';
 import { planCancel, planRejection } from './plan/person.ts';
 import { planRepairTimeout, planResumeGivenUp } from './plan/sweep.ts';
 import { planPromotion } from './plan/promotion.ts';
@@ -171,11 +172,14 @@ function replaySelection(recorded: SelectionReceipt): ReplayResult {
       why: 'cannot replay: recorded by an older version (the receipt carries no planner inputs)',
     };
   }
-  const plan = planSelection({ ...inputs, ranking: rankCandidates(inputs.siblings) });
-  const { inputs: _inputs, outcome: replayedOutcome = [], ...again } = plan.receipt.data;
+  // A Change whose only candidates are sets is decided by its own planner; no decision now replays as nothing planned.
+  const receipt = isSetsOnly(inputs)
+    ? (planSetsOnlyRound(inputs)?.receipt ?? null)
+    : planSelection({ ...inputs, ranking: rankCandidates(inputs.siblings) }).receipt;
+  const { inputs: _inputs, outcome: replayedOutcome = [], ...again } = receipt?.data ?? {};
   const head = (r: SelectionReceipt) => ({ repo: r.repo, change: r.change, round: r.round, at: r.at });
   const before: Record<string, unknown> = { ...head(recorded), ...decided };
-  const after: Record<string, unknown> = { ...head(plan.receipt), ...again };
+  const after: Record<string, unknown> = receipt === null ? {} : { ...head(receipt), ...again };
   const diff = receiptDiff(before, after, outcome, replayedOutcome);
   if (diff.length > 0) return { result: 'different', kind: 'CANDIDATE_SELECTION', round: recorded.round, diff };
   return { result: 'same', kind: 'CANDIDATE_SELECTION', round: recorded.round, actions: outcome.length };

@@ -23,7 +23,7 @@ import { admittedBy, recordAdmission, trustOfLogin } from './trust.ts';
 import type { VerbResult } from '../commands/types.ts';
 
 /**
- * One member as GitHub shows it now (one group read: state, body, author, head and its checks),
+ * One member as GitHub shows it now (one group read: state, title, body, author, head and its checks),
  * with its author's standing and its head's gate, both by its own repository's config and rules.
  */
 async function readMember(
@@ -56,6 +56,7 @@ async function readMember(
     lines: setLines(live.body, ref.repo),
     lost: live.labels.includes(LABEL_LOST),
     labels: live.labels,
+    title: live.title,
   };
   if (!pull.open) return { ref, pull, standing: null, prefix };
   // Today's rules, in the member's own repository: write access there, a listed agent, or admitted there.

@@ -1,7 +1,9 @@
 // The acceptance check of a candidate set (DESIGN.md section 6, "Composite candidate"): one model
 // call over every member's patch and head files, each path prefixed by its repository, within the
-// Change's budget and the same byte and file limits as one candidate. Reads only: the evidence goes
-// to the set's planner, which writes each member's `Arbiter / acceptance` check and the record.
+// Change's budget and the same byte and file limits as one candidate. One run judges a set at its
+// heads (its claim, recorded by the executor); the evidence goes to the set's planner, which writes
+// each member's `Arbiter / acceptance` check and the record.
+import { z } from 'zod';
 import { buildAcceptanceContext } from '../acceptance/context.ts';
 import { gatherHeadFiles } from '../acceptance/gather.ts';
 import { renderAcceptanceCheck } from '../acceptance/render.ts';
@@ -10,8 +12,11 @@ import { setMaterial, type SetMemberMaterial } from '../acceptance/set-material.
 import { refText, setHeadsKey, type SetRecord } from '../core/candidate-set.ts';
 import { headsOf, setWantsAcceptance, type SetAcceptanceView, type SetView } from '../core/plan/candidate-set.ts';
 import type { AcceptanceEvidence, Criterion } from '../core/types.ts';
+import { candidateSetAcceptanceKey } from '../core/keys.ts';
 import { budgetTaker } from './acceptance.ts';
 import { otherRepoContext, type RepoContext } from './context.ts';
+import { criteriaHash } from './evidence.ts';
+import { executePlan } from './execute.ts';
 import type { PatchOf } from './set-changes.ts';
 
 /** How the evidence reads on a member's check (no links: each member's head lives in its own repository). */
@@ -19,6 +24,17 @@ const shown = (evidence: AcceptanceEvidence, criteria: Criterion[]): SetAcceptan
   const r = renderAcceptanceCheck(evidence, criteria, {});
   return { conclusion: r.conclusion, title: r.title, summary: r.summary, text: r.text };
 };
+
+const Judge = z.object({ token: z.string() });
+
+/**
+ * Whether this run judges the set (`key`: its heads and criteria): the executor records the first
+ * run's token under the key, once; a later run under that token (a retry) holds it too.
+ */
+async function holdsJudgement(ctx: RepoContext, key: string): Promise<boolean> {
+  const { results } = await executePlan(ctx, [{ kind: 'record', key, value: { token: ctx.token } }]);
+  return Judge.safeParse(results.get(key)).data?.token === ctx.token;
+}
 
 /**
  * The set's acceptance for its members' heads now: the stored evidence when it judged these heads,
@@ -55,6 +71,16 @@ export async function setAcceptanceView(
         })
       : new Map();
     material.push({ repo: m.ref.repo, pr: m.ref.number, headSha: m.pull.headSha, patch, headFiles });
+  }
+  // One run judges the set at these heads and criteria, as one run judges a single candidate's head:
+  // two deliveries at once (two replicas, or a redelivery) would call the model twice and record two
+  // judgements. Claimed once the material is read, so a run that gave up above holds nothing; a retry
+  // of the claimant (its token) continues, and any other run leaves the set unjudged for now (the
+  // claimant's record brings the evidence, and the round goes on from it).
+  const key = candidateSetAcceptanceKey(view.change.repo, view.change.number, view.name, heads, criteriaHash(change));
+  if (!(await holdsJudgement(cctx, key))) {
+    ctx.log.info({ set: view.name, change: refText(view.change) }, 'candidate set: another run judges these heads');
+    return null;
   }
   const joined = setMaterial(material);
   const members = view.members.map((m) => refText(m.ref));

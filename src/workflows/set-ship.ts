@@ -8,11 +8,9 @@ import { refText, type PullRef } from '../core/candidate-set.ts';
 import { Action } from '../core/actions.ts';
 import { candidateSetMergeKey, candidateSetDecidedKey, candidateSetsDecisionKey } from '../core/keys.ts';
 import { ShipSet, type SelectionPlan } from '../core/plan-schema.ts';
-import { planSetShip, setShipped, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
-import { planSetLosers, planSetToPerson, setNotes } from '../core/plan/set-round.ts';
-import { rankSets, setHeldWhy, setVerdict } from '../core/plan/set-rank.ts';
+import { planSetShip, type ShipDecided, type ShipMember } from '../core/plan/set-ship.ts';
 import { setHold } from '../core/plan/set-hold.ts';
-import { planSetsOnly } from '../core/plan/set-win.ts';
+import { planSetsOnlyRound, SETS_ONLY, setsDiagnostics } from '../core/plan/sets-only.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { MergeResult } from '../github/port.ts';
 import { z } from 'zod';
@@ -147,12 +145,20 @@ export async function shipFromRound(
   });
 }
 
-const Decision = z.object({ ship: ShipSet.nullable(), comparison: Action, afterShip: z.array(Action) });
+const Decision = z.object({
+  ship: ShipSet.nullable(),
+  comparison: Action,
+  afterShip: z.array(Action),
+  /** The decision's actions, its receipt first (absent on decisions recorded before sets-only decisions had receipts). */
+  actions: z.array(Action).optional(),
+});
 
 /**
  * A Change whose only candidates are sets (no single-repository candidate is open): once no set
  * holds the round (composing, or its members' checks running), the best set ships, or a person
- * decides when none is promotable. The first decision recorded stands; a redelivery resumes its ship.
+ * decides when none is promotable. The first decision recorded stands: it is recorded before any of
+ * its actions is applied, and every run (a redelivery, a second replica) applies that decision's
+ * actions, its receipt with them, and resumes its ship.
  */
 export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Promise<NextStep[]> {
   const { store } = ctx.deps;
@@ -164,62 +170,38 @@ export async function decideSetsOnly(ctx: RepoContext, changeNumber: number): Pr
   const records = await listSetRecords(ctx, change);
   const now = nowIso(ctx);
   if (records.some((r) => setHold(r, ctx.config.selection.siblingTimeout, now).holds)) return [];
-  const web = webOf(ctx);
-  const order = ctx.config.composite.order;
-  const criteria = row.criteria.length;
-  const rules = { required: ctx.config.acceptance.required, policy: ctx.config.policy };
-  const none = { ordered: [], top: [], tiedAtTop: false };
-  const standing = rankSets(records, none);
-  if (standing.compared.length === 0) return [];
+  // A selection's inputs with no single-repository sibling: what the receipt keeps for the replay.
+  const plan = planSetsOnlyRound({
+    repo: ctx.key,
+    change: { number: changeNumber, title: row.title, criteria: row.criteria },
+    round: 1,
+    base: SETS_ONLY,
+    siblings: [],
+    judge: null,
+    diagnostics: setsDiagnostics(records),
+    config: ctx.config,
+    repairAvailable: false,
+    reviewers: { users: [], teams: [] },
+    branch: { requiredReviews: 0, mergeQueue: false },
+    drafts: [],
+    now,
+    buttons: [],
+    display: { repoUrl: ctx.repoUrl ?? null },
+    sets: { records, web: webOf(ctx), order: ctx.config.composite.order },
+  });
+  if (plan === null) return [];
   // Two runs may decide at once: the first decision recorded stands, and each action (each merge)
   // is applied once by its key, so a second run's ship finds the first run's merge claimed and stops.
   const key = candidateSetsDecisionKey(ctx.key, changeNumber);
-  const top = standing.winner;
-  // Why the best set does not ship by itself (a criterion not met, or its risk), or null: it ships.
-  const held = top === null ? null : setHeldWhy(top, criteria, rules);
-  const winner = held === null ? top : null;
-  const at = { change, base: 'sets', round: 1, criteria };
-  const verdict = setVerdict(standing, none, { criteria, prefix: ctx.config.commands.prefix, web, order, ...rules });
-  const plan = planSetsOnly({
-    change,
-    compared: standing.compared.map((s) => s.record),
-    winner: winner?.record ?? null,
-    ...(verdict?.kind === 'human' ? { headline: verdict.why } : {}),
-    notes: setNotes(standing, { best: null, criteria, web, order, ...rules }),
-    order,
-    web,
-    setLosers:
-      winner === null
-        ? []
-        : planSetLosers({
-            ...at,
-            winner: {
-              name: `set \`${winner.record.name}\``,
-              summary: winner.summary,
-              shipped: true,
-              shippedAs: setShipped(winner.record),
-            },
-            sets: standing.compared.filter((s) => s !== winner),
-          }),
-  });
-  // A set at the top that does not ship: each member's check asks for a person, saying why.
-  const toPerson =
-    winner === null && top !== null
-      ? planSetToPerson({
-          ...at,
-          set: top,
-          comparisonUrl: ctx.repoUrl ? `${ctx.repoUrl}/issues/${changeNumber}` : null,
-          ...(held === null ? {} : { held }),
-        })
-      : [];
-  plan.actions.push(...toPerson);
-  await executePlan(ctx, [...plan.actions, { kind: 'record', key, value: plan }]);
+  const { receipt: _receipt, ...decided } = plan;
+  await executePlan(ctx, [{ kind: 'record', key, value: decided }]);
   const recorded = Decision.safeParse(await store.getAppliedAction(key));
-  const decision = recorded.success ? recorded.data : plan;
+  const decision = recorded.success ? recorded.data : decided;
+  await executePlan(ctx, decision.actions ?? plan.actions);
   if (decision.ship === null) return [];
   await shipWinningSet(ctx, {
     change,
-    scope: 'sets',
+    scope: SETS_ONLY,
     round: 1,
     ship: decision.ship,
     comparison: decision.comparison.kind === 'comment' ? decision.comparison : null,

@@ -31,6 +31,8 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/core/plan/comparison.ts': 1,
   'src/core/plan/portfolio.ts': 2,
   'src/core/plan/selection.ts': 2,
+  // The mode a sets-only decision's receipt records (SelectionData.mode), as selection.ts's receipt does.
+  'src/core/plan/sets-only.ts': 1,
   'src/core/plan/sweep.ts': 1,
   'src/core/receipt.ts': 1,
   'src/workflows/combine.ts': 4,

@@ -111,6 +111,86 @@ describe('a set’s standing', () => {
   });
 });
 
+describe('a member whose agent is still at work (a work-in-progress title)', () => {
+  // Every member's required `test` passed: only the title can hold the set.
+  const passed = {
+    gate: {
+      required: [{ name: 'test', outcome: 'pass' as const, raw: null }],
+      source: 'config' as const,
+      settled: true,
+      promotable: true,
+      reason: '',
+      passingChecks: 1,
+      score: null,
+      timedOut: false,
+    },
+  };
+  const titled = (ref: typeof api, title: string, body = laterBody): SetMemberView => {
+    const m = member(ref, passed, body);
+    m.pull = { ...m.pull!, title, author: 'Copilot' };
+    return m;
+  };
+
+  it.each(['[WIP] Search box', 'WIP: search box', 'Draft: search box', '  [ wip ] Search box'])(
+    '“%s” holds the set composing, naming the agent and the member; the set is not judged',
+    (title) => {
+      const v = view([titled(api, 'Search API', firstBody), titled(ui, title)]);
+      expect(setStanding(v)).toEqual({
+        state: 'composing',
+        reason: '@Copilot is still working on acme/ui#9',
+        waitingFor: [ui],
+        working: [ui],
+      });
+      // Every required check of every member passed, yet no model call on an interim head.
+      expect(setWantsAcceptance(v)).toBe(false);
+      expect(planCandidateSet(v).record).toMatchObject({ state: 'composing', working: ['acme/ui#9'] });
+    },
+  );
+
+  it('a title that only starts with the letters is no marker: the set is a candidate and judged', () => {
+    const v = view([titled(api, 'Search API', firstBody), titled(ui, 'WIPE the search cache')]);
+    expect(setStanding(v).state).toBe('candidate');
+    expect(setWantsAcceptance(v)).toBe(true);
+    expect(planCandidateSet(v).record.working).toBeUndefined();
+  });
+
+  it('every member’s check says the set waits for the agent, and no acceptance or gate check is planned', () => {
+    const plan = planCandidateSet(view([titled(api, 'Search API', firstBody), titled(ui, '[WIP] Search box')]));
+    const checks = plan.byRepo.flatMap((r) => r.actions).filter((a) => a.kind === 'check-run');
+    expect(checks.map((c) => c.kind === 'check-run' && [c.name, c.status, c.title])).toEqual([
+      [
+        'Arbiter / selection',
+        'in_progress',
+        'Composing: set search for acme/app#42 waits: @Copilot is still working on acme/ui#9',
+      ],
+      [
+        'Arbiter / selection',
+        'in_progress',
+        'Composing: set search for acme/app#42 waits: @Copilot is still working on acme/ui#9',
+      ],
+    ]);
+  });
+
+  it('with a member still to open too, both are named and the record does not time the hold from the heads', () => {
+    const v = view([titled(api, '[WIP] Search API', firstBody), member(ui, { pull: null, standing: null })]);
+    expect(setStanding(v)).toMatchObject({
+      state: 'composing',
+      reason: 'acme/ui#9 has not opened; @Copilot is still working on acme/api#7',
+      waitingFor: [ui, api],
+      working: [api],
+    });
+    expect(planCandidateSet(v).record.working).toBeUndefined();
+  });
+
+  it('once the marker is gone the set stands as a candidate, with new check keys', () => {
+    const composing = planCandidateSet(view([titled(api, 'Search API', firstBody), titled(ui, '[WIP] Search box')]));
+    const ready = planCandidateSet(view([titled(api, 'Search API', firstBody), titled(ui, 'Search box')]));
+    expect(ready.standing.state).toBe('candidate');
+    const keysOf = (p: typeof ready) => p.byRepo.flatMap((r) => r.actions.map((a) => a.key));
+    expect(keysOf(composing).filter((k) => keysOf(ready).includes(k))).toEqual([]);
+  });
+});
+
 describe('the plan of a set', () => {
   it('writes each member’s check in its own repository and records the set in the Change’s', () => {
     const untrusted = member(ui, {

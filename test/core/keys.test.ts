@@ -73,6 +73,10 @@ describe('key builders', () => {
     [keys.candidateSetHeadKey(REPO, SHA), `candidate-set:acme/widgets@${SHA}`],
     [keys.candidateSetsOfChangePrefix(REPO, 7), 'candidate-set:acme/widgets#7/'],
     [keys.candidateSetsPrefix(), 'candidate-set:'],
+    [
+      keys.candidateSetAcceptanceKey(REPO, 7, 'search', `acme/api#7@${SHA},acme/ui#9@${SHA}`, 'c0ffee'),
+      `candidate-set:acme/widgets#7/search>acceptance/c0ffee@acme/api#7@${SHA},acme/ui#9@${SHA}`,
+    ],
     // A linked pull request that is not a candidate, named in its Change's comparison (workflows/not-compared.ts)
     [keys.notComparedKey(REPO, 7, 21), 'not-compared:acme/widgets#7/21'],
     [keys.notComparedPrefix(REPO, 7), 'not-compared:acme/widgets#7/'],

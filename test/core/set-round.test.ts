@@ -60,6 +60,22 @@ describe('rankSets', () => {
     expect(rankSets(sets, ranking(top)).winner?.record.name ?? null).toBe(winner);
   });
 
+  it('a set whose agent is at work on a member is not compared, even with evidence on these heads: never a winner, never a loser', () => {
+    const atWork = { ...judged(set('a', true, 'composing'), ['met', 'met']), working: ['acme/ui#9'] };
+    for (const top of [best(true), best(false), null]) {
+      const standing = rankSets([atWork], ranking(top));
+      expect(standing).toMatchObject({ compared: [], winner: null, tied: null });
+      // A single that ships closes the compared sets only: the composing set stays open.
+      expect(
+        planSetLosers({
+          ...input,
+          winner: { name: 'acme/app#12', summary: best(true), shipped: true },
+          sets: standing.compared,
+        }),
+      ).toEqual([]);
+    }
+  });
+
   it('a tie at the top with a set in it goes to a person, naming both', () => {
     const standing = rankSets([judged(set('a', true), ['met'])], ranking(best(true)));
     expect(standing.winner).toBeNull();

@@ -1,6 +1,7 @@
 // A Change's selection round and its candidate sets (issue 27), against the real app. What a
 // maintainer expects (DESIGN.md sections 2 and 6): a set is one sibling of its Change, so the round
-// waits while a set composes (a member has not opened) or verifies (a member's required checks are
+// waits while a set composes (a member has not opened, or an agent is still at work on one: a
+// `[WIP]` title, and then the set is not judged either) or verifies (a member's required checks are
 // running), each up to `selection.siblingTimeout` as for any sibling; a set whose gate failed is
 // unpromotable and holds nothing. A single-repository candidate never ships while a set of its
 // Change still composes or verifies.
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { renderGfm } from '../support/gfm.ts';
+import { loserProblems, transcriptViews, viewProblems } from '../support/views.ts';
 
 const SELECTION = 'Arbiter / selection';
 // Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
@@ -88,6 +90,59 @@ describe('the round waits for candidate sets', () => {
       'Composing: set stuck for acme/app#42 waits: acme/ui#13 has not opened',
     );
   });
+
+  it(
+    'a member still marked work in progress holds the set like a composing sibling: not judged, not compared, #12 waits',
+    SLOW,
+    async () => {
+      // Stopped at t=90: every member's `test` passed at 2 s, acme/ui#9's title still says `[WIP]`.
+      const s = await load('composite-set-wip');
+      const t = await play({ ...s, events: [], until: 90 });
+      expect(t.prs['12']!.checks[SELECTION]).toMatchObject({
+        status: 'in_progress',
+        title: 'Waiting on set good (acme/api#7, acme/ui#9) (composing: acme/ui#9 still at work)',
+      });
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        // No model call on an interim head: no acceptance check on either member.
+        expect(t.prs[key]!.checks['Arbiter / acceptance']).toBeUndefined();
+        expect(t.prs[key]!.checks[SELECTION]).toMatchObject({
+          status: 'in_progress',
+          title: 'Composing: set good for acme/app#42 waits: @Copilot is still working on acme/ui#9',
+        });
+        expect(t.prs[key]).toMatchObject({ state: 'open', merged: false });
+      }
+      expect(applied(t).filter((w) => /^(merge|close) /.test(w.summary))).toEqual([]);
+    },
+  );
+
+  it(
+    'once the title drops the marker, the set is judged, wins over #12 and ships its members in order',
+    SLOW,
+    async () => {
+      const t = await play(await load('composite-set-wip'));
+      // The members' acceptance checks were written only once the marker was gone.
+      const acceptance = applied(t).filter(
+        (w) => w.summary.includes('Arbiter / acceptance') && /\/acme\/(api|ui)\//.test(w.path),
+      );
+      expect(acceptance.length).toBeGreaterThan(0);
+      for (const w of acceptance) expect(w.at).toBeGreaterThanOrEqual(100);
+      for (const key of ['acme/api#7', 'acme/ui#9']) {
+        expect(t.prs[key]!.checks['Arbiter / acceptance']).toMatchObject({ title: 'Set good: 2 of 2 criteria met' });
+        expect(t.prs[key]).toMatchObject({ merged: true });
+      }
+      const merges = applied(t).filter((w) => w.summary.startsWith('merge '));
+      expect(merges.map((w) => w.path)).toEqual([
+        expect.stringContaining('/acme/api/pulls/7/merge'),
+        expect.stringContaining('/acme/ui/pulls/9/merge'),
+      ]);
+      for (const m of merges) expect(m.at).toBeGreaterThanOrEqual(100);
+      expect(t.prs['12']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
+      // What a person reads, as the pictures test reads every fixture: no internal code, and every
+      // loser's note says what comes next.
+      expect(loserProblems(t)).toEqual([]);
+      expect(transcriptViews(t).flatMap(viewProblems)).toEqual([]);
+    },
+  );
 
   it(
     'a set above every single-repository candidate whose criterion is not judged goes to a person, naming its members and their order',

@@ -199,6 +199,10 @@ describe('a Change whose only candidates are sets', () => {
       expect(html).toMatch(
         /Candidate set <code>broken<\/code> .*: unpromotable \(member acme\/ui#10: required check <code>test<\/code> failed\)/,
       );
+      // The decision is recorded once, with its planner's inputs, and replays to the same decision.
+      expect(t.receipts?.filter((r) => r.kind === 'CANDIDATE_SELECTION')).toEqual([
+        expect.objectContaining({ round: 1, replay: 'same' }),
+      ]);
     },
   );
 });
@@ -226,6 +230,10 @@ describe('a winning set under the default risk policy', () => {
         });
         expect(renderGfm(check.summary ?? '')).toContain(`${held}, so Arbiter merged nothing`);
       }
+      // A person decides: the receipt says so, and replays to the same decision.
+      expect(t.receipts?.filter((r) => r.kind === 'CANDIDATE_SELECTION')).toEqual([
+        expect.objectContaining({ round: 1, replay: 'same' }),
+      ]);
     },
   );
 });

@@ -1,10 +1,12 @@
 // A composite candidate's standing (DESIGN.md section 6, "Composite candidate"): from the members
 // as GitHub shows them now, whether the set is still composing (a member listed in the first
-// member's `Parts:` line has not opened, or does not name the set yet), is not a candidate (a
+// member's `Parts:` line has not opened, or does not name the set yet, or its title says its agent
+// is still at work, as a composing single candidate's does), is not a candidate (a
 // member's author is not trusted in its own repository, a member closed, the Change is not one),
 // or is one candidate of the Change. Each open member gets `Arbiter / selection` saying which and
 // why; the record keeps the standing. Pure: the view in, the plan out.
 import type { Action } from '../actions.ts';
+import { isComposing, mention } from '../agent-work.ts';
 import {
   refText,
   sameRef,
@@ -34,6 +36,8 @@ export interface SetMemberView {
     lost?: boolean;
     /** Its labels, for the risk policy (absent: not read). */
     labels?: string[];
+    /** Its title: a work-in-progress marker (`[WIP]`) says its agent is still at work (absent: not read). */
+    title?: string;
   } | null;
   /** Its author's standing in the member's own repository, by today's rules (null: not read). */
   standing: Standing | null;
@@ -79,7 +83,8 @@ export interface SetAcceptanceView {
 }
 
 export type SetStanding =
-  | { state: 'composing'; reason: string; waitingFor: PullRef[] }
+  /** `working`: the members whose title says their agent is still at work (also in `waitingFor`). */
+  | { state: 'composing'; reason: string; waitingFor: PullRef[]; working: PullRef[] }
   | { state: 'not-candidate'; reason: string; blocker: PullRef | null }
   | { state: 'candidate'; reason: string };
 
@@ -111,6 +116,7 @@ export function setStanding(view: SetView): SetStanding {
       state: 'composing',
       reason: `no member has listed the set's members yet (the first member's \`Parts:\` line)`,
       waitingFor: [],
+      working: [],
     };
   for (const m of view.members) {
     if (m.pull !== null && !m.pull.open)
@@ -129,7 +135,12 @@ export function setStanding(view: SetView): SetStanding {
   }
   const missing = view.members.filter((m) => m.pull === null).map((m) => m.ref);
   const unnamed = view.members.filter((m) => m.pull !== null && !namesThisSet(view, m.pull.lines)).map((m) => m.ref);
-  if (missing.length > 0 || unnamed.length > 0) {
+  // An agent still at work on a member (a `[WIP]` title) holds the set as it holds a single candidate:
+  // its interim heads are not judged (no model call) and the set is not compared until it is done.
+  const atWork = view.members.filter(
+    (m) => m.pull !== null && namesThisSet(view, m.pull.lines) && isComposing(m.pull.title ?? ''),
+  );
+  if (missing.length > 0 || unnamed.length > 0 || atWork.length > 0) {
     const why = [
       ...(missing.length ? [`${list(missing)} ${missing.length === 1 ? 'has' : 'have'} not opened`] : []),
       ...(unnamed.length
@@ -137,8 +148,10 @@ export function setStanding(view: SetView): SetStanding {
             `${list(unnamed)} ${unnamed.length === 1 ? 'does' : 'do'} not name it (\`Candidate-for: ${change}\`, \`Candidate-set: ${view.name}\`)`,
           ]
         : []),
+      ...atWork.map((m) => `${mention(m.pull?.author ?? '')} is still working on ${refText(m.ref)}`),
     ];
-    return { state: 'composing', reason: why.join('; '), waitingFor: [...missing, ...unnamed] };
+    const working = atWork.map((m) => m.ref);
+    return { state: 'composing', reason: why.join('; '), waitingFor: [...missing, ...unnamed, ...working], working };
   }
   return {
     state: 'candidate',
@@ -192,7 +205,7 @@ function memberCheck(
     return {
       status: 'in_progress',
       title: `Composing: set ${view.name} for ${change} waits: ${standing.reason}`.slice(0, 250),
-      summary: `${about}\n\nThe set is composing: ${standing.reason}. It becomes a candidate once every member has opened and names the set.`,
+      summary: `${about}\n\nThe set is composing: ${standing.reason}. It becomes a candidate once every member has opened and names the set, and no member's title says its agent is still at work (\`[WIP]\`, \`WIP:\`, \`Draft:\`); until then it is not judged or compared.`,
     };
   if (standing.state === 'not-candidate') {
     const own = standing.blocker !== null && sameRef(standing.blocker, member.ref);
@@ -327,6 +340,12 @@ export function planCandidateSet(view: SetView): SetPlan {
     gate,
     ...(judged ? { acceptance: { heads: judged.heads, evidence: judged.evidence } } : {}),
     ...(changes.length > 0 ? { changes } : {}),
+    // Composing for nothing but its agents' work: the hold runs from its members' last heads (set-hold.ts).
+    ...(standing.state === 'composing' &&
+    standing.working.length > 0 &&
+    standing.waitingFor.length === standing.working.length
+      ? { working: standing.working.map(refText) }
+      : {}),
   };
   const recordWhat = `record/${standing.state}/${gate.settled}/${gate.promotable}/${list(view.seen)}/${Object.entries(
     heads,

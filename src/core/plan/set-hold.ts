@@ -1,6 +1,6 @@
 // Whether a composite candidate holds its Change's selection round (DESIGN.md sections 2 and 6):
 // a set is one sibling of the Change, so the round waits while it is composing (a member has not
-// opened) or verifying (a member's required checks have not concluded), each up to
+// opened, or its agent is still at work on it) or verifying (a member's required checks have not concluded), each up to
 // `selection.siblingTimeout` as for any sibling; a set whose gate passed holds it until its acceptance
 // check over every member has judged it. A set that is not a candidate, or whose gate
 // failed (unpromotable), holds nothing. Pure: the stored record, the timeout and the time in.
@@ -19,7 +19,12 @@ export function setHold(record: SetRecord, siblingTimeoutSeconds: number, now: s
   if (record.since === undefined) return { holds: false, timedOut: null };
   let why: string;
   let since: string;
-  if (record.state === 'composing') {
+  if (record.state === 'composing' && record.working !== undefined && record.working.length > 0) {
+    // Only agents at work: timed from the members' last heads, as a composing single candidate's hold
+    // runs from its head (an agent that keeps pushing keeps it; one that stalls lets the round go on).
+    why = `composing: ${record.working.join(', ')} still at work`;
+    since = record.headsAt ?? record.since;
+  } else if (record.state === 'composing') {
     why = 'composing';
     since = record.since;
   } else if (record.state === 'candidate' && record.gate?.settled !== true) {

@@ -138,6 +138,10 @@ export interface SetsOnlyDecision {
   actions: Action[];
 }
 
+/** The headline of a Change of sets only when none passed every required check of every member. */
+export const noSetPromotable = (change: number): string =>
+  `No candidate is promotable: every candidate of #${change} is a set, and none passed every required check of every member. A person decides.`;
+
 /** A Change whose only candidates are sets (no single-repository candidate is open): the best set ships. */
 export function planSetsOnly(input: {
   change: PullRef;
@@ -150,15 +154,14 @@ export function planSetsOnly(input: {
   order: readonly string[];
   web: string | null;
   setLosers: Action[];
+  /** The decision's receipt in its hidden marker (core/render/markers.ts `receiptMarker`), ending the comparison. */
+  receiptMarker?: string;
 }): SetsOnlyDecision {
   const { winner } = input;
   const k = (what: string): string => changeActionKey(input.change.repo, input.change.number, 'sets', what);
   const order = winner === null ? [] : shipOrder(membersOf(winner), input.order);
   const words = winner === null ? null : decidedWords(winner, order, input.web);
-  const headline =
-    input.headline ??
-    words?.headline ??
-    `No candidate is promotable: every candidate of #${input.change.number} is a set, and none passed every required check of every member. A person decides.`;
+  const headline = input.headline ?? words?.headline ?? noSetPromotable(input.change.number);
   const marker = comparisonMarker(input.change.number, 'sets');
   const comparison: Extract<Action, { kind: 'comment' }> = {
     kind: 'comment',
@@ -170,6 +173,7 @@ export function planSetsOnly(input: {
       `### Arbiter: comparison of the candidates for #${input.change.number} (candidate sets only)`,
       `**${headline}**`,
       ...input.notes,
+      ...(input.receiptMarker ? [input.receiptMarker] : []),
     ].join('\n\n'),
   };
   const actions: Action[] = [comparison];
