@@ -42,18 +42,11 @@ export const SelectionConfig = z.object({
 });
 export type SelectionConfig = z.infer<typeof SelectionConfig>;
 
-/** Picks the values the planner reads, so a receipt keeps exactly those. */
-export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => ({
-  mode: c.mode,
-  acceptance: { required: c.acceptance.required },
-  policy: {
-    mergeMethod: c.policy.mergeMethod,
-    autoShip: [...c.policy.autoShip],
-    rules: c.policy.rules.map((r) => ({ ...r })),
-  },
-  repair: { enabled: c.repair.enabled, timeout: c.repair.timeout },
-  commands: { prefix: c.commands.prefix },
-});
+/**
+ * Picks the values the planner reads, so a receipt keeps exactly those: the schema's own fields,
+ * copied (parsing drops every other key of the whole config it may be given).
+ */
+export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => SelectionConfig.parse(c);
 
 export const EarlierRound = z.object({ round: z.number().int(), summary: z.string() });
 export type EarlierRound = z.infer<typeof EarlierRound>;
