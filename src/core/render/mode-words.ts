@@ -10,3 +10,11 @@ export type ModeConfig = Pick<ArbiterConfig, 'mode'>;
 /** The words of the configured mode: live mode's, or shadow mode's. */
 export const inMode = (config: ModeConfig, words: { live: string; shadow: string }): string =>
   config.mode === 'shadow' ? words.shadow : words.live;
+
+/** The `Arbiter / config` check's line on the mode: which one, and what Arbiter does in it. */
+export const modeLine = (config: ModeConfig): string =>
+  inMode(config, {
+    live: 'Mode: `live`: Arbiter acts on pull requests.',
+    shadow:
+      'Mode: `shadow`: Arbiter compares the candidates and says in its comments and checks what it would do; it changes no pull request.',
+  });
