@@ -261,5 +261,12 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
   const decisions = rows.decisions
     .filter((r) => !(r.kind === 'HUMAN_GATE' && r.data.decision === undefined && told.has(`${r.change}/${r.round}`)))
     .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, ctx.config) }));
-  return { repoUrl: ctx.repoUrl ?? null, prefix: ctx.config.commands.prefix, config: ctx.config, waiting, rounds, decisions };
+  return {
+    repoUrl: ctx.repoUrl ?? null,
+    prefix: ctx.config.commands.prefix,
+    config: ctx.config,
+    waiting,
+    rounds,
+    decisions,
+  };
 }

@@ -254,9 +254,7 @@ describe('replaying the receipts of every other planner that records its inputs'
   });
 
   it('a combined candidate whose recorded proposal no longer parses cannot be replayed', () => {
-    const [receipt] = receiptsOf(
-      planCombined({ repo: 'acme/todo', proposal, outcome: opened, now: NOW }),
-    );
+    const [receipt] = receiptsOf(planCombined({ repo: 'acme/todo', proposal, outcome: opened, now: NOW }));
     receipt.data.planned.inputs = { ...receipt.data.planned.inputs, proposal: { change: 'x' } };
     expect(() => replayReceipt(receipt)).not.toThrow();
     expect(replayReceipt(receipt)).toMatchObject({ result: 'cannot-replay' });

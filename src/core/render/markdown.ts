@@ -138,7 +138,9 @@ export function renderComparisonComment(input: ComparisonInput): string {
     return blocks(
       markerFor(`comparison:${input.change}`),
       `### Arbiter: comparison of the candidates for #${input.change} (round ${input.round})`,
-      input.config.mode === 'shadow' ? '> Shadow mode: this is what Arbiter would do; no pull request was changed.' : null,
+      input.config.mode === 'shadow'
+        ? '> Shadow mode: this is what Arbiter would do; no pull request was changed.'
+        : null,
       `**${input.headline.trim()}**`,
       ...input.notes,
       renderOutcomes(input.rows, repoUrl),
