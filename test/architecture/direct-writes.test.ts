@@ -43,7 +43,7 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/people.ts': 10,
   'src/workflows/portfolio-sweep.ts': 6,
   'src/workflows/portfolio-wide.ts': 7,
-  'src/workflows/portfolio.ts': 9,
+  'src/workflows/portfolio.ts': 6,
   'src/workflows/promote.ts': 11,
   'src/workflows/regroup.ts': 5,
   'src/workflows/select.ts': 9,
