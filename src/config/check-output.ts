@@ -3,6 +3,7 @@
 import { CONFIG_PATH, formatConfigError, type ConfigError } from './errors.ts';
 import type { LoadConfigResult } from './load.ts';
 import type { CheckAnnotation } from './port.ts';
+import { modeLine } from '../core/render/mode-words.ts';
 
 export const CONFIG_CHECK_NAME = 'Arbiter / config';
 export const MAX_ANNOTATIONS = 50;
@@ -58,7 +59,7 @@ export const renderConfigCheck = (result: LoadConfigResult): ConfigCheckOutput =
     return {
       conclusion: 'success',
       title: 'Configuration is valid',
-      summary: `${from}\n\nMode: \`${result.config.mode}\`.`,
+      summary: `${from}\n\n${modeLine(result.config)}`,
       annotations: [],
     };
   }

@@ -171,6 +171,30 @@ export const Action = z.discriminatedUnion('kind', [
     deep: z.array(z.object({ pr, headSha: z.string() })),
     dispatchedAt: z.string(),
   }),
+  /**
+   * Starts explore `number` of `change` (`/arbiter explore`): opens the next round on `base` when its
+   * round was claimed or decided already (`wideRound` null: not a retry of the run that started it,
+   * which keeps its round), then records the portfolio and its composing slots. Its answer (started,
+   * or the explore still running) is the step's input. A decided state change: dropped in shadow
+   * mode, which dispatches nothing and so awaits no slot.
+   */
+  z.object({
+    kind: z.literal('start-portfolio'),
+    ...keyed,
+    portfolio: z.object({
+      change: pr,
+      number: z.number().int(),
+      base: z.string(),
+      baseSha: z.string(),
+      policy: z.enum(['top-k', 'successive-halving']),
+      k: z.number().int(),
+      wideRound: z.number().int().nullable(),
+      requestedBy: z.string(),
+      token: z.string(),
+      startedAt: z.string(),
+    }),
+    slots: z.array(z.object({ slot: z.string(), approach: z.string() })),
+  }),
   /** Another reading of the scoring check on `pr`: its run asked to run again (an Actions job, or a check-run rerequest). */
   z.object({
     kind: z.literal('rerun'),

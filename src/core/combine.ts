@@ -209,8 +209,8 @@ export function planCombineWithheld(input: { repo: string; proposal: CombineProp
     summary: said,
   });
   const marker = combinedMarker(p.change);
-  const receipt = combineReceipt({ repo, proposal: p, outcome: null, mode: 'shadow', now: input.now });
-  const inputs = { repo, proposal: p, outcome: null, mode: 'shadow', now: input.now };
+  const receipt = combineReceipt({ repo, proposal: p, outcome: null, now: input.now });
+  const inputs = { repo, proposal: p, outcome: null, now: input.now };
   return plannedActions(
     [
       { kind: 'receipt', key: k('receipt'), receipt },
@@ -227,7 +227,6 @@ export function planCombineEnded(input: {
   repo: string;
   proposal: CombineProposal;
   outcome: Exclude<CombineOutcome, { outcome: 'opened' }>;
-  mode: string;
   now: string;
 }): Action[] {
   const receipt = combineReceipt(input);
@@ -240,21 +239,23 @@ export function planCombineReceipt(input: {
   repo: string;
   proposal: CombineProposal;
   outcome: CombineOutcome | null;
-  mode: string;
   now: string;
 }): Action[] {
-  const { repo, proposal, outcome, mode, now } = input;
+  const { repo, proposal, outcome, now } = input;
   if (outcome === null) return planCombineWithheld({ repo, proposal, now });
-  if (outcome.outcome === 'opened') return planCombined({ repo, proposal, outcome, mode, now });
-  return planCombineEnded({ repo, proposal, outcome, mode, now });
+  if (outcome.outcome === 'opened') return planCombined({ repo, proposal, outcome, now });
+  return planCombineEnded({ repo, proposal, outcome, now });
 }
 
-/** The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. */
+/**
+ * The COMBINED_CANDIDATE receipt: A, B, what each brought, and what came of it. Its mode is the
+ * build's: a build the filter kept back (shadow mode) has no outcome; any outcome is GitHub's answer
+ * to a build that ran, in live mode.
+ */
 export function combineReceipt(input: {
   repo: string;
   proposal: CombineProposal;
   outcome: CombineOutcome | null;
-  mode: string;
   now: string;
 }): Receipt {
   const { proposal: p, outcome } = input;
@@ -266,7 +267,7 @@ export function combineReceipt(input: {
     at: input.now,
     data: {
       outcome: outcome?.outcome ?? 'not-built',
-      mode: input.mode,
+      mode: outcome === null ? 'shadow' : 'live',
       a: { pr: p.a.pr, headSha: p.a.headSha, brought: p.a.met },
       b: { pr: p.b.pr, headSha: p.b.headSha, brought: p.b.brings, met: p.b.met },
       together: p.together,
@@ -287,7 +288,6 @@ export function planCombined(input: {
   repo: string;
   proposal: CombineProposal;
   outcome: Extract<CombineOutcome, { outcome: 'opened' }>;
-  mode: string;
   now: string;
 }): Action[] {
   const { repo, proposal: p, outcome } = input;
@@ -312,7 +312,7 @@ export function planCombined(input: {
     summary,
   });
   const marker = combinedMarker(p.change);
-  const receipt = combineReceipt({ repo, proposal: p, outcome, mode: input.mode, now: input.now });
+  const receipt = combineReceipt({ repo, proposal: p, outcome, now: input.now });
   const sides = `#${p.a.pr} (${p.a.met.join(', ')}) and #${p.b.pr} (brings ${p.b.brings.join(', ')})`;
   const actions: Action[] = [
     { kind: 'receipt', key: k('receipt'), receipt },

@@ -96,14 +96,14 @@ export const ResumeGivenUpInputs = z.object({
 
 /**
  * What a combined candidate's receipt is planned from (core/combine.ts): the proposal and what came of
- * the build (null: shadow mode kept it back). Both are read with their own schemas by the replay, as
- * core/combine.ts imports the receipt's types.
+ * the build (null: shadow mode kept it back, which is the receipt's mode). Both are read with their
+ * own schemas by the replay, as core/combine.ts imports the receipt's types. (Receipts recorded before
+ * the mode was read from the outcome also hold a `mode` input, dropped when read.)
  */
 export const CombineInputs = z.object({
   repo: z.string(),
   proposal: z.unknown(),
   outcome: z.unknown(),
-  mode: z.string(),
   now: z.string(),
 });
 

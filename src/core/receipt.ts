@@ -37,18 +37,11 @@ export const SelectionConfig = z.object({
 });
 export type SelectionConfig = z.infer<typeof SelectionConfig>;
 
-/** Picks the values the planner reads, so a receipt keeps exactly those. */
-export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => ({
-  mode: c.mode,
-  acceptance: { required: c.acceptance.required },
-  policy: {
-    mergeMethod: c.policy.mergeMethod,
-    autoShip: [...c.policy.autoShip],
-    rules: c.policy.rules.map((r) => ({ ...r })),
-  },
-  repair: { enabled: c.repair.enabled, timeout: c.repair.timeout },
-  commands: { prefix: c.commands.prefix },
-});
+/**
+ * Picks the values the planner reads, so a receipt keeps exactly those: the schema's own fields,
+ * copied (parsing drops every other key of the whole config it may be given).
+ */
+export const selectionConfigOf = (c: SelectionConfig): SelectionConfig => SelectionConfig.parse(c);
 
 export const EarlierRound = z.object({ round: z.number().int(), summary: z.string() });
 export type EarlierRound = z.infer<typeof EarlierRound>;
@@ -183,34 +176,53 @@ export const RepairTimeoutInputs = z.object({
 });
 export type RepairTimeoutInputs = z.infer<typeof RepairTimeoutInputs>;
 
+/** The configured mode, as a planner that takes it for its words records it (the rest of the config is not kept). */
+const ModeOnly = z.object({ mode: z.enum(['live', 'shadow']) });
+
+/**
+ * Inputs recorded before those planners took the config for their words held `shadow: true | false`
+ * (issue 26): read as that mode.
+ */
+function legacyShadow(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('shadow' in value) || 'config' in value) return value;
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'shadow'));
+  return { ...rest, config: { mode: value.shadow === true ? 'shadow' : 'live' } };
+}
+
 /** What a person's rejection planner decides on (src/core/plan/person.ts). */
-export const RejectionInputs = z.object({
-  repo: z.string(),
-  change: z.number().int(),
-  pr,
-  headSha: z.string(),
-  base: z.string(),
-  round: z.number().int(),
-  user: z.string(),
-  reason: z.string(),
-  repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled', 'combined']),
-  awaiting: z.boolean(),
-  shadow: z.boolean(),
-  repairTimeout: z.number(),
-  now: z.string(),
-});
+export const RejectionInputs = z.preprocess(
+  legacyShadow,
+  z.object({
+    repo: z.string(),
+    change: z.number().int(),
+    pr,
+    headSha: z.string(),
+    base: z.string(),
+    round: z.number().int(),
+    user: z.string(),
+    reason: z.string(),
+    repair: z.enum(['granted', 'not-gated', 'used', 'spent', 'source-rejected', 'disabled', 'combined']),
+    awaiting: z.boolean(),
+    config: ModeOnly,
+    repairTimeout: z.number(),
+    now: z.string(),
+  }),
+);
 
 /** What the cancel planner decides on (src/core/plan/person.ts). */
-export const CancelInputs = z.object({
-  repo: z.string(),
-  change: z.number().int(),
-  token: z.string(),
-  user: z.string(),
-  how: z.string(),
-  candidates: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean() })),
-  shadow: z.boolean(),
-  now: z.string(),
-});
+export const CancelInputs = z.preprocess(
+  legacyShadow,
+  z.object({
+    repo: z.string(),
+    change: z.number().int(),
+    token: z.string(),
+    user: z.string(),
+    how: z.string(),
+    candidates: z.array(z.object({ pr, headSha: z.string(), awaiting: z.boolean() })),
+    config: ModeOnly,
+    now: z.string(),
+  }),
+);
 
 /**
  * A planner's inputs and the actions it planned besides its receipt (one line each), kept on the

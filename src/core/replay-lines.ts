@@ -71,6 +71,8 @@ function actionWords(a: Action): string {
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
     case 'record-deep':
       return `await the refines of ${a.deep.map((d) => `#${d.pr}`).join(', ') || 'nobody'} (portfolio ${a.portfolio} of #${a.change})`;
+    case 'start-portfolio':
+      return `start explore ${a.portfolio.number} of #${a.portfolio.change} on ${a.portfolio.base} (${a.slots.length} slots)`;
     case 'rerun':
       return `re-run the scoring check of #${a.pr} (run ${a.run.id})`;
     case 'in-repo':

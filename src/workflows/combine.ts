@@ -104,12 +104,12 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
 async function finish(ctx: RepoContext, proposal: CombineProposal, outcome: CombineOutcome): Promise<CombineStep> {
   const now = nowIso(ctx);
   if (outcome.outcome !== 'opened') {
-    await executePlan(ctx, planCombineEnded({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
+    await executePlan(ctx, planCombineEnded({ repo: ctx.key, proposal, outcome, now }));
     return { handedOver: false, notes: [combineFailureNote(proposal, outcome)], combined: null };
   }
   // First the receipt and the notes: once the combined PR is recorded, a retry of this run finds
   // the next round open and never comes back here.
-  await executePlan(ctx, planCombined({ repo: ctx.key, proposal, outcome, mode: ctx.config.mode, now }));
+  await executePlan(ctx, planCombined({ repo: ctx.key, proposal, outcome, now }));
   // Recorded here, not only from its `opened` webhook: a candidate Arbiter itself opened. A
   // sibling recorded while this round is claimed opens the next round, which holds all three.
   const pull = (await ctx.gh.readGroup([outcome.pr])).get(outcome.pr);
@@ -164,10 +164,7 @@ async function followParents(ctx: RepoContext, view: GroupView, record: CombineR
     if (!answer.success) return unchanged;
     if (!answer.data.ok) {
       const ended = { repo: ctx.key, record, source: merge.source, sha: merge.sha, answer: answer.data };
-      await executePlan(
-        ctx,
-        planRebuildEnded({ ...ended, headSha: held.headSha, mode: ctx.config.mode, now: nowIso(ctx) }),
-      );
+      await executePlan(ctx, planRebuildEnded({ ...ended, headSha: held.headSha, now: nowIso(ctx) }));
       return {
         handedOver: false,
         notes: [rebuildEndNote(record, merge.source, merge.sha, answer.data)],
@@ -182,10 +179,7 @@ async function followParents(ctx: RepoContext, view: GroupView, record: CombineR
   if (!pull || pull.state !== 'OPEN') return { ...unchanged, combined: null, without: c };
   if (pull.headSha === held.headSha) return unchanged;
   const now = nowIso(ctx);
-  await executePlan(
-    ctx,
-    planRebuilt({ repo: ctx.key, record, merged, headSha: pull.headSha, mode: ctx.config.mode, now }),
-  );
+  await executePlan(ctx, planRebuilt({ repo: ctx.key, record, merged, headSha: pull.headSha, now }));
   const recorded = await recordCandidate(ctx, {
     number: pull.number,
     draft: pull.isDraft,

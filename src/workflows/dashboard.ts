@@ -202,7 +202,6 @@ const GateData = z.object({
 
 /** What the store knows, as the dashboard shows it. */
 export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows: DashboardRows): DashboardView {
-  const shadow = ctx.config.mode === 'shadow';
   const open = rows.candidates.filter((c) => OPEN_STATES.has(c.state));
   const waiting: WaitingChange[] = rows.changes
     .filter((c) => c.state === 'human')
@@ -261,6 +260,13 @@ export function dashboardView(ctx: Pick<RepoContext, 'repoUrl' | 'config'>, rows
   );
   const decisions = rows.decisions
     .filter((r) => !(r.kind === 'HUMAN_GATE' && r.data.decision === undefined && told.has(`${r.change}/${r.round}`)))
-    .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, shadow) }));
-  return { repoUrl: ctx.repoUrl ?? null, prefix: ctx.config.commands.prefix, shadow, waiting, rounds, decisions };
+    .map((r) => ({ change: r.change, round: r.round, at: r.at, what: describeDecision(r, ctx.config) }));
+  return {
+    repoUrl: ctx.repoUrl ?? null,
+    prefix: ctx.config.commands.prefix,
+    config: ctx.config,
+    waiting,
+    rounds,
+    decisions,
+  };
 }

@@ -308,6 +308,19 @@ async function apply(
       await deps.store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
       return { deep: action.deep.map((d) => d.pr) };
     }
+    case 'start-portfolio': {
+      const { portfolio: p } = action;
+      let round = await deps.store.currentRound(ctx.key, p.change, p.base, p.startedAt);
+      if (p.wideRound === null && (round.decision !== null || round.selection !== null))
+        round = await deps.store.openNextRound(ctx.key, p.change, p.base, round.number, p.startedAt);
+      const wideRound = p.wideRound ?? round.number;
+      const start = await deps.store.startPortfolio({ ...p, repo: ctx.key, phase: 'wide', wideRound });
+      const { number, startedAt } = start.portfolio;
+      const composing = { repo: ctx.key, change: p.change, portfolio: number, state: 'composing' as const };
+      const slots = action.slots.map((s) => ({ ...composing, ...s, pr: null, reason: '', dispatchedAt: startedAt }));
+      if (start.started) await deps.store.addSlots(slots);
+      return start;
+    }
     case 'in-repo': {
       // Another repository of the installation (a set's member): its own gateway and config.
       const other = await otherRepoContext(ctx, action.repo);

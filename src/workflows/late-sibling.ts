@@ -24,7 +24,7 @@ export async function answerLateSibling(
     change: change.number,
     shipped: shipped ? shipped.pr : null,
     pull: { number: pull.number, headSha: pull.headSha, base: pull.base, author: pull.author },
-    shadow: ctx.config.mode === 'shadow',
+    config: ctx.config,
     now: nowIso(ctx),
   });
   await executePlan(ctx, plan);

@@ -25,6 +25,7 @@ import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
 import { changeActionKey } from '../core/keys.ts';
 import { planNoneLeft } from '../core/plan/none-left.ts';
+import { inMode } from '../core/render/mode-words.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
 
@@ -93,20 +94,19 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   await withdrawAutoMerge(ctx, candidate.change, candidate.base, {
     ending: { candidate: { pr, state: 'rejected' } },
   });
-  await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
+  const result = await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
   await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
   if (built) await completeOwnChecks(ctx, built, `Built from #${pr}, which @${user} rejected`);
-  const shadow = ctx.config.mode === 'shadow';
-  if (plan.keptForRepair) {
-    if (!shadow) await store.setChangeState(ctx.key, candidate.change, 'open');
-  } else if (!shadow) {
-    await afterLeaving(ctx, candidate, round);
-  }
+  // A candidate that left (closed, rejected) leaves its round to be compared again; one the filter
+  // kept in place (shadow mode) did not leave, and the round stays as it was.
+  const left = !result.withheld.some((a) => a.kind === 'set-state' && a.pr === pr);
+  if (!plan.keptForRepair && left) await afterLeaving(ctx, candidate, round);
   const also = !built
     ? ''
-    : shadow
-      ? ` Arbiter would close the combined candidate #${built.pr} too: it was built from #${pr}.`
-      : ` The combined candidate #${built.pr}, built from #${pr}, was rejected and closed too.`;
+    : inMode(ctx.config, {
+        live: ` The combined candidate #${built.pr}, built from #${pr}, was rejected and closed too.`,
+        shadow: ` Arbiter would close the combined candidate #${built.pr} too: it was built from #${pr}.`,
+      });
   return { ok: true, message: plan.reply + also };
 }
 
@@ -129,7 +129,7 @@ async function rejectionPlan(
     reason,
     repair,
     awaiting: (await ctx.gh.pullState(candidate.pr)).labels.includes(LABEL_AWAITING),
-    shadow: ctx.config.mode === 'shadow',
+    config: ctx.config,
     repairTimeout: ctx.config.repair.timeout,
     now: nowIso(ctx),
   });
@@ -182,7 +182,6 @@ export async function cancelChange(
   // A rejected candidate kept open for its repair is closed too.
   const repair = await store.getRepair(ctx.key, change);
   const candidates = cancelledCandidates(await store.listCandidatesOfChange(ctx.key, change), repair?.pr ?? null);
-  const shadow = ctx.config.mode === 'shadow';
   // The awaiting-approval label's reason ends with the Change: removed wherever GitHub shows it.
   const pulls = candidates.length > 0 ? await ctx.gh.readGroup(candidates.map((c) => c.pr)) : new Map();
   const plan = planCancel({
@@ -196,16 +195,16 @@ export async function cancelChange(
       headSha: c.headSha,
       awaiting: pulls.get(c.pr)?.labels.includes(LABEL_AWAITING) === true,
     })),
-    shadow,
+    config: ctx.config,
     now: nowIso(ctx),
   });
   // The auto-merge Arbiter enabled on a winner goes before its candidates close.
   for (const base of new Set(candidates.map((c) => c.base)))
     await withdrawAutoMerge(ctx, change, base, { pulls, ending: { change: 'cancelled' } });
-  await executePlan(ctx, plan.actions);
-  if (shadow) return { ok: true, message: plan.reply };
+  const result = await executePlan(ctx, plan.actions);
+  // The filter kept the cancellation back (shadow mode): nothing was cancelled, so nothing follows it.
+  if (result.withheld.some((a) => a.kind === 'set-change-state')) return { ok: true, message: plan.reply };
   for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
-  await store.setChangeState(ctx.key, change, 'cancelled');
   // Each base's comparison and gate comments say it was cancelled (issue 25).
   const bases = new Set((await store.listCandidatesOfChange(ctx.key, change)).map((c) => c.base));
   for (const base of bases) {

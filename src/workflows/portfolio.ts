@@ -1,21 +1,43 @@
 // Portfolio search (DESIGN.md section 7), the shell: `/arbiter explore N` dispatches one agent
 // per distinct approach; slots compose until their PRs open and refinements arrive. The wide round
 // that ranks them and sends the top k to the deep round is in portfolio-wide.ts.
+import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
 import type { Action } from '../core/actions.ts';
 import { approachAgent, approachText, MAX_EXPLORE, slotForAgent, slotName, slotOf } from '../core/portfolio.ts';
 import { markerFor } from '../core/render/markers.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
-import type { CandidateRow, ChangeRow, RoundRow } from '../store/types.ts';
+import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { refreshChange, trackedChange } from './changes.ts';
 import { recordAdoption } from './trust.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import { changeActionKey } from '../core/keys.ts';
+import { parseRecorded } from '../core/plan-schema.ts';
 
 export { decidePortfolioRound } from './portfolio-wide.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
+
+/** What starting an explore answered (the executor's `start-portfolio`), as the store keeps it. */
+const PortfolioStart = z.object({
+  started: z.boolean(),
+  portfolio: z.object({
+    repo: z.string(),
+    change: z.number().int(),
+    number: z.number().int(),
+    base: z.string(),
+    baseSha: z.string(),
+    policy: z.enum(['top-k', 'successive-halving']),
+    k: z.number().int(),
+    phase: z.enum(['wide', 'deep', 'done']),
+    wideRound: z.number().int(),
+    requestedBy: z.string(),
+    token: z.string(),
+    startedAt: z.string(),
+  }),
+});
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -91,56 +113,49 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
       `Exploring ${want} approaches costs up to ${cost} dispatches (${want} candidates and ${Math.min(cfg.k, want)} refinements); #${change.number} has used ${used} of \`portfolio.maxDispatches\` (${cfg.maxDispatches}). Nothing was dispatched.`,
     );
   }
-  if (ctx.config.mode === 'shadow') {
+  const head = await portfolioGitHub(ctx).defaultBranchHead();
+  const now = nowIso(ctx);
+  const number = mine ? mine.number : (latest?.number ?? 0) + 1;
+  const slots = approaches.slice(0, want).map((entry, i) => ({
+    slot: slotName(change.number, number, i + 1),
+    approach: approachText(entry),
+    agent: approachAgent(entry),
+  }));
+  const startKey = changeActionKey(ctx.key, change.number, 'explore', ctx.token, 'start');
+  const starting = await executePlan(ctx, [
+    {
+      kind: 'start-portfolio',
+      key: startKey,
+      portfolio: {
+        change: change.number,
+        number,
+        base: head.branch,
+        baseSha: head.sha,
+        policy: cfg.policy,
+        k: cfg.k,
+        // A retry of the run that started it keeps its round.
+        wideRound: mine ? mine.wideRound : null,
+        requestedBy: t.user,
+        token: ctx.token,
+        startedAt: now,
+      },
+      slots: slots.map(({ slot, approach }) => ({ slot, approach })),
+    },
+  ]);
+  // The filter kept the start back (shadow mode): no slot composes, so nothing is dispatched either.
+  if (starting.withheld.length > 0) {
     return {
       ok: true,
       message: `Shadow mode: Arbiter would dispatch ${want} candidates for #${change.number}, one per approach; nothing was dispatched.`,
     };
   }
-  const head = await portfolioGitHub(ctx).defaultBranchHead();
-  const now = nowIso(ctx);
-  let round: RoundRow = await store.currentRound(ctx.key, change.number, head.branch, now);
-  if (mine === null && (round.decision !== null || round.selection !== null))
-    round = await store.openNextRound(ctx.key, change.number, head.branch, round.number, now);
-  const number = mine ? mine.number : (latest?.number ?? 0) + 1;
-  const start = await store.startPortfolio({
-    repo: ctx.key,
-    change: change.number,
-    number,
-    base: head.branch,
-    baseSha: head.sha,
-    policy: cfg.policy,
-    k: cfg.k,
-    phase: 'wide',
-    wideRound: mine ? mine.wideRound : round.number,
-    requestedBy: t.user,
-    token: ctx.token,
-    startedAt: now,
-  });
+  const start = parseRecorded(PortfolioStart, starting.results.get(startKey), `the start of explore ${number}`);
   if (!start.started)
     return refused(
       'explore_running',
       `Another explore of #${change.number} is running: ${await describeRunning(ctx, start.portfolio)}.`,
     );
   const p = start.portfolio;
-  const slots = approaches.slice(0, want).map((entry, i) => ({
-    slot: slotName(change.number, p.number, i + 1),
-    approach: approachText(entry),
-    agent: approachAgent(entry),
-  }));
-  await store.addSlots(
-    slots.map((s) => ({
-      repo: ctx.key,
-      change: change.number,
-      slot: s.slot,
-      portfolio: p.number,
-      approach: s.approach,
-      state: 'composing' as const,
-      pr: null,
-      reason: '',
-      dispatchedAt: p.startedAt,
-    })),
-  );
   const actions: Action[] = slots.map((s) => ({
     kind: 'dispatch',
     key: `${ctx.key}#${change.number}/p${p.number}/request/${s.slot}`,

@@ -50,6 +50,19 @@ describe('renderConfigCheck', () => {
     expect(fromDefault).toMatchObject({ conclusion: 'success', title: 'Configuration is valid', annotations: [] });
     expect(fromDefault.summary).toMatch(/defaults/);
   });
+
+  it('says which mode the configuration sets, and in shadow mode that it would act and changes nothing', () => {
+    const live = renderConfigCheck({ ok: true, config: parseOk(''), source: 'default', files: [] });
+    expect(live.summary).toContain('Mode: `live`: Arbiter acts on pull requests.');
+    const shadow = renderConfigCheck({
+      ok: true,
+      config: parseOk('mode: shadow\n'),
+      source: 'file',
+      files: ['.github/arbiter.yml'],
+    });
+    expect(shadow.summary).toContain('Mode: `shadow`');
+    expect(shadow.summary).toContain('what it would do; it changes no pull request.');
+  });
 });
 
 const parseOk = (text: string) => {

@@ -157,7 +157,6 @@ describe('what follows the build', () => {
       repo: 'acme/planner',
       proposal,
       outcome,
-      mode: 'live',
       now: '2026-01-01T00:00:00Z',
     });
     const receipt = actions.find((a) => a.kind === 'receipt');
@@ -331,7 +330,6 @@ describe('the combined candidate follows its parents', () => {
       source: 13,
       sha: 'n'.repeat(40),
       answer: { ok: false, status: 409, message: 'Merge conflict' },
-      mode: 'live',
       now: '2026-01-01T00:00:00Z',
     });
     expect(actions.flatMap((a) => ('pr' in a ? [a.pr] : 'issue' in a ? [a.issue] : []))).not.toContain(12);

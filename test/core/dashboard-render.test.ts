@@ -16,7 +16,7 @@ const URL = 'https://github.com/acme/todo';
 const view = (over: Partial<DashboardView> = {}): DashboardView => ({
   repoUrl: URL,
   prefix: '/arbiter',
-  shadow: false,
+  config: { mode: 'live' },
   waiting: [
     {
       change: 43,
@@ -34,7 +34,7 @@ const view = (over: Partial<DashboardView> = {}): DashboardView => ({
       at: '2026-03-02T09:01:00.000Z',
       what: describeDecision(
         { kind: 'PROMOTION', data: { candidate: 12, headSha: 'b'.repeat(40), by: 'arbiter', method: 'squash' } },
-        false,
+        { mode: 'live' },
       ),
     },
     {
@@ -46,7 +46,7 @@ const view = (over: Partial<DashboardView> = {}): DashboardView => ({
           kind: 'HUMAN_GATE',
           data: { candidates: [21], winner: 21, why: 'Best candidate #21 meets 1 of 2 criteria.' },
         },
-        false,
+        { mode: 'live' },
       ),
     },
   ],
@@ -98,10 +98,10 @@ describe('renderDashboard', () => {
     expect(none.tables).toEqual([]);
     expect(none.visible).toContain('Nothing waits for a person.');
     expect(none.visible).toContain('No round is open.');
-    const shadow = structureOf(renderDashboard(view({ shadow: true })));
+    const shadow = structureOf(renderDashboard(view({ config: { mode: 'shadow' } })));
     expect(shadow.visible).toContain('What would wait for a person');
     expect(shadow.visible).toContain('Shadow mode');
-    expect(describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], why: 'x' } }, true)).toBe(
+    expect(describeDecision({ kind: 'HUMAN_GATE', data: { candidates: [21], why: 'x' } }, { mode: 'shadow' })).toBe(
       '#21 would wait for a person: x',
     );
   });

@@ -9,7 +9,7 @@ const input: LateSiblingInput = {
   change: 7,
   shipped: 21,
   pull: { number: 23, headSha: 'abc1234', base: 'main', author: 'agent' },
-  shadow: false,
+  config: { mode: 'live' },
   now: '2026-01-01T00:00:00.000Z',
 };
 
@@ -25,7 +25,7 @@ describe('planLateSibling', () => {
   });
 
   it('shadow mode: the same plan, said as "would"; the filter keeps all but the closure', () => {
-    const plan = planLateSibling({ ...input, shadow: true });
+    const plan = planLateSibling({ ...input, config: { mode: 'shadow' } });
     expect(plan.map((a) => a.kind)).toEqual(planLateSibling(input).map((a) => a.kind));
     expect(plan[1]).toMatchObject({ body: expect.stringContaining('Shadow mode: Arbiter would close it as stale.') });
     expect(forMode(plan, { mode: 'shadow' }).map((a) => a.kind)).toEqual(['check-run', 'comment', 'record-candidate']);

@@ -80,14 +80,14 @@ describe('planMergePath', () => {
   });
 
   it('says what a winner waits for; only a merge "ships"', () => {
-    expect(pathWords({ kind: 'merge', method: 'merge' }, false)).toBe('It ships');
+    expect(pathWords({ kind: 'merge', method: 'merge' }, { mode: 'live' })).toBe('It ships');
     for (const path of [
       { kind: 'auto-merge', method: 'merge', requestReviews: true },
       { kind: 'enqueue', method: 'merge' },
       { kind: 'queued', method: 'merge' },
       { kind: 'update-branch', method: 'merge' },
     ] as const)
-      expect(pathWords(path, false)).not.toMatch(/ships/);
+      expect(pathWords(path, { mode: 'live' })).not.toMatch(/ships/);
   });
 });
 

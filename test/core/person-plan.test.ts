@@ -223,7 +223,7 @@ describe('planCancel', () => {
     token: 'job-1',
     user: 'bob',
     how: 'Cancelled by @bob.',
-    shadow: false,
+    config: { mode: 'live' as const },
     now: NOW,
   };
 
@@ -246,6 +246,7 @@ describe('planCancel', () => {
       'unlabel o/r#1/cancel/job-1/unlabel/3',
       'close o/r#1/cancel/job-1/close/3',
       'set-state o/r#1/cancel/job-1/state/3',
+      'set-change-state o/r#1/cancel/job-1/change-state',
     ]);
     expect(plan.actions[0]).toMatchObject({ receipt: { kind: 'CANCEL', data: { by: 'bob', closed: [2, 3] } } });
     expect(plan.actions[1]).toMatchObject({
@@ -263,7 +264,10 @@ describe('planCancel', () => {
 
   it('with no candidate left, records the cancel alone and says so', () => {
     const plan = planCancel({ ...base, candidates: [] });
-    expect(shape(plan.actions)).toEqual(['receipt o/r#1/cancel/job-1/receipt']);
+    expect(shape(plan.actions)).toEqual([
+      'receipt o/r#1/cancel/job-1/receipt',
+      'set-change-state o/r#1/cancel/job-1/change-state',
+    ]);
     expect(plan.reply).toBe('Cancelled #1; it had no open candidates.');
   });
 

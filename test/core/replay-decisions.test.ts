@@ -192,7 +192,7 @@ const KINDS = [
   {
     planner: 'combine',
     kind: 'COMBINED_CANDIDATE',
-    actions: () => planCombined({ repo: 'acme/todo', proposal, outcome: opened, mode: 'live', now: NOW }),
+    actions: () => planCombined({ repo: 'acme/todo', proposal, outcome: opened, now: NOW }),
     // The combined PR GitHub opened had another number.
     flip: (i: Record<string, unknown>) => ({ ...i, outcome: { ...opened, pr: 44 } }),
     differs: /combined: 43 → 44/,
@@ -200,7 +200,7 @@ const KINDS = [
   {
     planner: 'combine',
     kind: 'COMBINED_CANDIDATE',
-    actions: () => planCombineEnded({ repo: 'acme/todo', proposal, outcome: conflict, mode: 'live', now: NOW }),
+    actions: () => planCombineEnded({ repo: 'acme/todo', proposal, outcome: conflict, now: NOW }),
     // The build had opened the combined PR after all.
     flip: (i: Record<string, unknown>) => ({ ...i, outcome: opened }),
     differs: /outcome: "conflict" → "opened"/,
@@ -210,7 +210,7 @@ const KINDS = [
     kind: 'COMBINED_CANDIDATE',
     actions: () => planCombineWithheld({ repo: 'acme/todo', proposal, now: NOW }),
     // Live mode would have built it: the receipt holds what came of the build.
-    flip: (i: Record<string, unknown>) => ({ ...i, outcome: opened, mode: 'live' }),
+    flip: (i: Record<string, unknown>) => ({ ...i, outcome: opened }),
     differs: /outcome: "not-built" → "opened"/,
   },
   {
@@ -254,9 +254,7 @@ describe('replaying the receipts of every other planner that records its inputs'
   });
 
   it('a combined candidate whose recorded proposal no longer parses cannot be replayed', () => {
-    const [receipt] = receiptsOf(
-      planCombined({ repo: 'acme/todo', proposal, outcome: opened, mode: 'live', now: NOW }),
-    );
+    const [receipt] = receiptsOf(planCombined({ repo: 'acme/todo', proposal, outcome: opened, now: NOW }));
     receipt.data.planned.inputs = { ...receipt.data.planned.inputs, proposal: { change: 'x' } };
     expect(() => replayReceipt(receipt)).not.toThrow();
     expect(replayReceipt(receipt)).toMatchObject({ result: 'cannot-replay' });

@@ -40,7 +40,7 @@ const rejection: RejectionInput = {
   reason: 'not what we asked for',
   repair: 'not-gated',
   awaiting: true,
-  shadow: false,
+  config: { mode: 'live' },
   repairTimeout: 3600,
   now: '2026-03-02T10:00:00.000Z',
 };
@@ -55,7 +55,7 @@ const cancel: CancelInput = {
     { pr: 12, headSha: 'b'.repeat(40), awaiting: false },
     { pr: 13, headSha: 'c'.repeat(40), awaiting: true },
   ],
-  shadow: false,
+  config: { mode: 'live' },
   now: '2026-03-02T10:00:00.000Z',
 };
 
@@ -81,7 +81,7 @@ const KINDS = [
     kind: 'ACCEPTANCE_REPAIR',
     actions: () => planRejection({ ...rejection, repair: 'granted' }).actions,
     // The same rejection in shadow mode dispatches nothing and says "would".
-    flip: (inputs: Record<string, unknown>) => ({ ...inputs, shadow: true }),
+    flip: (inputs: Record<string, unknown>) => ({ ...inputs, config: { mode: 'shadow' } }),
     differs: /Shadow: would reject/,
   },
   {
@@ -113,6 +113,29 @@ describe('replaying the receipts of every planner that records its inputs', () =
     expect(lines.join('\n')).toMatch(differs);
     // The planned actions differ too, line by line (- recorded, + now).
     expect(lines.some((l) => /^ {2}[-+] /.test(l))).toBe(true);
+  });
+
+  it.each([
+    ['rejection', () => planRejection({ ...rejection, repair: 'granted' }).actions],
+    ['cancel', () => planCancel(cancel).actions],
+  ] as const)(
+    '%s: inputs recorded before the planner took the config (`shadow: false`) replay as live mode',
+    (_planner, actions) => {
+      const receipt = receiptOf(actions());
+      const { config, ...rest } = receipt.data.planned.inputs;
+      expect(config).toEqual({ mode: 'live' });
+      receipt.data.planned.inputs = { ...rest, shadow: false };
+      expect(replayReceipt(receipt)).toMatchObject({ result: 'same' });
+      receipt.data.planned.inputs = { ...rest, shadow: true };
+      expect(replayReceipt(receipt)).toMatchObject({ result: 'different' });
+    },
+  );
+
+  it('keeps of the config a planner takes for its words only the mode', () => {
+    const config = { mode: 'shadow' as const, commands: { prefix: '/arbiter' }, repair: { enabled: true } };
+    const receipt = receiptOf(planRejection({ ...rejection, config }).actions);
+    expect(receipt.data.planned.inputs['config']).toEqual({ mode: 'shadow' });
+    expect(replayReceipt(receipt)).toMatchObject({ result: 'same' });
   });
 
   it('a receipt whose recorded inputs no longer parse cannot be replayed, and says why', () => {

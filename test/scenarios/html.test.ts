@@ -91,7 +91,7 @@ describe('the --html page in a browser', () => {
           mode: 'live',
         },
       },
-      shadow: false,
+      config: { mode: 'live' },
     });
     const t: Transcript = {
       writes: [],

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PortfolioPolicy } from '../../src/core/portfolio.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
-import { decidePortfolioRound } from '../../src/workflows/portfolio.ts';
+import { decidePortfolioRound, explore } from '../../src/workflows/portfolio.ts';
 import { readGroupView } from '../../src/workflows/group-view.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { configOf, makeWorld, seedGroup, shaOf, type World } from '../support/selection-world.ts';
@@ -88,6 +88,47 @@ describe('portfolio re-runs and shadow mode', () => {
       expect(applied.filter((line) => !line.startsWith('check ') && !line.startsWith('comment '))).toEqual([]);
       // Nobody leaves the running on a decision that was not carried out.
       for (const pr of PRS) expect((await store.getCandidate(KEY, pr))?.state).not.toBe('rejected');
+    }
+  });
+
+  // Starting an explore is a decided state change (its portfolio, its slots, the round it opens):
+  // the filter keeps it back in shadow mode, and the answer says what would be dispatched.
+  it.each([
+    { mode: 'live', dispatched: 2, round: 2 },
+    { mode: 'shadow', dispatched: 0, round: 1 },
+  ])('explore: $mode mode dispatches $dispatched candidates (round $round)', async (c) => {
+    const portfolio = { approaches: ['a', 'b'], k: 1, policy: 'top-k' };
+    const w = makeWorld({ store, config: configOf({ mode: c.mode, portfolio }) });
+    await seedGroup(w, { siblings: [] });
+    // The group's round was claimed already: a live explore opens the next one for its wide round.
+    const first = await store.currentRound(KEY, 42, 'main', w.clock.now().toISOString());
+    expect(await store.claimRound(first.id, 'job-earlier')).not.toBe('taken');
+    const target = {
+      owner: w.gh.owner,
+      repo: w.gh.repo,
+      installationId: 7,
+      issueNumber: 42,
+      isPullRequest: false,
+      user: 'maintainer',
+      userIsBot: false,
+      commentId: 1,
+      commentBody: '/arbiter explore',
+      source: 'comment' as const,
+    };
+    const answer = await explore(w.ctx('job-explore'), target, null);
+    expect(answer.ok).toBe(true);
+    expect(w.gh.applied().filter((line) => line.startsWith('dispatch '))).toHaveLength(c.dispatched);
+    expect((await store.currentRound(KEY, 42, 'main', w.clock.now().toISOString())).number).toBe(c.round);
+    const started = await store.latestPortfolio(KEY, 42);
+    if (c.mode === 'live') {
+      expect(started).toMatchObject({ number: 1, phase: 'wide', wideRound: 2 });
+      expect((await store.listSlots(KEY, 42, 1)).map((s) => s.state)).toEqual(['composing', 'composing']);
+    } else {
+      expect(started).toBeNull();
+      expect(answer.message).toBe(
+        'Shadow mode: Arbiter would dispatch 2 candidates for #42, one per approach; nothing was dispatched.',
+      );
+      expect(w.gh.applied()).toEqual([]);
     }
   });
 });

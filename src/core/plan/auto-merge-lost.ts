@@ -131,7 +131,7 @@ export function planAutoMergeLost(view: AutoMergeLostView): AutoMergeLostPlan {
           prefix: view.prefix,
           reviewers: view.reviewers,
           // Shadow mode enables no auto-merge and queues nothing, so it leaves no mark to get here.
-          shadow: false,
+          config: { mode: 'live' },
           losers: [],
           buttons: [...SELECTION_BUTTONS],
           title: () =>

@@ -66,7 +66,6 @@ export function planRebuildEnded(input: {
   source: number;
   sha: string;
   answer: Extract<RebuildAnswer, { ok: false }>;
-  mode: string;
   now: string;
 }): Action[] {
   const { repo, record, source, sha } = input;
@@ -74,7 +73,7 @@ export function planRebuildEnded(input: {
   const c = record.outcome.pr;
   const k = (suffix: string): string => `${rebuildKey(repo, p.change, source, sha)}/ended/${suffix}`;
   const note = rebuildEndNote(record, source, sha, input.answer);
-  const built = combineReceipt({ repo, proposal: p, outcome: record.outcome, mode: input.mode, now: input.now });
+  const built = combineReceipt({ repo, proposal: p, outcome: record.outcome, now: input.now });
   const receipt =
     built.kind === 'COMBINED_CANDIDATE' ? { ...built, data: { ...built.data, outcome: 'ended', reason: note } } : built;
   const marker = combinedMarker(p.change);
@@ -110,12 +109,11 @@ export function planRebuilt(input: {
   record: Opened;
   merged: { pr: number; sha: string | null }[];
   headSha: string;
-  mode: string;
   now: string;
 }): Action[] {
   const { repo, record } = input;
   const { proposal: p } = record;
-  const receipt = combineReceipt({ repo, proposal: p, outcome: record.outcome, mode: input.mode, now: input.now });
+  const receipt = combineReceipt({ repo, proposal: p, outcome: record.outcome, now: input.now });
   if (receipt.kind !== 'COMBINED_CANDIDATE') return [];
   const data = { ...receipt.data, outcome: 'rebuilt', merges: [...receipt.data.merges, ...input.merged] };
   return [

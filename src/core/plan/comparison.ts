@@ -54,7 +54,7 @@ export function comparisonBody(
     criteria: input.change.criteria,
     rows,
     receipt,
-    shadow: input.config.mode === 'shadow',
+    config: input.config,
     repoUrl,
     ...(strangers !== null ? { below: [strangers] } : {}),
     earlier: input.display?.earlier,

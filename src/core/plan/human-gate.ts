@@ -4,6 +4,7 @@
 import type { Action, CheckRunButton } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
 import { renderHumanGate, renderTiedGate } from '../render/human-gate.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
 
 /** The marker of a candidate's gate comment: one per PR, re-rendered in place round after round. */
@@ -26,7 +27,8 @@ export interface HumanGatePlanInput {
   repoUrl: string | null;
   prefix: string;
   reviewers: { users: string[]; teams: string[] };
-  shadow: boolean;
+  /** The configured mode, for the words only (the filter keeps the label and the review request back). */
+  config: ModeConfig;
   losers: number[];
   buttons: CheckRunButton[];
   /** The check's title for a candidate (default: "Selected: awaiting approval" / "A person must choose"). */
@@ -43,10 +45,8 @@ export interface HumanGatePlanInput {
 export function planHumanGate(input: HumanGatePlanInput): Action[] {
   const { repo, change, before, reviewers } = input;
   const { users, teams } = reviewers;
-  // Mentions notify: only the people whose review is requested, and nobody in shadow mode.
-  const mentions = input.shadow
-    ? []
-    : [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
+  // Mentions notify: only the people whose review is requested (the renderer names nobody in shadow mode).
+  const mentions = [...users.map((u) => `@${u}`), ...teams.map((t) => `@${repo.split('/')[0]}/${t}`)];
   const tied = input.winner === null && before.length > 1;
   const comparisonUrl = input.repoUrl ? `${input.repoUrl}/issues/${change.number}` : undefined;
   const actions: Action[] = [];
@@ -67,7 +67,7 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       mentions: tied ? [] : mentions,
       losers: input.losers,
       repoUrl: input.repoUrl,
-      shadow: input.shadow,
+      config: input.config,
     });
     // While a person must act the run asks for action (not a green success), wherever GitHub shows it
     // (an action_required run needs a details_url: the comparison on the Change).
@@ -81,11 +81,10 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
       conclusion: comparisonUrl ? 'action_required' : 'neutral',
       title:
         input.title?.(pr) ??
-        (input.shadow
-          ? 'Shadow: a person would decide'
-          : input.winner === pr
-            ? 'Selected: awaiting approval'
-            : 'A person must choose'),
+        inMode(input.config, {
+          live: input.winner === pr ? 'Selected: awaiting approval' : 'A person must choose',
+          shadow: 'Shadow: a person would decide',
+        }),
       summary: gate.split('\n').slice(1).join('\n').trim(),
       text: pr === before[0] ? input.text : undefined,
       buttons: input.buttons,
@@ -127,6 +126,7 @@ export function planHumanGate(input: HumanGatePlanInput): Action[] {
         mentions,
         losers: input.losers,
         repoUrl: input.repoUrl,
+        config: input.config,
       }),
     });
   }

@@ -4,6 +4,7 @@
 import type { Action } from '../actions.ts';
 import { changeActionKey, markerKey } from '../keys.ts';
 import { markerFor } from '../render/markers.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 
 export interface LateSiblingInput {
   repo: string;
@@ -11,15 +12,15 @@ export interface LateSiblingInput {
   /** The candidate that shipped on this base, or null when the Change was cancelled. */
   shipped: number | null;
   pull: { number: number; headSha: string; base: string; author: string };
-  /** Wording only: the executor's filter decides what shadow mode does. */
-  shadow: boolean;
+  /** The configured mode, for the words only: the executor's filter decides what shadow mode does. */
+  config: ModeConfig;
   now: string;
 }
 
 export function planLateSibling(input: LateSiblingInput): Action[] {
   const { repo, change, shipped, pull } = input;
   const title = shipped !== null ? `#${shipped} already shipped for #${change}` : `#${change} was cancelled`;
-  const summary = `${title}, so this pull request is not compared with anything. ${input.shadow ? 'Shadow mode: Arbiter would close it as stale.' : 'Arbiter closes it as stale.'}`;
+  const summary = `${title}, so this pull request is not compared with anything. ${inMode(input.config, { live: 'Arbiter closes it as stale.', shadow: 'Shadow mode: Arbiter would close it as stale.' })}`;
   const k = (s: string): string => changeActionKey(repo, change, 'late', `${pull.number}@${pull.headSha}`, s);
   const marker = markerKey('late', pull.number);
   // The answer first, then the record: a retry after a kill in between finds no stale row that

@@ -4,6 +4,7 @@
 // protection). Pure: no I/O, no clock.
 import type { Action } from '../actions.ts';
 import type { MergeMethod, MergeView } from '../merge-view.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 
 export type { MergeMethod, MergeView };
 
@@ -94,17 +95,17 @@ export function planMergePath(input: MergePathInput): MergePath {
 }
 
 /** The headline's words for a winner on that path: what it waits for, never "ships" before it does. */
-export function pathWords(path: MergePath, shadow: boolean): string {
-  const would = (text: string): string => (shadow ? `It would ${text}` : `It ${text}`);
+export function pathWords(path: MergePath, config: ModeConfig): string {
+  const would = (text: string): string => inMode(config, { live: `It ${text}`, shadow: `It would ${text}` });
   switch (path.kind) {
     case 'merge':
-      return shadow ? 'It would ship' : 'It ships';
+      return inMode(config, { live: 'It ships', shadow: 'It would ship' });
     case 'auto-merge':
       return would('merge by auto-merge once its required reviews are in; reviews are requested');
     case 'enqueue':
       return would('go through the merge queue');
     case 'queued':
-      return shadow ? 'It would wait for the merge queue' : 'It waits for the merge queue';
+      return inMode(config, { live: 'It waits for the merge queue', shadow: 'It would wait for the merge queue' });
     case 'update-branch':
       return would('have its branch brought up to date first; the new head is verified before it merges');
     case 'person':

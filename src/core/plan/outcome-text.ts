@@ -8,6 +8,7 @@ import type { RankedCandidate } from '../types.ts';
 import type { Verdict } from '../plan-schema.ts';
 import { byPr, type SelectionInput } from './verdict.ts';
 import type { MergePath } from './merge-path.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 
 /** The comparison's outcome for a winner that waits on its merge path: what it waits for. */
 const WAITS_FOR: Record<Exclude<MergePath['kind'], 'merge'>, string> = {
@@ -23,15 +24,16 @@ export function outcomeText(
   verdict: Verdict,
   pr: number,
   reasons: Map<number, string>,
-  shadow: boolean,
+  config: ModeConfig,
   path: MergePath | null = null,
 ): string {
   if (reasons.has(pr)) return reasons.get(pr)!;
   if (verdict.kind === 'ship' && verdict.winner === pr && path && path.kind !== 'merge') return WAITS_FOR[path.kind];
-  if (verdict.kind === 'ship') return verdict.winner === pr ? (shadow ? 'would ship' : 'ships') : 'waiting';
+  if (verdict.kind === 'ship')
+    return verdict.winner === pr ? inMode(config, { live: 'ships', shadow: 'would ship' }) : 'waiting';
   if (verdict.kind === 'repair')
     return verdict.target === pr
-      ? `${shadow ? 'would get a repair' : 'repair requested'}: ${verdict.objective}`
+      ? `${inMode(config, { live: 'repair requested', shadow: 'would get a repair' })}: ${verdict.objective}`
       : 'waiting';
   return verdict.before.includes(pr) ? 'awaiting a person' : 'waiting';
 }

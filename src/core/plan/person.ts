@@ -5,9 +5,10 @@
 // admission: which head is vouched for, for which Change, and the reply. Pure.
 import { linkedChange, type LinkSources } from '../link.ts';
 import { markerFor } from '../render/markers.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
-import type { Receipt } from '../receipt.ts';
+import { CancelInputs, RejectionInputs, type Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { changeActionKey, markerKey, rejectionActionKey, repairMarker } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
@@ -27,7 +28,8 @@ export interface RejectionInput {
   repair: RepairChance;
   /** The PR carries `arbiter:awaiting-approval` (removed: its reason ends). */
   awaiting: boolean;
-  shadow: boolean;
+  /** The configured mode, for the words only: the executor's filter decides what shadow mode does. */
+  config: ModeConfig;
   /** `repair.timeout` in seconds, for the note on the Change. */
   repairTimeout: number;
   now: string;
@@ -51,7 +53,7 @@ const WHY_NO_REPAIR: Record<Exclude<RepairChance, 'granted'>, (pr: number) => st
 };
 
 export function planRejection(input: RejectionInput): RejectionPlan {
-  const { repo, change, pr, headSha, user, shadow } = input;
+  const { repo, change, pr, headSha, user, config } = input;
   const k = (suffix: string): string => rejectionActionKey(repo, change, pr, headSha, suffix);
   const reason = input.reason.slice(0, 500);
   const text = `Rejected by @${user}: ${reason}`;
@@ -69,12 +71,14 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       data: { candidate: pr, headSha, objective: reason, trigger: 'rejection', by: user },
     };
     const minutes = Math.round(input.repairTimeout / 60);
-    const note = shadow
-      ? `Shadow mode: @${user} rejected #${pr} (${reason.slice(0, 300)}). Arbiter would ask for the Change's one repair of #${pr}; nothing was dispatched.`
-      : `@${user} rejected #${pr} (${reason.slice(0, 300)}). Arbiter requested one repair; if nothing arrives within ${minutes} minutes, the change goes to a person.`;
-    const summary = shadow
-      ? `${text}\n\nShadow mode: Arbiter would take #${pr} out of the running and ask for one repair; it stays as it is.`
-      : `${text}\n\n#${pr} is out of the running. It stays open for the repair's commits, which bring it back in the next round.`;
+    const note = inMode(config, {
+      live: `@${user} rejected #${pr} (${reason.slice(0, 300)}). Arbiter requested one repair; if nothing arrives within ${minutes} minutes, the change goes to a person.`,
+      shadow: `Shadow mode: @${user} rejected #${pr} (${reason.slice(0, 300)}). Arbiter would ask for the Change's one repair of #${pr}; nothing was dispatched.`,
+    });
+    const summary = inMode(config, {
+      live: `${text}\n\n#${pr} is out of the running. It stays open for the repair's commits, which bring it back in the next round.`,
+      shadow: `${text}\n\nShadow mode: Arbiter would take #${pr} out of the running and ask for one repair; it stays as it is.`,
+    });
     actions.push(
       {
         kind: 'check-run',
@@ -84,7 +88,10 @@ export function planRejection(input: RejectionInput): RejectionPlan {
         name: 'Arbiter / selection',
         status: 'completed',
         conclusion: 'neutral',
-        title: shadow ? 'Shadow: would reject and ask for a repair' : 'Rejected: repair requested',
+        title: inMode(config, {
+          live: 'Rejected: repair requested',
+          shadow: 'Shadow: would reject and ask for a repair',
+        }),
         summary,
       },
       state,
@@ -111,19 +118,28 @@ export function planRejection(input: RejectionInput): RejectionPlan {
         marker: repairMarker(change),
         body: `${markerFor(repairMarker(change))}\n${note}`,
       },
+      // The Change waits for the repair's commits, no longer for a person.
+      { kind: 'set-change-state', key: k('change-state'), change, state: 'open' },
     );
-    const reply = shadow
-      ? `Shadow mode: Arbiter would reject #${pr} and ask for the Change's one repair (${reason.slice(0, 200)}); no pull request was changed and nothing was dispatched.`
-      : `Rejected #${pr}: it is out of the running and stays open for one repair, which was requested (${reason.slice(0, 200)}).`;
-    return { actions: plannedActions(actions, { planner: 'rejection', inputs: input }), reply, keptForRepair: true };
+    const reply = inMode(config, {
+      live: `Rejected #${pr}: it is out of the running and stays open for one repair, which was requested (${reason.slice(0, 200)}).`,
+      shadow: `Shadow mode: Arbiter would reject #${pr} and ask for the Change's one repair (${reason.slice(0, 200)}); no pull request was changed and nothing was dispatched.`,
+    });
+    return {
+      actions: plannedActions(actions, { planner: 'rejection', inputs: RejectionInputs.parse(input) }),
+      reply,
+      keptForRepair: true,
+    };
   }
   const why = WHY_NO_REPAIR[input.repair](pr);
-  const summary = shadow
-    ? `${text}\n\nShadow mode: Arbiter would close this candidate; no repair would start: ${why}.`
-    : `${text}\n\nNo repair was started: ${why}.`;
-  const note = shadow
-    ? `Shadow mode: Arbiter would close this candidate. ${text}. No repair would start: ${why}.`
-    : `${text}. This candidate is out of the running and closed; no repair was started: ${why}.`;
+  const summary = inMode(config, {
+    live: `${text}\n\nNo repair was started: ${why}.`,
+    shadow: `${text}\n\nShadow mode: Arbiter would close this candidate; no repair would start: ${why}.`,
+  });
+  const note = inMode(config, {
+    live: `${text}. This candidate is out of the running and closed; no repair was started: ${why}.`,
+    shadow: `Shadow mode: Arbiter would close this candidate. ${text}. No repair would start: ${why}.`,
+  });
   actions.push(
     {
       kind: 'check-run',
@@ -133,7 +149,7 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       name: 'Arbiter / selection',
       status: 'completed',
       conclusion: 'neutral',
-      title: shadow ? 'Shadow: would reject' : 'Rejected',
+      title: inMode(config, { live: 'Rejected', shadow: 'Shadow: would reject' }),
       summary,
     },
     {
@@ -158,10 +174,15 @@ export function planRejection(input: RejectionInput): RejectionPlan {
     { kind: 'close', key: k('close'), pr },
     state,
   );
-  const reply = shadow
-    ? `Shadow mode: Arbiter would reject #${pr} and close it; no pull request was changed. No repair would start: ${why}.`
-    : `Rejected #${pr} and closed it (${reason.slice(0, 200)}). No repair was started: ${why}.`;
-  return { actions: plannedActions(actions, { planner: 'rejection', inputs: input }), reply, keptForRepair: false };
+  const reply = inMode(config, {
+    live: `Rejected #${pr} and closed it (${reason.slice(0, 200)}). No repair was started: ${why}.`,
+    shadow: `Shadow mode: Arbiter would reject #${pr} and close it; no pull request was changed. No repair would start: ${why}.`,
+  });
+  return {
+    actions: plannedActions(actions, { planner: 'rejection', inputs: RejectionInputs.parse(input) }),
+    reply,
+    keptForRepair: false,
+  };
 }
 
 /** A person's verb refused, with the code and the reason the reply gives. */
@@ -185,14 +206,21 @@ export interface CancelInput {
   how: string;
   /** The candidates closed, and whether each carries `arbiter:awaiting-approval` (its reason ends too). */
   candidates: { pr: number; headSha: string; awaiting: boolean }[];
-  shadow: boolean;
+  /** The configured mode, for the words only: the executor's filter decides what shadow mode does. */
+  config: ModeConfig;
   now: string;
 }
 
-/** Cancels a Change: CANCEL receipt, and every candidate's check completed, noted, closed and withdrawn. */
+/**
+ * Cancels a Change: CANCEL receipt, every candidate's check completed, noted, closed and withdrawn,
+ * and last the Change's state (kept back with the closures in shadow mode: nothing was cancelled).
+ */
 export function planCancel(input: CancelInput): { actions: Action[]; reply: string } {
-  const { change, shadow, candidates } = input;
-  const text = shadow ? `Shadow mode: ${input.how} Arbiter would close this candidate.` : input.how;
+  const { change, config, candidates } = input;
+  const text = inMode(config, {
+    live: input.how,
+    shadow: `Shadow mode: ${input.how} Arbiter would close this candidate.`,
+  });
   const k = (suffix: string): string => changeActionKey(input.repo, change, 'cancel', input.token, suffix);
   const actions: Action[] = [
     {
@@ -218,7 +246,7 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
         name: 'Arbiter / selection',
         status: 'completed',
         conclusion: 'neutral',
-        title: shadow ? 'Shadow: would cancel' : 'Change cancelled',
+        title: inMode(config, { live: 'Change cancelled', shadow: 'Shadow: would cancel' }),
         summary: text,
       },
       {
@@ -226,7 +254,7 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
         key: k(`note/${c.pr}`),
         issue: c.pr,
         marker: markerKey('cancel', c.pr),
-        body: `${markerFor(markerKey('cancel', c.pr))}\n${text} The change #${change} ${shadow ? 'would not ship' : 'will not ship'}.`,
+        body: `${markerFor(markerKey('cancel', c.pr))}\n${text} The change #${change} ${inMode(config, { live: 'will not ship', shadow: 'would not ship' })}.`,
       },
       ...(c.awaiting
         ? [{ kind: 'unlabel' as const, key: k(`unlabel/${c.pr}`), issue: c.pr, label: LABEL_AWAITING }]
@@ -235,13 +263,16 @@ export function planCancel(input: CancelInput): { actions: Action[]; reply: stri
       { kind: 'set-state', key: k(`state/${c.pr}`), pr: c.pr, state: 'withdrawn', reason: text },
     );
   }
+  actions.push({ kind: 'set-change-state', key: k('change-state'), change, state: 'cancelled' });
   const list = candidates.map((c) => `#${c.pr}`).join(', ');
-  const reply = shadow
-    ? `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.`
-    : candidates.length > 0
-      ? `Cancelled #${change}: closed ${list}.`
-      : `Cancelled #${change}; it had no open candidates.`;
-  return { actions: plannedActions(actions, { planner: 'cancel', inputs: input }), reply };
+  const reply = inMode(config, {
+    live:
+      candidates.length > 0
+        ? `Cancelled #${change}: closed ${list}.`
+        : `Cancelled #${change}; it had no open candidates.`,
+    shadow: `Shadow mode: Arbiter would cancel #${change}${candidates.length > 0 ? ` and close ${list}` : ''}; no pull request was changed.`,
+  });
+  return { actions: plannedActions(actions, { planner: 'cancel', inputs: CancelInputs.parse(input) }), reply };
 }
 
 /** A reply to a person's verb. */

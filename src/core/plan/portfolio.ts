@@ -4,6 +4,7 @@
 import type { ArbiterConfig } from '../../config/schema.ts';
 import { renderComparisonComment, type ComparisonRow } from '../render/markdown.ts';
 import { markerFor } from '../render/markers.ts';
+import { inMode } from '../render/mode-words.ts';
 import type { Action } from '../actions.ts';
 import { LABEL_LOST } from '../labels.ts';
 import { describeReadings, mean, type PolicyStep, type PortfolioPolicy } from '../portfolio.ts';
@@ -173,7 +174,6 @@ export function planWideRound(input: WideInput): WidePlan {
     },
   };
 
-  const shadow = input.config.mode === 'shadow';
   const deepList = step.deep.map((n) => `#${n}`).join(', ') || 'nobody';
   const outList = step.out.map((n) => `#${n}`).join(', ');
   const headline = `Wide round (${input.policy}, k = ${k}): ${deepList} ${step.deep.length === 1 ? 'goes' : 'go'} deep${outList ? `; ${outList} ${step.out.length === 1 ? 'closes' : 'close'}` : ''}. Nothing ships from a wide round.`;
@@ -222,7 +222,7 @@ export function planWideRound(input: WideInput): WidePlan {
         criteria: change.criteria,
         rows,
         receipt: wide,
-        shadow,
+        config: input.config,
       }).replace(
         markerFor(`comparison:${change.number}`),
         markerFor(`comparison:${change.number}:wide:${input.portfolio}`),
@@ -230,7 +230,7 @@ export function planWideRound(input: WideInput): WidePlan {
     },
   ];
   // A closed candidate's comment ends with how to bring it back (shadow mode closes nothing).
-  const back = shadow ? '' : ` ${bringBackWords(input.config.commands?.prefix ?? '/arbiter', change.number, null)}`;
+  const back = inMode(input.config, { live: ` ${bringBackWords(prefix, change.number, null)}`, shadow: '' });
   for (const pr of step.out) {
     const reason = reasons.get(pr)!;
     const e = evidence.get(pr)!;

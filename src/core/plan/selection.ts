@@ -20,6 +20,7 @@ import { setRows, setsInRound, setTableRows, withSets, type SetRows } from './se
 export { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { LABEL_AWAITING, LABEL_LOST } from '../labels.ts';
 import { repairMarker } from '../keys.ts';
+import { inMode, type ModeConfig } from '../render/mode-words.ts';
 
 export type { SelectionDisplay } from '../receipt.ts';
 export type { SelectionPlan, Verdict } from '../plan-schema.ts';
@@ -34,9 +35,12 @@ export { decide, type SelectionInput } from './verdict.ts';
  * A person's decision as shadow mode says it: nothing ships on an approval there, so the live
  * words "Approve to ship it" would promise what cannot happen.
  */
-function shadowWhy(why: string): string {
+function personWhy(config: ModeConfig, why: string): string {
   const asked = why.replace(/ Approve to ship it( as it is)? or cancel the change\.$/, '');
-  return `Shadow mode: a person would decide. ${asked} In live mode an approval would ship it; in shadow mode nothing ships.`;
+  return inMode(config, {
+    live: why,
+    shadow: `Shadow mode: a person would decide. ${asked} In live mode an approval would ship it; in shadow mode nothing ships.`,
+  });
 }
 
 export function planSelection(input: SelectionInput): SelectionPlan {
@@ -76,7 +80,6 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
   // Each base branch is its own group with its own rounds: its actions are its own too.
   const k = (suffix: string): string => `${repo}#${change.number}@${input.base}/r${round}/${suffix}`;
   const evidence = byPr(input.siblings);
-  const shadow = config.mode === 'shadow';
   const ranked = new Map<number, RankedCandidate>(ranking.ordered.map((c) => [c.pr, c]));
   const reasons = reasonsFor(input, verdict, ranked);
   const losers = verdict.losers;
@@ -119,12 +122,10 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
   const path = verdict.kind === 'ship' ? mergePathOf(input, verdict.winner) : null;
   const headline =
     verdict.kind === 'ship'
-      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${pathWords(path!, shadow)} (${verdict.risk.risk} risk).`
+      ? `#${verdict.winner} wins: ${winnerSummary(ranked.get(verdict.winner)!, change.criteria.length)}. ${pathWords(path!, config)} (${verdict.risk.risk} risk).`
       : verdict.kind === 'repair'
-        ? `#${verdict.target} is the best candidate; ${shadow ? 'Arbiter would ask for one repair' : 'a repair is requested'}: ${verdict.objective}.`
-        : shadow
-          ? shadowWhy(verdict.why)
-          : verdict.why;
+        ? `#${verdict.target} is the best candidate; ${inMode(config, { live: 'a repair is requested', shadow: 'Arbiter would ask for one repair' })}: ${verdict.objective}.`
+        : personWhy(config, verdict.why);
   // Kept in the receipt, so the next round's comparison can list this one below it.
   receipt.data.headline = headline;
   const display = input.display ?? {};
@@ -133,7 +134,7 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
   const rows: ComparisonRow[] = comparisonRows(
     input,
     ranking,
-    (pr) => outcomeText(verdict, pr, reasons, shadow, path),
+    (pr) => outcomeText(verdict, pr, reasons, config, path),
     chosen,
   );
   const marker = comparisonMarker(change.number, input.base);
@@ -190,10 +191,13 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
       });
       continue;
     }
-    const would = shadow ? 'Shadow mode: Arbiter would close this candidate. ' : '';
+    const would = inMode(config, { live: '', shadow: 'Shadow mode: Arbiter would close this candidate. ' });
     // Every closed loser's comment ends with how to bring it back (a ship verdict's close after its merge).
     const shipped = verdict.kind === 'ship' ? verdict.winner : null;
-    const back = shadow ? '' : ` ${bringBackWords(config.commands.prefix, change.number, shipped)}`;
+    const back = inMode(config, {
+      live: ` ${bringBackWords(config.commands.prefix, change.number, shipped)}`,
+      shadow: '',
+    });
     // The title is the head of the reason: "Lost to #13" (before its ", which …" or ": …").
     lost.push(selectionRun(pr, 'neutral', reason.split(/[:,]/)[0], reason));
     lost.push({
@@ -214,16 +218,19 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
     // The winner's check is written once, with the merge's answer: "Selected: shipped" after the
     // merge (first of `afterShip`, which the claimant's retry or the sweep finishes should it die),
     // else the answer's own check (after-merge.ts), which carries this ranking text too. Shadow
-    // mode merges nothing: its verdict is the check.
-    if (shadow) actions.push(selectionRun(w, 'success', 'Shadow: would ship', headline));
-    const shipped: Action[] = shadow
-      ? []
-      : [
-          {
-            ...selectionRun(w, 'success', 'Selected: shipped', `${headline}\n\n#${w} was merged.`),
-            key: k(`check/shipped/${w}`),
-          },
-        ];
+    // mode merges nothing: the filter keeps the merge back, and `afterShip` follows at once, its
+    // check saying what would ship.
+    const shipped: Action[] = [
+      {
+        ...selectionRun(
+          w,
+          'success',
+          inMode(config, { live: 'Selected: shipped', shadow: 'Shadow: would ship' }),
+          inMode(config, { live: `${headline}\n\n#${w} was merged.`, shadow: headline }),
+        ),
+        key: k(`check/shipped/${w}`),
+      },
+    ];
     if (evidence.get(w)!.labels.includes(LABEL_AWAITING))
       actions.push({ kind: 'unlabel', key: k(`unlabel/${w}`), issue: w, label: LABEL_AWAITING });
     actions.push({ kind: 'set-state', key: k(`state/${w}`), pr: w, state: 'selected', reason: headline });
@@ -254,8 +261,9 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
       ),
       key: k(`check/refused/${pr}`),
     }));
-    // A strict branch: the winner may be behind its base, and then its branch is updated first.
-    const strict = input.merge?.[String(w)]?.strict === true && !shadow;
+    // A strict branch: the winner may be behind its base, and then its branch is updated first
+    // (shadow mode updates nothing: the filter keeps the update back, and no answer follows).
+    const strict = input.merge?.[String(w)]?.strict === true;
     const updatedRows = rows.map((r) =>
       losers.includes(r.evidence.pr)
         ? { ...r, outcome: `open: ${r.outcome}` }
@@ -303,14 +311,15 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
         trigger: 'selection',
       },
     };
-    const asked = shadow
-      ? `Shadow mode: Arbiter would ask for one more attempt (${reason}); nothing was dispatched.`
-      : `Arbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`;
+    const asked = inMode(config, {
+      live: `Arbiter asked for one more attempt (${reason}). A push to this branch or a new candidate for #${change.number} opens the next round.`,
+      shadow: `Shadow mode: Arbiter would ask for one more attempt (${reason}); nothing was dispatched.`,
+    });
     actions.push(
       selectionRun(
         t,
         'neutral',
-        shadow ? 'Shadow: would ask for a repair' : 'Repair requested',
+        inMode(config, { live: 'Repair requested', shadow: 'Shadow: would ask for a repair' }),
         `${headline}\n\n${asked}`,
         true,
       ),
@@ -343,9 +352,10 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
       key: k(`repair-note`),
       issue: change.number,
       marker: repairMarker(change.number),
-      body: shadow
-        ? `${markerFor(repairMarker(change.number))}\nShadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`
-        : `${markerFor(repairMarker(change.number))}\nArbiter requested one repair of #${t} (objective: ${verdict.objective}).${checkWords} If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+      body: `${markerFor(repairMarker(change.number))}\n${inMode(config, {
+        live: `Arbiter requested one repair of #${t} (objective: ${verdict.objective}).${checkWords} If nothing arrives within ${Math.round(config.repair.timeout / 60)} minutes, the change goes to a person.`,
+        shadow: `Shadow mode: Arbiter would ask for one repair of #${t} (objective: ${verdict.objective}); nothing was dispatched and the Change's one repair is still unused.`,
+      })}`,
     });
   } else if (!setShips) {
     actions.push(
@@ -355,14 +365,14 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
         base: input.base,
         before: verdict.before,
         winner: verdict.winner,
-        why: shadow ? shadowWhy(verdict.why) : verdict.why,
+        why: personWhy(config, verdict.why),
         evidence,
         heads: new Map([...evidence].map(([pr, e]) => [pr, e.headSha])),
         titles: display.titles,
         repoUrl,
         prefix: config.commands.prefix,
         reviewers: input.reviewers,
-        shadow,
+        config,
         losers,
         buttons: input.buttons,
         text,

@@ -57,7 +57,8 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
     repoUrl: inputs?.display?.repoUrl ?? null,
     prefix,
     reviewers: input.reviewers,
-    shadow: inputs?.config.mode === 'shadow',
+    // The words of the mode the round was decided in (a repair is claimed in live mode only).
+    config: inputs?.config ?? { mode: 'live' },
     losers: input.decided?.verdict.losers ?? [],
     buttons: input.buttons,
     title: () => 'Repair timed out: a person must decide',

@@ -4,6 +4,7 @@
 import type { Receipt } from '../receipt.ts';
 import { blocks, BODY_LIMIT, cell, prLink, shorten, type RepoUrl } from './markdown.ts';
 import { markerFor } from './markers.ts';
+import type { ModeConfig } from './mode-words.ts';
 
 export const DASHBOARD_TITLE = 'Arbiter dashboard';
 /** The hidden marker that names the dashboard issue (only on an issue Arbiter opened). */
@@ -41,7 +42,8 @@ export interface DashboardDecision {
 export interface DashboardView {
   repoUrl: RepoUrl;
   prefix: string;
-  shadow: boolean;
+  /** The configured mode: shadow mode's dashboard says what would wait, and that nothing was changed. */
+  config: ModeConfig;
   waiting: WaitingChange[];
   rounds: OpenRound[];
   /** Newest first; at most DASHBOARD_DECISIONS are shown. */
@@ -67,6 +69,7 @@ function configSection(view: DashboardView): string | null {
   );
 }
 
+const isShadow = (view: { config: ModeConfig }): boolean => view.config.mode === 'shadow';
 const issueLink = (repoUrl: RepoUrl, n: number): string => (repoUrl ? `[#${n}](${repoUrl}/issues/${n})` : `#${n}`);
 const oneLine = (text: string, max: number): string => shorten(text.replace(/\s+/g, ' ').trim(), max);
 
@@ -80,7 +83,7 @@ function actionOf(view: DashboardView, w: WaitingChange): string {
 }
 
 function waitingTable(view: DashboardView, items: WaitingChange[], whyMax: number): string {
-  if (items.length === 0) return view.shadow ? 'Nothing would wait for a person.' : 'Nothing waits for a person.';
+  if (items.length === 0) return isShadow(view) ? 'Nothing would wait for a person.' : 'Nothing waits for a person.';
   const rows = items.map((w) => {
     const candidate =
       w.winner !== null
@@ -122,10 +125,10 @@ function render(
   whyMax: number,
   cut: string | null,
 ): string {
-  const verb = view.shadow ? 'would wait' : 'waits';
+  const verb = isShadow(view) ? 'would wait' : 'waits';
   return blocks(
     markerFor(DASHBOARD_MARKER),
-    view.shadow
+    isShadow(view)
       ? '> Shadow mode: Arbiter changes no pull request. What it lists below is what it would do; this issue is the only thing it writes besides its comments and checks.'
       : null,
     configSection(view),
@@ -174,7 +177,8 @@ const prs = (v: unknown): string =>
 /** A receipt's kind and data, kept together per kind. */
 type KindAndData<R> = R extends Receipt ? Pick<R, 'kind' | 'data'> : never;
 
-export function describeDecision(r: KindAndData<Receipt>, shadow: boolean): string {
+export function describeDecision(r: KindAndData<Receipt>, config: ModeConfig): string {
+  const shadow = isShadow({ config });
   switch (r.kind) {
     case 'CANDIDATE_SELECTION':
       return text(r.data.headline) ?? `selection: ${text(r.data.verdict) ?? 'decided'}`;

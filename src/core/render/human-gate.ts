@@ -4,6 +4,7 @@ import type { CandidateEvidence, Criterion, CriterionStatus } from '../types.ts'
 import { blocks, prLink, shorten, type RepoUrl } from './markdown.ts';
 import { markerFor } from './markers.ts';
 import { STATUS_ORDER, statusExplained } from './vocabulary.ts';
+import type { ModeConfig } from './mode-words.ts';
 
 /** Each status a person must weigh, in the vocabulary's words, in the order they are listed. */
 export const MISSING_WORDS: [CriterionStatus, string][] = STATUS_ORDER.filter((s) => s !== 'met').map((s) => [
@@ -26,14 +27,26 @@ export interface HumanGateInput {
   criteria: Criterion[];
   evidence: CandidateEvidence | undefined;
   prefix: string;
-  /** `@alice`, `@org/team`: asked to review (config reviewers, else CODEOWNERS, else the Change's author). */
+  /**
+   * `@alice`, `@org/team`: asked to review (config reviewers, else CODEOWNERS, else the Change's
+   * author). Shadow mode asks nobody, so it mentions nobody: a mention notifies.
+   */
   mentions: string[];
   /** Closed losers a person may bring back. */
   losers: number[];
   repoUrl: RepoUrl;
-  /** Shadow mode: nothing ships, so the ways out are what would ship it in live mode. */
-  shadow?: boolean;
+  /** The configured mode. Shadow mode: nothing ships, so the ways out are what would ship it in live mode. */
+  config: ModeConfig;
 }
+
+const isShadow = (input: { config: ModeConfig }): boolean => input.config.mode === 'shadow';
+/** Who is asked, as the comment names them: nobody in shadow mode, which asks nobody. */
+const mentionsOf = (input: { config: ModeConfig; mentions: string[] }): string[] =>
+  isShadow(input) ? [] : input.mentions;
+const decisionNeeded = (input: { config: ModeConfig; mentions: string[] }): string | null => {
+  const mentions = mentionsOf(input);
+  return mentions.length > 0 ? `${mentions.join(' ')}: your decision is needed.` : null;
+};
 
 /** The criteria of one candidate that are not met, grouped by why, as list items. */
 export function missingCriteria(criteria: Criterion[], evidence: CandidateEvidence | undefined): string[] {
@@ -50,10 +63,10 @@ export function missingCriteria(criteria: Criterion[], evidence: CandidateEviden
 
 /** The ways out, each a thing to do and where. */
 export function gateActions(
-  input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl' | 'shadow'>,
+  input: Pick<HumanGateInput, 'pr' | 'winner' | 'change' | 'prefix' | 'losers' | 'repoUrl' | 'config'>,
 ): string {
   const here = prLink(input.repoUrl, input.pr);
-  if (input.shadow) return shadowGateActions(input, here);
+  if (isShadow(input)) return shadowGateActions(input, here);
   const ship = [
     `- approve ${here} in a review (write access);`,
     `- or comment \`${input.prefix} promote\` on ${here};`,
@@ -71,6 +84,18 @@ export function gateActions(
   return blocks(`**To ship ${here}**, do one of:`, ship.join('\n'), '**Otherwise**:', other.join('\n'));
 }
 
+/** What would stop the Change, or ship a loser instead, in shadow mode's words. */
+function shadowOtherWays(input: Pick<HumanGateInput, 'change' | 'prefix' | 'losers' | 'repoUrl'>): string[] {
+  return [
+    `- the comment \`${input.prefix} cancel\` on #${input.change} would stop the Change.`,
+    ...(input.losers.length > 0
+      ? [
+          `- reopening a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}) and the comment \`${input.prefix} promote\` on it would ship it instead.`,
+        ]
+      : []),
+  ];
+}
+
 /** The ways out in shadow mode: each is what would ship or stop it in live mode; here nothing would change. */
 function shadowGateActions(
   input: Pick<HumanGateInput, 'change' | 'prefix' | 'losers' | 'repoUrl'>,
@@ -81,19 +106,11 @@ function shadowGateActions(
     `- or the comment \`${input.prefix} promote\` on ${here};`,
     `- or **Promote** on its \`Arbiter / selection\` check run.`,
   ];
-  const other = [
-    `- the comment \`${input.prefix} cancel\` on #${input.change} would stop the Change.`,
-    ...(input.losers.length > 0
-      ? [
-          `- reopening a candidate that lost (${input.losers.map((n) => prLink(input.repoUrl, n)).join(', ')}) and the comment \`${input.prefix} promote\` on it would ship it instead.`,
-        ]
-      : []),
-  ];
   return blocks(
     `**In live mode, any one of these would ship ${here}** (shadow mode: Arbiter answers, and nothing would be merged):`,
     ship.join('\n'),
     '**Otherwise**:',
-    other.join('\n'),
+    shadowOtherWays(input).join('\n'),
   );
 }
 
@@ -101,15 +118,16 @@ function shadowGateActions(
 export function renderHumanGate(input: HumanGateInput): string {
   const here = prLink(input.repoUrl, input.pr);
   const named = `${here}${input.title ? ` (${shorten(input.title, 60)})` : ''}${input.evidence?.author ? ` by @${input.evidence.author}` : ''}`;
+  const shadow = isShadow(input);
   const lead =
     input.winner === input.pr
-      ? `${named} is the best candidate for #${input.change}, and a person ${input.shadow ? 'would decide whether it ships' : 'must decide whether it ships'}.`
-      : `${named} is one of ${input.candidates.length} candidates for #${input.change} that a person ${input.shadow ? 'would choose' : 'must choose'} between.`;
+      ? `${named} is the best candidate for #${input.change}, and a person ${shadow ? 'would decide whether it ships' : 'must decide whether it ships'}.`
+      : `${named} is one of ${input.candidates.length} candidates for #${input.change} that a person ${shadow ? 'would choose' : 'must choose'} between.`;
   const missing = missingCriteria(input.criteria, input.evidence);
   return blocks(
     markerFor(input.marker),
-    `### Arbiter: ${here} ${input.shadow ? 'would wait' : 'waits'} for a person`,
-    input.mentions.length > 0 ? `${input.mentions.join(' ')}: your decision is needed.` : null,
+    `### Arbiter: ${here} ${shadow ? 'would wait' : 'waits'} for a person`,
+    decisionNeeded(input),
     lead,
     `**Why**: ${input.why}`,
     missing.length > 0 ? `Criteria not met on ${here}:\n\n${missing.join('\n')}` : null,
@@ -119,7 +137,7 @@ export function renderHumanGate(input: HumanGateInput): string {
 
 export interface TiedGateInput extends Pick<
   HumanGateInput,
-  'marker' | 'candidates' | 'change' | 'why' | 'criteria' | 'prefix' | 'mentions' | 'losers' | 'repoUrl'
+  'marker' | 'candidates' | 'change' | 'why' | 'criteria' | 'prefix' | 'mentions' | 'losers' | 'repoUrl' | 'config'
 > {
   titles?: Record<string, string>;
   evidence: ReadonlyMap<number, CandidateEvidence>;
@@ -137,6 +155,20 @@ export function renderTiedGate(input: TiedGateInput): string {
       ? `${head}:\n${missing.map((m) => `  ${m}`).join('\n')}`
       : `${head}: every criterion met.`;
   });
+  const shadow = isShadow(input);
+  return blocks(
+    markerFor(input.marker),
+    `### Arbiter: ${listed} ${shadow ? 'would wait' : 'wait'} for a person to choose one`,
+    decisionNeeded(input),
+    `${listed} are tied for #${input.change}; a person ${shadow ? 'would choose' : 'must choose'} which ships.`,
+    `**Why**: ${input.why}`,
+    `Criteria not met, by candidate:\n\n${each.join('\n')}`,
+    shadow ? shadowTiedWays(input) : tiedWays(input),
+  );
+}
+
+/** How a person ships one of the tied candidates, or stops the Change. */
+function tiedWays(input: Pick<TiedGateInput, 'change' | 'prefix' | 'losers' | 'repoUrl'>): string {
   const ship = [
     `- approve it in a review (write access);`,
     `- or comment \`${input.prefix} promote\` on it;`,
@@ -151,15 +183,24 @@ export function renderTiedGate(input: TiedGateInput): string {
       : []),
   ];
   return blocks(
-    markerFor(input.marker),
-    `### Arbiter: ${listed} wait for a person to choose one`,
-    input.mentions.length > 0 ? `${input.mentions.join(' ')}: your decision is needed.` : null,
-    `${listed} are tied for #${input.change}; a person must choose which ships.`,
-    `**Why**: ${input.why}`,
-    `Criteria not met, by candidate:\n\n${each.join('\n')}`,
     `**To ship one of them**, on that pull request do one of:`,
     ship.join('\n'),
     '**Otherwise**:',
     other.join('\n'),
+  );
+}
+
+/** The tie's ways out in shadow mode: what would ship one of them in live mode; here nothing would change. */
+function shadowTiedWays(input: Pick<TiedGateInput, 'change' | 'prefix' | 'losers' | 'repoUrl'>): string {
+  const ship = [
+    `- an approval of it in a review (write access);`,
+    `- or the comment \`${input.prefix} promote\` on it;`,
+    `- or **Promote** on its \`Arbiter / selection\` check run.`,
+  ];
+  return blocks(
+    `**In live mode, any one of these on one of them would ship it** (shadow mode: Arbiter answers, and nothing would be merged):`,
+    ship.join('\n'),
+    '**Otherwise**:',
+    shadowOtherWays(input).join('\n'),
   );
 }

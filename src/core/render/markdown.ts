@@ -6,6 +6,7 @@ import type { EarlierRound, Receipt } from '../receipt.ts';
 import { markerFor, receiptMarker } from './markers.ts';
 import { criteriaWord } from '../reasons.ts';
 import { LEGEND, STATUS_ICON } from './vocabulary.ts';
+import type { ModeConfig } from './mode-words.ts';
 
 /** GitHub's limit for a comment body and a check run's summary or text. */
 export const BODY_LIMIT = 65_535;
@@ -114,7 +115,8 @@ export interface ComparisonInput {
   criteria: Criterion[];
   rows: ComparisonRow[];
   receipt: Receipt;
-  shadow: boolean;
+  /** The configured mode: shadow mode's comparison opens by saying nothing was changed. */
+  config: ModeConfig;
   repoUrl?: RepoUrl;
   earlier?: EarlierRound[];
   /** Paragraphs below the matrix (the linked pull requests that were not compared): apart from the outcome list. */
@@ -136,7 +138,9 @@ export function renderComparisonComment(input: ComparisonInput): string {
     return blocks(
       markerFor(`comparison:${input.change}`),
       `### Arbiter: comparison of the candidates for #${input.change} (round ${input.round})`,
-      input.shadow ? '> Shadow mode: this is what Arbiter would do; no pull request was changed.' : null,
+      input.config.mode === 'shadow'
+        ? '> Shadow mode: this is what Arbiter would do; no pull request was changed.'
+        : null,
       `**${input.headline.trim()}**`,
       ...input.notes,
       renderOutcomes(input.rows, repoUrl),
