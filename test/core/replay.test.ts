@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SELECTION_BUTTONS } from '../../src/core/buttons.ts';
-import { setHeadsKey, type SetRecord } from '../../src/core/candidate-set.ts';
+import type { SetRecord } from '../../src/core/candidate-set.ts';
 import { planSelection, type SelectionInput } from '../../src/core/plan/selection.ts';
 import { rankCandidates } from '../../src/core/rank.ts';
 import { replayReceipt } from '../../src/core/replay.ts';
@@ -18,6 +18,7 @@ import { createStore } from '../../src/store/store.ts';
 import { createTempDatabase } from '../../sim/runner/temp-database.ts';
 import { TEST_DATABASE_URL } from '../store/backends.ts';
 import { configOf } from '../support/selection-world.ts';
+import { judgedSet, ordinaryChanges } from '../support/set-records.ts';
 
 const crit: Criterion[] = [1, 2, 3].map((i) => ({ id: `AC${i}`, text: `Criterion ${i}`, check: null }));
 
@@ -213,38 +214,16 @@ describe('npm run replay -- RECEIPT.json', () => {
 
 describe('replaying a selection with a candidate set', () => {
   const heads = { 'acme/api#7': 'a'.repeat(40), 'acme/ui#9': 'b'.repeat(40) };
-  const set = (statuses: CriterionStatus[]): SetRecord => ({
-    change: { repo: 'acme/planner', number: 42 },
-    name: 'good',
-    first: { repo: 'acme/api', number: 7 },
-    parts: [
-      { repo: 'acme/api', number: 7 },
-      { repo: 'acme/ui', number: 9 },
-    ],
-    seen: [],
-    state: 'candidate',
-    reason: '',
-    heads,
-    gate: { settled: true, promotable: true, reason: 'every required check of every member passed', passing: 2 },
-    acceptance: {
-      heads: setHeadsKey(heads),
-      evidence: {
-        status: statuses.every((s) => s === 'met') ? 'pass' : 'fail',
-        results: crit.map((c, i) => ({ id: c.id, status: statuses[i]!, citation: null, reason: '', source: 'small' })),
-        truncated: false,
-        modelCalls: { small: 1, large: 0 },
-      },
-    },
-    // Each member's changes at its head, read for the risk policy (the default one applies to both).
-    changes: Object.entries(heads).map(([member, headSha]) => ({
-      member,
-      headSha,
-      changedPaths: ['src/search.ts'],
-      changedLines: 10,
-      labels: [],
-      policy: { autoShip: ['low', 'medium'], rules: configOf().policy.rules },
-    })),
-  });
+  const set = (statuses: CriterionStatus[]): SetRecord =>
+    judgedSet({
+      change: { repo: 'acme/planner', number: 42 },
+      heads,
+      criteria: crit,
+      statuses,
+      // Each member's changes at its head, read for the risk policy (the default one applies to both).
+      changes: ordinaryChanges(heads, { autoShip: ['low', 'medium'], rules: configOf().policy.rules }),
+    });
+
   const withSet = (statuses: CriterionStatus[]): SelectionInput => ({
     ...input([evidence(12, ['met', 'not_met', 'met'])]),
     config: configOf({ repair: { enabled: false } }),

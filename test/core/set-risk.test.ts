@@ -5,7 +5,7 @@
 // member and file held it, a set of ordinary files ships.
 import { describe, expect, it } from 'vitest';
 import { SELECTION_BUTTONS } from '../../src/core/buttons.ts';
-import { setHeadsKey, type MemberChanges, type SetRecord } from '../../src/core/candidate-set.ts';
+import type { MemberChanges, SetRecord } from '../../src/core/candidate-set.ts';
 import { planSelection, type SelectionInput } from '../../src/core/plan/selection.ts';
 import { setHeldWhy, type RankedSet } from '../../src/core/plan/set-rank.ts';
 import { assessSetRisk } from '../../src/core/plan/set-risk.ts';
@@ -14,6 +14,7 @@ import type { RiskPolicy } from '../../src/core/types.ts';
 import { diagnose } from '../../src/judge/diagnostics.ts';
 import { renderGfm } from '../support/gfm.ts';
 import { configOf } from '../support/selection-world.ts';
+import { judgedSet } from '../support/set-records.ts';
 
 const DEFAULT = configOf().policy;
 const HEADS = { 'acme/api#7': 'a'.repeat(40), 'acme/ui#9': 'b'.repeat(40) };
@@ -29,30 +30,12 @@ const changed = (member: keyof typeof HEADS, paths: string[], over: Partial<Memb
 const ORDINARY = [changed('acme/api#7', ['src/search.ts']), changed('acme/ui#9', ['src/box.ts'])];
 
 function record(changes: MemberChanges[] | undefined): SetRecord {
-  return {
-    change: { repo: 'acme/app', number: 42 },
-    name: 'good',
-    first: { repo: 'acme/api', number: 7 },
-    parts: [
-      { repo: 'acme/api', number: 7 },
-      { repo: 'acme/ui', number: 9 },
-    ],
-    seen: [],
-    state: 'candidate',
-    reason: '',
+  return judgedSet({
     heads: HEADS,
-    gate: { settled: true, promotable: true, reason: 'every required check of every member passed', passing: 2 },
-    acceptance: {
-      heads: setHeadsKey(HEADS),
-      evidence: {
-        status: 'pass',
-        results: [{ id: 'AC1', status: 'met', citation: null, reason: '', source: 'small' }],
-        truncated: false,
-        modelCalls: { small: 1, large: 0 },
-      },
-    },
-    ...(changes ? { changes } : {}),
-  };
+    criteria: [{ id: 'AC1', text: 'Criterion 1', check: null }],
+    statuses: ['met'],
+    changes,
+  });
 }
 
 describe('a set’s risk (assessSetRisk)', () => {

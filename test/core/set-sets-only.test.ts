@@ -4,53 +4,25 @@
 // again after a trip through JSON as the store keeps it; one flipped recorded input replays as a
 // different decision. Pure tables.
 import { describe, expect, it } from 'vitest';
-import { setHeadsKey, type SetRecord } from '../../src/core/candidate-set.ts';
+import type { SetRecord } from '../../src/core/candidate-set.ts';
 import { isSetsOnly, planSetsOnlyRound, setsDiagnostics } from '../../src/core/plan/sets-only.ts';
 import { SelectionReceipt, type SelectionInputs } from '../../src/core/receipt.ts';
 import { readReceiptMarker } from '../../src/core/render/markers.ts';
 import { describeReplay, replayReceipt } from '../../src/core/replay.ts';
 import type { Criterion, CriterionStatus } from '../../src/core/types.ts';
 import { configOf } from '../support/selection-world.ts';
+import { API7 as api, judgedSet, ordinaryChanges, UI9 as ui } from '../support/set-records.ts';
 
 const crit: Criterion[] = [1, 2].map((i) => ({ id: `AC${i}`, text: `Criterion ${i}`, check: null }));
-const api = { repo: 'acme/api', number: 7 };
-const ui = { repo: 'acme/ui', number: 9 };
 
 function set(name: string, statuses: CriterionStatus[], over: Partial<SetRecord> = {}): SetRecord {
   const heads = {
     [`acme/api#${api.number}`]: `${name}-a`.padEnd(40, 'a'),
     [`acme/ui#${ui.number}`]: `${name}-b`.padEnd(40, 'b'),
   };
-  return {
-    change: { repo: 'acme/app', number: 42 },
-    name,
-    first: api,
-    parts: [api, ui],
-    seen: [api, ui],
-    state: 'candidate',
-    reason: '',
-    heads,
-    gate: { settled: true, promotable: true, reason: 'every required check of every member passed', passing: 2 },
-    acceptance: {
-      heads: setHeadsKey(heads),
-      evidence: {
-        status: statuses.every((s) => s === 'met') ? 'pass' : 'fail',
-        results: crit.map((c, i) => ({ id: c.id, status: statuses[i]!, citation: null, reason: '', source: 'small' })),
-        truncated: false,
-        modelCalls: { small: 1, large: 0 },
-      },
-    },
-    // Ordinary files in both members: the default risk rules ship them.
-    changes: Object.entries(heads).map(([member, headSha]) => ({
-      member,
-      headSha,
-      changedPaths: ['src/search.ts'],
-      changedLines: 10,
-      labels: [],
-      policy: { autoShip: ['low', 'medium'], rules: configOf().policy.rules },
-    })),
-    ...over,
-  };
+  // Ordinary files in both members: the default risk rules ship them.
+  const changes = ordinaryChanges(heads, { autoShip: ['low', 'medium'], rules: configOf().policy.rules });
+  return { ...judgedSet({ name, heads, criteria: crit, statuses, changes }), seen: [api, ui], ...over };
 }
 
 /** The inputs decideSetsOnly (workflows/set-ship.ts) gives the planner. */
