@@ -14,6 +14,7 @@ import type { ChangeRow, Store } from '../../src/store/types.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
 import { criteriaHash } from '../../src/workflows/evidence.ts';
 import { executePlan } from '../../src/workflows/execute.ts';
+import { afterMerged } from '../../src/workflows/promote.ts';
 import { checkAction } from '../../src/core/actions.ts';
 import { FakeGitHub, type FakeCheck } from './fake-github.ts';
 
@@ -284,3 +285,23 @@ export async function seedGroup(
   world.gh.resetRecord();
   return change;
 }
+
+/**
+ * The merge's own webhook for `pr` on `main`, handled by a run under `token`: the merged head is
+ * `shaOf(pr)`; `by` a person's login, or null for Arbiter's own merge.
+ */
+export const mergedWebhook = (
+  w: World,
+  change: ChangeRow,
+  pr: number,
+  opts: { token?: string; by?: string | null; round?: number } = {},
+): Promise<void> =>
+  afterMerged(w.ctx(opts.token ?? 'delivery:merged'), {
+    change,
+    base: 'main',
+    pr,
+    sha: shaOf(pr),
+    by: opts.by ?? null,
+    round: opts.round ?? 1,
+    scope: 'merged',
+  });

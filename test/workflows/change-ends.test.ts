@@ -11,12 +11,19 @@ import type { ChangeRow } from '../../src/store/types.ts';
 import { recordCandidate } from '../../src/workflows/candidates.ts';
 import { runSteps, verifyAndSelect } from '../../src/workflows/flow.ts';
 import { cancelChange, rejectByPerson } from '../../src/workflows/people.ts';
-import { afterMerged } from '../../src/workflows/promote.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { expireRepair } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
-import { configOf, makeWorld, seedGroup, seedSibling, shaOf, type World } from '../support/selection-world.ts';
+import {
+  configOf,
+  makeWorld,
+  mergedWebhook,
+  seedGroup,
+  seedSibling,
+  shaOf,
+  type World,
+} from '../support/selection-world.ts';
 
 const AWAITING = 'arbiter:awaiting-approval';
 const PENDING = [{ name: 'test', conclusion: 'pending' as const }];
@@ -129,15 +136,7 @@ describe('a candidate that leaves: its own in-progress checks are completed, neu
     const change = await groupWithPendingSibling();
     w.gh.pull(12).merged = true;
     w.gh.pull(12).state = 'closed';
-    await afterMerged(w.ctx('merged-12'), {
-      change,
-      base: 'main',
-      pr: 12,
-      sha: shaOf(12),
-      by: 'maintainer',
-      round: 1,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 12, { token: 'merged-12', by: 'maintainer' });
     expect((await w.store.getCandidate(key, 13))?.state).toBe('stale');
     expect(w.gh.pull(13).state).toBe('closed');
     expectOwnChecksEnded(13, /Superseded: #12 shipped/);
@@ -200,15 +199,7 @@ describe('arbiter:awaiting-approval goes when its reason ends', () => {
     await seedSibling(w, change, { pr: 14 });
     w.gh.pull(14).merged = true;
     w.gh.pull(14).state = 'closed';
-    await afterMerged(w.ctx('merged-14'), {
-      change,
-      base: 'main',
-      pr: 14,
-      sha: shaOf(14),
-      by: 'maintainer',
-      round: 2,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 14, { token: 'merged-14', by: 'maintainer', round: 2 });
     expect(w.gh.pull(12).labels).not.toContain(AWAITING);
     expect(w.gh.pull(12).state).toBe('closed');
   });

@@ -3,12 +3,11 @@
 // and reads GitHub only after the claimant acted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
-import { afterMerged } from '../../src/workflows/promote.ts';
 import { selectionStep } from '../../src/workflows/select.ts';
 import { RESUME_BUDGET, resumeAbandonedRounds } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
-import { configOf, makeWorld, seedGroup, seedSibling, shaOf } from '../support/selection-world.ts';
+import { configOf, makeWorld, mergedWebhook, seedGroup, seedSibling, shaOf } from '../support/selection-world.ts';
 
 const KEY = 'acme/todo';
 const kinds = (receipts: { kind: string }[]): string[] => receipts.map((r) => r.kind);
@@ -127,15 +126,7 @@ describe('selection step faults', () => {
     await expect(selectionStep(w.ctx('delivery:claimant'), 42, 'main')).rejects.toThrow(/401/);
     expect(w.gh.pull(13).merged).toBe(true);
     // The merge's own webhook (another run) ships the Change; it leaves #14's claimed close to the claimant.
-    await afterMerged(w.ctx('delivery:merged'), {
-      change,
-      base: 'main',
-      pr: 13,
-      sha: shaOf(13),
-      by: null,
-      round: 1,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 13);
     expect((await opened.store.getChange(KEY, 42))?.state).toBe('shipped');
     expect(w.gh.pull(14).state).toBe('open');
     // The claimant's retry carries the decided round through: #14 closes as lost, its check says so.
@@ -162,15 +153,7 @@ describe('selection step faults', () => {
     expect(w.gh.pull(13).merged).toBe(true);
     expect(w.gh.checkOn(13, 'Arbiter / selection')?.status).toBe('in_progress');
     // The merge's own webhook leaves the check to the round's plan (it carries the decision's text).
-    await afterMerged(w.ctx('delivery:merged'), {
-      change,
-      base: 'main',
-      pr: 13,
-      sha: shaOf(13),
-      by: null,
-      round: 1,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 13);
     expect(w.gh.checkOn(13, 'Arbiter / selection')?.status).toBe('in_progress');
     await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
@@ -195,15 +178,7 @@ describe('selection step faults', () => {
     expect(w.gh.pull(13).merged).toBe(true);
     await selectionStep(w.ctx('delivery:claimant'), 42, 'main');
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({ status: 'completed', conclusion: 'success' });
-    await afterMerged(w.ctx('delivery:merged'), {
-      change,
-      base: 'main',
-      pr: 13,
-      sha: shaOf(13),
-      by: null,
-      round: 1,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 13);
     expect(w.gh.checkOn(13, 'Arbiter / selection')).toMatchObject({
       status: 'completed',
       conclusion: 'success',

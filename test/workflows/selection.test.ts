@@ -7,11 +7,11 @@ import { replayReport, replayStored } from '../../src/replay/stored.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { selectAndFollow } from '../../src/workflows/flow.ts';
 import { promoteByPerson } from '../../src/workflows/person-promote.ts';
-import { afterMerged } from '../../src/workflows/promote.ts';
 import { BACKENDS, openBackend, type OpenedBackend } from '../store/backends.ts';
 import {
   configOf,
   makeWorld,
+  mergedWebhook,
   seedGroup,
   seedSibling,
   shaOf,
@@ -317,15 +317,7 @@ describe.each(BACKENDS)('selection step on %s', (backend) => {
     w.gh.pull(13).mergeable = true;
     const promoted = await promoteByPerson(w.ctx('promote-13'), 13, 'maintainer', 'comment');
     expect(promoted.ok).toBe(true);
-    await afterMerged(w.ctx('merged-13'), {
-      change,
-      base: 'main',
-      pr: 13,
-      sha: shaOf(13),
-      by: null,
-      round: 1,
-      scope: 'merged',
-    });
+    await mergedWebhook(w, change, 13, { token: 'merged-13' });
     expect(w.gh.pull(12)).toMatchObject({ state: 'closed', labels: ['arbiter:lost'] });
     expect(w.gh.checkOn(12, 'Arbiter / selection')?.title).toBe('Lost to #13');
     expect((await store.getCandidate(KEY, 12))?.state).toBe('rejected');
