@@ -1,19 +1,16 @@
 // Shared by the reliability suite: loading its scenarios, playing them, and the comparisons every
 // fault test makes (duplicate writes, final state, the list of writes an undisturbed run makes).
 import { fileURLToPath } from 'node:url';
-import {
-  loadScenarioFile,
-  runScenario,
-  type RunOptions,
-  type Scenario,
-  type Transcript,
-} from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
+import { playStory, type StoryOptions } from '../support/play.ts';
+import { TEST_DATABASE_URL } from '../store/backends.ts';
 
 export const SELECTION = 'Arbiter / selection';
 export const ACCEPTANCE = 'Arbiter / acceptance';
 export const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
-export const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL the test set-up brought (the machine's, or an embedded one). */
+export const PG_URL = TEST_DATABASE_URL;
 
 /** Each run boots the real app and plays a whole story: minutes on a busy machine. */
 export const SLOW = { timeout: 600_000 };
@@ -21,12 +18,13 @@ export const SLOW = { timeout: 600_000 };
 export const loadReliability = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/reliability/${name}.yml`, import.meta.url)));
 
+/** Plays the story (on PostgreSQL unless `store: 'pglite'`), keeping its readable lines. */
 export async function play(
   s: Scenario,
-  opts: Omit<RunOptions, 'log'> = {},
+  opts: Omit<StoryOptions, 'log'> = {},
 ): Promise<{ t: Transcript; lines: string[] }> {
   const lines: string[] = [];
-  const t = expectRendersClean(await runScenario(s, { ...opts, log: (l) => lines.push(l) }));
+  const t = expectRendersClean(await playStory(s, { ...opts, log: (l) => lines.push(l) }));
   return { t, lines };
 }
 

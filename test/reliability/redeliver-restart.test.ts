@@ -10,7 +10,6 @@ import {
   killedAfter,
   loadReliability,
   outcome,
-  PG_URL,
   play,
   SLOW,
   withFaults,
@@ -82,6 +81,7 @@ describe('a webhook that failed before reaching Arbiter, recovered at the next s
         restart: [{ at: 1 }],
       });
       const { t, lines } = await play(faulted, {
+        store: 'pglite',
         inspect: (gh) => {
           attempts = gh.hookAttempts.map((a) => ({ ...a }));
         },
@@ -111,10 +111,9 @@ for (const backend of ['PGlite', 'PostgreSQL'] as const) {
       'four kills, four fresh processes on the same store: the same final state and writes, none repeated',
       SLOW,
       async () => {
-        const { t } = await play(
-          withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }),
-          backend === 'PostgreSQL' ? { databaseUrl: PG_URL } : {},
-        );
+        const { t } = await play(withFaults(base, { restart: KILL_POINTS.map((p) => ({ after: p.after, nth: 1 })) }), {
+          store: backend === 'PostgreSQL' ? 'postgres' : 'pglite',
+        });
         expect(t.restarts).toHaveLength(KILL_POINTS.length);
         const kills = killedAfter(t);
         KILL_POINTS.forEach((p, i) => expect(kills[i]).toMatch(p.killed));

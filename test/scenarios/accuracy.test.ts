@@ -5,16 +5,17 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 
 const ACCEPTANCE = 'Arbiter / acceptance';
 const SELECTION = 'Arbiter / selection';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = (s: Scenario): Promise<Transcript> => playStory(s);
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const merges = (t: Transcript) => applied(t).filter((w) => w.summary.startsWith('merge '));
 

@@ -6,20 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import {
-  loadScenarioFile,
-  parseScenario,
-  runScenario,
-  type Scenario,
-  type Transcript,
-} from '../../sim/runner/index.ts';
+import { loadScenarioFile, parseScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 
 const SELECTION = 'Arbiter / selection';
 const SLOW = { timeout: 300_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const run = (scenario: Scenario): Promise<Transcript> => runScenario(scenario, { log: () => {} });
+const run = (scenario: Scenario): Promise<Transcript> => playStory(scenario);
 /** The story cut before time `at`: its events before then, played until `at`. */
 const cutAt = (s: Scenario, at: number): Scenario => ({ ...s, events: s.events.filter((e) => e.at < at), until: at });
 
@@ -32,10 +27,7 @@ describe("Actions runs that wait for a maintainer's approval", () => {
   it('are waited for past the sibling timeout, with what to approve and where on both checks', SLOW, async () => {
     const s = await load('agent-actions-approval');
     let dashboards: { body: string }[] = [];
-    const t = await runScenario(cutAt(s, 390), {
-      log: () => {},
-      inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)),
-    });
+    const t = await playStory(cutAt(s, 390), { inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)) });
     expect(merges(t)).toEqual([]);
     expect(closes(t, 22)).toEqual([]);
     expect(t.prs['22'].state).toBe('open');
@@ -102,10 +94,7 @@ describe('an agent still at work (a [WIP] title)', () => {
     async () => {
       const s = await load('agent-copilot-wip');
       let dashboards: { title: string; body: string }[] = [];
-      const t = await runScenario(cutAt(s, 220), {
-        log: () => {},
-        inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)),
-      });
+      const t = await playStory(cutAt(s, 220), { inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)) });
       expect(merges(t)).toEqual([]);
       expect(closes(t, 101)).toEqual([]);
       expect(closes(t, 21)).toEqual([]);

@@ -4,12 +4,13 @@
 // The expected end of each story was written down before it was first played.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
 import { expectRendersClean, structureOf } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 300_000 };
 
 const load = (name: string): Promise<Scenario> =>
@@ -18,8 +19,7 @@ const load = (name: string): Promise<Scenario> =>
 /** Plays a story; every request and webhook must have matched GitHub's contracts. */
 async function play(name: string): Promise<Transcript> {
   let violations: string[] = ['not inspected'];
-  const t = await runScenario(await load(name), {
-    log: () => {},
+  const t = await playStory(await load(name), {
     inspect: (emulator: GitHubEmulator) => {
       violations = [...emulator.violations];
       return Promise.resolve();

@@ -5,7 +5,8 @@
 // Change, and a bot's command that is ignored.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario } from '../../sim/runner/index.ts';
+import { loadScenarioFile } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
@@ -18,7 +19,7 @@ describe('branch rules and people', () => {
       const scenario = await loadScenarioFile(
         fileURLToPath(new URL('../../fixtures/scenarios/branch-rules-and-people.yml', import.meta.url)),
       );
-      const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+      const t = expectRendersClean(await playStory(scenario));
       expect(t.prs['51']).toMatchObject({ state: 'closed', merged: true, draft: false });
       expect(t.prs['51'].checks['Arbiter / acceptance']).toMatchObject({
         conclusion: 'success',
@@ -54,7 +55,7 @@ describe('branch rules and people', () => {
       const scenario = await loadScenarioFile(
         fileURLToPath(new URL('../../fixtures/scenarios/people-repair-timeout.yml', import.meta.url)),
       );
-      const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+      const t = expectRendersClean(await playStory(scenario));
       expect(t.dispatches.map((d) => d.event_type)).toEqual(['arbiter.repair']);
       expect(t.prs['101']).toMatchObject({ state: 'open', merged: false, labels: ['arbiter:awaiting-approval'] });
       expect(t.prs['101'].checks[SELECTION]).toMatchObject({

@@ -4,18 +4,19 @@
 // stands against a later promote. Each plays a fixture against the real app.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
 const LOST = 'arbiter:lost';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await playStory(s));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const writesBetween = (t: Transcript, from: number, to: number): string[] =>

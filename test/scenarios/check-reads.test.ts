@@ -3,7 +3,8 @@
 // every check gives (the same story with every check required, `gate.required: ['*']`).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 
 const SLOW = { timeout: 300_000 };
 const SELECTION = 'Arbiter / selection';
@@ -27,15 +28,15 @@ describe('check events of checks nobody requires, in the real app', () => {
       fileURLToPath(new URL('../../fixtures/scenarios/ci-many-checks.yml', import.meta.url)),
     );
     let reads = 0;
-    const t = await runScenario(s, { log: () => {}, inspect: (gh) => void (reads = gh.reads) });
+    const t = await playStory(s, { inspect: (gh) => void (reads = gh.reads) });
     expect(t.prs['22']).toMatchObject({ state: 'closed', merged: true });
     expect(t.prs['21']).toMatchObject({ state: 'closed', merged: false, labels: ['arbiter:lost'] });
     expect(t.prs['21'].checks[SELECTION].title).toBe('Lost to #22');
 
     let everyRead = 0;
-    const every = await runScenario(
+    const every = await playStory(
       { ...s, config: (s.config ?? '').replace('required: [test, lint]', "required: ['*']") },
-      { log: () => {}, inspect: (gh) => void (everyRead = gh.reads) },
+      { inspect: (gh) => void (everyRead = gh.reads) },
     );
     expect(outcome(t)).toEqual(outcome(every));
     expect(t.writes.filter((w) => /^(close|merge)/.test(w.summary)).map((w) => w.summary)).toEqual(

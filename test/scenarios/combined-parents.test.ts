@@ -5,7 +5,8 @@
 // choose a parent.
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { duplicateWrites } from '../reliability/helpers.ts';
 
 const SLOW = { timeout: 600_000 };
@@ -33,8 +34,7 @@ async function play(s: Scenario): Promise<Played> {
   let head13 = '';
   let combinedHolds13 = false;
   const search: Played['search'] = { main: null, head13: null };
-  const t = await runScenario(s, {
-    log: () => {},
+  const t = await playStory(s, {
     quietTimeoutMs: 300_000,
     inspect: (gh) => {
       head13 = gh.pullHead(REPO, 13);

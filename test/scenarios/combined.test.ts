@@ -5,7 +5,8 @@
 // refused branch is a reason in the comparison.
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { duplicateWrites, outcome, withFaults } from '../reliability/helpers.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
@@ -42,8 +43,7 @@ function comparisonTable(body: string): string[][] {
 async function play(s: Scenario): Promise<{ t: Transcript; branchLeft: string | null }> {
   let branchLeft: string | null = null;
   // A generous wait for quiet: a busy machine slows the redelivered, restarted runs a lot.
-  const t = await runScenario(s, {
-    log: () => {},
+  const t = await playStory(s, {
     quietTimeoutMs: 300_000,
     inspect: (gh) => (branchLeft = gh.branchHead(s.repo, BRANCH)),
   });

@@ -8,19 +8,18 @@
 // naming the winning set and its members.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { renderGfm } from '../support/gfm.ts';
 import { loserProblems, transcriptViews, viewProblems } from '../support/views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const ACCEPTANCE = 'Arbiter / acceptance';
-// The run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// The run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 
 const play = async (name: string): Promise<Transcript> =>
-  runScenario(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))), {
-    log: () => {},
-  });
+  playStory(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))));
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const note = (t: Transcript, key: string): string =>
   t.prs[key]!.comments.map((c) => c.body).find((b) => b.includes('Lost to')) ?? '';

@@ -7,17 +7,18 @@
 // Change still composes or verifies.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { renderGfm } from '../support/gfm.ts';
 import { loserProblems, transcriptViews, viewProblems } from '../support/views.ts';
 
 const SELECTION = 'Arbiter / selection';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = (s: Scenario): Promise<Transcript> => playStory(s);
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 
 describe('the round waits for candidate sets', () => {

@@ -5,17 +5,18 @@
 // person is told what merged and what did not. A Change whose only candidates are sets decides too.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { renderGfm } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
 const MERGE = 'PUT';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = (s: Scenario): Promise<Transcript> => playStory(s);
 /** Every merge Arbiter asked GitHub for, applied or refused, as `path status`. */
 const mergeWrites = (t: Transcript): string[] =>
   t.writes.filter((w) => w.method === MERGE && w.path.endsWith('/merge')).map((w) => `${w.path} ${w.status}`);

@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { structureOf } from '../support/gfm.ts';
 
 const CONFIG = 'Arbiter / config';
@@ -18,8 +19,7 @@ describe('config-invalid-at-install', () => {
     const s = await loadScenarioFile(
       fileURLToPath(new URL('../../fixtures/scenarios/config-invalid-at-install.yml', import.meta.url)),
     );
-    t = await runScenario(s, {
-      log: () => {},
+    t = await playStory(s, {
       inspect: (gh) => void (mainChecks = gh.checksOn(s.repo, gh.branchHead(s.repo, 'main') ?? '')),
     });
   }, 300_000);

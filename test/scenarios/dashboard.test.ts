@@ -3,7 +3,8 @@
 // every webhook delivered three times gives no second one.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
 import { renderTranscriptHtml } from '../../sim/runner/html.ts';
 import { inList, structureOf, structureOfHtml } from '../support/gfm.ts';
@@ -19,7 +20,7 @@ async function play(
   s: Scenario,
 ): Promise<{ t: Transcript; dashboards: ReturnType<GitHubEmulator['issuesOpenedByApp']> }> {
   let dashboards: ReturnType<GitHubEmulator['issuesOpenedByApp']> = [];
-  const t = await runScenario(s, { log: () => {}, inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)) });
+  const t = await playStory(s, { inspect: (gh) => void (dashboards = gh.issuesOpenedByApp(s.repo)) });
   return { t, dashboards };
 }
 

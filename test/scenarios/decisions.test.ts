@@ -5,7 +5,8 @@
 // groups; a retarget moves a candidate and restarts both rounds.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRepairTimeoutViews } from '../support/current-views.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
@@ -15,9 +16,7 @@ const AWAITING = 'arbiter:awaiting-approval';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
 
 const play = async (name: string): Promise<Transcript> =>
-  runScenario(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))), {
-    log: () => {},
-  });
+  playStory(await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))));
 const applied = (t: Transcript): string[] => t.writes.filter((w) => w.status < 300).map((w) => w.summary);
 const bot = (t: Transcript, num: number): string =>
   (t.prs[String(num)] ?? t.issues[String(num)]).comments
@@ -154,7 +153,7 @@ describe('decisions that hold up', () => {
       };
       const answer = 'Shadow mode: #31 would be promoted now; no pull request was changed.';
       for (const scenario of [approve, promote]) {
-        const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+        const t = expectRendersClean(await playStory(scenario));
         // The gate said it the shadow way, and the person's act is answered from the same plan.
         expect(bot(t, 31)).toContain('would wait for a person');
         expect(bot(t, 31)).toContain('In live mode, any one of these would ship');

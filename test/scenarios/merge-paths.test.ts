@@ -3,7 +3,8 @@
 // written from DESIGN.md section 6 ("Winner") before the story was played.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 420_000 };
@@ -14,9 +15,8 @@ const UPDATE = '/repos/{owner}/{repo}/pulls/{pull_number}/update-branch';
 
 const play = async (name: string): Promise<Transcript> =>
   expectRendersClean(
-    await runScenario(
+    await playStory(
       await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))),
-      { log: () => {} },
     ),
   );
 const merges = (t: Transcript) => t.writes.filter((w) => w.route === MERGE);

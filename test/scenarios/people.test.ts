@@ -6,19 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { loadScenarioFile, runScenario, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, verdictLine, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 import { expectMergedOnPromoteViews } from '../support/current-views.ts';
 
 const SELECTION = 'Arbiter / selection';
 const AWAITING = 'arbiter:awaiting-approval';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 const EXAMPLE = fileURLToPath(new URL('../../examples/agent-repair.yml', import.meta.url));
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await runScenario(s, { log: () => {} }));
+const play = async (s: Scenario): Promise<Transcript> => expectRendersClean(await playStory(s));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const writesBetween = (t: Transcript, from: number, to: number): string[] =>

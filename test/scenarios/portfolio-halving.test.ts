@@ -8,23 +8,23 @@ import { z } from 'zod';
 import { readReceiptMarker } from '../../src/core/render/markers.ts';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
 import type { CheckSpec } from '../../sim/scenario-schema.ts';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 480_000 };
 /** The sweep runs once a minute. */
 const SWEEP = 60;
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = (s: Scenario): Promise<Transcript> => playStory(s);
 
 type Run = ReturnType<GitHubEmulator['checkRuns']>[number];
 /** Plays the story and keeps the check runs of bench the emulator holds at the end. */
 async function playKeepingRuns(s: Scenario): Promise<{ t: Transcript; bench: Run[] }> {
   let bench: Run[] = [];
-  const t = await runScenario(s, {
-    log: () => {},
+  const t = await playStory(s, {
     inspect: (gh) => {
       bench = gh.checkRuns(s.repo).filter((r) => r.name === 'bench');
     },

@@ -6,20 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readReceiptMarker } from '../../src/core/render/markers.ts';
-import {
-  loadScenarioFile,
-  parseScenario,
-  runScenario,
-  type Scenario,
-  type Transcript,
-} from '../../sim/runner/index.ts';
+import { loadScenarioFile, parseScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 480_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = (s: Scenario): Promise<Transcript> => runScenario(s, { log: () => {} });
+const play = (s: Scenario): Promise<Transcript> => playStory(s);
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const firstAt = (t: Transcript, summary: string): number =>

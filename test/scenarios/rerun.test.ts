@@ -2,7 +2,8 @@
 // `Arbiter / acceptance` runs the acceptance check again on that candidate, which then ships.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const ACCEPTANCE = 'Arbiter / acceptance';
@@ -16,7 +17,7 @@ describe('GitHub\'s "Re-run" on Arbiter / acceptance', () => {
       fileURLToPath(new URL('../../fixtures/scenarios/rerun-acceptance.yml', import.meta.url)),
     );
     const rerunAt = scenario.events.find((e) => e.rerun)!.at;
-    const t = expectRendersClean(await runScenario(scenario, { log: () => {} }));
+    const t = expectRendersClean(await playStory(scenario));
     const acceptanceWrites = applied(t).filter((w) => w.summary.startsWith(`check-run ${ACCEPTANCE} on #41`));
     // Judged before the re-run (with gaps: nothing merged then), and again after it.
     expect(acceptanceWrites.some((w) => w.at < rerunAt)).toBe(true);

@@ -14,6 +14,7 @@ import {
   type Transcript,
 } from '../../sim/runner/index.ts';
 import { expectRendersClean } from '../support/gfm.ts';
+import { TEST_DATABASE_URL } from '../store/backends.ts';
 
 const SELECTION = 'Arbiter / selection';
 const MERGE = '/repos/{owner}/{repo}/pulls/{pull_number}/merge';
@@ -75,7 +76,7 @@ async function run(s: Scenario, inspect?: RunOptions['inspect']) {
   return { t, lines };
 }
 
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app on the embedded PGlite default and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 const METRICS_TOKEN = 'scenario-metrics-token';
 
@@ -158,7 +159,7 @@ describe('bundled scenarios', () => {
   });
 
   it('showcase on PostgreSQL: the same outcome as on PGlite', SLOW, async () => {
-    const t = await runScenario(await load('showcase'), { databaseUrl: 'postgres://postgres@127.0.0.1:5432/test' });
+    const t = await runScenario(await load('showcase'), { databaseUrl: TEST_DATABASE_URL });
     shipped(t, 13);
     lostTo(t, 12, 13);
     expectNoDuplicateWrites(t);

@@ -6,7 +6,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../../sim/github/index.ts';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 
 const SLOW = { timeout: 240_000 };
@@ -19,7 +20,7 @@ const prStateWrites = (t: Transcript) =>
 
 describe('selection scenarios', () => {
   it('a 409 on merge reports no merge, starts round 2, and the re-verified head ships once', SLOW, async () => {
-    const t = expectRendersClean(await runScenario(await load('selection-head-moved'), { log: () => {} }));
+    const t = expectRendersClean(await playStory(await load('selection-head-moved')));
     const merges = t.writes.filter((w) => w.route === MERGE);
     expect(merges.map((w) => w.status)).toEqual([409, 200]);
     expect(t.prs['61']).toMatchObject({ state: 'closed', merged: true });
@@ -29,7 +30,7 @@ describe('selection scenarios', () => {
   });
 
   it('a sibling that opens after the decision starts a new round, which it wins', SLOW, async () => {
-    const t = expectRendersClean(await runScenario(await load('selection-late-sibling'), { log: () => {} }));
+    const t = expectRendersClean(await playStory(await load('selection-late-sibling')));
     expect(t.prs['72']).toMatchObject({ merged: true });
     expect(t.prs['71']).toMatchObject({ state: 'closed', merged: false });
     expect(t.prs['71'].labels).toEqual(['arbiter:lost']);
@@ -42,7 +43,7 @@ describe('selection scenarios', () => {
   });
 
   it('shadow mode comments the decision and changes no pull request', SLOW, async () => {
-    const t = expectRendersClean(await runScenario(await load('selection-shadow'), { log: () => {} }));
+    const t = expectRendersClean(await playStory(await load('selection-shadow')));
     expect(prStateWrites(t)).toEqual([]);
     for (const pr of ['81', '82'])
       expect(t.prs[pr]).toMatchObject({ state: 'open', merged: false, draft: true, labels: [] });
@@ -54,8 +55,7 @@ describe('selection scenarios', () => {
   it('an exhausted model budget is a gap, shown in the table, and nothing ships on its own', SLOW, async () => {
     let detail: ReturnType<GitHubEmulator['checkRunDetail']> = null;
     const t = expectRendersClean(
-      await runScenario(await load('acceptance-budget'), {
-        log: () => {},
+      await playStory(await load('acceptance-budget'), {
         inspect: (gh) => (detail = gh.checkRunDetail('acme/todo', 91, 'Arbiter / acceptance')),
       }),
     );

@@ -3,16 +3,17 @@
 // to a person, a bot's review never counts, late CI is waited for, and admit / track work for writers only.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Scenario, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean, renderGfm, structureOf } from '../support/gfm.ts';
 
 const SELECTION = 'Arbiter / selection';
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 300_000 };
 
 const load = (name: string): Promise<Scenario> =>
   loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url)));
-const play = async (name: string): Promise<Transcript> => runScenario(await load(name), { log: () => {} });
+const play = async (name: string): Promise<Transcript> => playStory(await load(name));
 
 const applied = (t: Transcript) => t.writes.filter((w) => w.status < 300);
 const merges = (t: Transcript): string[] =>
@@ -112,7 +113,7 @@ describe('trust', () => {
   it("a bot's approving review is ignored; a maintainer's ships the gated winner", SLOW, async () => {
     const scenario = await load('trust-bot-review');
     const human = scenario.events.find((e) => e.review?.user === 'maintainer')!;
-    const t = await runScenario(scenario, { log: () => {} });
+    const t = await playStory(scenario);
     const mergeWrites = applied(t).filter((w) => w.summary.startsWith('merge '));
     expect(mergeWrites.map((w) => w.summary)).toEqual(['merge #21']);
     expect(mergeWrites[0].at).toBeGreaterThanOrEqual(human.at);
@@ -122,7 +123,7 @@ describe('trust', () => {
   it('CI that registers after the push is waited for: the head ships only once its check passed', SLOW, async () => {
     const scenario = await load('trust-late-ci');
     const check = scenario.candidates[0].checks[0];
-    const t = await runScenario(scenario, { log: () => {} });
+    const t = await playStory(scenario);
     const mergeWrites = applied(t).filter((w) => w.summary.startsWith('merge '));
     expect(mergeWrites.map((w) => w.summary)).toEqual(['merge #21']);
     expect(mergeWrites[0].at).toBeGreaterThanOrEqual(check.at!);

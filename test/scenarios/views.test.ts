@@ -4,19 +4,19 @@
 // (test/support/current-views.ts, called from people, judge and decisions).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, runScenario, type Transcript } from '../../sim/runner/index.ts';
+import { loadScenarioFile, type Transcript } from '../../sim/runner/index.ts';
+import { playStory } from '../support/play.ts';
 import { expectRendersClean } from '../support/gfm.ts';
 import { comparison } from '../support/current-views.ts';
 
-// Each run boots the real app (PGlite) and plays a whole story: allow minutes on a busy machine.
+// Each run boots the real app (on PostgreSQL: test/support/play.ts) and plays a whole story: allow minutes on a busy machine.
 const SLOW = { timeout: 240_000 };
 const SELECTION = 'Arbiter / selection';
 
 const play = async (name: string): Promise<Transcript> =>
   expectRendersClean(
-    await runScenario(
+    await playStory(
       await loadScenarioFile(fileURLToPath(new URL(`../../fixtures/scenarios/${name}.yml`, import.meta.url))),
-      { log: () => {} },
     ),
   );
 
