@@ -4,7 +4,7 @@
 import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
 import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
+import type { HeadFile, HeadRead } from '../../src/core/head-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/config/port.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
 import type {
