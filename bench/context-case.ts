@@ -5,9 +5,9 @@
 import { performance } from 'node:perf_hooks';
 import { buildAcceptanceContext, selectContextFiles } from '../src/acceptance/context.ts';
 import { verifyCitation, type CitationMaterial } from '../src/acceptance/citations.ts';
-import { parseUnifiedDiff } from '../src/acceptance/diff.ts';
-import { fetchPatch, type RestClient } from '../src/acceptance/patch.ts';
-import type { HeadFile } from '../src/acceptance/read-files.ts';
+import { parseUnifiedDiff } from '../src/core/unified-diff.ts';
+import { fetchPatch, type RestClient } from '../src/github/patch-reads.ts';
+import type { HeadFile } from '../src/core/head-files.ts';
 import { defaultConfig } from '../src/config/schema.ts';
 
 /** GitHub's documented limits on a pull request's `.diff` (406 beyond) and its file list. */

@@ -1,7 +1,7 @@
 // Verifies a model's citation against the material THIS candidate's model call received: the
 // quote must occur verbatim (whitespace-normalised) in a sent file or the patch, and mean something.
 import { isProsePath, KIND, quoteParts, textKinds } from './comments.ts';
-import { parseUnifiedDiff } from './diff.ts';
+import { parseUnifiedDiff } from '../core/unified-diff.ts';
 import { isLoneKeywordOrLiteral, isTrivialQuote, selfDescribes } from './quote-rules.ts';
 
 export interface CitationMaterial {

@@ -4,8 +4,8 @@ import picomatch from 'picomatch';
 import type { ArbiterConfig } from '../config/schema.ts';
 import { redactSecrets } from '../llm/redact.ts';
 import type { PatchRow } from '../store/types.ts';
-import { cutAtLineWithinBytes } from './patch.ts';
-import type { HeadFile } from './read-files.ts';
+import { cutAtLineWithinBytes } from '../core/render/byte-limit.ts';
+import type { HeadFile } from '../core/head-files.ts';
 import { findReferences } from './references.ts';
 
 export type AcceptanceConfig = ArbiterConfig['acceptance'];

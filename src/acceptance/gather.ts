@@ -2,7 +2,7 @@
 // files and entry points (with folder listings for globs), then glob matches and references.
 import type { PatchRow } from '../store/types.ts';
 import { selectContextFiles, selectSecondRead, type AcceptanceConfig } from './context.ts';
-import { MAX_LOOKUPS_PER_QUERY, type HeadFile, type HeadRead } from './read-files.ts';
+import { MAX_LOOKUPS_PER_QUERY, type HeadFile, type HeadRead } from '../core/head-files.ts';
 
 /** Reads files and folder listings of the head tree in one query (the GitHub port's `readHead`). */
 export type HeadReader = (input: { sha: string; paths: string[]; dirs?: string[] }) => Promise<HeadRead>;

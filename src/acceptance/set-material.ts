@@ -4,7 +4,7 @@
 // gets the same byte and file budget as a single candidate, and verifyCitation checks a citation
 // against the member its path names: a quote that exists only in another member is not found. Pure.
 import type { PatchRow } from '../store/types.ts';
-import type { HeadFile } from './read-files.ts';
+import type { HeadFile } from '../core/head-files.ts';
 
 /** One member's material, as gathered for a single candidate. */
 export interface SetMemberMaterial {

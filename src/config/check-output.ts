@@ -1,6 +1,7 @@
 // Renders the `Arbiter / config` check run (pure): conclusion, title, a summary listing every
 // `path (line N): message`, and an annotation on each line of `.github/arbiter.yml` (at most 50).
-import { CONFIG_PATH, formatConfigError, type ConfigError } from './errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
+import { formatConfigError, type ConfigError } from './errors.ts';
 import type { LoadConfigResult } from './load.ts';
 import type { CheckAnnotation } from './port.ts';
 import { modeLine } from '../core/render/mode-words.ts';

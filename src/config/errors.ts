@@ -1,5 +1,6 @@
 // Errors of the repository configuration: one readable `path (line N): message` line per
 // problem for the `Arbiter / config` check, and the typed error thrown when GitHub cannot be read.
+import { CONFIG_PATH } from '../core/config-file.ts';
 
 /** One problem in `.github/arbiter.yml` (or in a base file it extends). */
 export interface ConfigError {
@@ -11,8 +12,6 @@ export interface ConfigError {
   /** Set when the problem is in another file than the repository's own, e.g. an `_extends` base. */
   file?: string;
 }
-
-export const CONFIG_PATH = '.github/arbiter.yml';
 
 /** `gate.requird (line 3): unknown key`; a whole-file problem is named by the file. */
 export const formatConfigError = (error: ConfigError): string => {

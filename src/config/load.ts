@@ -3,7 +3,8 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { ConfigPort, RepoRef } from './port.ts';
-import { CONFIG_PATH, ConfigGitHubError, type ConfigError } from './errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
+import { ConfigGitHubError, type ConfigError } from './errors.ts';
 import { isPlainObject, mergeConfigLayers } from './merge.ts';
 import { EXTENDS_KEY, parseConfigText } from './parse.ts';
 import { locatePath } from './yaml-lines.ts';

@@ -2,7 +2,7 @@
 // default, description and an example, then a complete commented example file.
 import { Document, isMap, isScalar, stringify, type YAMLMap } from 'yaml';
 import { z } from 'zod';
-import { CONFIG_PATH } from './errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { ConfigSchema } from './schema.ts';
 
 // The part of a JSON Schema node the document reads.

@@ -1,15 +1,11 @@
 // The risk policy section of the `.github/arbiter.yml` schema (`policy`: risk rules, auto-ship and
 // merge method), composed into ConfigSchema by schema.ts.
 import { z } from 'zod';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { globs } from './schema-primitives.ts';
 
 /** The gatekeeper's own files: a change to any of them is high risk by default. */
-export const GATEKEEPER_PATHS = [
-  '.github/arbiter.yml',
-  '**/CODEOWNERS',
-  '.github/workflows/**',
-  '.github/actions/**',
-] as const;
+export const GATEKEEPER_PATHS = [CONFIG_PATH, '**/CODEOWNERS', '.github/workflows/**', '.github/actions/**'] as const;
 
 export const RiskRule = z.strictObject({
   risk: z

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import type { ConfigPort, ConfigRunBody } from '../config/port.ts';
 import type { Octokit } from '../deps.ts';
 import { callGitHub, wrapGitHubError } from './errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { fitBytes } from '../core/render/byte-limit.ts';
-
-export const CONFIG_FILE = '.github/arbiter.yml';
 
 const RawText = z.union([z.string(), z.instanceof(ArrayBuffer).transform((bytes) => new TextDecoder().decode(bytes))]);
 const RepoInfo = z.object({ default_branch: z.string() });
@@ -32,7 +31,7 @@ export function configReads(octokit: Octokit): ConfigPort {
         const response = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', {
           owner,
           repo,
-          path: CONFIG_FILE,
+          path: CONFIG_PATH,
           mediaType: { format: 'raw' },
           ...(ref === undefined ? {} : { ref }),
         });
@@ -42,7 +41,7 @@ export function configReads(octokit: Octokit): ConfigPort {
         return text.success ? text.data : 'not a file';
       } catch (error) {
         if (statusOf(error) === 404) return null;
-        throw wrapGitHubError(`read ${CONFIG_FILE} of ${owner}/${repo}`, error);
+        throw wrapGitHubError(`read ${CONFIG_PATH} of ${owner}/${repo}`, error);
       }
     },
     async readConfigLayers({ owner, repo, ref }) {
@@ -50,7 +49,7 @@ export function configReads(octokit: Octokit): ConfigPort {
         return {
           ok: true,
           files: (
-            await octokit.config.get({ owner, repo, path: CONFIG_FILE, ...(ref === undefined ? {} : { branch: ref }) })
+            await octokit.config.get({ owner, repo, path: CONFIG_PATH, ...(ref === undefined ? {} : { branch: ref }) })
           ).files,
         };
       } catch (error) {

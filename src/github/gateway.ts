@@ -7,8 +7,9 @@ import type { Octokit } from '../deps.ts';
 import type { OwnComment } from './comment-lookup.ts';
 import * as checks from './check-runs.ts';
 import * as comments from './comment-calls.ts';
-import { fetchPatch, type RestClient } from '../acceptance/patch.ts';
-import { readHead, type HeadRead } from '../acceptance/read-files.ts';
+import { fetchPatch } from './patch-reads.ts';
+import { readHead } from './head-reads.ts';
+import type { HeadRead } from '../core/head-files.ts';
 import type { PatchRow } from '../store/types.ts';
 import type { ConfigPort } from '../config/port.ts';
 import { configReads } from './config-reads.ts';
@@ -95,20 +96,14 @@ export class GitHubGateway implements GitHubPort {
     return callGitHub(operation, fn);
   }
 
-  /** The patch: its requests fail as GitHubError; an answer of the wrong shape is a PatchFetchError. */
+  /** The patch and merge base (`patch-reads.ts`); every failure a GitHubError. */
   fetchPatch(target: PatchTarget, opts: { maxBytes?: number } = {}): Promise<PatchRow> {
-    const rest: RestClient = {
-      request: (route, params) => this.call(`fetch patch (${route})`, () => this.octokit.request(route, params)),
-    };
-    return fetchPatch(rest, { owner: this.owner, repo: this.repo, ...target }, opts);
+    return fetchPatch(this.octokit, { owner: this.owner, repo: this.repo, ...target }, opts);
   }
 
+  /** Files and folder listings of the tree at a sha in one query (`head-reads.ts`). */
   readHead(input: HeadReadInput): Promise<HeadRead> {
-    return readHead((q, v) => this.call('read head files', () => this.octokit.graphql(q, v)), {
-      owner: this.owner,
-      repo: this.repo,
-      ...input,
-    });
+    return readHead((q, v) => this.octokit.graphql(q, v), { owner: this.owner, repo: this.repo, ...input });
   }
 
   // ---- reads

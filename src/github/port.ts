@@ -3,8 +3,8 @@
 // reads and check runs; and, as the app itself, its webhook's delivery attempts. `GitHubGateway` implements it over Octokit; tests implement it in memory.
 // Every failure is a GitHubError (src/github/errors.ts).
 import { z } from 'zod';
-import type { HeadRead } from '../acceptance/read-files.ts';
 import type { CheckRunContent, CheckRunName } from '../core/actions.ts';
+import type { HeadRead } from '../core/head-files.ts';
 import type { HookDeliveryAttempt } from '../core/redelivery.ts';
 import type { PermissionLookup } from '../core/trust.ts';
 import type { PatchRow } from '../store/types.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { parseCommand } from '../commands/parse.ts';
 import { commentTarget } from '../commands/target.ts';
 import { checkConfigOnCommit } from '../config/check.ts';
-import { CONFIG_PATH } from '../config/errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { defaultConfig } from '../config/schema.ts';
 import { linkedChange } from '../core/link.ts';
 import type { Deps } from '../deps.ts';

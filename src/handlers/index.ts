@@ -3,7 +3,7 @@
 // that changes `.github/arbiter.yml` gets the `Arbiter / config` check on its head, valid or not.
 import { z } from 'zod';
 import { checkConfigOnCommit, getRepoConfig } from '../config/check.ts';
-import { CONFIG_PATH } from '../config/errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { checkEventAsksNothing } from '../core/check-subject.ts';
 import type { Deps } from '../deps.ts';
 import type { GitHubPort } from '../github/port.ts';

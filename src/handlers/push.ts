@@ -4,7 +4,7 @@
 // `Arbiter / config` check, which records the repository's validity while it is the branch head.
 import { z } from 'zod';
 import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
-import { CONFIG_PATH } from '../config/errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import type { ConfigPort } from '../config/port.ts';
 import type { Store } from '../store/types.ts';
 

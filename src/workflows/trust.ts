@@ -2,7 +2,8 @@
 // a maintainer's adoption of an issue or admission of a pull request, shows a linked PR that is
 // not a candidate its one neutral check, and finds what makes a head unpromotable outside CI.
 import { z } from 'zod';
-import { CONFIG_PATH, formatConfigError } from '../config/errors.ts';
+import { formatConfigError } from '../config/errors.ts';
+import { CONFIG_PATH } from '../core/config-file.ts';
 import { parseConfigText } from '../config/parse.ts';
 import {
   changeStanding,

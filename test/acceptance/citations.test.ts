@@ -7,7 +7,7 @@ import {
   type CitationMaterial,
 } from '../../src/acceptance/citations.ts';
 import { asksForRemoval } from '../../src/acceptance/quote-rules.ts';
-import { parseUnifiedDiff } from '../../src/acceptance/diff.ts';
+import { parseUnifiedDiff } from '../../src/core/unified-diff.ts';
 
 const kanban = [
   "import { renderCalendar } from './calendar.ts';",

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.ts';
 import { buildAcceptanceContext, selectContextFiles, type AcceptanceConfig } from '../../src/acceptance/context.ts';
 import { gatherHeadFiles } from '../../src/acceptance/gather.ts';
-import { readHead, type GraphqlClient, type HeadFile } from '../../src/acceptance/read-files.ts';
+import type { HeadFile } from '../../src/core/head-files.ts';
+import { readHead, type GraphqlClient } from '../../src/github/head-reads.ts';
 import { findReferences } from '../../src/acceptance/references.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 

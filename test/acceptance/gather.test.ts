@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AcceptanceConfig } from '../../src/acceptance/context.ts';
 import { addedFileText, gatherHeadFiles, type HeadReader } from '../../src/acceptance/gather.ts';
-import type { HeadFile } from '../../src/acceptance/read-files.ts';
+import type { HeadFile } from '../../src/core/head-files.ts';
 import { defaultConfig } from '../../src/config/schema.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.ts';
 import type { Criterion, ObservedCheck } from '../../src/core/types.ts';
 import { buildAcceptanceContext, type AcceptanceContext } from '../../src/acceptance/context.ts';
-import type { HeadFile } from '../../src/acceptance/read-files.ts';
+import type { HeadFile } from '../../src/core/head-files.ts';
 import { runAcceptance } from '../../src/acceptance/run.ts';
 import { createAnthropicClient } from '../../src/llm/client.ts';
 import { GAP_WORDING } from '../../src/llm/types.ts';

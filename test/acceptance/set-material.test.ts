@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAcceptanceContext } from '../../src/acceptance/context.ts';
 import { verifyCitation } from '../../src/acceptance/citations.ts';
-import { parseUnifiedDiff } from '../../src/acceptance/diff.ts';
+import { parseUnifiedDiff } from '../../src/core/unified-diff.ts';
 import { runAcceptance } from '../../src/acceptance/run.ts';
 import { prefixDiff, setMaterial, splitSetPath, type SetMemberMaterial } from '../../src/acceptance/set-material.ts';
 import { defaultConfig } from '../../src/config/schema.ts';

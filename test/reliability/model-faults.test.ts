@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic, type ModelFault, type ModelScripts } from '../../sim/anthropic/index.ts';
 import { buildAcceptanceContext } from '../../src/acceptance/context.ts';
-import type { HeadFile } from '../../src/acceptance/read-files.ts';
+import type { HeadFile } from '../../src/core/head-files.ts';
 import { renderAcceptanceCheck } from '../../src/acceptance/render.ts';
 import { runAcceptance } from '../../src/acceptance/run.ts';
 import { defaultConfig } from '../../src/config/schema.ts';

@@ -2,8 +2,8 @@
 // the answer's diff limit), and fetchPatch's one-request patch from it: the same files and hunks
 // as the pull request's `.diff`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../src/acceptance/diff.ts';
-import { fetchPatch, type RestClient } from '../../src/acceptance/patch.ts';
+import { parseUnifiedDiff } from '../../src/core/unified-diff.ts';
+import { fetchPatch, type RestClient } from '../../src/github/patch-reads.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const OWNER = 'acme';

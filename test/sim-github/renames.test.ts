@@ -4,7 +4,7 @@
 // the diff or (when GitHub refuses the diff) the file pages, and a citation of the new path verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCitation } from '../../src/acceptance/citations.ts';
-import { fetchPatch } from '../../src/acceptance/patch.ts';
+import { fetchPatch } from '../../src/github/patch-reads.ts';
 import { parseScenario } from '../../sim/scenario-schema.ts';
 import { startHarness, type Harness } from './harness.ts';
 

@@ -4,7 +4,7 @@
 import type { CheckRunButton, CheckRunContent, CheckRunName } from '../../src/core/actions.ts';
 import { planCommentWrite, type OwnComment } from '../../src/github/comment-lookup.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import type { HeadFile, HeadRead } from '../../src/acceptance/read-files.ts';
+import type { HeadFile, HeadRead } from '../../src/core/head-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/config/port.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
 import type {
@@ -23,6 +23,7 @@ import type {
   OpenedPull,
   PullSnapshot,
 } from '../../src/github/port.ts';
+import { CONFIG_PATH } from '../../src/core/config-file.ts';
 import { readScore } from '../../src/core/gate.ts';
 import type { PatchRow } from '../../src/store/types.ts';
 
@@ -550,7 +551,7 @@ export class FakeGitHub implements GitHubPort {
 
   async readConfigLayers(target: RepoRef): Promise<ConfigLayers> {
     await this.read(`config layers ${target.ref ?? 'default branch'}`);
-    const own = { owner: target.owner, repo: target.repo, path: '.github/arbiter.yml' };
+    const own = { owner: target.owner, repo: target.repo, path: CONFIG_PATH };
     return { ok: true, files: [{ ...own, config: null }] };
   }
 

@@ -1,6 +1,6 @@
 // GitHub counts its output limits in bytes of UTF-8, not in characters: a check run's summary and
 // text, and a comment's body, hold at most 65,535 bytes. Text past the limit is cut on a character
-// boundary and says so.
+// boundary and says so; a text the model reads (a patch, a file) is cut at a line end.
 
 /** GitHub's limit for a check run's summary or text and for a comment body, in UTF-8 bytes. */
 export const OUTPUT_BYTE_LIMIT = 65_535;
@@ -27,3 +27,13 @@ export function fitBytes(text: string, maxBytes = OUTPUT_BYTE_LIMIT, note = CUT_
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return decoder.decode(bytes.subarray(0, end)) + note;
 }
+
+/** Cuts a text to at most `maxBytes` UTF-8 bytes at a line end (or mid-line when no line fits). */
+export const cutAtLineWithinBytes = (text: string, maxBytes: number): string => {
+  if (maxBytes <= 0) return '';
+  // Each UTF-16 unit is at least one byte, so the first `maxBytes` units hold every candidate.
+  const head = Buffer.from(text.slice(0, maxBytes), 'utf8').subarray(0, maxBytes).toString('utf8');
+  const safe = head.endsWith('\uFFFD') && !text.startsWith(head) ? head.slice(0, -1) : head;
+  const nl = safe.lastIndexOf('\n');
+  return nl > 0 ? safe.slice(0, nl + 1) : safe;
+};

@@ -1,29 +1,17 @@
 // Reads head-tree file contents (and, for globs, folder listings) in ONE GraphQL query with
 // aliased `object(expression: "<sha>:<path>")` lookups; paths travel as variables, never spliced.
+// Every failure is a GitHubError.
 import { z } from 'zod';
+import { MAX_LOOKUPS_PER_QUERY, type HeadFile, type HeadRead } from '../core/head-files.ts';
+import { callGitHub, GitHubError } from './errors.ts';
 
 /** The part of an @octokit/core client's `graphql` this module uses. */
 export type GraphqlClient = (query: string, variables?: Record<string, unknown>) => Promise<unknown>;
 
-export interface HeadFile {
-  /** Null for binary files (GitHub gives no text). */
-  text: string | null;
-  byteSize: number;
-  isBinary: boolean;
-  isTruncated: boolean;
-}
-
-/** At most this many lookups (files plus folders) go into one query. */
-export const MAX_LOOKUPS_PER_QUERY = 250;
 /** Folder listings descend this many levels below the listed folder. */
 export const TREE_DEPTH = 3;
 
-export class ReadFilesError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReadFilesError';
-  }
-}
+const OPERATION = 'read head files';
 
 const Blob = z.object({
   text: z.string().nullable(),
@@ -78,13 +66,6 @@ const collectBlobs = (node: TreeNode, out: string[]): void => {
   }
 };
 
-export interface HeadRead {
-  /** Files found, in the order asked; a path that does not exist (or is a folder) is absent. */
-  files: Map<string, HeadFile>;
-  /** Blob paths under the listed folders (to expand globs). */
-  tree: string[];
-}
-
 /** Reads files and lists folders of the tree at `sha`, all in one query. */
 export async function readHead(
   graphql: GraphqlClient,
@@ -98,15 +79,10 @@ export async function readHead(
   paths.forEach((p, i) => (variables[`e${i}`] = `${input.sha}:${p}`));
   dirs.forEach((d, i) => (variables[`d${i}`] = `${input.sha}:${d}`));
 
-  let data: unknown;
-  try {
-    data = await graphql(buildReadQuery(paths.length, dirs.length), variables);
-  } catch {
-    throw new ReadFilesError(`GitHub failed to read ${paths.length} files at ${input.sha.slice(0, 12)}`);
-  }
+  const data = await callGitHub(OPERATION, () => graphql(buildReadQuery(paths.length, dirs.length), variables));
   const parsed = Response.safeParse(data);
   if (!parsed.success || parsed.data.repository === null)
-    throw new ReadFilesError('GitHub answered the file read without the repository');
+    throw new GitHubError(OPERATION, 0, 'GitHub answered the file read without the repository', null);
   const repo = parsed.data.repository;
   paths.forEach((p, i) => {
     const blob = Blob.safeParse(repo[`f${i}`]);

@@ -1,11 +1,12 @@
 // fetchPatch against a real Octokit client with GitHub mocked by nock: the comparison's own files
 // when complete, else the diff, the 406 fallback to file pages, the byte bound, binary files and
-// the 3,000-file cap.
+// the 3,000-file cap; every failure a GitHubError with GitHub's status and words.
 import { Octokit } from '@octokit/rest';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Octokit as AppOctokit } from '../../src/deps.ts';
-import { fetchPatch, PatchFetchError, TRUNCATION_MARK, type RestClient } from '../../src/acceptance/patch.ts';
+import { GitHubError } from '../../src/github/errors.ts';
+import { fetchPatch, TRUNCATION_MARK, type RestClient } from '../../src/github/patch-reads.ts';
 
 const API = 'https://api.github.com';
 const target = { owner: 'acme', repo: 'todo', pr: 12, baseRef: 'main', headSha: 'h'.repeat(40) };
@@ -263,12 +264,30 @@ describe('fetchPatch', () => {
     expect(row.patch).toContain('diff --git a/data/huge.csv b/data/huge.csv');
   });
 
-  it('wraps GitHub errors in PatchFetchError', async () => {
+  it("fails as a GitHubError carrying GitHub's status and whole message", async () => {
     nock(API)
       .get('/repos/acme/todo/compare/main...' + target.headSha)
-      .reply(404, { message: 'Not Found' });
+      .reply(404, { message: 'No common ancestor between main and the head' });
     const err = await fetchPatch(octokit(), target).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PatchFetchError);
-    expect(err).toMatchObject({ step: 'merge-base', status: 404 });
+    expect(err).toBeInstanceOf(GitHubError);
+    expect(err).toMatchObject({ status: 404, transient: false });
+    expect(err instanceof GitHubError && err.githubWords).toContain('No common ancestor between main and the head');
+  });
+
+  it('fails on a server error of the diff as a transient GitHubError (a 406 alone falls back to the file pages)', async () => {
+    compare();
+    nock(API).get('/repos/acme/todo/pulls/12').reply(502, { message: 'Server Error' });
+    const err = await fetchPatch(octokit(), target).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitHubError);
+    expect(err).toMatchObject({ status: 502, transient: true });
+  });
+
+  it('fails as a GitHubError when the comparison has no merge base', async () => {
+    nock(API)
+      .get('/repos/acme/todo/compare/main...' + target.headSha)
+      .reply(200, { files: [] });
+    const err = await fetchPatch(octokit(), target).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitHubError);
+    expect(err).toMatchObject({ status: 0, transient: false });
   });
 });

@@ -1,4 +1,4 @@
-// Reads a unified diff (GitHub's `.diff` format, or the one patch.ts assembles from file
+// Reads a unified diff (GitHub's `.diff` format, or the one src/github/patch-reads.ts assembles from file
 // pages) into its files: path, status, counts, and optionally each side's lines with numbers.
 
 export interface DiffLine {

@@ -1,10 +1,13 @@
 // Fetches a candidate's patch and merge base from GitHub, once per head sha: in one request from
 // the comparison base...head when its file list is complete, else the `.diff` of the pull request,
 // or (when GitHub refuses it as too large, or it is over the byte bound) one assembled from the
-// PR's file pages, marked truncated where it is cut.
+// PR's file pages, marked truncated where it is cut. Every failure is a GitHubError.
 import { z } from 'zod';
 import type { PatchRow } from '../store/types.ts';
-import { parseUnifiedDiff } from './diff.ts';
+import { cutAtLineWithinBytes } from '../core/render/byte-limit.ts';
+import { parseUnifiedDiff } from '../core/unified-diff.ts';
+import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
+import type { PatchTarget } from './port.ts';
 
 /** The part of an @octokit/core client this module uses. */
 export interface RestClient {
@@ -18,22 +21,16 @@ const FILES_PER_PAGE = 100;
 const MAX_FILE_PAGES = 30;
 export const TRUNCATION_MARK = '\\ Arbiter: patch truncated here';
 
-export class PatchFetchError extends Error {
-  constructor(
-    readonly step: 'merge-base' | 'diff' | 'files',
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PatchFetchError';
-  }
-}
+/** The three reads of a patch, each its own operation in a GitHubError. */
+const OPERATION = {
+  'merge-base': 'fetch patch: compare base...head',
+  diff: 'fetch patch: the pull request diff',
+  files: 'fetch patch: the pull request files',
+} as const;
+type Step = keyof typeof OPERATION;
 
-const HttpError = z.object({ status: z.number() });
-const statusOf = (err: unknown): number | null => {
-  const parsed = HttpError.safeParse(err);
-  return parsed.success ? parsed.data.status : null;
-};
+/** An answer GitHub gave in a shape this module cannot read (no HTTP status to report). */
+const unreadable = (step: Step, message: string): GitHubError => new GitHubError(OPERATION[step], 0, message, null);
 
 const FileEntry = z.object({
   filename: z.string(),
@@ -50,47 +47,32 @@ const Compare = z.object({ merge_base_commit: z.object({ sha: z.string() }), fil
 const COMPARE_MAX_FILES = 300;
 const PLAIN_STATUSES = new Set(['added', 'removed', 'modified', 'renamed']);
 
-export interface PatchTarget {
-  owner: string;
-  repo: string;
-  pr: number;
-  baseRef: string;
-  headSha: string;
-}
+/** A pull request's patch target in its repository. */
+type RepoPatchTarget = PatchTarget & { owner: string; repo: string };
 
-const call = async (
-  octokit: RestClient,
-  step: PatchFetchError['step'],
-  route: string,
-  params: Record<string, unknown>,
-): Promise<unknown> => {
-  try {
-    return (await octokit.request(route, params)).data;
-  } catch (err) {
-    const status = statusOf(err);
-    throw new PatchFetchError(step, status, `GitHub answered ${status ?? 'an error'} to ${route}`);
-  }
-};
+const call = (octokit: RestClient, step: Step, route: string, params: Record<string, unknown>): Promise<unknown> =>
+  callGitHub(OPERATION[step], async () => (await octokit.request(route, params)).data);
 
 /** The diff in GitHub's `.diff` format, or null when GitHub says it is too large (406). */
-const fetchDiff = async (octokit: RestClient, t: PatchTarget): Promise<string | null> => {
+const fetchDiff = async (octokit: RestClient, t: RepoPatchTarget): Promise<string | null> => {
+  let data: unknown;
   try {
-    const res = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-      owner: t.owner,
-      repo: t.repo,
-      pull_number: t.pr,
-      mediaType: { format: 'diff' },
-    });
-    const diff = z.string().safeParse(res.data);
-    if (!diff.success)
-      throw new PatchFetchError('diff', null, 'GitHub answered the diff with something other than text');
-    return diff.data;
+    data = (
+      await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+        owner: t.owner,
+        repo: t.repo,
+        pull_number: t.pr,
+        mediaType: { format: 'diff' },
+      })
+    ).data;
   } catch (err) {
-    if (err instanceof PatchFetchError) throw err;
-    const status = statusOf(err);
-    if (status === 406) return null;
-    throw new PatchFetchError('diff', status, `GitHub answered ${status ?? 'an error'} to the diff request`);
+    const wrapped = wrapGitHubError(OPERATION.diff, err);
+    if (wrapped.status === 406) return null;
+    throw wrapped;
   }
+  const diff = z.string().safeParse(data);
+  if (!diff.success) throw unreadable('diff', 'GitHub answered the diff with something other than text');
+  return diff.data;
 };
 
 const fileHeader = (f: FileEntry): string => {
@@ -106,16 +88,6 @@ const fileBody = (f: FileEntry): string => {
   const old = f.status === 'added' ? '/dev/null' : `a/${f.previous_filename ?? f.filename}`;
   const neu = f.status === 'removed' ? '/dev/null' : `b/${f.filename}`;
   return `--- ${old}\n+++ ${neu}\n${f.patch ?? ''}\n`;
-};
-
-/** Cuts a text to at most `maxBytes` UTF-8 bytes at a line end (or mid-line when no line fits). */
-export const cutAtLineWithinBytes = (text: string, maxBytes: number): string => {
-  if (maxBytes <= 0) return '';
-  // Each UTF-16 unit is at least one byte, so the first `maxBytes` units hold every candidate.
-  const head = Buffer.from(text.slice(0, maxBytes), 'utf8').subarray(0, maxBytes).toString('utf8');
-  const safe = head.endsWith('\uFFFD') && !text.startsWith(head) ? head.slice(0, -1) : head;
-  const nl = safe.lastIndexOf('\n');
-  return nl > 0 ? safe.slice(0, nl + 1) : safe;
 };
 
 type Assembled = { patch: string; truncated: boolean; files: PatchRow['files'] };
@@ -161,7 +133,7 @@ const patchBuilder = (maxBytes: number) => {
 };
 
 /** A patch assembled from the PR's file pages. */
-const assembleFromFiles = async (octokit: RestClient, t: PatchTarget, maxBytes: number): Promise<Assembled> => {
+const assembleFromFiles = async (octokit: RestClient, t: RepoPatchTarget, maxBytes: number): Promise<Assembled> => {
   const builder = patchBuilder(maxBytes);
   for (let page = 1; page <= MAX_FILE_PAGES; page++) {
     const data = await call(octokit, 'files', 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
@@ -172,8 +144,7 @@ const assembleFromFiles = async (octokit: RestClient, t: PatchTarget, maxBytes: 
       page,
     });
     const parsed = FilesPage.safeParse(data);
-    if (!parsed.success)
-      throw new PatchFetchError('files', null, 'GitHub answered the file list in an unexpected shape');
+    if (!parsed.success) throw unreadable('files', 'GitHub answered the file list in an unexpected shape');
     for (const f of parsed.data) builder.add(f);
     if (parsed.data.length < FILES_PER_PAGE) return builder.result();
   }
@@ -203,11 +174,12 @@ const completeFiles = (files: unknown): FileEntry[] | null => {
 /**
  * The candidate's patch row: the merge base (compare base...head), the diff, and the changed
  * files: from the comparison's own file list when it is complete (one request), else from the
- * `.diff` or the file pages. The caller stores it once per head sha. Errors are `PatchFetchError`.
+ * `.diff` or the file pages. The caller stores it once per head sha. Errors are `GitHubError`s
+ * carrying GitHub's status and words; an answer of the wrong shape is one with status 0.
  */
 export async function fetchPatch(
   octokit: RestClient,
-  t: PatchTarget,
+  t: RepoPatchTarget,
   opts: { maxBytes?: number } = {},
 ): Promise<PatchRow> {
   const maxBytes = opts.maxBytes ?? PATCH_MAX_BYTES;
@@ -218,8 +190,7 @@ export async function fetchPatch(
       basehead: `${t.baseRef}...${t.headSha}`,
     }),
   );
-  if (!compare.success)
-    throw new PatchFetchError('merge-base', null, 'GitHub answered the comparison without a merge base');
+  if (!compare.success) throw unreadable('merge-base', 'GitHub answered the comparison without a merge base');
   const base = {
     repo: `${t.owner}/${t.repo}`,
     pr: t.pr,

@@ -1,17 +1,13 @@
-// readHeadFiles: one query, valid against GitHub's GraphQL schema, paths as variables.
+// readHeadFiles: one query, valid against GitHub's GraphQL schema, paths as variables; every
+// failure a GitHubError with GitHub's words.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Octokit } from '../../src/deps.ts';
-import {
-  buildReadQuery,
-  readHead,
-  readHeadFiles,
-  ReadFilesError,
-  type GraphqlClient,
-} from '../../src/acceptance/read-files.ts';
+import { GitHubError } from '../../src/github/errors.ts';
+import { buildReadQuery, readHead, readHeadFiles, type GraphqlClient } from '../../src/github/head-reads.ts';
 
 // The app's client must fit the structural contract (compile-time check).
 const fits = (o: Octokit): GraphqlClient => o.graphql;
@@ -96,12 +92,23 @@ describe('readHeadFiles', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('wraps a failed query in ReadFilesError', async () => {
+  it("fails as a GitHubError carrying GitHub's whole message", async () => {
     const failing: GraphqlClient = async () => {
-      throw new Error('boom');
+      throw Object.assign(new Error('Request failed due to following response errors'), {
+        errors: [{ message: 'Something went wrong while executing your query.', type: 'INTERNAL' }],
+      });
     };
-    await expect(readHeadFiles(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(
-      ReadFilesError,
+    const err = await readHeadFiles(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(GitHubError);
+    expect(err instanceof GitHubError && err.githubWords).toBe('Something went wrong while executing your query.');
+  });
+
+  it('fails as a GitHubError when the answer has no repository', async () => {
+    const empty: GraphqlClient = async () => ({ repository: null });
+    await expect(readHeadFiles(empty, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(
+      GitHubError,
     );
   });
 });
