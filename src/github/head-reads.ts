@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_LOOKUPS_PER_QUERY, type HeadFile, type HeadRead } from '../core/head-files.ts';
 import { callGitHub, GitHubError } from './errors.ts';
+import type { HeadReadInput } from './port.ts';
 
 /** The part of an @octokit/core client's `graphql` this module uses. */
 export type GraphqlClient = (query: string, variables?: Record<string, unknown>) => Promise<unknown>;
@@ -69,7 +70,7 @@ const collectBlobs = (node: TreeNode, out: string[]): void => {
 /** Reads files and lists folders of the tree at `sha`, all in one query. */
 export async function readHead(
   graphql: GraphqlClient,
-  input: { owner: string; repo: string; sha: string; paths: string[]; dirs?: string[] },
+  input: HeadReadInput & { owner: string; repo: string },
 ): Promise<HeadRead> {
   const paths = [...new Set(input.paths)].slice(0, MAX_LOOKUPS_PER_QUERY);
   const dirs = [...new Set(input.dirs ?? [])].slice(0, Math.max(0, MAX_LOOKUPS_PER_QUERY - paths.length));
@@ -94,12 +95,4 @@ export async function readHead(
     if (t.success) collectBlobs(t.data, tree);
   });
   return { files, tree };
-}
-
-/** ALL contents of `paths` at `sha` in ONE GraphQL query. Missing paths are absent from the map. */
-export async function readHeadFiles(
-  graphql: GraphqlClient,
-  input: { owner: string; repo: string; sha: string; paths: string[] },
-): Promise<Map<string, HeadFile>> {
-  return (await readHead(graphql, input)).files;
 }

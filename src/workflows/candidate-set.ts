@@ -18,7 +18,7 @@ import { setHold } from '../core/plan/set-hold.ts';
 import { trackedChange } from './changes.ts';
 import { nowIso, otherRepoContext as contextFor, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { setDecided } from './set-ship.ts';
+import { readMemberPull, setDecided } from './set-ship.ts';
 import { admittedBy, recordAdmission, trustOfLogin } from './trust.ts';
 import type { VerbResult } from '../commands/types.ts';
 
@@ -42,16 +42,12 @@ async function readMember(
     return { ref, pull: null, standing, prefix: ctx.config.commands.prefix };
   }
   const prefix = mctx.config.commands.prefix;
-  // A member that has not opened yet is no pull request (or no issue) at all: asked first, since
-  // the group query answers a missing number with an error.
-  const issue = await mctx.gh.getIssue(ref.number);
-  if (!issue || !issue.pull_request) return { ref, pull: null, standing: null, prefix };
-  const live = (await mctx.gh.readGroup([ref.number])).get(ref.number);
-  if (!live) return { ref, pull: null, standing: null, prefix };
+  // A member that has not opened yet is no pull request (or no issue) at all: asked first.
+  const read = await readMemberPull(mctx, ref, { issueFirst: true });
+  if (!read) return { ref, pull: null, standing: null, prefix };
+  const { live } = read;
   const pull = {
-    open: live.state === 'OPEN',
-    merged: live.merged || live.state === 'MERGED',
-    headSha: live.headSha,
+    ...read.pull,
     author: live.author,
     lines: setLines(live.body, ref.repo),
     lost: live.labels.includes(LABEL_LOST),

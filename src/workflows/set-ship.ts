@@ -12,6 +12,7 @@ import { planSetShip, type ShipDecided, type ShipMember } from '../core/plan/set
 import { setHold } from '../core/plan/set-hold.ts';
 import { planSetsOnlyRound, SETS_ONLY, setsDiagnostics } from '../core/plan/sets-only.ts';
 import { OPEN_STATES } from '../core/types.ts';
+import type { PullState } from '../github/group-query.ts';
 import { MergeResult } from '../github/port.ts';
 import { z } from 'zod';
 import { listSetRecords, readSetRecord } from './candidate-set-store.ts';
@@ -26,6 +27,28 @@ export const webOf = (ctx: RepoContext): string | null =>
 /** Whether the set's fate is decided (it ships, or it lost and closes): then its members' own events plan it no more. */
 export async function setDecided(ctx: RepoContext, change: PullRef, name: string): Promise<boolean> {
   return (await ctx.deps.store.getAppliedAction(candidateSetDecidedKey(change.repo, change.number, name))) !== null;
+}
+
+/**
+ * A set member's pull request as one group read in its own repository shows it now, with the state
+ * both set steps read from it (open, merged, head); null when there is none. `issueFirst`: ask first
+ * whether the number is a pull request at all, since the group query answers a missing one with an error.
+ */
+export async function readMemberPull(
+  mctx: RepoContext,
+  ref: PullRef,
+  { issueFirst }: { issueFirst: boolean },
+): Promise<{ live: PullState; pull: { open: boolean; merged: boolean; headSha: string } } | null> {
+  if (issueFirst) {
+    const issue = await mctx.gh.getIssue(ref.number);
+    if (!issue || !issue.pull_request) return null;
+  }
+  const live = (await mctx.gh.readGroup([ref.number])).get(ref.number);
+  if (!live) return null;
+  return {
+    live,
+    pull: { open: live.state === 'OPEN', merged: live.merged || live.state === 'MERGED', headSha: live.headSha },
+  };
 }
 
 /** One member as GitHub shows it now, with Arbiter's recorded answer to its merge at the verified head. */
@@ -44,23 +67,15 @@ async function readShipMember(
   const answer = MergeResult.safeParse(recorded).data ?? null;
   const method = mctx?.config.policy.mergeMethod ?? 'squash';
   if (mctx === null) return { ref, verified, pull: null, answer, method };
-  const read = (await mctx.gh.readGroup([ref.number])).get(ref.number);
-  const methods = read?.merge?.methods ?? [];
+  const read = await readMemberPull(mctx, ref, { issueFirst: false });
+  const methods = read?.live.merge?.methods ?? [];
   return {
     ref,
     verified,
     answer: answer === null ? null : answer.ok ? { ok: true } : answer,
     // The configured method where the repository allows it, else the first one it allows.
     method: methods.length === 0 || methods.includes(method) ? method : methods[0]!,
-    pull: read
-      ? {
-          open: read.state === 'OPEN',
-          merged: read.merged || read.state === 'MERGED',
-          headSha: read.headSha,
-          draft: read.isDraft,
-          status: read.merge?.status ?? null,
-        }
-      : null,
+    pull: read ? { ...read.pull, draft: read.live.isDraft, status: read.live.merge?.status ?? null } : null,
   };
 }
 

@@ -1,4 +1,4 @@
-// readHeadFiles: one query, valid against GitHub's GraphQL schema, paths as variables; every
+// readHead: one query, valid against GitHub's GraphQL schema, paths as variables; every
 // failure a GitHubError with GitHub's words.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Octokit } from '../../src/deps.ts';
 import { GitHubError } from '../../src/github/errors.ts';
-import { buildReadQuery, readHead, readHeadFiles, type GraphqlClient } from '../../src/github/head-reads.ts';
+import { buildReadQuery, readHead, type GraphqlClient } from '../../src/github/head-reads.ts';
 
 // The app's client must fit the structural contract (compile-time check).
 const fits = (o: Octokit): GraphqlClient => o.graphql;
@@ -46,7 +46,7 @@ const fakeGraphql =
     return { repository };
   };
 
-describe('readHeadFiles', () => {
+describe('readHead', () => {
   it('builds a query GitHub’s schema accepts', () => {
     const schema = buildSchema(sdl, { assumeValidSDL: true });
     const errors = validate(schema, parse(buildReadQuery(3, 2)));
@@ -55,7 +55,7 @@ describe('readHeadFiles', () => {
 
   it('reads every path in one query, passing paths as variables', async () => {
     const calls: { query: string; variables: Record<string, unknown> }[] = [];
-    const files = await readHeadFiles(fakeGraphql(calls), {
+    const { files } = await readHead(fakeGraphql(calls), {
       owner: 'acme',
       repo: 'todo',
       sha: 'abc',
@@ -88,7 +88,9 @@ describe('readHeadFiles', () => {
 
   it('asks nothing for nothing', async () => {
     const calls: { query: string; variables: Record<string, unknown> }[] = [];
-    expect((await readHeadFiles(fakeGraphql(calls), { owner: 'a', repo: 'b', sha: 'c', paths: [] })).size).toBe(0);
+    const got = await readHead(fakeGraphql(calls), { owner: 'a', repo: 'b', sha: 'c', paths: [], dirs: [] });
+    expect(got.files.size).toBe(0);
+    expect(got.tree).toEqual([]);
     expect(calls).toHaveLength(0);
   });
 
@@ -98,16 +100,14 @@ describe('readHeadFiles', () => {
         errors: [{ message: 'Something went wrong while executing your query.', type: 'INTERNAL' }],
       });
     };
-    const err = await readHeadFiles(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] }).catch(
-      (e: unknown) => e,
-    );
+    const err = await readHead(failing, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitHubError);
     expect(err instanceof GitHubError && err.githubWords).toBe('Something went wrong while executing your query.');
   });
 
   it('fails as a GitHubError when the answer has no repository', async () => {
     const empty: GraphqlClient = async () => ({ repository: null });
-    await expect(readHeadFiles(empty, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(
+    await expect(readHead(empty, { owner: 'a', repo: 'b', sha: 'c', paths: ['x'] })).rejects.toBeInstanceOf(
       GitHubError,
     );
   });

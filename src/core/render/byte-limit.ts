@@ -10,6 +10,8 @@ export const CUT_NOTE = '\n\n*(cut here: GitHub takes at most 65,535 bytes)*';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// A decoder that keeps a leading U+FEFF: a cut text is a prefix of the text, its byte-order mark included.
+const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export const utf8Bytes = (text: string): number => encoder.encode(text).length;
 
@@ -32,7 +34,7 @@ export function fitBytes(text: string, maxBytes = OUTPUT_BYTE_LIMIT, note = CUT_
 export const cutAtLineWithinBytes = (text: string, maxBytes: number): string => {
   if (maxBytes <= 0) return '';
   // Each UTF-16 unit is at least one byte, so the first `maxBytes` units hold every candidate.
-  const head = Buffer.from(text.slice(0, maxBytes), 'utf8').subarray(0, maxBytes).toString('utf8');
+  const head = keepBom.decode(encoder.encode(text.slice(0, maxBytes)).subarray(0, maxBytes));
   const safe = head.endsWith('\uFFFD') && !text.startsWith(head) ? head.slice(0, -1) : head;
   const nl = safe.lastIndexOf('\n');
   return nl > 0 ? safe.slice(0, nl + 1) : safe;
