@@ -10,6 +10,7 @@ import type { Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { combinedIntoReason } from '../combine.ts';
 import { plannedActions } from '../replay-lines.ts';
+import { humanGateReceipt } from './human-gate.ts';
 
 /** The merge's answer as the plan needs it (`queued`: GitHub enabled auto-merge instead of merging). */
 export type MergeAnswer =
@@ -148,24 +149,17 @@ export function planMergeAnswer(input: MergeAnswerInput): MergeAnswerPlan {
       summary: why,
       text: input.text,
     },
-    {
-      kind: 'receipt',
-      key: k('receipt/human'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo: input.repo,
-        change: input.change,
-        round,
-        at: input.now,
-        data: {
-          candidates: [pr],
-          winner: pr,
-          why: result.message
-            ? `merge refused (${result.status}: ${result.message.slice(0, 300)})`
-            : `merge refused (${result.status})`,
-        },
+    humanGateReceipt(
+      k('receipt/human'),
+      { repo: input.repo, change: input.change, round, now: input.now },
+      {
+        candidates: [pr],
+        winner: pr,
+        why: result.message
+          ? `merge refused (${result.status}: ${result.message.slice(0, 300)})`
+          : `merge refused (${result.status})`,
       },
-    },
+    ),
   ];
   return { kind: 'refused', actions: plannedActions(refused, { planner: 'merge-answer', inputs: input }) };
 }

@@ -10,7 +10,7 @@ import { autoMergeAgainKey, dequeuedKey } from '../keys.ts';
 import type { AutoMergeOn } from './auto-merge-off.ts';
 import type { MergeMethod, MergeView } from '../merge-view.ts';
 import { planMergePath, promotion, type MergePath } from './merge-path.ts';
-import { planHumanGate } from './human-gate.ts';
+import { humanGateReceipt, planHumanGate } from './human-gate.ts';
 import {
   OPEN_STATES,
   type CandidateEvidence,
@@ -139,18 +139,11 @@ export function planAutoMergeLost(view: AutoMergeLostView): AutoMergeLostPlan {
           key,
         }),
         { kind: 'set-change-state', key: key('change-state'), change: view.change.number, state: 'human' },
-        {
-          kind: 'receipt',
-          key: key('receipt'),
-          receipt: {
-            kind: 'HUMAN_GATE',
-            repo: view.repo,
-            change: view.change.number,
-            round: view.round.number,
-            at: view.now,
-            data: { candidates: [view.pr], winner: view.pr, why: words.slice(0, 500) },
-          },
-        },
+        humanGateReceipt(
+          key('receipt'),
+          { repo: view.repo, change: view.change.number, round: view.round.number, now: view.now },
+          { candidates: [view.pr], winner: view.pr, why: words.slice(0, 500) },
+        ),
       ],
     };
   };

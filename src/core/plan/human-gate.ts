@@ -1,8 +1,10 @@
 // The human gate as actions, one shape wherever a Change goes to a person (a decided round, a repair
 // that never arrived): the gate comment, the selection check that asks for action with the Promote
-// button, the label, the review request. Pure: evidence, reviewers and wording are passed in.
+// button, the label, the review request; and the HUMAN_GATE receipt every planner records when a
+// decision goes to a person. Pure: evidence, reviewers and wording are passed in.
 import type { Action, CheckRunButton } from '../actions.ts';
 import { LABEL_AWAITING } from '../labels.ts';
+import type { Receipt } from '../receipt.ts';
 import { renderHumanGate, renderTiedGate } from '../render/human-gate.ts';
 import { inMode, type ModeConfig } from '../render/mode-words.ts';
 import type { CandidateEvidence, Criterion } from '../types.ts';
@@ -11,6 +13,19 @@ import type { CandidateEvidence, Criterion } from '../types.ts';
 export const gateMarker = (pr: number): string => `gate:${pr}`;
 /** The marker of a tie's one gate comment, on the Change. */
 export const tiedGateMarker = (change: number, base: string): string => `gate:${change}@${base}`;
+
+/** What a HUMAN_GATE receipt records: the candidates, and the hand-over or the person's decision. */
+export type HumanGateData = Extract<Receipt, { kind: 'HUMAN_GATE' }>['data'];
+
+/** The HUMAN_GATE receipt of a decision that went to a person, as the action that records it under `key`. */
+export function humanGateReceipt(
+  key: string,
+  at: { repo: string; change: number; round: number; now: string },
+  data: HumanGateData,
+): Action {
+  const { repo, change, round, now } = at;
+  return { kind: 'receipt', key, receipt: { kind: 'HUMAN_GATE', repo, change, round, at: now, data } };
+}
 
 export interface HumanGatePlanInput {
   repo: string;

@@ -12,6 +12,7 @@ import { CancelInputs, RejectionInputs, type Receipt } from '../receipt.ts';
 import { OPEN_STATES, type CandidateState } from '../types.ts';
 import { changeActionKey, markerKey, rejectionActionKey, repairMarker } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
+import { humanGateReceipt } from './human-gate.ts';
 
 /** What became of the Change's one repair for this rejection. */
 export type RepairChance = 'granted' | 'not-gated' | 'used' | 'spent' | 'source-rejected' | 'combined' | 'disabled';
@@ -159,18 +160,11 @@ export function planRejection(input: RejectionInput): RejectionPlan {
       marker: markerKey('rejected', pr),
       body: `${markerFor(markerKey('rejected', pr))}\n${note}`,
     },
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo,
-        change,
-        round: input.round,
-        at: input.now,
-        data: { candidates: [pr], decision: 'rejected by a person', by: user, reason, repair: input.repair },
-      },
-    },
+    humanGateReceipt(
+      k('receipt'),
+      { repo, change, round: input.round, now: input.now },
+      { candidates: [pr], decision: 'rejected by a person', by: user, reason, repair: input.repair },
+    ),
     { kind: 'close', key: k('close'), pr },
     state,
   );

@@ -7,6 +7,7 @@ import { changeActionKey } from '../keys.ts';
 import { plannedActions } from '../replay-lines.ts';
 import { planMergePath, promotion, type MergePathInput, type MergeView } from './merge-path.ts';
 import type { Refusal } from './person.ts';
+import { humanGateReceipt } from './human-gate.ts';
 
 export interface PromotionInput {
   repo: string;
@@ -123,25 +124,18 @@ export function planPromotion(input: PromotionInput): { refused: Refusal } | { a
     : [];
   const actions: Action[] = [
     ...back,
-    {
-      kind: 'receipt',
-      key: k('receipt'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo: input.repo,
-        change: candidate.change,
-        round: group.round,
-        at: input.now,
-        data: {
-          candidates: [pr],
-          winner: pr,
-          decision: 'promoted by a person',
-          by: input.user,
-          source: input.source,
-          ...(lost ? { broughtBack: true } : {}),
-        },
+    humanGateReceipt(
+      k('receipt'),
+      { repo: input.repo, change: candidate.change, round: group.round, now: input.now },
+      {
+        candidates: [pr],
+        winner: pr,
+        decision: 'promoted by a person',
+        by: input.user,
+        source: input.source,
+        ...(lost ? { broughtBack: true } : {}),
       },
-    },
+    ),
     // A loser never carries the awaiting label: closing it took that off.
     ...(lost ? [] : [{ kind: 'unlabel' as const, key: k('unlabel'), issue: pr, label: LABEL_AWAITING }]),
   ];

@@ -12,7 +12,7 @@ import { describePlan } from '../replay-lines.ts';
 import { byPr, decide, mergePathOf, type SelectionInput } from './verdict.ts';
 import { pathWords, promotion } from './merge-path.ts';
 import { bringBackWords, outcomeText, reasonsFor } from './outcome-text.ts';
-import { planHumanGate } from './human-gate.ts';
+import { humanGateReceipt, planHumanGate } from './human-gate.ts';
 import { comparisonBody, comparisonMarker, comparisonRows } from './comparison.ts';
 import { heldSources, heldWords } from '../combine.ts';
 import { setRows, setsInRound, setTableRows, withSets, type SetRows } from './set-round.ts';
@@ -381,18 +381,13 @@ function planOutcome(input: SelectionInput, setRowsOf: (verdict: Verdict) => Set
     );
     for (const pr of verdict.before)
       actions.push({ kind: 'set-state', key: k(`state/${pr}`), pr, state: 'selected', reason: verdict.why });
-    actions.push({
-      kind: 'receipt',
-      key: k('receipt/human'),
-      receipt: {
-        kind: 'HUMAN_GATE',
-        repo,
-        change: change.number,
-        round,
-        at: input.now,
-        data: { candidates: verdict.before, winner: verdict.winner, why: verdict.why },
-      },
-    });
+    actions.push(
+      humanGateReceipt(
+        k('receipt/human'),
+        { repo, change: change.number, round, now: input.now },
+        { candidates: verdict.before, winner: verdict.winner, why: verdict.why },
+      ),
+    );
   }
   // Shadow mode is applied by the executor (src/core/shadow.ts); the wording above says "would".
   return { verdict, receipt, actions };

@@ -4,9 +4,9 @@
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
-import type { Receipt, RepairTimeoutInputs } from '../receipt.ts';
+import type { RepairTimeoutInputs } from '../receipt.ts';
 import { plannedActions } from '../replay-lines.ts';
-import { planHumanGate } from './human-gate.ts';
+import { humanGateReceipt, planHumanGate } from './human-gate.ts';
 import { planRoundViews } from './views.ts';
 import { changeActionKey, markerKey } from '../keys.ts';
 
@@ -80,7 +80,7 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
     );
   }
   actions.push(
-    humanGateReceipt(k, input, {
+    humanGateReceipt(k('receipt'), input, {
       candidates: input.targets.map((t) => t.pr),
       winner: repairOf.rejected ? null : repairOf.pr,
       why: 'repair timed out',
@@ -113,23 +113,11 @@ export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[
   const marker = markerKey('resume-given-up', `${change}@${input.base}/r${round}`);
   const actions: Action[] = [
     { kind: 'comment', key: k('note'), issue: change, marker, body: `${markerFor(marker)}\n${why}` },
-    humanGateReceipt(k, input, {
+    humanGateReceipt(k('receipt'), input, {
       candidates: [],
       winner: null,
       why: `retry budget spent: ${input.error.slice(0, 300)}`,
     }),
   ];
   return { why, actions: plannedActions(actions, { planner: 'resume-given-up', inputs: input }) };
-}
-
-type HumanGateReceipt = Extract<Receipt, { kind: 'HUMAN_GATE' }>;
-
-/** The sweep's HUMAN_GATE receipt of a round handed to a person (either planner above), keyed as its other actions. */
-function humanGateReceipt(
-  k: (s: string) => string,
-  at: { repo: string; change: number; round: number; now: string },
-  data: HumanGateReceipt['data'],
-): Action {
-  const { repo, change, round, now } = at;
-  return { kind: 'receipt', key: k('receipt'), receipt: { kind: 'HUMAN_GATE', repo, change, round, at: now, data } };
 }
