@@ -10,7 +10,7 @@ import { recordCandidate } from '../workflows/candidates.ts';
 import { isBotAccount } from '../core/trust.ts';
 import type { CandidateState } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
-import { completeOwnChecks } from '../workflows/clean-ends.ts';
+import { ownChecksEnd } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
 import { executePlan } from '../workflows/execute.ts';
 import { checkAction } from '../core/actions.ts';
@@ -179,6 +179,8 @@ async function onClosed(
   if (own || !closingWithdraws(candidate)) return;
   await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
   await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
+  const withdrawn = `Withdrawn: closed by @${by}`;
+  const ends = await ownChecksEnd(ctx, candidate, withdrawn);
   await executePlan(ctx, [
     checkAction(ctx.key, {
       pr: number,
@@ -186,11 +188,11 @@ async function onClosed(
       name: 'Arbiter / selection',
       status: 'completed',
       conclusion: 'neutral',
-      title: `Withdrawn: closed by @${by}`,
+      title: withdrawn,
       summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.`,
     }),
+    ...ends,
   ]);
-  await completeOwnChecks(ctx, candidate, `Withdrawn: closed by @${by}`);
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectAndFollow(ctx, candidate.change, candidate.base);
 }

@@ -1,45 +1,37 @@
-// Clean ends: a candidate that leaves (withdrawn, stale, rejected, cancelled) gets its own checks
-// that are still in progress completed, neutral, with the reason; and the awaiting-approval label
-// goes when its reason ends (a push moved the candidate on).
+// Clean ends: what a leaving candidate's own checks show, read for planOwnChecksEnd (which completes
+// those still in progress, in the plan of the step that ends the candidate); and the awaiting-approval label goes when its reason ends (a push moved
+// the candidate on).
 import { LABEL_AWAITING } from '../core/labels.ts';
+import type { Action } from '../core/actions.ts';
+import { planOwnChecksEnd, type OwnChecksView } from '../core/plan/own-checks-end.ts';
 import type { CandidateRow } from '../store/types.ts';
 import type { RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { storedGate } from './evidence.ts';
 import { changeActionKey, checkIdKey } from '../core/keys.ts';
 
-/** Completes this head's `Arbiter / gate` and `Arbiter / acceptance` checks that were left in progress. */
-export async function completeOwnChecks(ctx: RepoContext, c: CandidateRow, reason: string): Promise<void> {
+/** What is stored and shown of `c`'s own checks, for planOwnChecksEnd. */
+export async function readOwnChecks(ctx: RepoContext, c: CandidateRow): Promise<OwnChecksView> {
+  const view = { pr: c.pr, headSha: c.headSha, change: c.change };
   const gate = await storedGate(ctx, c);
   // No gate evidence: the head was never evaluated, so neither check was started.
-  if (!gate) return;
+  if (!gate)
+    return { ...view, gate: 'unevaluated', acceptanceRecorded: false, shown: { gate: false, acceptance: false } };
   const acceptance = await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'acceptance');
-  // Only a check that was shown is completed: the gate check appears once a required check
-  // concluded, the acceptance check with its result (an older version showed it waiting).
-  const shown = await ctx.deps.store.getAppliedActions([
-    checkIdKey(ctx.key, c.headSha, 'Arbiter / gate'),
-    checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance'),
-  ]);
-  const gateShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / gate'));
-  const acceptanceShown = shown.has(checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance'));
-  const summary = `${reason}: this candidate left the comparison before the check finished.`;
-  const k = (name: string): string => changeActionKey(ctx.key, c.change, 'ends', `${c.pr}@${c.headSha}`, name);
-  const base = {
-    pr: c.pr,
-    headSha: c.headSha,
-    status: 'completed',
-    conclusion: 'neutral',
-    title: `Not finished: ${reason}`,
-    summary,
-  } as const;
-  await executePlan(ctx, [
-    ...(gate.settled || !gateShown
-      ? []
-      : [{ kind: 'check-run' as const, key: k('gate'), name: 'Arbiter / gate' as const, ...base }]),
-    ...(acceptance !== null || !acceptanceShown
-      ? []
-      : [{ kind: 'check-run' as const, key: k('acceptance'), name: 'Arbiter / acceptance' as const, ...base }]),
-  ]);
+  const gateKey = checkIdKey(ctx.key, c.headSha, 'Arbiter / gate');
+  const acceptanceKey = checkIdKey(ctx.key, c.headSha, 'Arbiter / acceptance');
+  const shown = await ctx.deps.store.getAppliedActions([gateKey, acceptanceKey]);
+  return {
+    ...view,
+    gate: gate.settled ? 'settled' : 'open',
+    acceptanceRecorded: acceptance !== null,
+    shown: { gate: shown.has(gateKey), acceptance: shown.has(acceptanceKey) },
+  };
+}
+
+/** The completions of `c`'s own checks still in progress as it leaves with `reason`: read, then planned. */
+export async function ownChecksEnd(ctx: RepoContext, c: CandidateRow, reason: string): Promise<Action[]> {
+  return planOwnChecksEnd(await readOwnChecks(ctx, c), reason, ctx.key);
 }
 
 /** A candidate that waited before a person moved on (new commits): the label's reason ended. */

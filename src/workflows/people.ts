@@ -13,11 +13,12 @@ import { LABEL_AWAITING } from '../core/plan/selection.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { planRoundViews } from '../core/plan/views.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
-import { completeOwnChecks } from './clean-ends.ts';
+import { ownChecksEnd } from './clean-ends.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
+import type { Action } from '../core/actions.ts';
 import { selectAndFollow, verifyAndSelect } from './flow.ts';
 import { withdrawAutoMerge } from './auto-merge-off.ts';
 import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts';
@@ -90,13 +91,16 @@ export async function rejectByPerson(ctx: RepoContext, pr: number, user: string,
   const built = combined?.sources.includes(pr) ? await openCandidate(ctx, combined.pr) : null;
   const why = `built from #${pr}, which @${user} rejected`;
   const alongside = built ? await rejectionPlan(ctx, built, round, user, why, 'source-rejected') : null;
+  // The rejected candidate's own checks, then the combined one's, complete after the rejection.
+  const ends = [
+    ...(await ownChecksEnd(ctx, candidate, `Rejected by @${user}`)),
+    ...(built ? await ownChecksEnd(ctx, built, `Built from #${pr}, which @${user} rejected`) : []),
+  ];
   // An auto-merge Arbiter enabled on the rejected candidate goes before anything else.
   await withdrawAutoMerge(ctx, candidate.change, candidate.base, {
     ending: { candidate: { pr, state: 'rejected' } },
   });
-  const result = await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? [])]);
-  await completeOwnChecks(ctx, candidate, `Rejected by @${user}`);
-  if (built) await completeOwnChecks(ctx, built, `Built from #${pr}, which @${user} rejected`);
+  const result = await executePlan(ctx, [...plan.actions, ...(alongside?.actions ?? []), ...ends]);
   // A candidate that left (closed, rejected) leaves its round to be compared again; one the filter
   // kept in place (shadow mode) did not leave, and the round stays as it was.
   const left = !result.withheld.some((a) => a.kind === 'set-state' && a.pr === pr);
@@ -204,7 +208,9 @@ export async function cancelChange(
   const result = await executePlan(ctx, plan.actions);
   // The filter kept the cancellation back (shadow mode): nothing was cancelled, so nothing follows it.
   if (result.withheld.some((a) => a.kind === 'set-change-state')) return { ok: true, message: plan.reply };
-  for (const c of candidates) await completeOwnChecks(ctx, c, 'Change cancelled');
+  const ends: Action[] = [];
+  for (const c of candidates) ends.push(...(await ownChecksEnd(ctx, c, 'Change cancelled')));
+  await executePlan(ctx, ends);
   // Each base's comparison and gate comments say it was cancelled (issue 25).
   const bases = new Set((await store.listCandidatesOfChange(ctx.key, change)).map((c) => c.base));
   for (const base of bases) {

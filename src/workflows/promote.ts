@@ -13,7 +13,7 @@ import type { MergeResult } from '../github/gateway.ts';
 import { MergeResult as MergeResultSchema } from '../github/port.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { ChangeRow, RoundRow } from '../store/types.ts';
-import { completeOwnChecks } from './clean-ends.ts';
+import { ownChecksEnd } from './clean-ends.ts';
 import { combinedCandidate } from './combine.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, mergeWithheld, type ExecuteOptions } from './execute.ts';
@@ -271,8 +271,10 @@ export async function afterMerged(
     combined: await combinedCandidate(ctx, change.number),
     now,
   });
-  await executePlan(ctx, actions, { group: pulls });
-  for (const s of open) await completeOwnChecks(ctx, s, `Superseded: #${pr} shipped`);
+  // The stale siblings' own checks complete after they closed.
+  const ends: Action[] = [];
+  for (const s of open) ends.push(...(await ownChecksEnd(ctx, s, `Superseded: #${pr} shipped`)));
+  await executePlan(ctx, [...actions, ...ends], { group: pulls });
   await store.setChangeState(ctx.key, change.number, 'shipped');
   // The round's views say what happened: "merged", with the merge commit (issue 25).
   if (round) {

@@ -6,7 +6,7 @@ import { OPEN_STATES } from '../core/types.ts';
 import { changeActionKey, rejectionActionKey } from '../core/keys.ts';
 import { LABEL_LOST } from '../core/labels.ts';
 import { executePlan } from './execute.ts';
-import { completeOwnChecks } from './clean-ends.ts';
+import { ownChecksEnd } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { repairByRejection } from './repair-trigger.ts';
 import type { NextStep } from './model.ts';
@@ -88,6 +88,6 @@ export async function dropUnadmittedHead(
   const reason = 'a new head that no maintainer admitted';
   await store.setCandidateState(ctx.key, existing.pr, 'withdrawn', reason);
   await store.addEvent(ctx.key, 'candidate.unadmitted-head', { pr: existing.pr, headSha: pull.headSha }, nowIso(ctx));
-  await completeOwnChecks(ctx, existing, `Withdrawn: ${reason}`);
+  await executePlan(ctx, await ownChecksEnd(ctx, existing, `Withdrawn: ${reason}`));
   return [selectStep(existing.change, existing.base)];
 }

@@ -36,7 +36,7 @@ const STORE_READ =
   /^(get|list|read|current|has|is|known|latest|configProblems|portfolioDispatches|yieldsToLaterDelivery)/;
 
 /** Helpers that write for their caller (the executor's and the context's). */
-export const WRITE_HELPERS = new Set(['writeCheck', 'writeReply', 'completeOwnChecks', 'claim', 'claimOnce']);
+export const WRITE_HELPERS = new Set(['writeCheck', 'writeReply', 'claim', 'claimOnce']);
 
 const isPort = (e: ts.Expression): boolean =>
   (ts.isIdentifier(e) && e.text === 'gh') ||
