@@ -142,7 +142,38 @@ export class AppProcess implements AppHost {
     return this.tail.join('\n');
   }
 
+  /**
+   * Starts the app and waits until it answers. The port came from `freePort`, which lets it go
+   * before the app binds it: another test worker's app may take it in between (seen once in a CI
+   * run: the runner then drove the other worker's app). Then this app cannot listen, or another
+   * process answers for it; it is started again on a fresh port (the caller re-reads `webhookUrl`).
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.spawnOnce();
+        if (await this.answersItself()) return;
+      } catch (e) {
+        if (!this.tail.some((line) => line.includes('EADDRINUSE')) || attempt === 3) throw e;
+      }
+      if (attempt === 3)
+        throw new ScenarioRunError(`another process answers on port ${this.opts.port}, three ports running`);
+      this.killNow();
+      await this.waitExited();
+      this.tail = [];
+      this.usePort(await freePort());
+    }
+  }
+
+  /** Whether the process answering on the port is the one started (true when the app cannot say). */
+  private async answersItself(): Promise<boolean> {
+    const res = await fetch(`${this.baseUrl}/arbiter/sim/pid`).catch(() => null);
+    if (!res || res.status !== 200) return true;
+    const answer = z.object({ pid: z.number() }).safeParse(await res.json().catch(() => null));
+    return !answer.success || answer.data.pid === this.child?.pid;
+  }
+
+  private async spawnOnce(): Promise<void> {
     this.expectingExit = false;
     this.crashed = null;
     const args = this.opts.args ?? (await defaultAppArgs());

@@ -188,6 +188,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
         proc.usePort(next);
         gh.setWebhookUrl(proc.webhookUrl);
         await proc.start();
+        gh.setWebhookUrl(proc.webhookUrl);
         await proc.setClock(now());
         pump.resume();
       })()
@@ -341,6 +342,8 @@ export async function runScenario(scenario: Scenario, opts: RunOptions = {}): Pr
       say(`${more.author} opened Change #${more.number}: ${more.title}`);
     }
     await booting;
+    // The app may have moved to another port while starting (AppProcess.start).
+    gh.setWebhookUrl(proc.webhookUrl);
     if (db && opts.onDatabaseReady) await opts.onDatabaseReady(db.url);
     await proc.setClock(now());
     await settle();

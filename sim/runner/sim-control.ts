@@ -12,6 +12,8 @@ import { pathOf, sendJson } from '../../src/health.ts';
 export const SIM_CLOCK_PATH = '/arbiter/sim/clock';
 export const SIM_IDLE_PATH = '/arbiter/sim/idle';
 export const SIM_RECEIPTS_PATH = '/arbiter/sim/receipts';
+/** Which process answers on this port: the runner checks it is the one it started. */
+export const SIM_PID_PATH = '/arbiter/sim/pid';
 
 export interface SimControlSources extends AppControls {
   clock: ManualClock;
@@ -63,13 +65,16 @@ export function simControlHandler(src: SimControlSources) {
       const due = await src.nextDue();
       sendJson(res, 200, { idle, queued, active, inflight, deferredUntil: due ? due.getTime() : null });
     },
+    [`GET ${SIM_PID_PATH}`]: async (_req, res) => {
+      sendJson(res, 200, { pid: process.pid });
+    },
     [`GET ${SIM_RECEIPTS_PATH}`]: async (_req, res) => {
       sendJson(res, 200, { receipts: await src.receipts() });
     },
   };
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = pathOf(req);
-    if (path !== SIM_CLOCK_PATH && path !== SIM_IDLE_PATH && path !== SIM_RECEIPTS_PATH) return false;
+    if (![SIM_CLOCK_PATH, SIM_IDLE_PATH, SIM_RECEIPTS_PATH, SIM_PID_PATH].includes(path)) return false;
     const route = routes[`${req.method ?? 'GET'} ${path}`];
     if (!route) {
       sendJson(res, 405, { error: `${req.method} not allowed on ${path}` });
