@@ -291,7 +291,14 @@ describe('the gate check run in plain words', () => {
     expect(tables[0].headers).toEqual(['Check', 'Result']);
     expect(tables[0].rows).toEqual([['test', '⏳ in_progress']]);
     expect(visible).toContain('Required checks (named in gate.required):');
-    expect(visible).toContain('0 checks pass on this head.');
+    expect(visible).not.toContain('pass on this head');
+  });
+
+  it('reads the same whatever number of other checks pass, so a settled gate is written once', () => {
+    const settled = { settled: true, promotable: true, reason: 'every required check passed', score: 7 };
+    const once = renderGateTable(gate({ ...settled, passingChecks: 3 }));
+    expect(renderGateTable(gate({ ...settled, passingChecks: 15 }))).toBe(once);
+    expect(structureOf(once).visible).toContain('Score: 7.');
   });
 });
 

@@ -24,7 +24,10 @@ export function renderGateTable(gate: GateEvidence): string {
     `**${verdict}**: ${gate.reason || 'every required check passed'}.`,
     `Required checks (${SOURCE_WORDS[gate.source]}):`,
     ['| Check | Result |', '| --- | --- |', ...(rows.length > 0 ? rows : ['| (none) | |'])].join('\n'),
-    `${gate.passingChecks} ${gate.passingChecks === 1 ? 'check passes' : 'checks pass'} on this head.${gate.score !== null ? ` Score: ${gate.score}.` : ''}`,
+    // No live count of the other checks that pass: it changes with every check nobody requires,
+    // and the gate's text would be written again each time (issue 28). The comparison's ranking
+    // shows the count the decision used.
+    gate.score !== null && `Score: ${gate.score}.`,
   );
 }
 
