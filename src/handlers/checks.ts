@@ -4,9 +4,11 @@
 // that head is recorded (src/workflows/candidates.ts). Of several check events still pending on
 // one head (CI reports each run and suite on its own), or on the heads of one small group, only
 // the last that surely reads does; a check nobody decides on, concluding while a required one is
-// still pending, reads nothing (src/workflows/check-read.ts).
+// still pending, reads nothing, nor does a required one that passes while another required one has
+// not reported yet (src/workflows/check-read.ts).
 import { z } from 'zod';
 import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
+import { checkOutcome } from '../core/gate.ts';
 import { checkSubjectKey } from '../core/keys.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
 import { runSteps, smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
@@ -19,13 +21,24 @@ const Payload = z.object({
     .object({
       name: z.string(),
       head_sha: z.string(),
+      status: z.string().optional(),
+      conclusion: z.string().nullable().optional(),
       pull_requests: OnPulls,
     })
     .optional(),
   check_suite: z.object({ head_sha: z.string(), pull_requests: OnPulls }).optional(),
   sha: z.string().optional(),
+  state: z.string().optional(),
   context: z.string().optional(),
 });
+
+/** The payload says its check passed: a check run or a commit status, never a suite. */
+function payloadPassed(event: string, p: z.infer<typeof Payload>): boolean {
+  if (event === 'check_run' && p.check_run)
+    return checkOutcome('check', p.check_run.status ?? 'completed', p.check_run.conclusion ?? null) === 'pass';
+  if (event === 'status' && p.state !== undefined) return checkOutcome('status', p.state, null) === 'pass';
+  return false;
+}
 
 export async function onCheckEvent(
   ctx: RepoContext,
@@ -84,7 +97,8 @@ export async function onCheckEvent(
   }
   // A check nobody decides on, while a required one is still pending or once the gate settled, is
   // recorded without a read.
-  const step = await planCheckEvent(ctx, delivery ?? undefined, candidates, took);
+  const passed = payloadPassed(event, p);
+  const step = await planCheckEvent(ctx, delivery ?? undefined, candidates, took, passed);
   if (!step.plan.read) {
     ctx.log.debug(
       { subject, waitingOn: step.plan.waitingOn },
@@ -95,6 +109,8 @@ export async function onCheckEvent(
   // A small group is verified whole (flow.ts), so a later event on any of its heads covers this one.
   const only = candidates.length === 1 ? candidates[0] : undefined;
   const group = only ? await smallGroupOf(ctx, only.pr) : null;
-  if (await yields(group?.map((s) => s.headSha) ?? [], step.laterReads)) return;
+  // A check that did not pass settles its gate: it leaves its read only to a delivery that surely
+  // reads (a later one that passed may wait in turn for a check not reported yet).
+  if (await yields(group?.map((s) => s.headSha) ?? [], passed ? step.laterReads : onlyUnnamedRead)) return;
   for (const c of candidates) await verifyOnCheckEvent(ctx, c.pr);
 }

@@ -10,7 +10,11 @@ const TextIdRow = z.object({ id: z.string() });
 const SeenRow = z.object({ id: z.string(), done: z.boolean(), reruns: z.coerce.number().int() });
 const PendingRow = z.object({ id: z.string(), reruns: z.coerce.number().int() });
 const LaterRow = z.object({ subject: z.string(), check_name: z.string().nullable() });
-const CheckRow = z.object({ check_name: z.string().nullable(), evaluated: z.boolean() });
+const CheckRow = z.object({
+  check_name: z.string().nullable(),
+  evaluated: z.boolean(),
+  delivered: z.array(z.string()).nullable(),
+});
 /** Later deliveries one job looks at for one that reads: a head's burst of check events is far fewer. */
 const LATER_LOOKED_AT = 100;
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
@@ -126,12 +130,17 @@ export function deliveryStore(
       return null;
     },
     async getDeliveryCheck(id) {
-      const row = await one('SELECT check_name, evaluated_at IS NOT NULL AS evaluated FROM deliveries WHERE id = $1', [
-        id,
-      ]);
+      // With it, every check whose conclusion was delivered on the same head (this one included).
+      const row = await one(
+        `SELECT d.check_name, d.evaluated_at IS NOT NULL AS evaluated,
+           (SELECT array_agg(DISTINCT o.check_name ORDER BY o.check_name) FROM deliveries o
+             WHERE o.subject = d.subject AND o.check_name IS NOT NULL) AS delivered
+         FROM deliveries d WHERE d.id = $1`,
+        [id],
+      );
       if (!row) return null;
       const d = parseRow(CheckRow, row, 'delivery');
-      return { check: d.check_name, evaluated: d.evaluated };
+      return { check: d.check_name, evaluated: d.evaluated, delivered: d.delivered ?? [] };
     },
     async knownDeliveries(ids) {
       if (ids.length === 0) return new Set();

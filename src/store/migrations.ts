@@ -261,6 +261,14 @@ export const MIGRATIONS: Migration[] = [
     // nobody decides on may be recorded without a read (src/core/plan/check-read.ts).
     sql: `ALTER TABLE deliveries ADD COLUMN check_name text NULL;`,
   },
+  {
+    version: 9,
+    name: 'delivery-check-names-by-head',
+    // The checks whose conclusions were delivered on a head, done or not: a required check that
+    // passes while another required one has sent nothing yet leaves its read to that one
+    // (src/core/plan/check-read.ts).
+    sql: `CREATE INDEX deliveries_subject_checks ON deliveries (subject, check_name) WHERE subject IS NOT NULL AND check_name IS NOT NULL;`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe to call from several processes at once. */

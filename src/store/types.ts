@@ -133,8 +133,12 @@ export interface Store extends PortfolioStore, DashboardStore {
     subjects: string[],
     reads?: (check: string | null) => boolean,
   ): Promise<string | null>;
-  /** The check a delivery's event concludes as recorded at intake, and whether its run went past the yield point; null for an unknown id. */
-  getDeliveryCheck(id: string): Promise<{ check: string | null; evaluated: boolean } | null>;
+  /**
+   * The check a delivery's event concludes as recorded at intake, whether its run went past the
+   * yield point, and the names of every check whose conclusion was delivered on the same head
+   * (done or not, this one included); null for an unknown id.
+   */
+  getDeliveryCheck(id: string): Promise<{ check: string | null; evaluated: boolean; delivered: string[] } | null>;
   /** Recorded deliveries not yet done, oldest first (re-enqueued at start). */
   listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
   /** Which of these delivery ids (GUIDs) are recorded. */

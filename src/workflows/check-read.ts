@@ -30,12 +30,15 @@ export const onlyUnnamedRead = (check: string | null): boolean => check === null
 /**
  * Plans this delivery's check event over the open candidates on its head. `took` says the run
  * took events kept for the head (a recorder raced it): it then reads, so none of them is dropped.
+ * `passed`: the event's payload says its check passed. The payload only lets a read wait for a
+ * later one, which reads GitHub itself: a stale payload can delay a read, never decide.
  */
 export async function planCheckEvent(
   ctx: RepoContext,
   delivery: string | undefined,
   candidates: CandidateRow[],
   took = false,
+  passed = false,
 ): Promise<CheckEventRead> {
   const deciding = new Map<string, DecidingChecks>();
   const viewed: { pr: number; deciding: DecidingChecks; gate: Awaited<ReturnType<typeof storedGate>> }[] = [];
@@ -46,7 +49,13 @@ export async function planCheckEvent(
     viewed.push({ pr: c.pr, deciding: d, gate: await storedGate(ctx, c) });
   }
   const row = delivery && !took ? await ctx.deps.store.getDeliveryCheck(delivery) : null;
-  const plan = planCheckRead({ check: row?.check ?? null, retry: row?.evaluated ?? false, candidates: viewed });
+  const plan = planCheckRead({
+    check: row?.check ?? null,
+    passed,
+    delivered: row?.delivered ?? [],
+    retry: row?.evaluated ?? false,
+    candidates: viewed,
+  });
   const all = [...deciding.values()];
   return { plan, laterReads: (check) => check === null || all.some((d) => decidesOn(d, check)) };
 }

@@ -24,16 +24,17 @@ const gateOf = (observed: ObservedCheck[], deciding = DECIDING): GateEvidence =>
     scoreCheck: deciding.score,
   });
 const RUNNING = gateOf([run('test', 'pass'), run('lint', 'pending'), run('bench', 'pass'), run('docs', 'pending')]);
-const plan = (
-  check: string | null,
-  gate: GateEvidence | null,
-  over: Partial<{ retry: boolean; deciding: DecidingChecks }> = {},
-) =>
+type Over = Partial<{ retry: boolean; deciding: DecidingChecks; passed: boolean; delivered: string[] }>;
+const planOf = (check: string | null, gate: GateEvidence | null, over: Over = {}) =>
   planCheckRead({
     check,
+    // A failure unless told: a deciding check that fails always reads.
+    passed: over.passed ?? false,
+    delivered: over.delivered ?? [],
     retry: over.retry ?? false,
     candidates: [{ pr: 1, deciding: over.deciding ?? DECIDING, gate }],
   });
+const plan = planOf;
 
 describe('which checks decide something', () => {
   it.each([
@@ -76,7 +77,7 @@ describe('a check event reads GitHub unless it can change nothing', () => {
     expect(plan('docs', gateOf([run('test', 'pass'), run('docs', 'pass')]))).toMatchObject({ read: false });
   });
 
-  it.each<[string, string | null, GateEvidence | null, Partial<{ retry: boolean; deciding: DecidingChecks }>]>([
+  it.each<[string, string | null, GateEvidence | null, Over]>([
     ['a required check', 'lint', RUNNING, {}],
     ['the scoring check', 'bench', RUNNING, {}],
     ['a check a criterion waits for', 'e2e', RUNNING, {}],
@@ -100,6 +101,8 @@ describe('a check event reads GitHub unless it can change nothing', () => {
     const settled = gateOf([run('test', 'pass'), run('lint', 'pass'), run('bench', 'pass')]);
     const both = planCheckRead({
       check: 'docs',
+      passed: true,
+      delivered: ['docs'],
       retry: false,
       candidates: [
         { pr: 1, deciding: DECIDING, gate: RUNNING },
@@ -107,6 +110,55 @@ describe('a check event reads GitHub unless it can change nothing', () => {
       ],
     });
     expect(both).toEqual({ read: true });
-    expect(planCheckRead({ check: 'docs', retry: false, candidates: [] })).toEqual({ read: true });
+    expect(planCheckRead({ check: 'docs', passed: true, delivered: [], retry: false, candidates: [] })).toEqual({
+      read: true,
+    });
+  });
+});
+
+describe('a required check that passes while another required one has not reported', () => {
+  // Three required checks, as the realistic bench has them; test passed, lint and bench still run:
+  // test's own delivery is the one planned.
+  const THREE: DecidingChecks = { ...DECIDING, required: ['test', 'lint', 'bench'] };
+  const EARLY = gateOf([run('test', 'pending'), run('lint', 'pending'), run('bench', 'pending')], THREE);
+  const plan = (check: string, gate: GateEvidence, over: Over = {}) =>
+    planOf(check, gate, { deciding: THREE, ...over });
+
+  it('waits for the one whose conclusion nobody has delivered yet', () => {
+    expect(plan('test', EARLY, { passed: true, delivered: ['test'] })).toEqual({
+      read: false,
+      waitingOn: [{ pr: 1, check: 'lint' }],
+    });
+    // lint was delivered (its run may be waiting for test): bench is still to come.
+    expect(plan('test', EARLY, { passed: true, delivered: ['test', 'lint'] })).toEqual({
+      read: false,
+      waitingOn: [{ pr: 1, check: 'bench' }],
+    });
+  });
+
+  it('reads as the last of them to be delivered: every other one was, so this read sees them all', () => {
+    expect(plan('test', EARLY, { passed: true, delivered: ['bench', 'lint', 'test'] })).toEqual({ read: true });
+    // In any order of delivery, exactly the last one reads.
+    const order = ['lint', 'bench', 'test'];
+    const reads = order.map((check, i) => plan(check, EARLY, { passed: true, delivered: order.slice(0, i + 1) }).read);
+    expect(reads).toEqual([false, false, true]);
+  });
+
+  it('reads when it failed, on a settled gate (a re-run), and for the scoring check once nothing else runs', () => {
+    expect(plan('test', EARLY, { passed: false, delivered: ['test'] })).toEqual({ read: true });
+    const failed = gateOf([run('test', 'fail'), run('lint', 'pass'), run('bench', 'pass')], THREE);
+    expect(plan('test', failed, { passed: true, delivered: ['test', 'lint', 'bench'] })).toEqual({ read: true });
+    // The scoring check, not required, holds nobody: lint (required) was delivered, so it reads.
+    expect(planOf('bench', RUNNING, { passed: true, delivered: ['bench', 'lint'] })).toEqual({ read: true });
+  });
+
+  it('waits for a required glob no check has matched in a delivery yet', () => {
+    const deciding = { ...DECIDING, required: ['test', 'unit (*)'] };
+    const gate = gateOf([run('test', 'pending')], deciding);
+    expect(gate.required.map((r) => r.name)).toEqual(['test', 'unit (*)']);
+    expect(plan('test', gate, { passed: true, delivered: ['test'], deciding })).toMatchObject({ read: false });
+    expect(plan('test', gate, { passed: true, delivered: ['test', 'unit (node 20)'], deciding })).toEqual({
+      read: true,
+    });
   });
 });

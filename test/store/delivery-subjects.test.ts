@@ -134,12 +134,21 @@ describe.each(BACKENDS)('deliveries that leave their work to a later one, on %s'
     await named('d4', 'docs');
     await named('d5', 'lint');
     expect(await opened.store.yieldsToLaterDelivery('d3', [onHead], reads)).toBe(onHead);
-    expect(await opened.store.getDeliveryCheck('d1')).toEqual({ check: 'test', evaluated: true });
-    expect(await opened.store.getDeliveryCheck('d3')).toEqual({ check: 'test', evaluated: false });
+    // With each one, the checks delivered on its head, done or not, once each.
+    await opened.store.markDeliveryDone('d2');
+    const delivered = ['docs', 'lint', 'test'];
+    expect(await opened.store.getDeliveryCheck('d1')).toEqual({ check: 'test', evaluated: true, delivered });
+    expect(await opened.store.getDeliveryCheck('d3')).toEqual({ check: 'test', evaluated: false, delivered });
     expect(await opened.store.getDeliveryCheck('nobody')).toBeNull();
     // A check's name is kept only with a subject (nothing reads a delivery that names no head).
     await opened.store.recordDeliveries([{ id: 'd6', event: 'check_run', payload: {}, subject: null, check: 'lint' }]);
-    expect(await opened.store.getDeliveryCheck('d6')).toEqual({ check: null, evaluated: false });
+    expect(await opened.store.getDeliveryCheck('d6')).toEqual({ check: null, evaluated: false, delivered: [] });
+    // Another head's deliveries are its own.
+    await opened.store.recordDeliveries([
+      { id: 'd7', event: 'check_run', payload: {}, subject: `${onHead}-other`, check: 'e2e' },
+    ]);
+    expect((await opened.store.getDeliveryCheck('d7'))?.delivered).toEqual(['e2e']);
+    expect((await opened.store.getDeliveryCheck('d1'))?.delivered).toEqual(delivered);
   });
 });
 

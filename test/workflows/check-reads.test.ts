@@ -25,11 +25,11 @@ const DONE: FakeCheck[] = [
 const groupReads = (world: World) => world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'));
 
 /** One check run's `completed` delivery on a PR's head, recorded as the intake records it. */
-function completed(world: World, id: string, pr: number, name: string) {
+function completed(world: World, id: string, pr: number, name: string, conclusion = 'success') {
   const payload = {
     action: 'completed',
     repository: { full_name: `${world.gh.owner}/${world.gh.repo}` },
-    check_run: { name, head_sha: shaOf(pr), status: 'completed', app: { slug: 'ci' } },
+    check_run: { name, head_sha: shaOf(pr), status: 'completed', conclusion, app: { slug: 'ci' } },
   };
   return { id, payload };
 }
@@ -176,5 +176,68 @@ describe('check events of checks nobody requires', () => {
     await record(opened, every, again);
     await runJobs(opened, every, again);
     expect(every.gh.reads.length).toBeGreaterThan(0);
+  });
+});
+
+describe('check events of required checks that pass while another has not reported', () => {
+  let opened: OpenedBackend;
+  beforeAll(async () => {
+    opened = await openBackend('pglite', 'wf-check-reads-required');
+  });
+  afterAll(async () => opened?.dispose());
+  beforeEach(async () => opened.truncate());
+
+  const REQUIRED = configOf({ gate: { required: ['test', 'lint', 'coverage'] } });
+  const PENDING: FakeCheck[] = DONE.map((c) => ({ ...c, conclusion: 'pending' }));
+  const decided = async (world: World) =>
+    (await opened.store.currentRound(world.ctx('x').key, 42, 'main', 'now')).decision !== null;
+
+  /** #100 still runs all three required checks; its siblings settled. */
+  async function group(): Promise<World> {
+    const world = makeWorld({ store: opened.store, config: REQUIRED });
+    await seedGroup(world, {
+      criteria: [],
+      siblings: [
+        { pr: 100, checks: PENDING, acceptance: null },
+        { pr: 101, checks: DONE },
+        { pr: 102, checks: DONE },
+      ],
+    });
+    return world;
+  }
+
+  it('each reads nothing until the last one is delivered, in every order; that one reads and decides', async () => {
+    for (const order of permutations(['test', 'lint', 'coverage'])) {
+      await opened.truncate();
+      const world = await group();
+      // Delivered one at a time, minutes apart: each job runs before the next check concludes.
+      const reads: number[] = [];
+      for (const [i, name] of order.entries()) {
+        const done = new Set(order.slice(0, i + 1));
+        world.gh.pull(100).checks = DONE.map((c) => (done.has(c.name) ? c : { ...c, conclusion: 'pending' }));
+        world.gh.resetRecord();
+        const event = [completed(world, `${i}:${name}`, 100, name)];
+        await record(opened, world, event);
+        await runJobs(opened, world, event);
+        reads.push(groupReads(world).length);
+      }
+      expect(reads, order.join(', ')).toEqual([0, 0, 1]);
+      expect(await decided(world), order.join(', ')).toBe(true);
+    }
+  });
+
+  it('a failure reads at once, though others have not reported, and leaves its read to no later pass', async () => {
+    const world = await group();
+    world.gh.pull(100).checks = DONE.map((c) =>
+      c.name === 'test' ? { ...c, conclusion: 'failure' } : c.name === 'lint' ? c : { ...c, conclusion: 'pending' },
+    );
+    // test failed, then lint passed; both pending at once: the failure does not wait for lint's job.
+    const events = [completed(world, 'a:test', 100, 'test', 'failure'), completed(world, 'b:lint', 100, 'lint')];
+    await record(opened, world, events);
+    await runJobs(opened, world, events.slice(0, 1));
+    expect(groupReads(world).length).toBe(1);
+    // Settled as failed, and the group decided without it (it lost).
+    expect((await opened.store.getCandidate(world.ctx('x').key, 100))?.state).toBe('rejected');
+    expect(await decided(world)).toBe(true);
   });
 });
