@@ -282,6 +282,13 @@ async function apply(
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };
     }
+    case 'open-round':
+      return {
+        round: (await deps.store.openNextRound(ctx.key, action.change, action.base, action.from, action.at)).number,
+      };
+    case 'event':
+      await deps.store.addEvent(ctx.key, action.event, action.data, action.at);
+      return { event: action.event };
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);

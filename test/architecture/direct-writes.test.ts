@@ -44,7 +44,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/portfolio-sweep.ts': 6,
   'src/workflows/portfolio-wide.ts': 7,
   'src/workflows/portfolio.ts': 6,
-  'src/workflows/promote.ts': 10,
   'src/workflows/regroup.ts': 4,
   'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 13,
