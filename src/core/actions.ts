@@ -152,6 +152,14 @@ export const Action = z.discriminatedUnion('kind', [
     from: z.number().int(),
     at: z.string(),
   }),
+  /** Forgets the evidence of one kind stored for a head (`/arbiter recheck`: acceptance is judged again). */
+  z.object({
+    kind: z.literal('forget-evidence'),
+    ...keyed,
+    pr,
+    headSha: z.string(),
+    evidence: z.enum(['gate', 'acceptance']),
+  }),
   /** Adds an entry to the store's event log (`promotion.head-moved`, …). Kept in shadow mode. */
   z.object({ kind: z.literal('event'), ...keyed, event: z.string(), data: z.unknown(), at: z.string() }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */

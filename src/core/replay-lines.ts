@@ -45,6 +45,8 @@ function actionWords(a: Action): string {
       return `set #${a.change} ${a.state}${a.observed ? ' (observed)' : ''}`;
     case 'open-round':
       return `open round ${a.from + 1} of #${a.change} on ${a.base}`;
+    case 'forget-evidence':
+      return `forget the ${a.evidence} evidence of #${a.pr} at ${a.headSha.slice(0, 7)}`;
     case 'event':
       return `event ${a.event}`;
     case 'update-branch':

@@ -286,6 +286,9 @@ async function apply(
       return {
         round: (await deps.store.openNextRound(ctx.key, action.change, action.base, action.from, action.at)).number,
       };
+    case 'forget-evidence':
+      await deps.store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence, null);
+      return { forgotten: action.evidence };
     case 'event':
       await deps.store.addEvent(ctx.key, action.event, action.data, action.at);
       return { event: action.event };

@@ -40,7 +40,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/dashboard.ts': 5,
   'src/workflows/flow.ts': 1,
   'src/workflows/merge-refusals.ts': 1,
-  'src/workflows/people.ts': 7,
   'src/workflows/portfolio-sweep.ts': 6,
   'src/workflows/portfolio-wide.ts': 7,
   'src/workflows/portfolio.ts': 6,
