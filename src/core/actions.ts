@@ -132,8 +132,36 @@ export const Action = z.discriminatedUnion('kind', [
       headSeenAt: z.string(),
     }),
   }),
-  /** A decided state of the Change (`human`: it waits for a person); dropped in shadow mode. */
-  z.object({ kind: z.literal('set-change-state'), ...keyed, change: z.number().int(), state: ChangeState }),
+  /**
+   * A decided state of the Change (`human`: it waits for a person); dropped in shadow mode unless
+   * `observed`: it records what happened or was said in both modes (a merge, a decided round's gate).
+   */
+  z.object({
+    kind: z.literal('set-change-state'),
+    ...keyed,
+    change: z.number().int(),
+    state: ChangeState,
+    observed: z.boolean().optional(),
+  }),
+  /** Opens round `from + 1` of `change` on `base` when `from` is its newest round (the store's conditional insert). */
+  z.object({
+    kind: z.literal('open-round'),
+    ...keyed,
+    change: z.number().int(),
+    base: z.string(),
+    from: z.number().int(),
+    at: z.string(),
+  }),
+  /** Forgets the evidence of one kind stored for a head (`/arbiter recheck`: acceptance is judged again). */
+  z.object({
+    kind: z.literal('forget-evidence'),
+    ...keyed,
+    pr,
+    headSha: z.string(),
+    evidence: z.enum(['gate', 'acceptance']),
+  }),
+  /** Adds an entry to the store's event log (`promotion.head-moved`, …). Kept in shadow mode. */
+  z.object({ kind: z.literal('event'), ...keyed, event: z.string(), data: z.unknown(), at: z.string() }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
   z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),

@@ -42,7 +42,13 @@ function actionWords(a: Action): string {
     case 'dequeue':
       return `take #${a.pr} at ${a.sha.slice(0, 7)} out of the merge queue (${a.why})`;
     case 'set-change-state':
-      return `set #${a.change} ${a.state}`;
+      return `set #${a.change} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'open-round':
+      return `open round ${a.from + 1} of #${a.change} on ${a.base}`;
+    case 'forget-evidence':
+      return `forget the ${a.evidence} evidence of #${a.pr} at ${a.headSha.slice(0, 7)}`;
+    case 'event':
+      return `event ${a.event}`;
     case 'update-branch':
       return `update the branch of #${a.pr} from ${a.sha.slice(0, 7)}`;
     case 'request-review':

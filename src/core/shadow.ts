@@ -15,10 +15,10 @@ export function forMode(actions: readonly Action[], config: { mode: Mode }): Act
   if (config.mode === 'live') return [...actions];
   return actions
     .filter((a) => {
-      if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair' || a.kind === 'set-change-state') return false;
+      if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
       // Nothing is dispatched, so no refine is awaited and no explore's slot composes.
       if (a.kind === 'record-deep' || a.kind === 'start-portfolio') return false;
-      if (a.kind === 'set-state') return a.observed === true;
+      if (a.kind === 'set-state' || a.kind === 'set-change-state') return a.observed === true;
       return true;
     })
     .map((a) =>

@@ -282,6 +282,16 @@ async function apply(
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };
     }
+    case 'open-round':
+      return {
+        round: (await deps.store.openNextRound(ctx.key, action.change, action.base, action.from, action.at)).number,
+      };
+    case 'forget-evidence':
+      await deps.store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence, null);
+      return { forgotten: action.evidence };
+    case 'event':
+      await deps.store.addEvent(ctx.key, action.event, action.data, action.at);
+      return { event: action.event };
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);

@@ -25,7 +25,7 @@ import { recordRepairByRejection, repairByRejection } from './repair-trigger.ts'
 import { readGroupView, waitingList } from './group-view.ts';
 import { openCandidatesByBase, statusOfChange } from './status.ts';
 import { changeActionKey } from '../core/keys.ts';
-import { planNoneLeft } from '../core/plan/none-left.ts';
+import { planLeftRound, planRankRound, planRecheck, type PersonRoundView } from '../core/plan/person-rounds.ts';
 import { inMode } from '../core/render/mode-words.ts';
 
 const refused = (code: string, message: string): VerbResult => ({ ok: false, code, message });
@@ -145,31 +145,28 @@ async function rejectionPlan(
  * that is gone.
  */
 async function afterLeaving(ctx: RepoContext, candidate: CandidateRow, round: RoundRow): Promise<void> {
-  const { store } = ctx.deps;
-  const remaining = (await store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) =>
+  const remaining = (await ctx.deps.store.listCandidates(ctx.key, candidate.change, candidate.base)).filter((c) =>
     OPEN_STATES.has(c.state),
   );
-  if (round.decision !== null && remaining.length > 0) {
-    await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
-    await store.setChangeState(ctx.key, candidate.change, 'open');
-  }
-  if (remaining.length > 0) {
-    await selectAndFollow(ctx, candidate.change, candidate.base);
-    return;
-  }
-  await executePlan(
-    ctx,
-    planNoneLeft({
-      repo: ctx.key,
-      change: candidate.change,
-      base: candidate.base,
-      pr: candidate.pr,
-      headSha: candidate.headSha,
-      prefix: ctx.config.commands.prefix,
-    }),
-  );
-  await store.setChangeState(ctx.key, candidate.change, 'human');
+  const plan = planLeftRound({
+    ...roundView(ctx, candidate, round),
+    remaining: remaining.length,
+    prefix: ctx.config.commands.prefix,
+  });
+  await executePlan(ctx, plan.actions);
+  if (plan.select) await selectAndFollow(ctx, candidate.change, candidate.base);
 }
+
+/** The round and the candidate a person's command is about, as its planner reads them. */
+const roundView = (ctx: RepoContext, candidate: CandidateRow, round: RoundRow): PersonRoundView => ({
+  repo: ctx.key,
+  change: candidate.change,
+  base: candidate.base,
+  round: { number: round.number, decided: round.decision !== null, claimed: round.selection !== null },
+  pr: candidate.pr,
+  headSha: candidate.headSha,
+  now: nowIso(ctx),
+});
 
 /**
  * Cancels a Change: every open candidate is closed (live mode) with its checks completed. `how`
@@ -269,8 +266,7 @@ export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult>
   if (!view) return refused('not_a_candidate', `#${pr} is not linked to a Change Arbiter knows.`);
   if (view.pending.length > 0)
     return refused('selection_pending', `Not every sibling has settled: waiting on ${waitingList(view.pending)}.`);
-  if (view.round.selection !== null)
-    await ctx.deps.store.openNextRound(ctx.key, candidate.change, candidate.base, view.round.number, nowIso(ctx));
+  await executePlan(ctx, planRankRound({ ...roundView(ctx, candidate, view.round), token: ctx.token }));
   await selectAndFollow(ctx, candidate.change, candidate.base);
   const round = await ctx.deps.store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
   return {
@@ -282,12 +278,8 @@ export async function rankNow(ctx: RepoContext, pr: number): Promise<VerbResult>
 export async function recheckCandidate(ctx: RepoContext, pr: number): Promise<VerbResult> {
   const candidate = await openCandidate(ctx, pr);
   if (!candidate) return refused('not_open', `#${pr} is not an open candidate.`);
-  const { store } = ctx.deps;
-  await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', null);
-  const round = await store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
-  if (round.selection !== null)
-    await store.openNextRound(ctx.key, candidate.change, candidate.base, round.number, nowIso(ctx));
-  await store.setCandidateState(ctx.key, pr, 'verifying', 'acceptance re-run on request');
+  const round = await ctx.deps.store.currentRound(ctx.key, candidate.change, candidate.base, nowIso(ctx));
+  await executePlan(ctx, planRecheck({ ...roundView(ctx, candidate, round), token: ctx.token }));
   await verifyAndSelect(ctx, pr, { recheck: ctx.token });
   return { ok: true, message: `Re-ran the acceptance check on #${pr} (head ${candidate.headSha.slice(0, 7)}).` };
 }

@@ -19,8 +19,9 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan, mergeWithheld, type ExecuteOptions } from './execute.ts';
 import { noteAutoMerge, withdrawAutoMerge } from './auto-merge-off.ts';
 import type { NextStep } from './model.ts';
-import { reverifyKey, roundDoneKey } from '../core/keys.ts';
-import { branchUpdatedFrom, noteBranchUpdated } from './branch-updated.ts';
+import { roundDoneKey } from '../core/keys.ts';
+import { branchUpdatedFrom } from './branch-updated.ts';
+import { planPromotionRecords, reverifyOnce } from '../core/plan/promotion-records.ts';
 
 /** Executes a decided plan and what its merge's answer asks for; returns what the driver runs next. */
 export async function executeDecision(
@@ -99,7 +100,9 @@ export async function executeDecision(
     });
   }
   if (plan.verdict.kind === 'human' || plan.verdict.kind === 'repair') {
-    await ctx.deps.store.setChangeState(ctx.key, change.number, plan.verdict.kind === 'human' ? 'human' : 'open');
+    const view = { repo: ctx.key, change: change.number, base, round: round.number, now: nowIso(ctx) };
+    const scope = `${base}/r${round.number}`;
+    await executePlan(ctx, planPromotionRecords({ ...view, scope, what: 'verdict', verdict: plan.verdict.kind }));
   }
   return [];
 }
@@ -125,7 +128,6 @@ export async function afterMergeAnswer(
   },
 ): Promise<NextStep[]> {
   const { change, round, pr, sha, result, by } = input;
-  const { store } = ctx.deps;
   if (!result) return [];
   const plan = planMergeAnswer({
     repo: ctx.key,
@@ -152,13 +154,14 @@ export async function afterMergeAnswer(
     if (!again || cleanStatus(again)) return [];
     return afterMergeAnswer(ctx, { ...input, result: again });
   }
+  // The store records of the answer (a next round, the Change's state), planned with the answer's view.
+  const records = { repo: ctx.key, change: change.number, base: input.base, round: round.number, scope: input.scope };
+  const recorded = (what: 'updated' | 'moved' | 'refused'): Action[] =>
+    planPromotionRecords({ ...records, now: nowIso(ctx), what, pr, sha });
   if (plan.kind === 'updated') {
     // The branch was brought up to date: nothing merged. The new head (its synchronize webhook)
     // is verified afresh and compared in the next round; its merge path is chosen again then.
-    await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
-    await store.setCandidateState(ctx.key, pr, 'verifying', 'branch updated: the new head is verified');
-    await store.addEvent(ctx.key, 'promotion.branch-updated', { pr, sha, round: round.number }, nowIso(ctx));
-    await noteBranchUpdated(ctx, pr, sha, round.number);
+    await executePlan(ctx, recorded('updated'));
     if (input.followUps) await executePlan(ctx, input.followUps.updated, input.followUps.opts);
     await executePlan(ctx, plan.actions);
     return [];
@@ -173,21 +176,15 @@ export async function afterMergeAnswer(
   }
   if (plan.kind === 'moved') {
     // The head moved between the decision and the merge: nothing shipped; the new head is compared afresh.
-    await store.openNextRound(ctx.key, change.number, input.base, round.number, nowIso(ctx));
-    await store.setCandidateState(ctx.key, pr, 'verifying', 'head moved during promotion');
-    await store.addEvent(ctx.key, 'promotion.head-moved', { pr, sha, round: round.number }, nowIso(ctx));
-    await executePlan(ctx, plan.actions);
     // The candidate is verified again next: a new head is recorded and judged afresh. If GitHub's
     // head is in fact unchanged, round n+1 compares it again and its merge is tried once more, but
     // only once per sha: a head that keeps answering 409 waits for its synchronize webhook.
-    const once = reverifyKey(ctx.key, pr, sha);
-    if ((await store.getAppliedAction(once)) !== null) return [];
-    await store.recordAppliedAction(once, { round: round.number }, nowIso(ctx));
-    return [{ kind: 'verify', pr }];
+    const once = reverifyOnce(records, pr, sha);
+    const moved = await executePlan(ctx, [...recorded('moved'), ...plan.actions, once]);
+    return moved.applied.includes(once.key) ? [{ kind: 'verify', pr }] : [];
   }
   if (input.followUps) await executePlan(ctx, input.followUps.refused, input.followUps.opts);
-  await store.setChangeState(ctx.key, change.number, 'human');
-  await executePlan(ctx, plan.actions);
+  await executePlan(ctx, [...recorded('refused'), ...plan.actions]);
   return [];
 }
 
@@ -221,6 +218,7 @@ export async function afterMerged(
   const { store } = ctx.deps;
   const { change, pr } = input;
   const now = nowIso(ctx);
+  const at = { repo: ctx.key, change: change.number, base: input.base, round: input.round, scope: input.scope, now };
   // A plan this version cannot read was said so on the Change: the merge that happened is handled as not the round's.
   const roundRow = await store.currentRound(ctx.key, change.number, input.base, now);
   const round = await readablePlan(ctx, roundRow);
@@ -274,8 +272,8 @@ export async function afterMerged(
   // The stale siblings' own checks complete after they closed.
   const ends: Action[] = [];
   for (const s of open) ends.push(...(await ownChecksEnd(ctx, s, `Superseded: #${pr} shipped`)));
-  await executePlan(ctx, [...actions, ...ends], { group: pulls });
-  await store.setChangeState(ctx.key, change.number, 'shipped');
+  const shippedState = planPromotionRecords({ ...at, what: 'shipped', pr, sha: input.sha });
+  await executePlan(ctx, [...actions, ...ends, ...shippedState], { group: pulls });
   // The round's views say what happened: "merged", with the merge commit (issue 25).
   if (round) {
     const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
