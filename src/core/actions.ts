@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
-import { CandidateState, ChangeState } from './types.ts';
+import { CandidateState, ChangeState, GateEvidence } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
@@ -131,6 +131,17 @@ export const Action = z.discriminatedUnion('kind', [
       /** When its head was seen (the step's clock). */
       headSeenAt: z.string(),
     }),
+  }),
+  /**
+   * Stores what a head's check found, under its kind (`gate`: its required checks), for the steps
+   * that read it back. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({
+    kind: z.literal('put-evidence'),
+    ...keyed,
+    pr,
+    headSha: z.string(),
+    evidence: z.discriminatedUnion('of', [z.object({ of: z.literal('gate'), data: GateEvidence })]),
   }),
   /** A decided state of the Change (`human`: it waits for a person); dropped in shadow mode. */
   z.object({ kind: z.literal('set-change-state'), ...keyed, change: z.number().int(), state: ChangeState }),

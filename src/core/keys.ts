@@ -252,3 +252,15 @@ export const markerKey = (name: string, ...parts: Part[]): string => [name, ...p
  */
 export const rejectionActionKey = (repo: string, change: number, pr: number, headSha: string, what: string): string =>
   changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, what);
+/**
+ * The key of one action of the sweep's time-out of `pr`'s head at `at` (`timeout/12@abc/<at>/state`):
+ * a head that verifies again and times out again is timed out again, by a later sweep.
+ */
+export const siblingTimeoutKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  what: string,
+): string => changeActionKey(repo, change, 'timeout', `${pr}@${headSha}`, at, what);

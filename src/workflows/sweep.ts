@@ -3,16 +3,14 @@
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../deps.ts';
 import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
+import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
 import { GitHubError } from '../github/errors.ts';
-import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
-import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { sweepSetHolds } from './set-sweep.ts';
@@ -22,11 +20,8 @@ import { shippedOn } from './shipped.ts';
 import { pickUpLinkedPulls } from './link.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
-import { stillWorking } from '../core/agent-work.ts';
-import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import {
   changeId,
-  composeTimeoutKey,
   groupId,
   isSweepToken,
   repairExpiredKey,
@@ -47,53 +42,19 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
   return repoContext(deps, { owner, repo, installationId: change.installationId, config, token, gh });
 }
 
-async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  const seen = Date.parse(c.headSeenAt);
-  if (ctx.deps.clock.now().getTime() - seen < ctx.config.selection.siblingTimeout * 1000) return false;
-  // Its agent still at work: its checks are not timed out (it is left out of the round instead).
-  if (c.reason === stillWorking(c.author, c.pr)) return false;
-  const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
-  // Runs that wait for a maintainer's approval wait for that person, however long: the checks say what to approve.
-  if (!stored.success || stored.data.settled || stored.data.awaitingApproval) return false;
-  const gate = timeOutGate(stored.data);
-  await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
-  await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
-  await executePlan(ctx, [
-    checkAction(ctx.key, {
-      pr: c.pr,
-      headSha: c.headSha,
-      name: 'Arbiter / gate',
-      status: 'completed',
-      conclusion: 'failure',
-      title: gateTitle(gate),
-      summary: renderGateTable(gate),
-    }),
-    checkAction(ctx.key, {
-      pr: c.pr,
-      headSha: c.headSha,
-      name: 'Arbiter / acceptance',
-      status: 'completed',
-      conclusion: 'neutral',
-      title: 'Not run: the required checks did not finish',
-      summary:
-        'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
-    }),
-  ]);
-  return true;
-}
-
 /**
- * A candidate held by its agent's work-in-progress title (its stored reason says so) whose head has
- * held the round for `selection.siblingTimeout`: its group's selection runs once, and the round goes
- * on without it (select.ts reads the title from GitHub and leaves it out, neither ranked nor closed).
+ * A candidate whose head has waited `selection.siblingTimeout` (core/plan/sibling-timeout.ts): its
+ * checks timed out, or its agent is still composing (select.ts reads the title from GitHub and
+ * leaves it out, neither ranked nor closed). Whether its group's selection runs on this sweep.
  */
-async function composeTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  if (c.reason !== stillWorking(c.author, c.pr)) return false;
-  if (!composingTimedOut(c.headSeenAt, ctx.config.selection.siblingTimeout, nowIso(ctx))) return false;
-  const key = composeTimeoutKey(ctx.key, c.pr, c.headSha);
-  if ((await ctx.deps.store.getAppliedAction(key)) !== null) return false;
-  await ctx.deps.store.recordAppliedAction(key, {}, nowIso(ctx));
-  return true;
+async function siblingTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
+  const plan = planSiblingTimeout(
+    { repo: ctx.key, candidate: c, timeout: ctx.config.selection.siblingTimeout, gate: stored.data ?? null },
+    nowIso(ctx),
+  );
+  if (plan.handsOn === null) return false;
+  return (await executePlan(ctx, plan.actions)).applied.includes(plan.handsOn);
 }
 
 /** A group whose siblings' waiting lists are behind: a sibling settled and only its own was rewritten (select.ts). */
@@ -325,7 +286,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       if (!ctx) continue;
       // Only a group this sweep changed (a sibling timed out) or one whose waiting lists are behind
       // needs its selection step; any other waits for its own webhooks.
-      if ((await timeOut(ctx, c)) || (await composeTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
+      if ((await siblingTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
         groups.set(groupId(c.repo, c.change, c.base), { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');

@@ -120,6 +120,11 @@ describe('key builders', () => {
     ],
     // `${ctx.key}#${change}/p${portfolio}/empty` (workflows/portfolio-sweep.ts)
     [keys.changeActionKey(REPO, 7, 'p3', 'empty'), 'acme/widgets#7/p3/empty'],
+    // new in issue 26: an action of the sweep's time-out of a head (core/plan/sibling-timeout.ts)
+    [
+      keys.siblingTimeoutKey(REPO, 7, 9, SHA, '2026-01-02T03:04:05.000Z', 'state'),
+      `acme/widgets#7/timeout/9@${SHA}/2026-01-02T03:04:05.000Z/state`,
+    ],
     // `none-left:${candidate.change}:${candidate.base}` (workflows/people.ts)
     [keys.markerKey('none-left', 7, 'main'), 'none-left:7:main'],
     // `rejected:${pr}` (core/plan/person.ts)
