@@ -2,7 +2,7 @@
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../deps.ts';
-import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
+import { planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
 import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
 import { GitHubError } from '../github/errors.ts';
 import { GateEvidence } from '../core/types.ts';
@@ -26,7 +26,6 @@ import {
   isSweepToken,
   repairExpiredKey,
   resumeFailedKey,
-  roundDoneKey,
   sweepRoundToken,
   sweepToken,
   waitingStaleKey,
@@ -95,23 +94,24 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
     targets.map((t) => t.author),
   );
   const round = await store.currentRound(ctx.key, change, target.base, nowIso(ctx));
-  const plan = planRepairTimeout({
-    repo: ctx.key,
-    change,
-    round: round.number,
-    base: target.base,
-    repairOf: { pr: target.pr, rejected },
-    targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
-    reviewers,
-    timeout: ctx.config.repair.timeout,
-    prefix: ctx.config.commands.prefix,
-    decided: await readablePlan(ctx, round),
-    buttons: [...SELECTION_BUTTONS],
-    now: nowIso(ctx),
-  });
+  const plan = planRepairExpired(
+    {
+      repo: ctx.key,
+      change,
+      round: round.number,
+      base: target.base,
+      repairOf: { pr: target.pr, rejected },
+      targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
+      reviewers,
+      timeout: ctx.config.repair.timeout,
+      prefix: ctx.config.commands.prefix,
+      decided: await readablePlan(ctx, round),
+      buttons: [...SELECTION_BUTTONS],
+      now: nowIso(ctx),
+    },
+    repair.at,
+  );
   await executePlan(ctx, plan.actions);
-  await store.setChangeState(ctx.key, change, 'human');
-  await store.recordAppliedAction(done, { round: round.number }, nowIso(ctx));
 }
 
 /**
@@ -137,9 +137,10 @@ export async function resumeAbandonedRounds(
 ): Promise<void> {
   for (const round of await deps.store.listUnfinishedRounds(500)) {
     const claimant = round.selection;
+    let ctx: RepoContext | null = null;
     try {
       if (claimant === null || !(await abandonedClaimant(deps, claimant))) continue;
-      const ctx = await contextOf(round);
+      ctx = await contextOf(round);
       if (!ctx) continue;
       deps.log.warn(
         { repo: round.repo, change: round.change, round: round.number, claimant },
@@ -147,7 +148,7 @@ export async function resumeAbandonedRounds(
       );
       await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
-      await resumeFailed(deps, contextOf, round, error);
+      await resumeFailed(deps, ctx ?? (await contextOf(round).catch(() => null)), round, error);
     }
   }
 }
@@ -160,59 +161,42 @@ export const RESUME_BUDGET = 5;
  * tried again by the next sweep; after RESUME_BUDGET other failures (a refusal) the round is given up:
  * the Change goes to a person with the last answer in GitHub's words, and the round is done.
  */
-async function resumeFailed(
-  deps: Deps,
-  contextOf: (round: RoundRow) => Promise<RepoContext | null>,
-  round: RoundRow,
-  error: unknown,
-): Promise<void> {
+async function resumeFailed(deps: Deps, ctx: RepoContext | null, round: RoundRow, error: unknown): Promise<void> {
   if (error instanceof GitHubError && error.transient) {
     // GitHub's "try later" (5xx, a rate limit, no answer) is not a refusal: it spends no budget.
     deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed for now');
     return;
   }
+  if (!ctx) {
+    deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; no context');
+    return;
+  }
   // One record per failed try (a recorded action is written once): the first free slot is this one.
   const keys = Array.from({ length: RESUME_BUDGET }, (_, i) => resumeFailedKey(round.id, i + 1));
   const done = await deps.store.getAppliedActions(keys);
-  const attempts = Math.min(RESUME_BUDGET, keys.filter((k) => done.has(k)).length + 1);
   const words =
     error instanceof GitHubError ? error.githubWords : error instanceof Error ? error.message : String(error);
-  const now = deps.clock.now().toISOString();
-  await deps.store.recordAppliedAction(keys[attempts - 1] ?? keys[0], { error: words.slice(0, 1000) }, now);
-  if (attempts < RESUME_BUDGET) {
+  const view = { round, recorded: keys.filter((k) => done.has(k)).length, budget: RESUME_BUDGET, error: words };
+  const plan = planResumeFailure({ ...view, prefix: ctx.config.commands.prefix }, nowIso(ctx));
+  const { attempts } = plan;
+  const sweepCtx = { ...ctx, token: sweepRoundToken(round.repo, round.change, round.base, round.number) };
+  if (!plan.gaveUp) {
+    await executePlan(sweepCtx, plan.actions);
     deps.log.warn(
       { err: error, repo: round.repo, change: round.change, attempts },
       'sweep: resuming a round failed; the next sweep tries again',
     );
     return;
   }
-  const ctx = await contextOf(round).catch(() => null);
-  if (!ctx) return;
-  const plan = planResumeGivenUp({
-    repo: round.repo,
-    change: round.change,
-    round: round.number,
-    base: round.base,
-    attempts,
-    error: words,
-    prefix: ctx.config.commands.prefix,
-    now,
-  });
   deps.log.error(
     { repo: round.repo, change: round.change, round: round.number, attempts, error: words },
     'sweep: a round failed on every try of its budget; the Change goes to a person',
   );
   try {
-    await executePlan(
-      { ...ctx, token: sweepRoundToken(round.repo, round.change, round.base, round.number) },
-      plan.actions,
-    );
+    await executePlan(sweepCtx, plan.actions);
   } catch (writeError) {
     deps.log.warn({ err: writeError, repo: round.repo }, 'sweep: telling a person failed; the next sweep tries again');
-    return;
   }
-  await deps.store.setChangeState(round.repo, round.change, 'human');
-  await deps.store.recordAppliedAction(roundDoneKey(round.id), { gaveUp: true, attempts }, now);
 }
 
 /** A kept head this old whose candidate is recorded was left to a run that did not verify it: the sweep does. */
