@@ -143,6 +143,11 @@ export const Action = z.discriminatedUnion('kind', [
     headSha: z.string(),
     evidence: z.discriminatedUnion('of', [z.object({ of: z.literal('gate'), data: GateEvidence })]),
   }),
+  /**
+   * Takes the check events kept for `headSha` (handlers/checks.ts): the step verifies that head's
+   * candidates itself, so no later run repeats it. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('take-kept-checks'), ...keyed, headSha: z.string() }),
   /** A decided state of the Change (`human`: it waits for a person); dropped in shadow mode. */
   z.object({ kind: z.literal('set-change-state'), ...keyed, change: z.number().int(), state: ChangeState }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */

@@ -2,7 +2,7 @@
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../deps.ts';
-import { planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
+import { planKeptHead, planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
 import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
 import { GitHubError } from '../github/errors.ts';
 import { GateEvidence } from '../core/types.ts';
@@ -218,12 +218,13 @@ export async function verifyKeptHeads(
       const open = (await deps.store.listCandidatesByHead(kept.repo, kept.headSha)).filter((c) =>
         OPEN_STATES.has(c.state),
       );
+      const plan = planKeptHead({ ...kept, open: open.map((c) => c.pr) }, now.toISOString());
       const first = open[0];
-      if (!first) continue;
+      if (plan.actions.length === 0 || !first) continue;
       const ctx = await ctxFor(first);
       if (!ctx) continue;
-      await deps.store.takeKeptCheckEvents(kept.repo, kept.headSha);
-      for (const c of open) await verifyAndSelect(ctx, c.pr);
+      await executePlan(ctx, plan.actions);
+      for (const pr of plan.verify) await verifyAndSelect(ctx, pr);
     } catch (error) {
       deps.log.warn({ err: error, repo: kept.repo, head: kept.headSha }, 'sweep: a kept head was not verified');
     }

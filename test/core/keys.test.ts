@@ -15,6 +15,11 @@ describe('key builders', () => {
     [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
     // new in issue 30: a composing head whose hold on its round ran out (workflows/sweep.ts)
     [keys.composeTimeoutKey(REPO, 9, SHA), `compose-timeout:acme/widgets#9@${SHA}`],
+    // new in issue 26: the sweep's take of a head's kept check events (core/plan/sweep.ts)
+    [
+      keys.keptTakenKey(REPO, SHA, '2026-01-02T03:04:05.000Z'),
+      `kept-taken:acme/widgets@${SHA}/2026-01-02T03:04:05.000Z`,
+    ],
     // new in issue 25: a round's view re-rendered for a state it reached (core/plan/views.ts)
     [keys.viewKey(REPO, 7, 'main', 2, 'merged@abc', 'comparison'), 'view:acme/widgets#7@main/r2/merged@abc/comparison'],
     // `claim:${key}` (workflows/context.ts)

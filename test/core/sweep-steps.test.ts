@@ -1,10 +1,12 @@
-// The sweep's steps around a decision: a repair past its timeout (the decision, the Change to a
-// person, the expiry recorded) and a resumed round that failed again (each try recorded, the
-// budget's last try gives the round up). Pure planners; their receipts replay as the decision's.
+// The sweep's steps: a repair past its timeout (the decision, the Change to a
+// person, the expiry recorded), a resumed round that failed again (each try recorded, the
+// budget's last try gives the round up), and a kept head verified at last (its kept events taken
+// first). Pure planners; the decisions' receipts replay as before.
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
-import { repairExpiredKey, resumeFailedKey, roundDoneKey } from '../../src/core/keys.ts';
+import { keptTakenKey, repairExpiredKey, resumeFailedKey, roundDoneKey } from '../../src/core/keys.ts';
 import {
+  planKeptHead,
   planRepairExpired,
   planRepairTimeout,
   planResumeFailure,
@@ -97,5 +99,26 @@ describe('planResumeFailure', () => {
     expect(state).toMatchObject({ kind: 'set-change-state', change: 42, state: 'human' });
     expect(done).toEqual({ kind: 'record', key: roundDoneKey(77), value: { gaveUp: true, attempts: 5 } });
     expect(plan.actions).toHaveLength(given.length + 3);
+  });
+});
+
+describe('planKeptHead', () => {
+  const kept = { repo: 'acme/todo', headSha: 'c'.repeat(40) };
+
+  it('takes the head’s kept events, then verifies each open candidate at it', () => {
+    const plan = planKeptHead({ ...kept, open: [12, 14] }, NOW);
+    expect(plan).toEqual({
+      actions: [{ kind: 'take-kept-checks', key: keptTakenKey('acme/todo', kept.headSha, NOW), headSha: kept.headSha }],
+      verify: [12, 14],
+    });
+  });
+
+  it('leaves a head no open candidate has kept, for its recording', () => {
+    expect(planKeptHead({ ...kept, open: [] }, NOW)).toEqual({ actions: [], verify: [] });
+  });
+
+  it('takes a head kept again later again (keyed by the sweep’s time)', () => {
+    const key = (now: string) => planKeptHead({ ...kept, open: [12] }, now).actions[0].key;
+    expect(key(NOW)).not.toBe(key('2026-03-02T10:01:00.000Z'));
   });
 });

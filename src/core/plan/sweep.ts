@@ -1,7 +1,8 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
 // Its receipt carries its inputs and what it planned, so `npm run replay` decides it again. And the
-// sweep's steps around a round its claimant left: each failed try recorded, and the budget's end.
+// sweep's steps around a round its claimant left (each failed try recorded, and the budget's end),
+// and around a head whose kept check events no run verified.
 import { markerFor } from '../render/markers.ts';
 import { recordAction, type Action } from '../actions.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
@@ -9,7 +10,7 @@ import type { RepairTimeoutInputs } from '../receipt.ts';
 import { plannedActions } from '../replay-lines.ts';
 import { humanGateReceipt, planHumanGate } from './human-gate.ts';
 import { planRoundViews } from './views.ts';
-import { changeActionKey, markerKey, repairExpiredKey, resumeFailedKey, roundDoneKey } from '../keys.ts';
+import { changeActionKey, keptTakenKey, markerKey, repairExpiredKey, resumeFailedKey, roundDoneKey } from '../keys.ts';
 
 /** The recorded inputs (core/receipt.ts), with the round's recorded plan read as one. */
 export interface RepairTimeoutInput extends Omit<RepairTimeoutInputs, 'decided'> {
@@ -194,4 +195,26 @@ export function planResumeFailure(view: ResumeFailureView, now: string): ResumeF
       recordAction(roundDoneKey(round.id), { gaveUp: true, attempts }),
     ],
   };
+}
+
+/** A head whose check events were kept for a later run that did not verify it, and its open candidates. */
+export interface KeptHeadView {
+  repo: string;
+  headSha: string;
+  /** The open candidates at that head (none: it is not a candidate's yet). */
+  open: number[];
+}
+
+/**
+ * The sweep verifies a kept head's open candidates itself: their kept events are taken first (no
+ * later run repeats it), then each is verified. A head no open candidate has stays kept for its recording.
+ */
+export function planKeptHead(view: KeptHeadView, now: string): { actions: Action[]; verify: number[] } {
+  if (view.open.length === 0) return { actions: [], verify: [] };
+  const take: Action = {
+    kind: 'take-kept-checks',
+    key: keptTakenKey(view.repo, view.headSha, now),
+    headSha: view.headSha,
+  };
+  return { actions: [take], verify: view.open };
 }
