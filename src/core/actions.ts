@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
-import { CandidateState, ChangeState } from './types.ts';
+import { CandidateState, ChangeState, GateEvidence } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
@@ -132,6 +132,22 @@ export const Action = z.discriminatedUnion('kind', [
       headSeenAt: z.string(),
     }),
   }),
+  /**
+   * Stores what a head's check found, under its kind (`gate`: its required checks), for the steps
+   * that read it back. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({
+    kind: z.literal('put-evidence'),
+    ...keyed,
+    pr,
+    headSha: z.string(),
+    evidence: z.discriminatedUnion('of', [z.object({ of: z.literal('gate'), data: GateEvidence })]),
+  }),
+  /**
+   * Takes the check events kept for `headSha` (handlers/checks.ts): the step verifies that head's
+   * candidates itself, so no later run repeats it. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('take-kept-checks'), ...keyed, headSha: z.string() }),
   /**
    * A decided state of the Change (`human`: it waits for a person); dropped in shadow mode unless
    * `observed`: it records what happened or was said in both modes (a merge, a decided round's gate).

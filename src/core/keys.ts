@@ -76,6 +76,8 @@ export const KEY_NAMESPACES = {
   waitingStale: 'waiting-stale:',
   /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
   composeTimeout: 'compose-timeout:',
+  /** A head's kept check events taken by the sweep to verify its candidates at last, by the sweep's time; core/plan/sweep.ts. */
+  keptTaken: 'kept-taken:',
   /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
   view: 'view:',
   /** A composite candidate (a set of PRs in several repositories): its record, and its plans' actions; workflows/candidate-set.ts, core/plan/candidate-set.ts. */
@@ -174,6 +176,9 @@ export const waitingStaleKey = (repo: string, change: number, base: string): str
 /** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
 export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
   `${N.composeTimeout}${repo}#${pr}@${headSha}`;
+/** The sweep's take of a head's kept check events at `at` (a head kept again later is taken again). */
+export const keptTakenKey = (repo: string, headSha: string, at: string): string =>
+  `${N.keptTaken}${repo}@${headSha}/${at}`;
 /**
  * The re-render of one view (`what`: comparison, gate/PR, winner…) of a round for the state it
  * reached (`state`: merged@SHA, cancelled, repair-timeout): one write per state, none on a repeat.
@@ -252,3 +257,15 @@ export const markerKey = (name: string, ...parts: Part[]): string => [name, ...p
  */
 export const rejectionActionKey = (repo: string, change: number, pr: number, headSha: string, what: string): string =>
   changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, what);
+/**
+ * The key of one action of the sweep's time-out of `pr`'s head at `at` (`timeout/12@abc/<at>/state`):
+ * a head that verifies again and times out again is timed out again, by a later sweep.
+ */
+export const siblingTimeoutKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  what: string,
+): string => changeActionKey(repo, change, 'timeout', `${pr}@${headSha}`, at, what);

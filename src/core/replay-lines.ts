@@ -61,6 +61,10 @@ function actionWords(a: Action): string {
       return receiptLine(a.receipt);
     case 'set-state':
       return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
+    case 'put-evidence':
+      return `store the ${a.evidence.of} evidence of #${a.pr} at ${a.headSha.slice(0, 7)}`;
+    case 'take-kept-checks':
+      return `take the kept check events of ${a.headSha.slice(0, 7)}`;
     case 'record-candidate':
       return `record #${a.candidate.pr} as a ${a.candidate.state} candidate of #${a.candidate.change}`;
     case 'claim-repair':

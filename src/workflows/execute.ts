@@ -278,6 +278,11 @@ async function apply(
     case 'set-change-state':
       await deps.store.setChangeState(ctx.key, action.change, action.state);
       return { state: action.state };
+    case 'put-evidence':
+      await deps.store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence.of, action.evidence.data);
+      return { stored: action.evidence.of };
+    case 'take-kept-checks':
+      return { taken: await deps.store.takeKeptCheckEvents(ctx.key, action.headSha) };
     case 'set-state': {
       await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
       return { state: action.state };

@@ -2,17 +2,15 @@
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../deps.ts';
-import { planRepairTimeout, planResumeGivenUp } from '../core/plan/sweep.ts';
+import { planKeptHead, planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
+import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
 import { GitHubError } from '../github/errors.ts';
-import { timeOutGate } from '../core/gate.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
-import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
 import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { sweepSetHolds } from './set-sweep.ts';
@@ -22,16 +20,12 @@ import { shippedOn } from './shipped.ts';
 import { pickUpLinkedPulls } from './link.ts';
 import { readablePlan } from './recorded-plan.ts';
 import { SELECTION_BUTTONS } from '../core/buttons.ts';
-import { stillWorking } from '../core/agent-work.ts';
-import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import {
   changeId,
-  composeTimeoutKey,
   groupId,
   isSweepToken,
   repairExpiredKey,
   resumeFailedKey,
-  roundDoneKey,
   sweepRoundToken,
   sweepToken,
   waitingStaleKey,
@@ -47,53 +41,19 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
   return repoContext(deps, { owner, repo, installationId: change.installationId, config, token, gh });
 }
 
-async function timeOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  const seen = Date.parse(c.headSeenAt);
-  if (ctx.deps.clock.now().getTime() - seen < ctx.config.selection.siblingTimeout * 1000) return false;
-  // Its agent still at work: its checks are not timed out (it is left out of the round instead).
-  if (c.reason === stillWorking(c.author, c.pr)) return false;
-  const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
-  // Runs that wait for a maintainer's approval wait for that person, however long: the checks say what to approve.
-  if (!stored.success || stored.data.settled || stored.data.awaitingApproval) return false;
-  const gate = timeOutGate(stored.data);
-  await ctx.deps.store.putEvidence(ctx.key, c.pr, c.headSha, 'gate', gate);
-  await ctx.deps.store.setCandidateState(ctx.key, c.pr, 'unpromotable', 'timed out');
-  await executePlan(ctx, [
-    checkAction(ctx.key, {
-      pr: c.pr,
-      headSha: c.headSha,
-      name: 'Arbiter / gate',
-      status: 'completed',
-      conclusion: 'failure',
-      title: gateTitle(gate),
-      summary: renderGateTable(gate),
-    }),
-    checkAction(ctx.key, {
-      pr: c.pr,
-      headSha: c.headSha,
-      name: 'Arbiter / acceptance',
-      status: 'completed',
-      conclusion: 'neutral',
-      title: 'Not run: the required checks did not finish',
-      summary:
-        'The required checks did not conclude within `selection.siblingTimeout`, so the acceptance check did not run.',
-    }),
-  ]);
-  return true;
-}
-
 /**
- * A candidate held by its agent's work-in-progress title (its stored reason says so) whose head has
- * held the round for `selection.siblingTimeout`: its group's selection runs once, and the round goes
- * on without it (select.ts reads the title from GitHub and leaves it out, neither ranked nor closed).
+ * A candidate whose head has waited `selection.siblingTimeout` (core/plan/sibling-timeout.ts): its
+ * checks timed out, or its agent is still composing (select.ts reads the title from GitHub and
+ * leaves it out, neither ranked nor closed). Whether its group's selection runs on this sweep.
  */
-async function composeTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  if (c.reason !== stillWorking(c.author, c.pr)) return false;
-  if (!composingTimedOut(c.headSeenAt, ctx.config.selection.siblingTimeout, nowIso(ctx))) return false;
-  const key = composeTimeoutKey(ctx.key, c.pr, c.headSha);
-  if ((await ctx.deps.store.getAppliedAction(key)) !== null) return false;
-  await ctx.deps.store.recordAppliedAction(key, {}, nowIso(ctx));
-  return true;
+async function siblingTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
+  const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
+  const plan = planSiblingTimeout(
+    { repo: ctx.key, candidate: c, timeout: ctx.config.selection.siblingTimeout, gate: stored.data ?? null },
+    nowIso(ctx),
+  );
+  if (plan.handsOn === null) return false;
+  return (await executePlan(ctx, plan.actions)).applied.includes(plan.handsOn);
 }
 
 /** A group whose siblings' waiting lists are behind: a sibling settled and only its own was rewritten (select.ts). */
@@ -134,23 +94,24 @@ export async function expireRepair(ctx: RepoContext, change: number): Promise<vo
     targets.map((t) => t.author),
   );
   const round = await store.currentRound(ctx.key, change, target.base, nowIso(ctx));
-  const plan = planRepairTimeout({
-    repo: ctx.key,
-    change,
-    round: round.number,
-    base: target.base,
-    repairOf: { pr: target.pr, rejected },
-    targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
-    reviewers,
-    timeout: ctx.config.repair.timeout,
-    prefix: ctx.config.commands.prefix,
-    decided: await readablePlan(ctx, round),
-    buttons: [...SELECTION_BUTTONS],
-    now: nowIso(ctx),
-  });
+  const plan = planRepairExpired(
+    {
+      repo: ctx.key,
+      change,
+      round: round.number,
+      base: target.base,
+      repairOf: { pr: target.pr, rejected },
+      targets: targets.map((t) => ({ pr: t.pr, headSha: t.headSha })),
+      reviewers,
+      timeout: ctx.config.repair.timeout,
+      prefix: ctx.config.commands.prefix,
+      decided: await readablePlan(ctx, round),
+      buttons: [...SELECTION_BUTTONS],
+      now: nowIso(ctx),
+    },
+    repair.at,
+  );
   await executePlan(ctx, plan.actions);
-  await store.setChangeState(ctx.key, change, 'human');
-  await store.recordAppliedAction(done, { round: round.number }, nowIso(ctx));
 }
 
 /**
@@ -176,9 +137,10 @@ export async function resumeAbandonedRounds(
 ): Promise<void> {
   for (const round of await deps.store.listUnfinishedRounds(500)) {
     const claimant = round.selection;
+    let ctx: RepoContext | null = null;
     try {
       if (claimant === null || !(await abandonedClaimant(deps, claimant))) continue;
-      const ctx = await contextOf(round);
+      ctx = await contextOf(round);
       if (!ctx) continue;
       deps.log.warn(
         { repo: round.repo, change: round.change, round: round.number, claimant },
@@ -186,7 +148,7 @@ export async function resumeAbandonedRounds(
       );
       await selectAndFollow({ ...ctx, token: claimant }, round.change, round.base);
     } catch (error) {
-      await resumeFailed(deps, contextOf, round, error);
+      await resumeFailed(deps, ctx ?? (await contextOf(round).catch(() => null)), round, error);
     }
   }
 }
@@ -199,59 +161,42 @@ export const RESUME_BUDGET = 5;
  * tried again by the next sweep; after RESUME_BUDGET other failures (a refusal) the round is given up:
  * the Change goes to a person with the last answer in GitHub's words, and the round is done.
  */
-async function resumeFailed(
-  deps: Deps,
-  contextOf: (round: RoundRow) => Promise<RepoContext | null>,
-  round: RoundRow,
-  error: unknown,
-): Promise<void> {
+async function resumeFailed(deps: Deps, ctx: RepoContext | null, round: RoundRow, error: unknown): Promise<void> {
   if (error instanceof GitHubError && error.transient) {
     // GitHub's "try later" (5xx, a rate limit, no answer) is not a refusal: it spends no budget.
     deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed for now');
     return;
   }
+  if (!ctx) {
+    deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed; no context');
+    return;
+  }
   // One record per failed try (a recorded action is written once): the first free slot is this one.
   const keys = Array.from({ length: RESUME_BUDGET }, (_, i) => resumeFailedKey(round.id, i + 1));
   const done = await deps.store.getAppliedActions(keys);
-  const attempts = Math.min(RESUME_BUDGET, keys.filter((k) => done.has(k)).length + 1);
   const words =
     error instanceof GitHubError ? error.githubWords : error instanceof Error ? error.message : String(error);
-  const now = deps.clock.now().toISOString();
-  await deps.store.recordAppliedAction(keys[attempts - 1] ?? keys[0], { error: words.slice(0, 1000) }, now);
-  if (attempts < RESUME_BUDGET) {
+  const view = { round, recorded: keys.filter((k) => done.has(k)).length, budget: RESUME_BUDGET, error: words };
+  const plan = planResumeFailure({ ...view, prefix: ctx.config.commands.prefix }, nowIso(ctx));
+  const { attempts } = plan;
+  const sweepCtx = { ...ctx, token: sweepRoundToken(round.repo, round.change, round.base, round.number) };
+  if (!plan.gaveUp) {
+    await executePlan(sweepCtx, plan.actions);
     deps.log.warn(
       { err: error, repo: round.repo, change: round.change, attempts },
       'sweep: resuming a round failed; the next sweep tries again',
     );
     return;
   }
-  const ctx = await contextOf(round).catch(() => null);
-  if (!ctx) return;
-  const plan = planResumeGivenUp({
-    repo: round.repo,
-    change: round.change,
-    round: round.number,
-    base: round.base,
-    attempts,
-    error: words,
-    prefix: ctx.config.commands.prefix,
-    now,
-  });
   deps.log.error(
     { repo: round.repo, change: round.change, round: round.number, attempts, error: words },
     'sweep: a round failed on every try of its budget; the Change goes to a person',
   );
   try {
-    await executePlan(
-      { ...ctx, token: sweepRoundToken(round.repo, round.change, round.base, round.number) },
-      plan.actions,
-    );
+    await executePlan(sweepCtx, plan.actions);
   } catch (writeError) {
     deps.log.warn({ err: writeError, repo: round.repo }, 'sweep: telling a person failed; the next sweep tries again');
-    return;
   }
-  await deps.store.setChangeState(round.repo, round.change, 'human');
-  await deps.store.recordAppliedAction(roundDoneKey(round.id), { gaveUp: true, attempts }, now);
 }
 
 /** A kept head this old whose candidate is recorded was left to a run that did not verify it: the sweep does. */
@@ -273,12 +218,13 @@ export async function verifyKeptHeads(
       const open = (await deps.store.listCandidatesByHead(kept.repo, kept.headSha)).filter((c) =>
         OPEN_STATES.has(c.state),
       );
+      const plan = planKeptHead({ ...kept, open: open.map((c) => c.pr) }, now.toISOString());
       const first = open[0];
-      if (!first) continue;
+      if (plan.actions.length === 0 || !first) continue;
       const ctx = await ctxFor(first);
       if (!ctx) continue;
-      await deps.store.takeKeptCheckEvents(kept.repo, kept.headSha);
-      for (const c of open) await verifyAndSelect(ctx, c.pr);
+      await executePlan(ctx, plan.actions);
+      for (const pr of plan.verify) await verifyAndSelect(ctx, pr);
     } catch (error) {
       deps.log.warn({ err: error, repo: kept.repo, head: kept.headSha }, 'sweep: a kept head was not verified');
     }
@@ -325,7 +271,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       if (!ctx) continue;
       // Only a group this sweep changed (a sibling timed out) or one whose waiting lists are behind
       // needs its selection step; any other waits for its own webhooks.
-      if ((await timeOut(ctx, c)) || (await composeTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
+      if ((await siblingTimedOut(ctx, c)) || (await staleWaiting(ctx, c)))
         groups.set(groupId(c.repo, c.change, c.base), { c, ctx });
     } catch (error) {
       deps.log.warn({ err: error, repo: c.repo, pr: c.pr }, 'sweep: candidate skipped');

@@ -15,6 +15,11 @@ describe('key builders', () => {
     [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
     // new in issue 30: a composing head whose hold on its round ran out (workflows/sweep.ts)
     [keys.composeTimeoutKey(REPO, 9, SHA), `compose-timeout:acme/widgets#9@${SHA}`],
+    // new in issue 26: the sweep's take of a head's kept check events (core/plan/sweep.ts)
+    [
+      keys.keptTakenKey(REPO, SHA, '2026-01-02T03:04:05.000Z'),
+      `kept-taken:acme/widgets@${SHA}/2026-01-02T03:04:05.000Z`,
+    ],
     // new in issue 25: a round's view re-rendered for a state it reached (core/plan/views.ts)
     [keys.viewKey(REPO, 7, 'main', 2, 'merged@abc', 'comparison'), 'view:acme/widgets#7@main/r2/merged@abc/comparison'],
     // `claim:${key}` (workflows/context.ts)
@@ -120,6 +125,11 @@ describe('key builders', () => {
     ],
     // `${ctx.key}#${change}/p${portfolio}/empty` (workflows/portfolio-sweep.ts)
     [keys.changeActionKey(REPO, 7, 'p3', 'empty'), 'acme/widgets#7/p3/empty'],
+    // new in issue 26: an action of the sweep's time-out of a head (core/plan/sibling-timeout.ts)
+    [
+      keys.siblingTimeoutKey(REPO, 7, 9, SHA, '2026-01-02T03:04:05.000Z', 'state'),
+      `acme/widgets#7/timeout/9@${SHA}/2026-01-02T03:04:05.000Z/state`,
+    ],
     // `none-left:${candidate.change}:${candidate.base}` (workflows/people.ts)
     [keys.markerKey('none-left', 7, 'main'), 'none-left:7:main'],
     // `rejected:${pr}` (core/plan/person.ts)

@@ -1,14 +1,16 @@
 // The sweep's decision on a repair that never arrived (either origin: selection or a person's
 // rejection): the Change goes to the human gate, in full. Pure: the shell finds the targets and reviewers.
-// Its receipt carries its inputs and what it planned, so `npm run replay` decides it again.
+// Its receipt carries its inputs and what it planned, so `npm run replay` decides it again. And the
+// sweep's steps around a round its claimant left (each failed try recorded, and the budget's end),
+// and around a head whose kept check events no run verified.
 import { markerFor } from '../render/markers.ts';
-import type { Action } from '../actions.ts';
+import { recordAction, type Action } from '../actions.ts';
 import type { SelectionPlan } from '../plan-schema.ts';
 import type { RepairTimeoutInputs } from '../receipt.ts';
 import { plannedActions } from '../replay-lines.ts';
 import { humanGateReceipt, planHumanGate } from './human-gate.ts';
 import { planRoundViews } from './views.ts';
-import { changeActionKey, markerKey } from '../keys.ts';
+import { changeActionKey, keptTakenKey, markerKey, repairExpiredKey, resumeFailedKey, roundDoneKey } from '../keys.ts';
 
 /** The recorded inputs (core/receipt.ts), with the round's recorded plan read as one. */
 export interface RepairTimeoutInput extends Omit<RepairTimeoutInputs, 'decided'> {
@@ -90,6 +92,25 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
   return { actions: plannedActions(actions, { planner: 'repair-timeout', inputs: input }), why };
 }
 
+/**
+ * The sweep's step on a repair past its timeout, asked for at `askedAt`: the decision (its receipt
+ * replays as it did), then the Change set to wait for a person (a decided state: shadow mode keeps it
+ * back) and the expiry recorded, so the repair is never handled twice.
+ */
+export function planRepairExpired(input: RepairTimeoutInput, askedAt: string): { actions: Action[]; why: string } {
+  const { repo, change, round } = input;
+  const plan = planRepairTimeout(input);
+  const key = changeActionKey(repo, change, input.base, `r${round}`, 'repair-timeout', askedAt, 'change-state');
+  return {
+    why: plan.why,
+    actions: [
+      ...plan.actions,
+      { kind: 'set-change-state', key, change, state: 'human' },
+      recordAction(repairExpiredKey(repo, change, askedAt), { round }),
+    ],
+  };
+}
+
 export interface ResumeGivenUpInput {
   repo: string;
   change: number;
@@ -120,4 +141,80 @@ export function planResumeGivenUp(input: ResumeGivenUpInput): { actions: Action[
     }),
   ];
   return { why, actions: plannedActions(actions, { planner: 'resume-given-up', inputs: input }) };
+}
+
+/** A round whose claimant left it, and a resumed try of it that failed with a refusal (not GitHub's "try later"). */
+export interface ResumeFailureView {
+  round: { id: number; repo: string; change: number; number: number; base: string };
+  /** The failed tries of this round recorded before this one. */
+  recorded: number;
+  /** How many failed tries give the round up. */
+  budget: number;
+  /** What this try answered: GitHub's words when GitHub refused. */
+  error: string;
+  prefix: string;
+}
+
+export interface ResumeFailurePlan {
+  actions: Action[];
+  /** Which try this was (at most the budget). */
+  attempts: number;
+  /** The budget is spent: the Change goes to a person and the round is done. */
+  gaveUp: boolean;
+}
+
+/**
+ * A resumed round failed again: the try is recorded (one record per try, the first free slot),
+ * and the last try of the budget gives the round up: a person is told with GitHub's words, the
+ * Change waits for them (a decided state: shadow mode keeps it back) and the round is done.
+ */
+export function planResumeFailure(view: ResumeFailureView, now: string): ResumeFailurePlan {
+  const { round, budget } = view;
+  const attempts = Math.min(budget, view.recorded + 1);
+  const tried = recordAction(resumeFailedKey(round.id, Math.max(1, attempts)), { error: view.error.slice(0, 1000) });
+  if (attempts < budget) return { actions: [tried], attempts, gaveUp: false };
+  const plan = planResumeGivenUp({
+    repo: round.repo,
+    change: round.change,
+    round: round.number,
+    base: round.base,
+    attempts,
+    error: view.error,
+    prefix: view.prefix,
+    now,
+  });
+  const k = (s: string): string =>
+    changeActionKey(round.repo, round.change, round.base, `r${round.number}`, 'resume-given-up', s);
+  return {
+    attempts,
+    gaveUp: true,
+    actions: [
+      tried,
+      ...plan.actions,
+      { kind: 'set-change-state', key: k('change-state'), change: round.change, state: 'human' },
+      recordAction(roundDoneKey(round.id), { gaveUp: true, attempts }),
+    ],
+  };
+}
+
+/** A head whose check events were kept for a later run that did not verify it, and its open candidates. */
+export interface KeptHeadView {
+  repo: string;
+  headSha: string;
+  /** The open candidates at that head (none: it is not a candidate's yet). */
+  open: number[];
+}
+
+/**
+ * The sweep verifies a kept head's open candidates itself: their kept events are taken first (no
+ * later run repeats it), then each is verified. A head no open candidate has stays kept for its recording.
+ */
+export function planKeptHead(view: KeptHeadView, now: string): { actions: Action[]; verify: number[] } {
+  if (view.open.length === 0) return { actions: [], verify: [] };
+  const take: Action = {
+    kind: 'take-kept-checks',
+    key: keptTakenKey(view.repo, view.headSha, now),
+    headSha: view.headSha,
+  };
+  return { actions: [take], verify: view.open };
 }
