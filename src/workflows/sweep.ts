@@ -278,10 +278,15 @@ export async function runSweep(deps: Deps): Promise<void> {
     }
   }
   // A timed-out sibling may complete its group; a selection that failed part-way on an earlier
-  // sweep is resumed, because each group's sweep token is stable for its round.
+  // sweep is resumed, because each group's sweep token is stable for its round. A group with a
+  // sibling still verifying is left to that sibling: its own settling runs the selection step (and
+  // one that never settles is timed out above). Selecting it every minute read the group from
+  // GitHub each time, for as long as its CI ran (issue 28).
   for (const c of await deps.store.listCandidatesInState('unpromotable')) {
     const key = groupId(c.repo, c.change, c.base);
     if (groups.has(key)) continue;
+    const siblings = await deps.store.listCandidates(c.repo, c.change, c.base);
+    if (siblings.some((s) => s.state === 'verifying')) continue;
     const ctx = await contextFor(deps, c, token).catch(() => null);
     if (ctx) groups.set(key, { c, ctx });
   }
