@@ -156,6 +156,8 @@ export const Action = z.discriminatedUnion('kind', [
    * the combined candidate built). Kept in shadow mode: it changes nothing on GitHub.
    */
   z.object({ kind: z.literal('record'), ...keyed, value: z.unknown() }),
+  /** Adds `event` with `data` to the repository's event log (what a person's word did). Kept in shadow mode. */
+  z.object({ kind: z.literal('event'), ...keyed, event: z.string(), data: z.record(z.string(), z.unknown()) }),
   /** Stores what a composite candidate's plan found (workflows/candidate-set.ts): its members and standing. */
   z.object({ kind: z.literal('record-set'), ...keyed, record: SetRecord }),
   /**

@@ -67,6 +67,8 @@ function actionWords(a: Action): string {
       return `react ${a.content} to comment ${a.commentId}`;
     case 'record':
       return `record ${a.key}`;
+    case 'event':
+      return `log ${a.event}`;
     case 'record-set':
       return `record set ${a.record.name} of ${a.record.change.repo}#${a.record.change.number}: ${a.record.state}`;
     case 'record-deep':

@@ -297,6 +297,9 @@ async function apply(
     case 'record':
       // The executor records the answer under the action's key: the fact is the answer.
       return action.value;
+    case 'event':
+      await deps.store.addEvent(ctx.key, action.event, action.data, nowIso(ctx));
+      return { logged: action.event };
     case 'record-set':
       return recordSet(ctx, action.record);
     case 'rerun':
