@@ -176,7 +176,7 @@ export const Action = z.discriminatedUnion('kind', [
     headSha: z.string(),
     evidence: z.enum(['gate', 'acceptance']),
   }),
-  /** Adds an entry to the store's event log (`promotion.head-moved`, …). Kept in shadow mode. */
+  /** Adds an entry to the store's event log (`promotion.head-moved`, what a person's word did, …). Kept in shadow mode. */
   z.object({ kind: z.literal('event'), ...keyed, event: z.string(), data: z.unknown(), at: z.string() }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),

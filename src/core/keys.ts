@@ -110,6 +110,8 @@ export const trustAdmittedHeadKey = (repo: string, pr: number, headSha: string, 
 export const trustSelectionLabelKey = (repo: string, pr: number): string => `${N.trustSelectionLabel}${repo}#${pr}`;
 export const trustLinkedKey = (repo: string, pr: number): string => `${N.trustLinked}${repo}#${pr}`;
 export const headConfigKey = (repo: string, headSha: string): string => `${N.headConfig}${repo}@${headSha}`;
+/** The key of one act a step plans on a fact of the ledger (`<fact>/event/<digest>/<at>`: an event it logs). */
+export const factActKey = (fact: string, ...path: Part[]): string => [fact, ...path].join('/');
 export const dashboardIssueKey = (repo: string): string => `${N.dashboard}${repo}`;
 /** The token of a dashboard job's run. */
 export const dashboardJobToken = (jobId: string): string => `${N.dashboard}${jobId}`;

@@ -3,6 +3,7 @@
 // becomes a GitHubError here.
 import { z } from 'zod';
 import type { CheckRunName } from '../core/actions.ts';
+import type { Clock } from '../clock.ts';
 import type { Octokit } from '../deps.ts';
 import type { OwnComment } from './comment-lookup.ts';
 import * as checks from './check-runs.ts';
@@ -15,6 +16,7 @@ import type { ConfigPort } from '../config/port.ts';
 import { configReads } from './config-reads.ts';
 import { callGitHub, GitHubError, wrapGitHubError } from './errors.ts';
 import { readGroupState, type PullState } from './group-query.ts';
+import { noteRead } from './read-age.ts';
 import { readBranchRules } from './branch-rule-reads.ts';
 import { readLinkedPulls } from './linked-pulls.ts';
 import type { PermissionLookup } from '../core/trust.ts';
@@ -68,6 +70,8 @@ export class GitHubGateway implements GitHubPort {
     readonly owner: string,
     readonly repo: string,
     readonly appSlug: string,
+    /** The app's clock: when a group read was answered (`read-age.ts`). */
+    private readonly clock: Clock,
   ) {
     this.config = configReads(octokit);
     this.branches = branchWrites({ octokit, owner, repo }, `${appSlug}[bot]`);
@@ -113,6 +117,7 @@ export class GitHubGateway implements GitHubPort {
       readGroupState((q, v) => this.octokit.graphql(q, v), this.owner, this.repo, prs, this.appSlug),
     );
     for (const s of states.values()) if (s.ownChecksComplete) this.ownChecksSeen.set(s.headSha, new Set(s.ownChecks));
+    noteRead(states, this.clock.now());
     return states;
   }
 

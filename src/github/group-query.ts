@@ -6,7 +6,6 @@ import type { IssueRef } from '../core/link.ts';
 import type { SuiteSeen } from '../core/agent-work.ts';
 import type { ObservedCheck } from '../core/types.ts';
 import { graphqlErrorsOf } from './errors.ts';
-import { noteRead } from './read-age.ts';
 
 export interface PullState {
   number: number;
@@ -386,6 +385,5 @@ export async function readGroupState(
       ...(commit?.parents ? { headParents: commit.parents.nodes.flatMap((p) => (p ? [p.oid] : [])) } : {}),
     });
   }
-  noteRead(result);
   return result;
 }

@@ -278,18 +278,22 @@ export async function createQueue(db: Db, opts: QueueOptions): Promise<Queue> {
       }
     },
     async jobState(name, key) {
+      // pg-boss expires a job without stopping its handler, which may run on for a grace period of
+      // real time: measured on the database's clock, which stamped the end (not the app's clock).
+      const row = `SELECT state::text AS state, completed_on IS NULL OR now() - completed_on >= $3::float8 * interval '1 millisecond' AS over`;
+      const res = await db.query(
+        `${row} FROM ${schema}.job WHERE name = $1 AND id = $2
+         UNION ALL ${row} FROM ${schema}.archive WHERE name = $1 AND id = $2 LIMIT 1`,
+        [name, jobIdFor(name, key), JOB_OVER_GRACE_MS],
+      );
       const job = z
-        .object({ state: z.string(), completedOn: z.coerce.date().nullish() })
+        .object({ state: z.string(), over: z.boolean() })
         .nullable()
         .catch(null)
-        .parse(await boss.getJobById(name, jobIdFor(name, key), { includeArchive: true }));
+        .parse(res.rows[0] ?? null);
       if (!job) return 'missing';
       if (job.state === 'created' || job.state === 'retry') return 'pending';
-      if (job.state === 'active') return 'active';
-      // pg-boss fails a job that outlives its expiry without stopping its handler: until a grace
-      // period has passed (real time, as pg-boss keeps it), such a handler may still be at work.
-      const ended = job.completedOn?.getTime() ?? 0;
-      return Date.now() - ended >= JOB_OVER_GRACE_MS ? 'over' : 'active';
+      return job.state === 'active' || !job.over ? 'active' : 'over';
     },
     async schedule(name, cron, data = {}) {
       // A scheduled job (the sweep) never runs twice at once, even when one run outlasts its slot.

@@ -39,7 +39,7 @@ export async function gatewayFor(
   owner: string,
   repo: string,
 ): Promise<GitHubGateway> {
-  return new GitHubGateway(await deps.octokitFor(installationId), owner, repo, deps.appSlug);
+  return new GitHubGateway(await deps.octokitFor(installationId), owner, repo, deps.appSlug, deps.clock);
 }
 
 export async function repoContext(

@@ -161,7 +161,7 @@ async function apply(
   const { gh, deps } = ctx;
   // A label list replaced from the job's read only while that read is recent (model calls may
   // have run since): else the closure reads the PR first.
-  const labelsRead = opts.group && freshRead(opts.group) ? opts.group : undefined;
+  const labelsRead = opts.group && freshRead(opts.group, ctx.deps.clock.now()) ? opts.group : undefined;
   switch (action.kind) {
     case 'comment':
       try {

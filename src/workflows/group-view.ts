@@ -45,7 +45,7 @@ export async function readGroupView(
   // The job's read, unless model calls made it old: a decision works from a recent view (labels it
   // rewrites, heads it merges), and one read of the group costs less than one per loser.
   const pulls =
-    read && reused.size === siblings.length && freshRead(reused)
+    read && reused.size === siblings.length && freshRead(reused, ctx.deps.clock.now())
       ? reused
       : await ctx.gh.readGroup(siblings.map((s) => s.pr));
   const branch = await branchRulesOf(ctx, base);

@@ -1,6 +1,7 @@
 // Trust in the shell: reads an account's permission (cached briefly, on the app clock), records
-// a maintainer's adoption of an issue or admission of a pull request, shows a linked PR that is
-// not a candidate its one neutral check, and finds what makes a head unpromotable outside CI.
+// a maintainer's adoption of an issue or admission of a pull request (planned in core/plan/trust.ts,
+// applied by the executor), shows a linked PR that is not a candidate its one neutral check, and
+// finds what makes a head unpromotable outside CI.
 import { z } from 'zod';
 import { formatConfigError } from '../config/errors.ts';
 import { CONFIG_PATH } from '../core/config-file.ts';
@@ -23,6 +24,7 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { checkAction } from '../core/actions.ts';
 import { recordNotCompared } from './not-compared.ts';
+import { planAdmission, planAdoption, planHeadConfig, planLinkRecord, planSelectionLabel } from '../core/plan/trust.ts';
 import {
   headConfigKey,
   trustAdmittedHeadKey,
@@ -98,7 +100,7 @@ export const selectionLabelBy = (ctx: RepoContext, pr: number): Promise<string |
 
 /** Records that a trusted account added the selection label (the first one is kept). */
 export async function recordSelectionLabel(ctx: RepoContext, pr: number, by: string): Promise<void> {
-  await ctx.deps.store.claimAppliedAction(labelledKey(ctx, pr), { by }, nowIso(ctx));
+  await executePlan(ctx, planSelectionLabel({ repo: ctx.key, pr, by }));
 }
 
 const Linked = z.object({ by: z.string(), change: z.number().int().positive() });
@@ -109,10 +111,12 @@ export async function manualLink(ctx: RepoContext, pr: number): Promise<z.infer<
   return parsed.success ? parsed.data : null;
 }
 
-/** Records a trusted account's `/arbiter link #N` (a later link replaces it while the PR is no candidate). */
+/**
+ * Records a trusted account's `/arbiter link #N`, and logs it. The PR's first link stands: the
+ * ledger keeps a first record (as it did before this was a plan), so a later link is logged only.
+ */
 export async function recordLink(ctx: RepoContext, pr: number, link: z.infer<typeof Linked>): Promise<void> {
-  await ctx.deps.store.recordAppliedAction(trustLinkedKey(ctx.key, pr), link, nowIso(ctx));
-  await ctx.deps.store.addEvent(ctx.key, 'candidate.linked', { pr, ...link }, nowIso(ctx));
+  await executePlan(ctx, planLinkRecord({ repo: ctx.key, pr, ...link }, nowIso(ctx)));
 }
 
 /** Records that a trusted account adopted the issue (the first adoption is kept). */
@@ -122,8 +126,7 @@ export async function recordAdoption(
   by: string,
   via: 'label' | 'command',
 ): Promise<void> {
-  await ctx.deps.store.claimAppliedAction(adoptedKey(ctx, issue), { by, via }, nowIso(ctx));
-  await ctx.deps.store.addEvent(ctx.key, 'change.adopted', { issue, by, via }, nowIso(ctx));
+  await executePlan(ctx, planAdoption({ repo: ctx.key, issue, by, via }, nowIso(ctx)));
 }
 
 /**
@@ -135,9 +138,7 @@ export async function recordAdmission(
   pr: number,
   a: { by: string; headSha: string; change: number | null },
 ): Promise<void> {
-  await ctx.deps.store.claimAppliedAction(admittedKey(ctx, pr), { by: a.by }, nowIso(ctx));
-  await ctx.deps.store.claimAppliedAction(admittedHeadKey(ctx, pr, a.headSha, a.change), { by: a.by }, nowIso(ctx));
-  await ctx.deps.store.addEvent(ctx.key, 'candidate.admitted', { pr, ...a }, nowIso(ctx));
+  await executePlan(ctx, planAdmission({ repo: ctx.key, pr, ...a }, nowIso(ctx)));
 }
 
 /** Whether the issue is a Change: opened by a trusted account, or adopted by one. */
@@ -255,7 +256,7 @@ export async function headBlockers(
       parsed && !parsed.ok
         ? `\`${CONFIG_PATH}\` on this head does not validate: ${parsed.errors.slice(0, 3).map(formatConfigError).join('; ')}`
         : null;
-    await store.recordAppliedAction(key, { error }, nowIso(ctx));
+    await executePlan(ctx, planHeadConfig({ repo: ctx.key, headSha: candidate.headSha, error }));
   }
   return error === null ? [] : [error];
 }

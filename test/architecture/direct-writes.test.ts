@@ -46,7 +46,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/regroup.ts': 4,
   'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 4,
-  'src/workflows/trust.ts': 9,
   'src/workflows/verify.ts': 7,
 };
 

@@ -22,6 +22,11 @@ describe('key builders', () => {
     ],
     // new in issue 25: a round's view re-rendered for a state it reached (core/plan/views.ts)
     [keys.viewKey(REPO, 7, 'main', 2, 'merged@abc', 'comparison'), 'view:acme/widgets#7@main/r2/merged@abc/comparison'],
+    // new in issue 26: an event or a replacement planned on a ledger fact (core/plan/trust.ts)
+    [
+      keys.factActKey(keys.trustAdoptedKey(REPO, 7), 'event', 'f00d', '2026-01-02T03:04:05.000Z'),
+      'trust:adopted:acme/widgets#7/event/f00d/2026-01-02T03:04:05.000Z',
+    ],
     // `claim:${key}` (workflows/context.ts)
     [keys.claimKey('acme/widgets#7/merge'), 'claim:acme/widgets#7/merge'],
     // `action:${action.key}` (workflows/execute.ts)

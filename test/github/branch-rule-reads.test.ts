@@ -4,11 +4,13 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { arbiterOctokit } from '../../src/github/client.ts';
+import { systemClock } from '../../src/clock.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 
 const API = 'https://api.github.com';
 const TestOctokit = arbiterOctokit();
-const gateway = () => new GitHubGateway(new TestOctokit({ auth: { token: 'test' } }), 'acme', 'todo', 'arbiter');
+const gateway = () =>
+  new GitHubGateway(new TestOctokit({ auth: { token: 'test' } }), 'acme', 'todo', 'arbiter', systemClock);
 /** The branch as an app token may see it: classic required checks, no `strict`. */
 const branch = {
   name: 'main',

@@ -8,6 +8,7 @@ import {
   type CommentWrite,
   type OwnComment,
 } from '../../src/github/comment-lookup.ts';
+import { systemClock } from '../../src/clock.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { markerFor } from '../../src/core/render/markers.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
@@ -136,7 +137,7 @@ beforeAll(async () => {
       path === '/graphql' ? ` ${/query (\w+)/.exec(String((options as { query?: unknown }).query))?.[1] ?? ''}` : '';
     sent.push(`${options.method} ${path}${operation}`);
   });
-  gh = new GitHubGateway(octokit, OWNER, NAME, 'arbiter');
+  gh = new GitHubGateway(octokit, OWNER, NAME, 'arbiter', systemClock);
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 // The port's branches.findPullFrom against the emulator: the combined build finds only the pull request Arbiter itself
 // opened from its branch into the expected base, never one someone else opened from that branch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { startHarness, type Harness } from '../sim-github/harness.ts';
 import { arbiterOctokit } from '../../src/github/client.ts';
@@ -24,6 +25,7 @@ beforeAll(async () => {
     'acme',
     'combined',
     'arbiter',
+    systemClock,
   );
 });
 afterAll(async () => h?.stop());

@@ -108,7 +108,7 @@ function world(
     deps,
     async (d, delivery) => {
       const installation = (delivery.payload as { installation: { id: number } }).installation.id;
-      const gh = new GitHubGateway(await d.octokitFor(installation), 'acme', 'todo', 'arbiter');
+      const gh = new GitHubGateway(await d.octokitFor(installation), 'acme', 'todo', 'arbiter', clock);
       await act(gh, delivery.id);
     },
     {
@@ -202,7 +202,7 @@ describe('a GraphQL rate limit (HTTP 200, errors of type RATE_LIMITED)', () => {
     };
     const { baseUrl, seen } = await scriptedGitHub({ 'inst-1': [limited, limited] });
     // The error as the gateway hands it to a workflow: a transient rate limit with GitHub's words.
-    const direct = new GitHubGateway(clients(baseUrl)(1), 'acme', 'todo', 'arbiter');
+    const direct = new GitHubGateway(clients(baseUrl)(1), 'acme', 'todo', 'arbiter', new ManualClock(START));
     const error: unknown = await direct.readGroup([7]).then(
       () => null,
       (e: unknown) => e,
@@ -244,7 +244,7 @@ describe('pacing', () => {
     const p: Pacing = { ...pacing(), contentMinute: { burst: 2, refillMs: 3_600_000 } };
     const { baseUrl, seen } = await scriptedGitHub({});
     const client = clients(baseUrl, p);
-    const gh = (i: number) => new GitHubGateway(client(i), 'acme', 'todo', 'arbiter');
+    const gh = (i: number) => new GitHubGateway(client(i), 'acme', 'todo', 'arbiter', new ManualClock(START));
     const comment = (i: number, text: string) => gh(i).upsertComment(1, `<!-- ${text} -->`, text, []);
     await comment(1, 'one');
     await comment(1, 'two');

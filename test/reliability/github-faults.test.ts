@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitHubError } from '../../src/github/errors.ts';
+import { systemClock } from '../../src/clock.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import type { RepoContext } from '../../src/workflows/context.ts';
 import { withRetry } from '../../src/workflows/execute.ts';
@@ -53,7 +54,7 @@ async function scriptedGitHub(answers: Scripted[]): Promise<{ gh: GitHubGateway;
   const { port } = server.address() as AddressInfo;
   const Octokit = arbiterOctokit();
   const octokit = new Octokit({ auth: { token: 'test-token' }, baseUrl: `http://127.0.0.1:${port}` });
-  return { gh: new GitHubGateway(octokit, 'acme', 'todo', 'arbiter'), seen };
+  return { gh: new GitHubGateway(octokit, 'acme', 'todo', 'arbiter', systemClock), seen };
 }
 
 /** withRetry only logs through the context; the rest of a RepoContext is not read. */

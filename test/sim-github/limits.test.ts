@@ -5,6 +5,7 @@
 // comment on a character boundary so that GitHub takes them, saying they were cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arbiterOctokit } from '../../src/github/client.ts';
+import { systemClock } from '../../src/clock.ts';
 import { GitHubGateway } from '../../src/github/gateway.ts';
 import { CUT_NOTE, fitBytes, OUTPUT_BYTE_LIMIT, utf8Bytes } from '../../src/core/render/byte-limit.ts';
 import { startHarness, type Harness } from './harness.ts';
@@ -26,7 +27,13 @@ beforeAll(async () => {
     { installation_id: 1 },
   );
   const Octokit = arbiterOctokit();
-  gh = new GitHubGateway(new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url }), OWNER, NAME, 'arbiter');
+  gh = new GitHubGateway(
+    new Octokit({ auth: { token: data.token }, baseUrl: h.emulator.url }),
+    OWNER,
+    NAME,
+    'arbiter',
+    systemClock,
+  );
 });
 afterAll(async () => h?.stop());
 

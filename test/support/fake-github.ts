@@ -6,7 +6,9 @@ import { planCommentWrite, type OwnComment } from '../../src/github/comment-look
 import { GitHubError } from '../../src/github/errors.ts';
 import type { HeadFile, HeadRead } from '../../src/core/head-files.ts';
 import type { ConfigLayers, ConfigRunBody, RepoRef } from '../../src/config/port.ts';
+import type { Clock } from '../../src/clock.ts';
 import { readGroupState, type PullState } from '../../src/github/group-query.ts';
+import { noteRead } from '../../src/github/read-age.ts';
 import type {
   AppHooksPort,
   BranchRules,
@@ -145,6 +147,8 @@ export class FakeGitHub implements GitHubPort {
   private readonly faults: Fault[] = [];
   private nextId = 1000;
   private readonly latency: (call: string) => Promise<void>;
+  /** The app's clock, as the gateway has it: a group read is dated on it (unset: its reads have no age). */
+  clock: Clock | undefined;
 
   constructor(opts: FakeGitHubOptions = {}) {
     this.owner = opts.owner ?? 'acme';
@@ -354,13 +358,15 @@ export class FakeGitHub implements GitHubPort {
 
   async readGroup(prs: number[]): Promise<Map<number, PullState>> {
     await this.read(`graphql ArbiterGroup ${prs.map((n) => `#${n}`).join(',')}`);
-    return readGroupState(
+    const states = await readGroupState(
       async (query, variables) => this.answerGraphql(query, variables),
       this.owner,
       this.repo,
       prs,
       this.appSlug,
     );
+    if (this.clock) noteRead(states, this.clock.now());
+    return states;
   }
 
   /** The open pulls whose closing list (`closing`) holds the issue, as GitHub lists them. */

@@ -90,6 +90,8 @@ export function makeWorld(input: {
 }): World {
   const gh = input.gh ?? new FakeGitHub();
   const clock = new ManualClock(START);
+  // The fake dates its group reads on the world's clock, as the gateway does on the app's.
+  gh.clock ??= clock;
   const queue = recordingQueue();
   const llm = input.llm ?? tableLlm();
   const config = input.config ?? configOf();

@@ -2,7 +2,7 @@
 // of requests for 2 siblings as for 20 (one group GraphQL query, the branch rules, one look for
 // every comment's marker, …), and its writes grow only with the decision (four per loser, a fixed
 // few for the winner).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GROUP_READ_FRESH_MS, noteRead } from '../../src/github/read-age.ts';
 import type { StoreWithDb } from '../../src/store/store.ts';
 import { readGroupView } from '../../src/workflows/group-view.ts';
@@ -164,12 +164,35 @@ describe('GitHub requests shared across steps', () => {
     const world = makeWorld({ store: opened.store, config: configOf() });
     await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101 }] });
     const read = await world.gh.readGroup([100, 101]);
-    noteRead(read, Date.now() - GROUP_READ_FRESH_MS - 1000);
+    noteRead(read, new Date(world.clock.now().getTime() - GROUP_READ_FRESH_MS - 1000));
     world.gh.resetRecord();
     await readGroupView(world.ctx('a'), 42, 'main', read);
     expect(world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'))).toEqual([
       'graphql ArbiterGroup #100,#101',
     ]);
+  });
+
+  it("ages a read on the app's clock: a moved clock makes it old, the wall clock alone does not", async () => {
+    const world = makeWorld({ store: opened.store, config: configOf() });
+    await seedGroup(world, { siblings: [{ pr: 100 }, { pr: 101 }] });
+    const groupReads = () => world.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup'));
+    // The wall clock moves a minute on, the app's clock stays: the read is still recent.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const read = await world.gh.readGroup([100, 101]);
+      world.gh.resetRecord();
+      vi.setSystemTime(Date.now() + 60_000);
+      await readGroupView(world.ctx('a'), 42, 'main', read);
+      expect(groupReads()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The app's clock moves past the window, the wall clock barely: the read is old.
+    const read = await world.gh.readGroup([100, 101]);
+    world.gh.resetRecord();
+    world.clock.advance(GROUP_READ_FRESH_MS + 1);
+    await readGroupView(world.ctx('a'), 42, 'main', read);
+    expect(groupReads()).toEqual(['graphql ArbiterGroup #100,#101']);
   });
 
   it('counts a sibling as settled when its own job stored a settled gate after this job read the group', async () => {
