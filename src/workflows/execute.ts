@@ -15,7 +15,7 @@ import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
-import { recordSet } from './candidate-set-store.ts';
+import { applyRecord, isRecordAction } from './execute-records.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -162,6 +162,7 @@ async function apply(
   // A label list replaced from the job's read only while that read is recent (model calls may
   // have run since): else the closure reads the PR first.
   const labelsRead = opts.group && freshRead(opts.group, ctx.deps.clock.now()) ? opts.group : undefined;
+  if (isRecordAction(action)) return applyRecord(ctx, action);
   switch (action.kind) {
     case 'comment':
       try {
@@ -262,8 +263,6 @@ async function apply(
       return { written: true };
     case 'dispatch':
       return withRetry(ctx, 'dispatch', () => gh.dispatch(action.eventType, action.payload));
-    case 'receipt':
-      return { id: await deps.store.addReceipt(action.receipt) };
     case 'claim-repair': {
       // A retry of the run that took the repair still holds it (claimRepair inserts only once).
       const mine = await claimOnce(ctx, repairKey(ctx.key, action.change));
@@ -273,30 +272,6 @@ async function apply(
           (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
       return { granted };
     }
-    case 'record-candidate':
-      return { state: (await deps.store.upsertCandidate({ repo: ctx.key, ...action.candidate })).state };
-    case 'set-change-state':
-      await deps.store.setChangeState(ctx.key, action.change, action.state);
-      return { state: action.state };
-    case 'put-evidence':
-      await deps.store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence.of, action.evidence.data);
-      return { stored: action.evidence.of };
-    case 'take-kept-checks':
-      return { taken: await deps.store.takeKeptCheckEvents(ctx.key, action.headSha) };
-    case 'set-state': {
-      await deps.store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
-      return { state: action.state };
-    }
-    case 'open-round':
-      return {
-        round: (await deps.store.openNextRound(ctx.key, action.change, action.base, action.from, action.at)).number,
-      };
-    case 'forget-evidence':
-      await deps.store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence, null);
-      return { forgotten: action.evidence };
-    case 'event':
-      await deps.store.addEvent(ctx.key, action.event, action.data, action.at);
-      return { event: action.event };
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);
@@ -309,20 +284,9 @@ async function apply(
           `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
         ),
       );
-    case 'record':
-      // The executor records the answer under the action's key: the fact is the answer.
-      return action.value;
-    case 'record-set':
-      return recordSet(ctx, action.record);
     case 'rerun':
       await withRetry(ctx, 'rerun', () => gh.portfolio.rerun(action.run));
       return { rerun: action.run.id };
-    case 'record-deep': {
-      const { change, portfolio, dispatchedAt } = action;
-      const awaiting = { repo: ctx.key, change, portfolio, state: 'awaiting' as const, dispatchedAt };
-      await deps.store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
-      return { deep: action.deep.map((d) => d.pr) };
-    }
     case 'start-portfolio': {
       const { portfolio: p } = action;
       let round = await deps.store.currentRound(ctx.key, p.change, p.base, p.startedAt);

@@ -1,0 +1,72 @@
+// The executor's store records: actions that write only Arbiter's own store (a candidate's or a
+// Change's state, a round, evidence, an event, a fact in the ledger). Applied once under their
+// keys by executePlan (execute.ts), like every action; kept apart so the executor's GitHub writes
+// read on their own. Kept in shadow mode unless src/core/shadow.ts says otherwise.
+import type { Action } from '../core/actions.ts';
+import { recordSet } from './candidate-set-store.ts';
+import type { RepoContext } from './context.ts';
+
+const RECORD_KINDS = [
+  'receipt',
+  'record-candidate',
+  'set-change-state',
+  'put-evidence',
+  'take-kept-checks',
+  'set-state',
+  'open-round',
+  'forget-evidence',
+  'event',
+  'record',
+  'record-set',
+  'record-deep',
+] as const;
+
+export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
+
+const recordKinds: ReadonlySet<string> = new Set(RECORD_KINDS);
+
+export const isRecordAction = (action: Action): action is RecordAction => recordKinds.has(action.kind);
+
+/** Applies one store record; what it returns is recorded as the action's answer. */
+export async function applyRecord(ctx: RepoContext, action: RecordAction): Promise<unknown> {
+  const { store } = ctx.deps;
+  switch (action.kind) {
+    case 'receipt':
+      return { id: await store.addReceipt(action.receipt) };
+    case 'record-candidate':
+      return { state: (await store.upsertCandidate({ repo: ctx.key, ...action.candidate })).state };
+    case 'set-change-state':
+      await store.setChangeState(ctx.key, action.change, action.state);
+      return { state: action.state };
+    case 'put-evidence':
+      await store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence.of, action.evidence.data);
+      return { stored: action.evidence.of };
+    case 'take-kept-checks':
+      return { taken: await store.takeKeptCheckEvents(ctx.key, action.headSha) };
+    case 'set-state': {
+      await store.setCandidateState(ctx.key, action.pr, action.state, action.reason);
+      return { state: action.state };
+    }
+    case 'open-round':
+      return {
+        round: (await store.openNextRound(ctx.key, action.change, action.base, action.from, action.at)).number,
+      };
+    case 'forget-evidence':
+      await store.putEvidence(ctx.key, action.pr, action.headSha, action.evidence, null);
+      return { forgotten: action.evidence };
+    case 'event':
+      await store.addEvent(ctx.key, action.event, action.data, action.at);
+      return { event: action.event };
+    case 'record':
+      // The executor records the answer under the action's key: the fact is the answer.
+      return action.value;
+    case 'record-set':
+      return recordSet(ctx, action.record);
+    case 'record-deep': {
+      const { change, portfolio, dispatchedAt } = action;
+      const awaiting = { repo: ctx.key, change, portfolio, state: 'awaiting' as const, dispatchedAt };
+      await store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
+      return { deep: action.deep.map((d) => d.pr) };
+    }
+  }
+}
