@@ -1,4 +1,4 @@
-// `npm run soak -- --schedules N --replicas R [--seed S] [--from F] [--database-url URL] [--fixture NAME]...`
+// `npm run soak -- --schedules N --replicas R [--parallel P] [--seed S] [--from F] [--database-url URL] [--fixture NAME]...`
 // plays N schedules (seeds F … F+N-1; each seed picks a fixture and its faults) against R Arbiter
 // processes on one PostgreSQL and prints each schedule, the invariants violated and the seeds
 // that failed. `--seed S` replays one schedule.
@@ -6,9 +6,10 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundledFixtures, runSoak } from './soak.ts';
 
-const USAGE = `usage: npm run soak -- [--schedules N] [--replicas R] [--seed S | --from F] [--fixture NAME]... [--database-url URL]
+const USAGE = `usage: npm run soak -- [--schedules N] [--replicas R] [--parallel P] [--seed S | --from F] [--fixture NAME]... [--database-url URL]
   --schedules N     schedules to play (default 20), seeds F, F+1, ...
   --replicas R      Arbiter processes on the one database (default 3, at least 2)
+  --parallel P      schedules played at once, each on its own database (default 1)
   --from F          the first seed (default 1)
   --seed S          replay the one schedule of seed S
   --fixture NAME    only these fixtures/scenarios/NAME.yml (repeatable; the seed picks among them)
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         schedules: { type: 'string' },
         replicas: { type: 'string' },
+        parallel: { type: 'string' },
         seed: { type: 'string' },
         from: { type: 'string' },
         fixture: { type: 'string', multiple: true },
@@ -48,7 +50,9 @@ async function main(argv: string[]): Promise<number> {
   }
   let seeds: number[];
   let replicas: number;
+  let parallel: number;
   try {
+    parallel = positiveInt(values.parallel, 1);
     replicas = positiveInt(values.replicas, 3);
     if (replicas < 2) throw new Error('--replicas: a soak across replicas needs at least 2');
     if (values.seed !== undefined) seeds = [positiveInt(values.seed, 1)];
@@ -73,13 +77,14 @@ async function main(argv: string[]): Promise<number> {
   const databaseUrl =
     values['database-url'] ?? process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
   console.log(
-    `Soak: ${seeds.length} schedule(s), ${replicas} replicas on one PostgreSQL, ${fixtures.length} fixture(s), seeds ${seeds[0]}..${seeds[seeds.length - 1]}`,
+    `Soak: ${seeds.length} schedule(s), ${replicas} replicas on one PostgreSQL, ${parallel} at once, ${fixtures.length} fixture(s), seeds ${seeds[0]}..${seeds[seeds.length - 1]}`,
   );
-  const report = await runSoak({ databaseUrl, replicas, seeds, fixtures, log: (l) => console.log(l) });
+  const started = Date.now();
+  const report = await runSoak({ databaseUrl, replicas, seeds, fixtures, parallel, log: (l) => console.log(l) });
   const failed = report.schedules.filter((s) => s.violations.length > 0);
   const count = report.schedules.reduce((n, s) => n + s.violations.length, 0);
   console.log('');
-  console.log(`Schedules run: ${report.schedules.length}`);
+  console.log(`Schedules run: ${report.schedules.length} in ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`Invariants violated: ${count}`);
   if (report.endsOpen.length)
     console.log(

@@ -19,6 +19,11 @@ export interface SoakOptions {
   replicas: number;
   /** The seeds to play, one schedule each. */
   seeds: number[];
+  /**
+   * Schedules played at once (default 1). Each has its own database and processes; a schedule
+   * spends much of its time waiting (a killed replica's jobs expire after 30 s), not computing.
+   */
+  parallel?: number;
   /** Fixture files (default: every `fixtures/scenarios/*.yml`). */
   fixtures?: string[];
   /** Fault-free runs by fixture file, shared between soaks of the same fixtures (the soak's test plays two). */
@@ -82,7 +87,19 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
   const baselines = new Map<number, Transcript>();
   const report: SoakReport = { schedules: [], endsOpen: [] };
 
-  const fixture = async (i: number): Promise<{ scenario: Scenario; baseline: Transcript }> => {
+  const prepared = new Map<number, Promise<{ scenario: Scenario; baseline: Transcript }>>();
+  /** A fixture and its fault-free run, once per fixture however many schedules play it at once. */
+  const fixture = (i: number): Promise<{ scenario: Scenario; baseline: Transcript }> => {
+    let ready = prepared.get(i);
+    if (!ready) {
+      ready = prepare(i);
+      prepared.set(i, ready);
+      // A failed preparation fails the schedules that wait for it; a later one tries again.
+      ready.catch(() => prepared.delete(i));
+    }
+    return ready;
+  };
+  const prepare = async (i: number): Promise<{ scenario: Scenario; baseline: Transcript }> => {
     let scenario = scenarios.get(i);
     if (!scenario) {
       scenario = await loadScenarioFile(files[i]);
@@ -102,7 +119,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     return { scenario, baseline };
   };
 
-  for (const seed of opts.seeds) {
+  const results = new Map<number, ScheduleResult>();
+  const play = async (seed: number): Promise<void> => {
     const i = fixtureOf(seed, files.length);
     const name = basename(files[i], '.yml');
     let schedule: Schedule | null = null;
@@ -129,11 +147,19 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       for (const line of message.split('\n').slice(1)) log(`    | ${line}`);
     }
     const result = { seed, fixture: name, faults: schedule?.faults ?? [], kills, violations: found };
-    report.schedules.push(result);
+    results.set(seed, result);
     log(
       `schedule seed=${seed} ${name}: ${found.length === 0 ? 'ok' : `${found.length} violation(s)`}, ${kills} kill(s)${result.faults.length ? ` [${result.faults.join('; ')}]` : ''}`,
     );
     for (const v of found) log(`  - ${v}`);
-  }
+  };
+
+  // A pool of `parallel` players taking the seeds in order; the report lists them in seed order.
+  const queue = [...opts.seeds];
+  const player = async (): Promise<void> => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) await play(seed);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.parallel ?? 1, queue.length)) }, player));
+  report.schedules.push(...opts.seeds.flatMap((seed) => results.get(seed) ?? []));
   return report;
 }
