@@ -4,6 +4,7 @@
 // first). Pure planners; the decisions' receipts replay as before.
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/core/actions.ts';
+import { forMode } from '../../src/core/shadow.ts';
 import { keptTakenKey, repairExpiredKey, resumeFailedKey, roundDoneKey } from '../../src/core/keys.ts';
 import {
   planKeptHead,
@@ -46,6 +47,13 @@ describe('planRepairExpired', () => {
     expect(state).toMatchObject({ kind: 'set-change-state', change: 42, state: 'human' });
     expect(expired).toEqual({ kind: 'record', key: repairExpiredKey('acme/todo', 42, ASKED), value: { round: 2 } });
     expect(plan.actions).toHaveLength(decision.actions.length + 2);
+  });
+
+  it('keeps the Change waiting for a person in shadow mode too, as the sweep did before it planned', () => {
+    const kept = forMode(planRepairExpired(repairTimeout, ASKED).actions, { mode: 'shadow' });
+    expect(kept).toContainEqual(expect.objectContaining({ kind: 'set-change-state', state: 'human' }));
+    const given = forMode(planResumeFailure({ ...failure, recorded: 4 }, NOW).actions, { mode: 'shadow' });
+    expect(given).toContainEqual(expect.objectContaining({ kind: 'set-change-state', state: 'human' }));
   });
 
   it('keys the state by the repair, so a later repair of the same round sets it again', () => {

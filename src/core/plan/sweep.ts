@@ -94,8 +94,8 @@ export function planRepairTimeout(input: RepairTimeoutInput): { actions: Action[
 
 /**
  * The sweep's step on a repair past its timeout, asked for at `askedAt`: the decision (its receipt
- * replays as it did), then the Change set to wait for a person (a decided state: shadow mode keeps it
- * back) and the expiry recorded, so the repair is never handled twice.
+ * replays as it did), then the Change set to wait for a person (observed: shadow mode keeps it, as
+ * the sweep's own write did before it was planned) and the expiry recorded, so the repair is never handled twice.
  */
 export function planRepairExpired(input: RepairTimeoutInput, askedAt: string): { actions: Action[]; why: string } {
   const { repo, change, round } = input;
@@ -105,7 +105,8 @@ export function planRepairExpired(input: RepairTimeoutInput, askedAt: string): {
     why: plan.why,
     actions: [
       ...plan.actions,
-      { kind: 'set-change-state', key, change, state: 'human' },
+      // Kept in shadow mode, as the sweep's own write was: the Change does wait for a person.
+      { kind: 'set-change-state', key, change, state: 'human', observed: true },
       recordAction(repairExpiredKey(repo, change, askedAt), { round }),
     ],
   };
@@ -191,7 +192,7 @@ export function planResumeFailure(view: ResumeFailureView, now: string): ResumeF
     actions: [
       tried,
       ...plan.actions,
-      { kind: 'set-change-state', key: k('change-state'), change: round.change, state: 'human' },
+      { kind: 'set-change-state', key: k('change-state'), change: round.change, state: 'human', observed: true },
       recordAction(roundDoneKey(round.id), { gaveUp: true, attempts }),
     ],
   };
