@@ -41,7 +41,7 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/dashboard.ts': 5,
   'src/workflows/flow.ts': 1,
   'src/workflows/merge-refusals.ts': 1,
-  'src/workflows/portfolio-wide.ts': 7,
+  'src/workflows/portfolio-wide.ts': 3,
   'src/workflows/regroup.ts': 4,
   'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 4,
