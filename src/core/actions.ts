@@ -252,6 +252,49 @@ export const Action = z.discriminatedUnion('kind', [
     repo: z.string(),
     actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction, LabelAction])),
   }),
+  /**
+   * Moves explore `portfolio` of `change` from phase `from` to `to` (a conditional update): its answer
+   * says whether this action moved it, and the step reads it. Kept in shadow mode, as a record.
+   */
+  z.object({
+    kind: z.literal('portfolio-phase'),
+    ...keyed,
+    change: pr,
+    portfolio: z.number().int(),
+    from: z.enum(['wide', 'deep', 'done']),
+    to: z.enum(['wide', 'deep', 'done']),
+  }),
+  /**
+   * A composing slot of `change` fills with `pr` (`open`) or is dropped with the reason, only while it
+   * composes: the answer says whether this action settled it. Kept in shadow mode, as a record.
+   */
+  z.object({
+    kind: z.literal('settle-slot'),
+    ...keyed,
+    change: pr,
+    slot: z.string(),
+    to: z.discriminatedUnion('state', [
+      z.object({ state: z.literal('open'), pr }),
+      z.object({ state: z.literal('dropped'), reason: z.string() }),
+    ]),
+  }),
+  /** An awaited refine of `pr` arrived or expired (only while awaited); the answer says whether this action settled it. */
+  z.object({
+    kind: z.literal('settle-deep'),
+    ...keyed,
+    change: pr,
+    portfolio: z.number().int(),
+    pr,
+    state: z.enum(['arrived', 'expired']),
+  }),
+  /** Readings of the scoring check kept with explore `portfolio` (GitHub keeps only a run's latest output). */
+  z.object({
+    kind: z.literal('put-readings'),
+    ...keyed,
+    change: pr,
+    portfolio: z.number().int(),
+    readings: z.array(z.object({ pr, run: z.number().int(), value: z.number() })),
+  }),
 ]);
 export type Action = z.infer<typeof Action>;
 
@@ -281,6 +324,18 @@ export const recordAction = (key: string, value: unknown): Extract<Action, { kin
   key,
   value,
 });
+
+/**
+ * A plan whose action keyed `gate` is a conditional store record (a slot still composing, a refine
+ * still awaited, an explore still in its phase): `then` follows when it changed what it guards,
+ * `otherwise` when it found it changed already (workflows/execute.ts `executeGated`).
+ */
+export interface GatedPlan {
+  actions: Action[];
+  gate: string;
+  then: Action[];
+  otherwise: Action[];
+}
 
 export type CheckRunAction = Extract<Action, { kind: 'check-run' }>;
 

@@ -271,3 +271,6 @@ export const siblingTimeoutKey = (
   at: string,
   what: string,
 ): string => changeActionKey(repo, change, 'timeout', `${pr}@${headSha}`, at, what);
+/** The key of one action of a plan on explore `portfolio` of a Change (`p2/request/7-2-1`, `p2/slot/7-2-1/fill/21`). */
+export const portfolioActionKey = (repo: string, change: number, portfolio: number, ...path: Part[]): string =>
+  changeActionKey(repo, change, `p${portfolio}`, ...path);

@@ -85,6 +85,14 @@ function actionWords(a: Action): string {
       return `start explore ${a.portfolio.number} of #${a.portfolio.change} on ${a.portfolio.base} (${a.slots.length} slots)`;
     case 'rerun':
       return `re-run the scoring check of #${a.pr} (run ${a.run.id})`;
+    case 'portfolio-phase':
+      return `move explore ${a.portfolio} of #${a.change} from ${a.from} to ${a.to}`;
+    case 'settle-slot':
+      return a.to.state === 'open' ? `fill slot ${a.slot} with #${a.to.pr}` : `drop slot ${a.slot}`;
+    case 'settle-deep':
+      return `the refine of #${a.pr} ${a.state} (portfolio ${a.portfolio} of #${a.change})`;
+    case 'put-readings':
+      return `keep ${a.readings.length} readings of the scoring check (portfolio ${a.portfolio} of #${a.change})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
   }

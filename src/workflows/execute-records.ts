@@ -19,6 +19,10 @@ const RECORD_KINDS = [
   'record',
   'record-set',
   'record-deep',
+  'portfolio-phase',
+  'settle-slot',
+  'settle-deep',
+  'put-readings',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -67,6 +71,25 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
       const awaiting = { repo: ctx.key, change, portfolio, state: 'awaiting' as const, dispatchedAt };
       await store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
       return { deep: action.deep.map((d) => d.pr) };
+    }
+    case 'portfolio-phase':
+      return {
+        changed: await store.setPortfolioPhase(ctx.key, action.change, action.portfolio, action.from, action.to),
+      };
+    case 'settle-slot': {
+      const { change, slot, to } = action;
+      return to.state === 'open'
+        ? { changed: await store.fillSlot(ctx.key, change, slot, to.pr) }
+        : { changed: await store.dropSlot(ctx.key, change, slot, to.reason) };
+    }
+    case 'settle-deep':
+      return {
+        changed: await store.settleDeep(ctx.key, action.change, action.portfolio, action.pr, action.state),
+      };
+    case 'put-readings': {
+      const { change, portfolio } = action;
+      await store.putReadings(action.readings.map((r) => ({ repo: ctx.key, change, portfolio, ...r })));
+      return { readings: action.readings.length };
     }
   }
 }

@@ -2,7 +2,7 @@
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Action, CheckRunContent } from '../core/actions.ts';
+import type { Action, CheckRunContent, GatedPlan } from '../core/actions.ts';
 import { findPlanComments, rememberComment, type PlanComments } from './plan-comments.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
@@ -360,4 +360,18 @@ export async function executePlan(
     }
   }
   return { merge, applied, results, withheld };
+}
+
+const Changed = z.object({ changed: z.boolean() });
+
+/**
+ * Applies a gated plan, then the branch its gate's answer names (null: another run holds the gate,
+ * and what follows is that run's). Whether the gate changed what it guards, or null.
+ */
+export async function executeGated(ctx: RepoContext, plan: GatedPlan): Promise<boolean | null> {
+  const answer = Changed.safeParse((await executePlan(ctx, plan.actions)).results.get(plan.gate));
+  if (!answer.success) return null;
+  const next = answer.data.changed ? plan.then : plan.otherwise;
+  if (next.length > 0) await executePlan(ctx, next);
+  return answer.data.changed;
 }

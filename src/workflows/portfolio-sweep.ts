@@ -2,12 +2,12 @@
 // `portfolio.composeTimeout`, and a deep candidate whose refinement never came competes as it is;
 // either way the group's round is decided without waiting any longer.
 import type { Deps } from '../deps.ts';
-import { markerFor } from '../core/render/markers.ts';
+import { planExploreEmpty, planRefineExpired, planSlotExpired } from '../core/plan/portfolio-steps.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan } from './execute.ts';
+import { executeGated } from './execute.ts';
 import { selectAndFollow } from './flow.ts';
-import { changeActionKey, markerKey, sweepRoundToken } from '../core/keys.ts';
+import { sweepRoundToken } from '../core/keys.ts';
 
 type ContextOf = (c: { repo: string; change: number }) => Promise<RepoContext | null>;
 
@@ -26,17 +26,8 @@ async function endIfEmpty(ctx: RepoContext, change: number, portfolio: number, b
   const slots = await store.listSlots(ctx.key, change, portfolio);
   if (slots.some((s) => s.state === 'composing')) return;
   const open = (await store.listCandidates(ctx.key, change, base)).filter((c) => OPEN_STATES.has(c.state));
-  if (open.length > 0 || !(await store.setPortfolioPhase(ctx.key, change, portfolio, 'wide', 'done'))) return;
-  const marker = markerKey('portfolio-empty', change, portfolio);
-  await executePlan(ctx, [
-    {
-      kind: 'comment',
-      key: changeActionKey(ctx.key, change, `p${portfolio}`, 'empty'),
-      issue: change,
-      marker,
-      body: `${markerFor(marker)}\nExplore ${portfolio} of #${change} ended: no agent opened a pull request within \`portfolio.composeTimeout\` (${slots.map((s) => `\`${s.slot}\``).join(', ')} dropped).`,
-    },
-  ]);
+  const plan = planExploreEmpty({ repo: ctx.key, change, portfolio, slots, open: open.length });
+  if (plan) await executeGated(ctx, plan);
 }
 
 export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise<void> {
@@ -45,14 +36,9 @@ export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise
     try {
       const ctx = await contextOf(slot);
       if (!ctx || !expired(ctx, slot.dispatchedAt)) continue;
-      const reason = `no pull request within ${ctx.config.portfolio.composeTimeout} s (\`portfolio.composeTimeout\`)`;
-      if (!(await deps.store.dropSlot(slot.repo, slot.change, slot.slot, reason))) continue;
-      await deps.store.addEvent(
-        slot.repo,
-        'portfolio.slot-dropped',
-        { change: slot.change, slot: slot.slot, reason },
-        now,
-      );
+      const timeout = ctx.config.portfolio.composeTimeout;
+      const view = { repo: ctx.key, change: slot.change, portfolio: slot.portfolio, slot: slot.slot, timeout };
+      if ((await executeGated(ctx, planSlotExpired(view, now))) !== true) continue;
       const p = await deps.store.latestPortfolio(slot.repo, slot.change);
       if (!p || p.number !== slot.portfolio) continue;
       await endIfEmpty(ctx, slot.change, p.number, p.base);
@@ -74,16 +60,17 @@ export async function sweepPortfolios(deps: Deps, contextOf: ContextOf): Promise
     try {
       const ctx = await contextOf(deep);
       if (!ctx || !expired(ctx, deep.dispatchedAt)) continue;
-      if (!(await deps.store.settleDeep(deep.repo, deep.change, deep.portfolio, deep.pr, 'expired'))) continue;
-      await deps.store.addEvent(deep.repo, 'portfolio.refine-expired', { change: deep.change, pr: deep.pr }, now);
       const candidate = await deps.store.getCandidate(deep.repo, deep.pr);
-      if (!candidate) continue;
       // No refinement arrived at all: the decided wide round is still current, so the normal selection opens now.
-      const round = await deps.store.currentRound(deep.repo, deep.change, candidate.base, now);
+      const round = candidate && (await deps.store.currentRound(deep.repo, deep.change, candidate.base, now));
       const p = await deps.store.latestPortfolio(deep.repo, deep.change);
-      if (p && p.number === deep.portfolio && round.number === p.wideRound && round.decision !== null) {
-        await deps.store.openNextRound(deep.repo, deep.change, candidate.base, round.number, now);
-      }
+      const wideDecided =
+        candidate && round && p?.number === deep.portfolio && round.number === p.wideRound && round.decision !== null
+          ? { base: candidate.base, round: round.number }
+          : null;
+      const { change, portfolio, pr } = deep;
+      const plan = planRefineExpired({ repo: ctx.key, change, portfolio, pr, wideDecided }, now);
+      if ((await executeGated(ctx, plan)) !== true || !candidate) continue;
       await stepGroup(ctx, deep.change, candidate.base);
     } catch (error) {
       deps.log.warn({ err: error, repo: deep.repo, pr: deep.pr }, 'sweep: portfolio refine skipped');

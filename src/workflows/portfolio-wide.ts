@@ -12,7 +12,8 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { checkAction, recordAction } from '../core/actions.ts';
 import type { GroupView } from './model.ts';
-import { rerunActionKey, roundDoneKey } from '../core/keys.ts';
+import { portfolioActionKey, rerunActionKey } from '../core/keys.ts';
+import { planReadings, planWideEnd, wideDecidedEvent } from '../core/plan/portfolio-readings.ts';
 import { notComparedOf } from './not-compared.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
@@ -36,7 +37,7 @@ type Asked = z.infer<typeof Requested>;
 
 /** The key of re-run request `n` (1-based) of the scoring check on `pr`: reading `n` answers it. */
 const requestKey = (ctx: RepoContext, p: PortfolioRow, pr: number, n: number): string =>
-  `${ctx.key}#${p.change}/p${p.number}/rerun/${pr}/r${n}`;
+  portfolioActionKey(ctx.key, p.change, p.number, 'rerun', pr, `r${n}`);
 
 /** The re-runs of the scoring check asked for on `pr`, in order. */
 async function requestsOf(ctx: RepoContext, p: PortfolioRow, pr: number): Promise<Asked[]> {
@@ -48,14 +49,6 @@ async function requestsOf(ctx: RepoContext, p: PortfolioRow, pr: number): Promis
   }
   return out;
 }
-
-/**
- * A completed run answers a re-run request when it is a newer run than the one asked about, or that
- * same run completed again after the request (a CI app may update the run in place).
- */
-const answers = (run: ScoringRun, q: Asked): boolean =>
-  run.id > q.rerun ||
-  (run.id === q.rerun && run.completedAt !== null && Date.parse(run.completedAt) > Date.parse(q.at));
 
 interface Gathered {
   /** Reading 0 is the first run's; reading n answers re-run request n. */
@@ -75,24 +68,19 @@ async function gatherReadings(ctx: RepoContext, p: PortfolioRow, view: GroupView
   const out: Gathered = { readings: [], runs: new Map(), asked: new Map() };
   if (name === null) return out;
   const gh = portfolioGitHub(ctx);
-  const known = await ctx.deps.store.listReadings(ctx.key, p.change, p.number);
-  const fresh: Reading[] = [];
+  const siblings = [];
   for (const e of view.evidence.values()) {
     const done = (await gh.scoringRuns(e.headSha, name)).filter((r) => r.completed);
     const last = done[done.length - 1];
     if (last) out.runs.set(e.pr, last);
-    const have = new Set(known.filter((r) => r.pr === e.pr).map((r) => r.run));
     const requests = await requestsOf(ctx, p, e.pr);
     out.asked.set(e.pr, requests);
-    const first = done.find((r) => r.score !== null);
-    if (!have.has(0) && first?.score != null) fresh.push({ pr: e.pr, run: 0, value: first.score });
-    requests.forEach((q, i) => {
-      const answer = have.has(i + 1) ? undefined : done.find((r) => r.score !== null && answers(r, q));
-      if (answer?.score != null) fresh.push({ pr: e.pr, run: i + 1, value: answer.score });
-    });
+    siblings.push({ pr: e.pr, done, requests });
   }
-  await ctx.deps.store.putReadings(fresh.map((r) => ({ repo: ctx.key, change: p.change, portfolio: p.number, ...r })));
-  out.readings = [...known.map(({ pr, run, value }) => ({ pr, run, value })), ...fresh];
+  const known = await ctx.deps.store.listReadings(ctx.key, p.change, p.number);
+  const plan = planReadings({ repo: ctx.key, change: p.change, portfolio: p.number, known, siblings });
+  if (plan.actions.length > 0) await executePlan(ctx, plan.actions);
+  out.readings = plan.readings;
   return out;
 }
 
@@ -172,19 +160,13 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
     await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
     current = (await store.getRound(round.id)) ?? current;
     if (current.decision === null) return true;
-    await store.addEvent(
-      ctx.key,
-      'round.decided',
-      { change: p.change, round: round.number, verdict: 'portfolio-wide' },
-      nowIso(ctx),
-    );
+    await executePlan(ctx, [wideDecidedEvent(ctx.key, p.change, p.number, round.number, nowIso(ctx))]);
   }
   const decided = readWideDecision(current.decision);
   const result = await executePlan(ctx, decided.actions);
   // What the executor held back (shadow mode) went nowhere: no refine is awaited, and the explore is done.
-  const phase = result.withheld.length > 0 ? 'done' : 'deep';
-  await store.setPortfolioPhase(ctx.key, p.change, p.number, 'wide', phase);
-  await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
+  const end = { repo: ctx.key, change: p.change, portfolio: p.number, roundId: round.id, token: ctx.token };
+  await executePlan(ctx, planWideEnd({ ...end, withheld: result.withheld.length > 0 }));
   return true;
 }
 

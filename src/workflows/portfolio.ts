@@ -3,16 +3,15 @@
 // that ranks them and sends the top k to the deep round is in portfolio-wide.ts.
 import { z } from 'zod';
 import type { CommandTarget, VerbResult } from '../commands/types.ts';
-import type { Action } from '../core/actions.ts';
-import { approachAgent, approachText, MAX_EXPLORE, slotForAgent, slotName, slotOf } from '../core/portfolio.ts';
-import { markerFor } from '../core/render/markers.ts';
+import { approachAgent, approachText, MAX_EXPLORE, slotName, slotOf } from '../core/portfolio.ts';
+import { planExploreDispatch, planPortfolioCandidate } from '../core/plan/portfolio-steps.ts';
 import type { PortfolioCalls } from '../github/port.ts';
 import type { PortfolioRow } from '../store/portfolio-store.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { refreshChange, trackedChange } from './changes.ts';
 import { recordAdoption } from './trust.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan } from './execute.ts';
+import { executeGated, executePlan } from './execute.ts';
 import { changeActionKey } from '../core/keys.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
 
@@ -156,28 +155,9 @@ export async function explore(ctx: RepoContext, t: CommandTarget, n: number | nu
       `Another explore of #${change.number} is running: ${await describeRunning(ctx, start.portfolio)}.`,
     );
   const p = start.portfolio;
-  const actions: Action[] = slots.map((s) => ({
-    kind: 'dispatch',
-    key: `${ctx.key}#${change.number}/p${p.number}/request/${s.slot}`,
-    eventType: 'arbiter.candidate.requested',
-    payload: {
-      change: change.number,
-      slot: s.slot,
-      approach: s.approach,
-      phase: 'wide',
-      base: p.base,
-      base_sha: p.baseSha,
-      round: p.wideRound,
-      // The agent that takes the slot, when `portfolio.approaches` names one (an assignment workflow reads it).
-      ...(s.agent !== null ? { agent: s.agent } : {}),
-    },
-  }));
-  await executePlan(ctx, actions);
-  await store.addEvent(
-    ctx.key,
-    'portfolio.explore',
-    { change: change.number, portfolio: p.number, slots: slots.map((s) => s.slot), by: t.user },
-    now,
+  await executePlan(
+    ctx,
+    planExploreDispatch({ repo: ctx.key, change: change.number, portfolio: p, slots, by: t.user }, now),
   );
   const list = slots.map((s) => `- \`${s.slot}\`: ${s.approach}`).join('\n');
   return {
@@ -211,7 +191,7 @@ export async function portfolioPending(
 /**
  * A candidate was recorded or got a new head: a PR naming a composing slot fills it; a new head on
  * a deep candidate is its refinement. A slot that is not open leaves it an ordinary candidate, and
- * the PR is told so once.
+ * the PR is told so once (core/plan/portfolio-steps.ts).
  */
 export async function notePortfolioCandidate(
   ctx: RepoContext,
@@ -220,54 +200,28 @@ export async function notePortfolioCandidate(
 ): Promise<void> {
   const { store } = ctx.deps;
   const p = await store.latestPortfolio(ctx.key, candidate.change);
-  if (p?.phase === 'deep') {
-    const deep = (await store.listDeep(ctx.key, candidate.change, p.number)).find((d) => d.pr === candidate.pr);
-    if (deep?.state === 'awaiting' && deep.headSha !== candidate.headSha)
-      await store.settleDeep(ctx.key, candidate.change, p.number, candidate.pr, 'arrived');
-  }
   const named = slotOf(body);
-  if (named === null) {
-    // An agent that cannot write the trailer (Copilot, assigned the issue) fills the slot its approach names it for.
-    if (p?.phase === 'wide') await fillAgentSlot(ctx, candidate, p.number);
-    return;
-  }
-  const slot = await store.getSlot(ctx.key, candidate.change, named);
-  if (slot?.pr === candidate.pr) return;
-  if (slot?.state === 'composing' && (await store.fillSlot(ctx.key, candidate.change, named, candidate.pr))) {
-    await store.addEvent(
-      ctx.key,
-      'portfolio.slot-filled',
-      { change: candidate.change, slot: named, pr: candidate.pr },
-      nowIso(ctx),
-    );
-    return;
-  }
-  const why = slot
-    ? `slot \`${named}\` is ${slot.state}${slot.pr !== null ? ` (filled by #${slot.pr})` : ''}`
-    : `#${candidate.change} has no slot \`${named}\``;
-  const marker = `unlinked-slot:${candidate.pr}`;
-  await executePlan(ctx, [
+  const deep =
+    p?.phase === 'deep'
+      ? ((await store.listDeep(ctx.key, candidate.change, p.number)).find((d) => d.pr === candidate.pr) ?? null)
+      : null;
+  const plan = planPortfolioCandidate(
     {
-      kind: 'comment',
-      key: `${ctx.key}#${candidate.change}/unlinked-slot/${candidate.pr}/${named}`,
-      issue: candidate.pr,
-      marker,
-      body: `${markerFor(marker)}\n\`Arbiter-slot: ${named}\` names no open slot (${why}), so #${candidate.pr} is an ordinary candidate for #${candidate.change}.`,
+      repo: ctx.key,
+      candidate,
+      named,
+      namedSlot: named === null ? null : await store.getSlot(ctx.key, candidate.change, named),
+      explore: p && {
+        number: p.number,
+        phase: p.phase,
+        // The slots an agent's PR without the line may fill (wide round only).
+        slots: named === null && p.phase === 'wide' ? await store.listSlots(ctx.key, candidate.change, p.number) : [],
+        deep,
+      },
+      approaches: ctx.config.portfolio.approaches,
     },
-  ]);
-}
-
-/** A PR without an `Arbiter-slot:` line fills the composing slot whose approach names its author as the agent. */
-async function fillAgentSlot(ctx: RepoContext, candidate: CandidateRow, portfolio: number): Promise<void> {
-  const { store } = ctx.deps;
-  const slots = await store.listSlots(ctx.key, candidate.change, portfolio);
-  if (slots.some((s) => s.pr === candidate.pr)) return;
-  const slot = slotForAgent(slots, ctx.config.portfolio.approaches, candidate.author);
-  if (slot === null || !(await store.fillSlot(ctx.key, candidate.change, slot, candidate.pr))) return;
-  await store.addEvent(
-    ctx.key,
-    'portfolio.slot-filled',
-    { change: candidate.change, slot, pr: candidate.pr, by: 'agent' },
     nowIso(ctx),
   );
+  if (plan.actions.length > 0) await executePlan(ctx, plan.actions);
+  if (plan.fill) await executeGated(ctx, plan.fill);
 }

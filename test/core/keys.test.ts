@@ -135,6 +135,8 @@ describe('key builders', () => {
       keys.siblingTimeoutKey(REPO, 7, 9, SHA, '2026-01-02T03:04:05.000Z', 'state'),
       `acme/widgets#7/timeout/9@${SHA}/2026-01-02T03:04:05.000Z/state`,
     ],
+    // `${ctx.key}#${change.number}/p${p.number}/request/${s.slot}` (workflows/portfolio.ts)
+    [keys.portfolioActionKey(REPO, 7, 2, 'request', '7-2-1'), 'acme/widgets#7/p2/request/7-2-1'],
     // `none-left:${candidate.change}:${candidate.base}` (workflows/people.ts)
     [keys.markerKey('none-left', 7, 'main'), 'none-left:7:main'],
     // `rejected:${pr}` (core/plan/person.ts)
