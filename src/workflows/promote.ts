@@ -276,7 +276,7 @@ export async function afterMerged(
   await executePlan(ctx, [...actions, ...ends, ...shippedState], { group: pulls });
   // The round's views say what happened: "merged", with the merge commit (issue 25).
   if (round) {
-    const mergeCommit = (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
+    const mergeCommit = await mergeCommitOf(ctx, decided, pr);
     // Who promoted it, as the first run to record the merge said (a person's promote and the merge's own webhook both get here).
     const reason = (await store.getCandidate(ctx.key, pr))?.reason ?? '';
     const by = promoter ?? /^promoted by @(\S+)$/.exec(reason)?.[1] ?? null;
@@ -300,4 +300,18 @@ async function promotedBy(ctx: RepoContext, change: number, pr: number): Promise
     if (data?.decision === 'promoted by a person' && data.winner === pr && data.by) by = data.by;
   }
   return by;
+}
+
+/**
+ * The merge commit of `pr`: the round's own merge answered it (GitHub's answer to the merge carries
+ * it, recorded under the merge action's key), else it is read. A merge by a person, the queue or
+ * auto-merge, or a retry that found the pull request merged already, has no recorded commit.
+ */
+async function mergeCommitOf(ctx: RepoContext, decided: SelectionPlan | null, pr: number): Promise<string | null> {
+  const merge = decided?.actions.find((a) => a.kind === 'merge' && a.pr === pr);
+  if (merge) {
+    const answer = MergeResultSchema.safeParse(await ctx.deps.store.getAppliedAction(merge.key));
+    if (answer.success && answer.data.ok && answer.data.sha) return answer.data.sha;
+  }
+  return (await ctx.gh.pullState(pr)).mergeCommitSha ?? null;
 }
