@@ -87,6 +87,8 @@ function actionWords(a: Action): string {
       return `re-run the scoring check of #${a.pr} (run ${a.run.id})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
+    case 'dashboard-issue':
+      return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
   }
 }
 
