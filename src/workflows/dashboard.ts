@@ -21,7 +21,14 @@ import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { planDashboardWrite } from '../core/plan/dashboard.ts';
-import { KEY_NAMESPACES, dashboardIssueKey, dashboardOpenKey, dashboardRunKey } from '../core/keys.ts';
+import {
+  KEY_NAMESPACES,
+  actionKey,
+  claimKey,
+  dashboardIssueKey,
+  dashboardOpenKey,
+  dashboardRunKey,
+} from '../core/keys.ts';
 
 export const DASHBOARD_QUEUE = 'dashboard';
 const MINUTE_MS = 60_000;
@@ -37,8 +44,11 @@ export type DashboardJobData = z.infer<typeof DashboardJobData>;
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
 const issueKey = (ctx: RepoContext): string => dashboardIssueKey(ctx.key);
-/** The per-minute claims that space runs out; the sweep drops them after an hour. */
-export const DASHBOARD_RUN_PREFIX = KEY_NAMESPACES.dashboardRun;
+/**
+ * What the sweep drops after an hour: the per-minute claims that space runs out, the body's edits
+ * keyed by their minute, and the executor's claims of those edits.
+ */
+export const DASHBOARD_RUN_PREFIXES = [KEY_NAMESPACES.dashboardRun, claimKey(actionKey(KEY_NAMESPACES.dashboardRun))];
 const runKey = (ctx: RepoContext, minute: number): string => dashboardRunKey(ctx.key, minute);
 /**
  * Taken by the one run that may open the repository's dashboard issue within a ten-minute window:
