@@ -295,6 +295,18 @@ export const Action = z.discriminatedUnion('kind', [
     portfolio: z.number().int(),
     readings: z.array(z.object({ pr, run: z.number().int(), value: z.number() })),
   }),
+  /**
+   * Writes the repository's dashboard issue (workflows/dashboard.ts): `issue` null opens it, its
+   * number recorded under the dashboard's key; else its body is replaced. Kept in shadow mode: the
+   * issue is Arbiter's own, and changes no pull request.
+   */
+  z.object({
+    kind: z.literal('dashboard-issue'),
+    ...keyed,
+    issue: z.number().int().nullable(),
+    title: z.string(),
+    body: z.string(),
+  }),
 ]);
 export type Action = z.infer<typeof Action>;
 

@@ -117,6 +117,11 @@ export const dashboardIssueKey = (repo: string): string => `${N.dashboard}${repo
 export const dashboardJobToken = (jobId: string): string => `${N.dashboard}${jobId}`;
 export const dashboardRunKey = (repo: string, minute: number): string => `${N.dashboardRun}${repo}@${minute}`;
 export const dashboardOpenKey = (repo: string, window: number): string => `${N.dashboardOpen}${repo}@${window}`;
+/** The dashboard issue opened by the one opener of `window` (the `dashboard-open:` claim's holder). */
+export const dashboardOpenedKey = (repo: string, window: number): string => `${dashboardOpenKey(repo, window)}/open`;
+/** The dashboard's body `digest` written by the one run of `minute` (pruned with the minute's claim). */
+export const dashboardEditKey = (repo: string, minute: number, digest: string): string =>
+  `${dashboardRunKey(repo, minute)}/edit/${digest}`;
 /** The token of the sweep that started at `at`. */
 export const sweepToken = (at: string): string => `${N.sweep}${at}`;
 /** The token of a sweep's resumption of one round. */

@@ -95,6 +95,8 @@ function actionWords(a: Action): string {
       return `keep ${a.readings.length} readings of the scoring check (portfolio ${a.portfolio} of #${a.change})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
+    case 'dashboard-issue':
+      return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
   }
 }
 

@@ -10,6 +10,8 @@ import { verifyAndSelect } from './flow.ts';
 import { cancelChange } from './people.ts';
 import { shippedOn } from './shipped.ts';
 import { changeActionKey, markerKey } from '../core/keys.ts';
+import { planJudgeAgain, planReopen, type RoundsAgainPlan, type RoundsAgainView } from '../core/plan/rounds-again.ts';
+import type { CandidateRow } from '../store/types.ts';
 
 /** The Change's issue was closed by a trusted person (the payload may be late: GitHub is asked). */
 export async function closeChangeByPerson(ctx: RepoContext, number: number, user: string): Promise<void> {
@@ -41,32 +43,42 @@ export async function reopenChangeByPerson(ctx: RepoContext, number: number): Pr
   if (!change || change.state !== 'cancelled') return;
   if ((await ctx.gh.getIssue(number))?.state !== 'open') return; // closed again since
   const all = await store.listCandidatesOfChange(ctx.key, number);
-  await store.setChangeState(ctx.key, number, all.some((c) => c.state === 'promoted') ? 'shipped' : 'open');
-  await store.addEvent(ctx.key, 'change.reopened', { change: number }, nowIso(ctx));
   const open = all.filter((c) => OPEN_STATES.has(c.state));
-  // Each group starts a fresh round: whatever was decided before the cancellation does not stand.
-  for (const base of new Set(open.map((c) => c.base))) {
-    const round = await store.currentRound(ctx.key, number, base, nowIso(ctx));
-    if (round.selection !== null) await store.openNextRound(ctx.key, number, base, round.number, nowIso(ctx));
-  }
-  for (const c of open) {
-    await store.setCandidateState(ctx.key, c.pr, 'verifying', 'change reopened');
-    await verifyAndSelect(ctx, c.pr);
-  }
+  const view = await roundsView(ctx, number, open, [...new Set(open.map((c) => c.base))]);
+  await carryOut(ctx, planReopen({ ...view, shipped: all.some((c) => c.state === 'promoted') }, nowIso(ctx)));
 }
 
 /** The Change's criteria changed: every open candidate is judged again, in a fresh round per base. */
 export async function judgeAgainForCriteria(ctx: RepoContext, number: number): Promise<void> {
-  const { store } = ctx.deps;
-  const open = (await store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
+  const open = (await ctx.deps.store.listCandidatesOfChange(ctx.key, number)).filter((c) => OPEN_STATES.has(c.state));
+  const bases: string[] = [];
   for (const base of new Set(open.map((c) => c.base))) {
     // A base that shipped keeps its round: its claimant still closes the losers.
-    if (await shippedOn(ctx, number, base)) continue;
-    const round = await store.currentRound(ctx.key, number, base, nowIso(ctx));
-    if (round.selection !== null) await store.openNextRound(ctx.key, number, base, round.number, nowIso(ctx));
+    if (!(await shippedOn(ctx, number, base))) bases.push(base);
   }
-  for (const c of open) {
-    await store.setCandidateState(ctx.key, c.pr, 'verifying', 'criteria changed');
+  await carryOut(ctx, planJudgeAgain(await roundsView(ctx, number, open, bases), nowIso(ctx)));
+}
+
+/** The current round of each base that starts again, and the open candidates. */
+async function roundsView(
+  ctx: RepoContext,
+  change: number,
+  open: CandidateRow[],
+  bases: string[],
+): Promise<RoundsAgainView> {
+  const rounds = [];
+  for (const base of bases) {
+    const round = await ctx.deps.store.currentRound(ctx.key, change, base, nowIso(ctx));
+    rounds.push({ base, number: round.number, claimed: round.selection !== null });
+  }
+  return { repo: ctx.key, change, token: ctx.token, rounds, candidates: open.map((c) => c.pr) };
+}
+
+/** Applies the restart; each candidate is verified right after its own state is set, in turn. */
+async function carryOut(ctx: RepoContext, plan: RoundsAgainPlan): Promise<void> {
+  await executePlan(ctx, plan.actions);
+  for (const c of plan.verify) {
+    await executePlan(ctx, c.actions);
     await verifyAndSelect(ctx, c.pr);
   }
 }

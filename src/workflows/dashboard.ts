@@ -8,7 +8,6 @@ import {
   DASHBOARD_MARKER,
   DASHBOARD_TITLE,
   describeDecision,
-  renderDashboard,
   type DashboardView,
   type OpenRound,
   type WaitingChange,
@@ -20,7 +19,16 @@ import { rateLimitOf, type InstallationBlocks } from '../github/rate-limit.ts';
 import type { IssueSnapshot } from '../github/port.ts';
 import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { KEY_NAMESPACES, dashboardIssueKey, dashboardOpenKey, dashboardRunKey } from '../core/keys.ts';
+import { executePlan } from './execute.ts';
+import { planDashboardWrite } from '../core/plan/dashboard.ts';
+import {
+  KEY_NAMESPACES,
+  actionKey,
+  claimKey,
+  dashboardIssueKey,
+  dashboardOpenKey,
+  dashboardRunKey,
+} from '../core/keys.ts';
 
 export const DASHBOARD_QUEUE = 'dashboard';
 const MINUTE_MS = 60_000;
@@ -36,8 +44,11 @@ export type DashboardJobData = z.infer<typeof DashboardJobData>;
 
 const dashboardOn = (ctx: RepoContext): boolean => ctx.config.dashboard && ctx.deps.dashboards !== false;
 const issueKey = (ctx: RepoContext): string => dashboardIssueKey(ctx.key);
-/** The per-minute claims that space runs out; the sweep drops them after an hour. */
-export const DASHBOARD_RUN_PREFIX = KEY_NAMESPACES.dashboardRun;
+/**
+ * What the sweep drops after an hour: the per-minute claims that space runs out, the body's edits
+ * keyed by their minute, and the executor's claims of those edits.
+ */
+export const DASHBOARD_RUN_PREFIXES = [KEY_NAMESPACES.dashboardRun, claimKey(actionKey(KEY_NAMESPACES.dashboardRun))];
 const runKey = (ctx: RepoContext, minute: number): string => dashboardRunKey(ctx.key, minute);
 /**
  * Taken by the one run that may open the repository's dashboard issue within a ten-minute window:
@@ -45,7 +56,6 @@ const runKey = (ctx: RepoContext, minute: number): string => dashboardRunKey(ctx
  * opening only until the window ends.
  */
 const OPEN_WINDOW_MS = 10 * MINUTE_MS;
-const openKey = (ctx: RepoContext, now: number): string => dashboardOpenKey(ctx.key, Math.floor(now / OPEN_WINDOW_MS));
 const Opener = z.object({ token: z.string() });
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
@@ -136,6 +146,8 @@ async function refreshUnblocked(ctx: RepoContext, openNone: boolean): Promise<Re
     await scheduleRefresh(ctx, Date.parse(before.data.at) + MINUTE_MS);
     return 'deferred';
   }
+  // A claim, not an action: its one conditional insert decides which run has the minute, and the
+  // next minute's run reads its holder and time (an action's own claim would be another row first).
   const ran = await store.claimAppliedAction(runKey(ctx, minute), { token: ctx.token, at: nowIso(ctx) }, nowIso(ctx));
   const holder = Ran.safeParse(ran.result);
   if (!ran.inserted && !(holder.success && holder.data.token === ctx.token)) {
@@ -143,28 +155,26 @@ async function refreshUnblocked(ctx: RepoContext, openNone: boolean): Promise<Re
     return 'deferred';
   }
   const view = dashboardView(ctx, await store.readDashboard(ctx.key, DASHBOARD_DECISIONS));
-  const body = renderDashboard({ ...view, configProblems: await store.configProblems(ctx.key) });
+  const dashboard = { ...view, configProblems: await store.configProblems(ctx.key) };
   const issue = await findDashboard(ctx);
+  const window = Math.floor(now / OPEN_WINDOW_MS);
   if (!issue) {
     if (openNone || !(await store.hasChanges(ctx.key))) return 'off';
     // One run of the window opens it (a retry of that run keeps its token). Another run that finds
     // no issue meets a run still opening it (stalled past its minute): it opens none, and asks
-    // again once the window is over.
-    const claim = await store.claimAppliedAction(openKey(ctx, now), { token: ctx.token }, nowIso(ctx));
+    // again once the window is over. A claim, not an action: its one conditional insert decides
+    // the race, as the run's claim above does.
+    const claim = await store.claimAppliedAction(dashboardOpenKey(ctx.key, window), { token: ctx.token }, nowIso(ctx));
     const opener = Opener.safeParse(claim.result);
     if (!claim.inserted && !(opener.success && opener.data.token === ctx.token)) {
-      await scheduleRefresh(ctx, (Math.floor(now / OPEN_WINDOW_MS) + 1) * OPEN_WINDOW_MS);
+      await scheduleRefresh(ctx, (window + 1) * OPEN_WINDOW_MS);
       return 'deferred';
     }
-    // No retry here: after a lost answer the job's retry finds the issue among Arbiter's own.
-    const opened = await ctx.gh.ownIssues.open(DASHBOARD_TITLE, body);
-    await store.recordAppliedAction(issueKey(ctx), { issue: opened.number }, nowIso(ctx));
-    return 'created';
   }
-  if (issue.body === body) return 'unchanged';
-  // A person may close or retitle it: Arbiter keeps its body current and leaves the rest.
-  await ctx.gh.ownIssues.editBody(issue.number, body);
-  return 'edited';
+  const found = issue && { number: issue.number, body: issue.body };
+  const plan = planDashboardWrite({ repo: ctx.key, dashboard, issue: found, minute, window });
+  await executePlan(ctx, plan.actions);
+  return plan.result;
 }
 
 /** Arbiter's own dashboard issue: the one it recorded, else the oldest of its issues with the marker or the title. */

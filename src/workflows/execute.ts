@@ -13,7 +13,7 @@ import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
 import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
-import { actionKey, checkContentKey, checkCreateKey, checkIdKey, repairKey } from '../core/keys.ts';
+import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { applyRecord, isRecordAction } from './execute-records.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
@@ -299,6 +299,16 @@ async function apply(
       const slots = action.slots.map((s) => ({ ...composing, ...s, pr: null, reason: '', dispatchedAt: startedAt }));
       if (start.started) await deps.store.addSlots(slots);
       return start;
+    }
+    case 'dashboard-issue': {
+      // No retry: after a lost answer the job's retry finds the issue among Arbiter's own first.
+      if (action.issue !== null) {
+        await gh.ownIssues.editBody(action.issue, action.body);
+        return { edited: action.issue };
+      }
+      const opened = await gh.ownIssues.open(action.title, action.body);
+      await deps.store.recordAppliedAction(dashboardIssueKey(ctx.key), { issue: opened.number }, nowIso(ctx));
+      return { issue: opened.number };
     }
     case 'in-repo': {
       // Another repository of the installation (a set's member): its own gateway and config.

@@ -5,6 +5,7 @@ import type { CandidateRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { changeActionKey, rejectionActionKey } from '../core/keys.ts';
 import { LABEL_LOST } from '../core/labels.ts';
+import { planRetarget, planUnadmittedHead, UNADMITTED_REASON } from '../core/plan/regroup.ts';
 import { executePlan } from './execute.ts';
 import { ownChecksEnd } from './clean-ends.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -63,12 +64,11 @@ export async function leaveOldGroup(
   moved: CandidateRow,
 ): Promise<NextStep[]> {
   if (!existing || existing.base === moved.base) return [];
-  const { store } = ctx.deps;
   const now = nowIso(ctx);
-  const round = await store.currentRound(ctx.key, existing.change, existing.base, now);
-  if (round.selection !== null || round.decision !== null)
-    await store.openNextRound(ctx.key, existing.change, existing.base, round.number, now);
-  await store.addEvent(ctx.key, 'candidate.retargeted', { pr: moved.pr, from: existing.base, to: moved.base }, now);
+  const round = await ctx.deps.store.currentRound(ctx.key, existing.change, existing.base, now);
+  const decided = round.selection !== null || round.decision !== null;
+  const view = { repo: ctx.key, change: existing.change, pr: moved.pr, from: existing.base, to: moved.base };
+  await executePlan(ctx, planRetarget({ ...view, round: { number: round.number, decided }, token: ctx.token }, now));
   return [selectStep(existing.change, existing.base)];
 }
 
@@ -84,10 +84,8 @@ export async function dropUnadmittedHead(
 ): Promise<NextStep[]> {
   await showUnadmittedHead(ctx, pull, existing.change);
   if (!OPEN_STATES.has(existing.state)) return [];
-  const { store } = ctx.deps;
-  const reason = 'a new head that no maintainer admitted';
-  await store.setCandidateState(ctx.key, existing.pr, 'withdrawn', reason);
-  await store.addEvent(ctx.key, 'candidate.unadmitted-head', { pr: existing.pr, headSha: pull.headSha }, nowIso(ctx));
-  await executePlan(ctx, await ownChecksEnd(ctx, existing, `Withdrawn: ${reason}`));
+  const view = { repo: ctx.key, change: existing.change, pr: existing.pr, headSha: pull.headSha, token: ctx.token };
+  await executePlan(ctx, planUnadmittedHead(view, nowIso(ctx)));
+  await executePlan(ctx, await ownChecksEnd(ctx, existing, `Withdrawn: ${UNADMITTED_REASON}`));
   return [selectStep(existing.change, existing.base)];
 }

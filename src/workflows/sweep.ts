@@ -11,7 +11,7 @@ import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
-import { DASHBOARD_RUN_PREFIX } from './dashboard.ts';
+import { DASHBOARD_RUN_PREFIXES } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { sweepSetHolds } from './set-sweep.ts';
 import { resolveReviewers } from './reviewers.ts';
@@ -280,8 +280,10 @@ export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   const token = sweepToken(now.toISOString());
   await deps.store.pruneKeptCheckEvents(new Date(now.getTime() - KEPT_CHECK_EVENT_HOURS * 3_600_000).toISOString());
-  // A dashboard run's claim only keeps runs a minute apart: after an hour it says nothing.
-  await deps.store.pruneAppliedActions(DASHBOARD_RUN_PREFIX, new Date(now.getTime() - 3_600_000).toISOString());
+  // A dashboard run's claim only keeps runs a minute apart, and its edit's key is its minute's:
+  // after an hour they say nothing.
+  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+  for (const prefix of DASHBOARD_RUN_PREFIXES) await deps.store.pruneAppliedActions(prefix, hourAgo);
   const groups = new Map<string, { c: CandidateRow; ctx: RepoContext }>();
   for (const c of await deps.store.listVerifyingSince(now.toISOString())) {
     try {

@@ -63,6 +63,9 @@ describe('key builders', () => {
     [keys.dashboardRunKey(REPO, 29_000_001), 'dashboard-run:acme/widgets@29000001'],
     // `dashboard-open:${ctx.key}@${Math.floor(now / OPEN_WINDOW_MS)}` (workflows/dashboard.ts)
     [keys.dashboardOpenKey(REPO, 2_900_000), 'dashboard-open:acme/widgets@2900000'],
+    // The dashboard issue's writes as plan actions (core/plan/dashboard.ts): an edit is pruned with its minute.
+    [keys.dashboardOpenedKey(REPO, 2_900_000), 'dashboard-open:acme/widgets@2900000/open'],
+    [keys.dashboardEditKey(REPO, 29_000_001, 'ab12cd34'), 'dashboard-run:acme/widgets@29000001/edit/ab12cd34'],
     // `sweep:${now.toISOString()}` and `sweep:${c.repo}#${c.change}@${c.base}/r${round.number}` (workflows/sweep.ts)
     [keys.sweepToken('2026-01-02T03:04:05.000Z'), 'sweep:2026-01-02T03:04:05.000Z'],
     [keys.sweepRoundToken(REPO, 7, 'main', 3), 'sweep:acme/widgets#7@main/r3'],
@@ -160,6 +163,7 @@ describe('key builders', () => {
 
   it('the dashboard runs the sweep prunes share one prefix', () => {
     expect(keys.dashboardRunKey(REPO, 1).startsWith(keys.KEY_NAMESPACES.dashboardRun)).toBe(true);
+    expect(keys.dashboardEditKey(REPO, 1, 'x').startsWith(keys.KEY_NAMESPACES.dashboardRun)).toBe(true);
     expect(keys.KEY_NAMESPACES.dashboardRun).toBe('dashboard-run:');
   });
 });

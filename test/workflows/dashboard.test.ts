@@ -10,7 +10,7 @@ import { deliveryJob } from '../../src/jobs/delivery-job.ts';
 import type { JobContext } from '../../src/jobs/queue-types.ts';
 import { InstallationBlocks } from '../../src/github/rate-limit.ts';
 import { refreshChange } from '../../src/workflows/changes.ts';
-import { refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
+import { DASHBOARD_RUN_PREFIXES, refreshDashboard, requestDashboard } from '../../src/workflows/dashboard.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { structureOf } from '../support/gfm.ts';
 import { configOf, makeWorld, silentLog, START, type World } from '../support/selection-world.ts';
@@ -206,11 +206,13 @@ describe('the dashboard issue', () => {
     await db.store.setChangeState(REPO, 43, 'shipped');
     expect(await refreshDashboard(w.ctx('job-c'))).toBe('edited');
     expect(dashboards(w)).toHaveLength(1);
-    // The per-minute claims are pruned (the sweep drops those older than an hour).
-    w.clock.advance(3_600_000);
-    expect(
-      await db.store.pruneAppliedActions('dashboard-run:', new Date(w.clock.now().getTime() - 3_600_000).toISOString()),
-    ).toBeGreaterThanOrEqual(2);
+    // The per-minute claims and the edits are pruned (the sweep drops those older than an hour),
+    // and so are the executor's claims of those edits.
+    w.clock.advance(3_600_001);
+    const hourAgo = new Date(w.clock.now().getTime() - 3_600_000).toISOString();
+    const [runs, claims] = DASHBOARD_RUN_PREFIXES;
+    expect(await db.store.pruneAppliedActions(runs!, hourAgo)).toBeGreaterThanOrEqual(3);
+    expect(await db.store.pruneAppliedActions(claims!, hourAgo)).toBe(1);
   });
 
   it("counts only Arbiter's own issue: a stranger's copy is ignored, a closed or edited one is kept", async () => {
