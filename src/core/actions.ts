@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
-import { CandidateState, ChangeState, GateEvidence } from './types.ts';
+import { AcceptanceEvidence, CandidateState, ChangeState, GateEvidence } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
@@ -133,15 +133,19 @@ export const Action = z.discriminatedUnion('kind', [
     }),
   }),
   /**
-   * Stores what a head's check found, under its kind (`gate`: its required checks), for the steps
-   * that read it back. Kept in shadow mode: it changes nothing on GitHub.
+   * Stores what a head's check found, under its kind (`gate`: its required checks; `acceptance`: its
+   * criteria judged, stamped with the criteria's hash), for the steps that read it back. Kept in
+   * shadow mode: it changes nothing on GitHub.
    */
   z.object({
     kind: z.literal('put-evidence'),
     ...keyed,
     pr,
     headSha: z.string(),
-    evidence: z.discriminatedUnion('of', [z.object({ of: z.literal('gate'), data: GateEvidence })]),
+    evidence: z.discriminatedUnion('of', [
+      z.object({ of: z.literal('gate'), data: GateEvidence }),
+      z.object({ of: z.literal('acceptance'), data: AcceptanceEvidence.extend({ criteriaHash: z.string() }) }),
+    ]),
   }),
   /**
    * Takes the check events kept for `headSha` (handlers/checks.ts): the step verifies that head's

@@ -271,3 +271,16 @@ export const siblingTimeoutKey = (
   at: string,
   what: string,
 ): string => changeActionKey(repo, change, 'timeout', `${pr}@${headSha}`, at, what);
+/**
+ * The key of one store record of a run verifying `pr`'s head at `at` (`verify/12@abc/<at>/<token>/gate:<digest>`):
+ * each run and time records again, so a gate that returns to an earlier content is stored again.
+ */
+export const verifyActionKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  token: string,
+  what: string,
+): string => changeActionKey(repo, change, 'verify', `${pr}@${headSha}`, at, token, what);
