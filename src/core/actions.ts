@@ -256,6 +256,30 @@ export const Action = z.discriminatedUnion('kind', [
     repo: z.string(),
     actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction, LabelAction])),
   }),
+  /**
+   * Stores the patch and merge base of a head, as GitHub gave them (read once per head sha), for the
+   * acceptance check to judge. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({
+    kind: z.literal('put-patch'),
+    ...keyed,
+    patch: z.object({
+      pr,
+      headSha: z.string(),
+      mergeBase: z.string(),
+      patch: z.string(),
+      truncated: z.boolean(),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          status: z.string(),
+          additions: z.number().int(),
+          deletions: z.number().int(),
+          binary: z.boolean().optional(),
+        }),
+      ),
+    }),
+  }),
 ]);
 export type Action = z.infer<typeof Action>;
 

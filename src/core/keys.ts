@@ -284,3 +284,16 @@ export const verifyActionKey = (
   token: string,
   what: string,
 ): string => changeActionKey(repo, change, 'verify', `${pr}@${headSha}`, at, token, what);
+/**
+ * The key of one store record of a run recording `pr`'s head as a candidate at `at`
+ * (`recorded/12@abc/<at>/<token>/candidate`): each run and time records again, as its write did.
+ */
+export const recordingActionKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  token: string,
+  what: string,
+): string => changeActionKey(repo, change, 'recorded', `${pr}@${headSha}`, at, token, what);

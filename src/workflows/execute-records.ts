@@ -19,6 +19,7 @@ const RECORD_KINDS = [
   'record',
   'record-set',
   'record-deep',
+  'put-patch',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -68,5 +69,9 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
       await store.addDeep(action.deep.map((d) => ({ ...awaiting, ...d })));
       return { deep: action.deep.map((d) => d.pr) };
     }
+    case 'put-patch':
+      // The patch itself is not the answer: it is stored once, in its own row.
+      await store.putPatch({ repo: ctx.key, ...action.patch });
+      return { stored: action.patch.headSha };
   }
 }

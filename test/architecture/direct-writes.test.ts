@@ -33,7 +33,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/auto-merge-off.ts': 2,
   'src/workflows/branch-rules.ts': 1,
   'src/workflows/candidate-set-store.ts': 3,
-  'src/workflows/candidates.ts': 7,
   'src/workflows/change-state.ts': 6,
   'src/workflows/changes.ts': 1,
   'src/workflows/combine-build.ts': 6,
