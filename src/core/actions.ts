@@ -257,6 +257,12 @@ export const Action = z.discriminatedUnion('kind', [
     actions: z.array(z.discriminatedUnion('kind', [CheckRunAction, CommentAction, CloseAction, LabelAction])),
   }),
   /**
+   * Keeps a check event on `headSha`, a head no candidate has recorded yet (or one a later delivery
+   * reads): the run that records or verifies that head takes it, and the sweep otherwise. Kept in
+   * shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('keep-check'), ...keyed, headSha: z.string(), at: z.string() }),
+  /**
    * Stores the patch and merge base of a head, as GitHub gave them (read once per head sha), for the
    * acceptance check to judge. Kept in shadow mode: it changes nothing on GitHub.
    */

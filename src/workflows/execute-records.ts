@@ -20,6 +20,7 @@ const RECORD_KINDS = [
   'record-set',
   'record-deep',
   'put-patch',
+  'keep-check',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -73,5 +74,8 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
       // The patch itself is not the answer: it is stored once, in its own row.
       await store.putPatch({ repo: ctx.key, ...action.patch });
       return { stored: action.patch.headSha };
+    case 'keep-check':
+      await store.keepCheckEvent(ctx.key, action.headSha, action.at);
+      return { kept: action.headSha };
   }
 }
