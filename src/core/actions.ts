@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CheckRunContent } from './check-run.ts';
 import { Receipt } from './receipt.ts';
-import { CandidateState, ChangeState, GateEvidence } from './types.ts';
+import { AcceptanceEvidence, CandidateState, ChangeState, GateEvidence } from './types.ts';
 import { SetRecord } from './candidate-set.ts';
 import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
@@ -133,15 +133,19 @@ export const Action = z.discriminatedUnion('kind', [
     }),
   }),
   /**
-   * Stores what a head's check found, under its kind (`gate`: its required checks), for the steps
-   * that read it back. Kept in shadow mode: it changes nothing on GitHub.
+   * Stores what a head's check found, under its kind (`gate`: its required checks; `acceptance`: its
+   * criteria judged, stamped with the criteria's hash), for the steps that read it back. Kept in
+   * shadow mode: it changes nothing on GitHub.
    */
   z.object({
     kind: z.literal('put-evidence'),
     ...keyed,
     pr,
     headSha: z.string(),
-    evidence: z.discriminatedUnion('of', [z.object({ of: z.literal('gate'), data: GateEvidence })]),
+    evidence: z.discriminatedUnion('of', [
+      z.object({ of: z.literal('gate'), data: GateEvidence }),
+      z.object({ of: z.literal('acceptance'), data: AcceptanceEvidence.extend({ criteriaHash: z.string() }) }),
+    ]),
   }),
   /**
    * Takes the check events kept for `headSha` (handlers/checks.ts): the step verifies that head's
@@ -306,6 +310,36 @@ export const Action = z.discriminatedUnion('kind', [
     issue: z.number().int().nullable(),
     title: z.string(),
     body: z.string(),
+  }),
+  /**
+   * Keeps a check event on `headSha`, a head no candidate has recorded yet (or one a later delivery
+   * reads): the run that records or verifies that head takes it, and the sweep otherwise. Kept in
+   * shadow mode: it changes nothing on GitHub.
+   */
+  z.object({ kind: z.literal('keep-check'), ...keyed, headSha: z.string(), at: z.string() }),
+  /**
+   * Stores the patch and merge base of a head, as GitHub gave them (read once per head sha), for the
+   * acceptance check to judge. Kept in shadow mode: it changes nothing on GitHub.
+   */
+  z.object({
+    kind: z.literal('put-patch'),
+    ...keyed,
+    patch: z.object({
+      pr,
+      headSha: z.string(),
+      mergeBase: z.string(),
+      patch: z.string(),
+      truncated: z.boolean(),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          status: z.string(),
+          additions: z.number().int(),
+          deletions: z.number().int(),
+          binary: z.boolean().optional(),
+        }),
+      ),
+    }),
   }),
 ]);
 export type Action = z.infer<typeof Action>;

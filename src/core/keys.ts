@@ -78,6 +78,8 @@ export const KEY_NAMESPACES = {
   composeTimeout: 'compose-timeout:',
   /** A head's kept check events taken by the sweep to verify its candidates at last, by the sweep's time; core/plan/sweep.ts. */
   keptTaken: 'kept-taken:',
+  /** A run's keeping (or taking) of the check events on a head no candidate has recorded yet, by its time; handlers/checks.ts. */
+  keptCheck: 'kept-check:',
   /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
   view: 'view:',
   /** A composite candidate (a set of PRs in several repositories): its record, and its plans' actions; workflows/candidate-set.ts, core/plan/candidate-set.ts. */
@@ -279,3 +281,44 @@ export const siblingTimeoutKey = (
 /** The key of one action of a plan on explore `portfolio` of a Change (`p2/request/7-2-1`, `p2/slot/7-2-1/fill/21`). */
 export const portfolioActionKey = (repo: string, change: number, portfolio: number, ...path: Part[]): string =>
   changeActionKey(repo, change, `p${portfolio}`, ...path);
+/**
+ * The key of one store record of a run verifying `pr`'s head at `at` (`verify/12@abc/<at>/<token>/gate:<digest>`):
+ * each run and time records again, so a gate that returns to an earlier content is stored again.
+ */
+export const verifyActionKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  token: string,
+  what: string,
+): string => changeActionKey(repo, change, 'verify', `${pr}@${headSha}`, at, token, what);
+/**
+ * The key of one store record of a run recording `pr`'s head as a candidate at `at`
+ * (`recorded/12@abc/<at>/<token>/candidate`): each run and time records again, as its write did.
+ */
+export const recordingActionKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  token: string,
+  what: string,
+): string => changeActionKey(repo, change, 'recorded', `${pr}@${headSha}`, at, token, what);
+/**
+ * The key of one action of a person's closure withdrawing `pr`'s head at `at` (`withdrawn/12@abc/<at>/state`):
+ * a candidate reopened and closed again is withdrawn again.
+ */
+export const withdrawalActionKey = (
+  repo: string,
+  change: number,
+  pr: number,
+  headSha: string,
+  at: string,
+  what: string,
+): string => changeActionKey(repo, change, 'withdrawn', `${pr}@${headSha}`, at, what);
+/** One run's keeping or taking (`what`) of the check events on a head at `at`: each event keeps its own. */
+export const keptCheckKey = (repo: string, headSha: string, at: string, token: string, what: string): string =>
+  `${N.keptCheck}${repo}@${headSha}/${at}/${token}/${what}`;

@@ -63,6 +63,10 @@ function actionWords(a: Action): string {
       return `set #${a.pr} ${a.state}${a.observed ? ' (observed)' : ''}`;
     case 'put-evidence':
       return `store the ${a.evidence.of} evidence of #${a.pr} at ${a.headSha.slice(0, 7)}`;
+    case 'put-patch':
+      return `store the patch of #${a.patch.pr} at ${a.patch.headSha.slice(0, 7)}`;
+    case 'keep-check':
+      return `keep a check event on ${a.headSha.slice(0, 7)}`;
     case 'take-kept-checks':
       return `take the kept check events of ${a.headSha.slice(0, 7)}`;
     case 'record-candidate':

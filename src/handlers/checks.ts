@@ -10,10 +10,10 @@ import { z } from 'zod';
 import { checkEventAsksNothing, checkEventSubject } from '../core/check-subject.ts';
 import { checkOutcome } from '../core/gate.ts';
 import { checkSubjectKey } from '../core/keys.ts';
-import { deliveryOfToken, nowIso, type RepoContext } from '../workflows/context.ts';
+import { deliveryOfToken, type RepoContext } from '../workflows/context.ts';
 import { runSteps, smallGroupOf, verifyOnCheckEvent } from '../workflows/flow.ts';
 import { replanSetOfHead } from '../workflows/candidate-set.ts';
-import { onlyUnnamedRead, planCheckEvent } from '../workflows/check-read.ts';
+import { keepCheckEvent, onlyUnnamedRead, planCheckEvent, takeKeptChecks } from '../workflows/check-read.ts';
 
 const OnPulls = z.array(z.object({ number: z.number() })).optional();
 const Payload = z.object({
@@ -67,7 +67,7 @@ export async function onCheckEvent(
     const subjects = [...new Set([subject, ...heads.map((h) => checkSubjectKey(ctx.key, h))])];
     const later = await store.yieldsToLaterDelivery(delivery, subjects, laterReads);
     if (later === null) return false;
-    if (later !== subject) await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
+    if (later !== subject) await keepCheckEvent(ctx, sha);
     ctx.log.debug({ subject, later }, 'check event: a later delivery on this group reads it');
     return true;
   };
@@ -87,12 +87,12 @@ export async function onCheckEvent(
     // nobody proposes, costs no write (and evaluating a head reads its checks from GitHub anyway).
     const pulls = p.check_run?.pull_requests ?? p.check_suite?.pull_requests ?? [];
     if (pulls.length === 0 || (await yields([], onlyUnnamedRead))) return;
-    await store.keepCheckEvent(ctx.key, sha, nowIso(ctx));
+    await keepCheckEvent(ctx, sha);
     // The head may have been recorded between the read and the keep, after its recorder looked
     // for kept events: read again, so one of the two always applies it.
     candidates = await onHead();
     if (candidates.length === 0) return;
-    await store.takeKeptCheckEvents(ctx.key, sha);
+    await takeKeptChecks(ctx, sha);
     took = true;
   }
   // A check nobody decides on, while a required one is still pending or once the gate settled, is

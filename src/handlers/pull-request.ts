@@ -10,10 +10,8 @@ import { recordCandidate } from '../workflows/candidates.ts';
 import { isBotAccount } from '../core/trust.ts';
 import type { CandidateState } from '../core/types.ts';
 import type { Store } from '../store/types.ts';
-import { ownChecksEnd } from '../workflows/clean-ends.ts';
+import { withdrawClosed } from '../workflows/clean-ends.ts';
 import { nowIso, type RepoContext } from '../workflows/context.ts';
-import { executePlan } from '../workflows/execute.ts';
-import { checkAction } from '../core/actions.ts';
 import { afterMerged } from '../workflows/promote.ts';
 import { withdrawAutoMerge } from '../workflows/auto-merge-off.ts';
 import { onAutoMergeLost } from '../workflows/auto-merge-lost.ts';
@@ -177,22 +175,7 @@ async function onClosed(
     return;
   }
   if (own || !closingWithdraws(candidate)) return;
-  await store.setCandidateState(ctx.key, number, 'withdrawn', `closed by @${by}`);
-  await store.addEvent(ctx.key, 'candidate.withdrawn', { pr: number, by }, nowIso(ctx));
-  const withdrawn = `Withdrawn: closed by @${by}`;
-  const ends = await ownChecksEnd(ctx, candidate, withdrawn);
-  await executePlan(ctx, [
-    checkAction(ctx.key, {
-      pr: number,
-      headSha: candidate.headSha,
-      name: 'Arbiter / selection',
-      status: 'completed',
-      conclusion: 'neutral',
-      title: withdrawn,
-      summary: `@${by} closed this candidate; it leaves the comparison for #${candidate.change}.`,
-    }),
-    ...ends,
-  ]);
+  await withdrawClosed(ctx, candidate, by);
   // A withdrawn sibling may have been the one the others were waiting on.
   await selectAndFollow(ctx, candidate.change, candidate.base);
 }

@@ -1,6 +1,7 @@
 // Recording candidates: linking a PR to its Change (only a trusted author's or an admitted PR, and
 // only to a trusted or adopted issue), starting evidence afresh on a new head, storing the patch
 // once per head sha, and opening the next round when a decided round sees a new sibling or new commits.
+import { z } from 'zod';
 import { linkedChange } from '../core/link.ts';
 import { candidateStanding } from '../core/trust.ts';
 import { OPEN_STATES } from '../core/types.ts';
@@ -8,7 +9,15 @@ import type { CandidateRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { dropStaleAwaiting } from './clean-ends.ts';
 import { executePlan } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
+import {
+  planKeptApplied,
+  planPatch,
+  planRecorded,
+  planRecording,
+  planWaitingForEvidence,
+  type HeadPatch,
+  type RecordingHead,
+} from '../core/plan/recording.ts';
 import { admittedBy, manualLink, selectionLabelBy, showNotCandidate, trustOfLogin, wasAdmitted } from './trust.ts';
 import { trackedChange } from './changes.ts';
 import { notePortfolioCandidate } from './portfolio.ts';
@@ -38,6 +47,8 @@ export interface Recorded {
   candidate: CandidateRow | null;
   next: NextStep[];
 }
+
+const Taken = z.object({ taken: z.number() });
 
 const none = (next: NextStep[] = []): Recorded => ({ candidate: null, next });
 
@@ -94,22 +105,28 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
     return { candidate: existing, next: [] };
   const now = nowIso(ctx);
   const round = await store.currentRound(ctx.key, changeNumber, pull.base, now);
-  const candidate = await store.upsertCandidate({
+  const head: RecordingHead = {
     repo: ctx.key,
-    pr: pull.number,
     change: changeNumber,
+    pr: pull.number,
     base: pull.base,
     headSha: pull.headSha,
     author: pull.author,
+    token: ctx.token,
+  };
+  const recording = planRecording({ head, existing: existing !== null }, now);
+  const { results } = await executePlan(ctx, recording.actions);
+  // The row as the store now holds it: its head's first sighting stays while the head does.
+  const { token: _token, ...row } = head;
+  const candidate: CandidateRow = {
+    ...row,
     state: 'verifying',
     reason: existing ? 'new commits' : 'recorded',
-    headSeenAt: now,
-  });
-  // Check events that named this head before it was recorded: the evaluation that follows the
-  // recording applies them, reading the head's checks again (the combined candidate's: its `opened`).
-  const kept = await store.takeKeptCheckEvents(ctx.key, pull.headSha);
-  if (kept > 0)
-    await store.addEvent(ctx.key, 'check.kept-applied', { pr: pull.number, headSha: pull.headSha, events: kept }, now);
+    headSeenAt: existing && existing.headSha === pull.headSha ? existing.headSeenAt : now,
+    createdAt: existing?.createdAt ?? now,
+  };
+  const kept = Taken.safeParse(results.get(recording.takesKept)).data?.taken ?? 0;
+  if (kept > 0) await executePlan(ctx, planKeptApplied(head, kept, now));
   await notePortfolioCandidate(ctx, candidate, pull.body);
   const next = await leaveOldGroup(ctx, existing, candidate);
   // A cancelled Change compares nothing; a base that shipped answered its late siblings above.
@@ -117,31 +134,15 @@ export async function recordCandidate(ctx: RepoContext, pull: PullFacts, opts: R
   // A base that shipped opens no new round: the round that shipped still closes its losers (its
   // claimant's retry, or the sweep), and a newer round would hide it from both.
   if (await shippedOn(ctx, changeNumber, pull.base)) return { candidate, next };
-  // A decided round sees a new sibling or new commits: the comparison starts again.
-  if (round.decision !== null || round.selection !== null) {
-    await store.openNextRound(ctx.key, changeNumber, pull.base, round.number, now);
-    if (change.state === 'human') await store.setChangeState(ctx.key, changeNumber, 'open');
-  }
-  await store.addEvent(
-    ctx.key,
-    existing ? 'candidate.new-head' : 'candidate.recorded',
-    { pr: pull.number, change: changeNumber, headSha: pull.headSha },
-    now,
+  const decided = round.decision !== null || round.selection !== null;
+  await executePlan(
+    ctx,
+    planRecorded(
+      { head, existing: existing !== null, round: { number: round.number, decided }, changeState: change.state },
+      now,
+    ),
   );
-  await ensurePatch(ctx, candidate);
-  await executePlan(ctx, [
-    checkAction(ctx.key, {
-      pr: pull.number,
-      headSha: pull.headSha,
-      name: 'Arbiter / selection',
-      status: 'in_progress',
-      title: 'Waiting for evidence',
-      summary:
-        `Candidate for #${changeNumber}. Arbiter compares it with its siblings once every one has settled: ` +
-        'its required checks concluded (`Arbiter / gate` shows them once the first concludes) and its ' +
-        'acceptance criteria judged (`Arbiter / acceptance` shows the result).',
-    }),
-  ]);
+  await executePlan(ctx, [...planPatch(head, await patchToStore(ctx, candidate), now), planWaitingForEvidence(head)]);
   return { candidate, next };
 }
 
@@ -158,10 +159,27 @@ async function mayRecordAgain(ctx: RepoContext, existing: CandidateRow, opts: Re
   return live.state === 'open' && !live.merged;
 }
 
+/** The patch and merge-base of a head as GitHub gives it, or null when stored already (fetched once per head sha). */
+async function patchToStore(ctx: RepoContext, candidate: CandidateRow): Promise<HeadPatch | null> {
+  if (await ctx.deps.store.getPatch(ctx.key, candidate.pr, candidate.headSha)) return null;
+  const { repo: _repo, ...patch } = await ctx.gh.fetchPatch({
+    pr: candidate.pr,
+    baseRef: candidate.base,
+    headSha: candidate.headSha,
+  });
+  return patch;
+}
+
 /** The patch and merge-base of a head, fetched once per head sha and stored. */
 export async function ensurePatch(ctx: RepoContext, candidate: CandidateRow): Promise<void> {
-  const { store } = ctx.deps;
-  if (await store.getPatch(ctx.key, candidate.pr, candidate.headSha)) return;
-  const patch = await ctx.gh.fetchPatch({ pr: candidate.pr, baseRef: candidate.base, headSha: candidate.headSha });
-  await store.putPatch(patch);
+  const patch = await patchToStore(ctx, candidate);
+  if (patch === null) return;
+  const head = {
+    repo: ctx.key,
+    change: candidate.change,
+    pr: candidate.pr,
+    headSha: candidate.headSha,
+    token: ctx.token,
+  };
+  await executePlan(ctx, planPatch(head, patch, nowIso(ctx)));
 }

@@ -1,11 +1,14 @@
 // A check event's first step, before it reads GitHub: what decides on the candidates of its head
 // (config, the branch's rules, the scoring check, the criteria's checks) and their gates as last
 // read, planned by src/core/plan/check-read.ts into "read" or "recorded without a read"; and which
-// later deliveries this one may leave its read to (only those that surely read).
+// later deliveries this one may leave its read to (only those that surely read). A check event it
+// leaves to another run is kept, and taken by the run that verifies its head (core/plan/kept-check.ts).
 import { decidesOn, planCheckRead, type CheckRead, type DecidingChecks } from '../core/plan/check-read.ts';
+import { planKeepCheck, planTakeKept } from '../core/plan/kept-check.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { branchRulesOf } from './branch-rules.ts';
-import type { RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
 import { storedGate } from './evidence.ts';
 
 /** What decides on a Change's candidates on one base, as the gate reads it (src/core/gate.ts `computeGate`). */
@@ -58,4 +61,14 @@ export async function planCheckEvent(
   });
   const all = [...deciding.values()];
   return { plan, laterReads: (check) => check === null || all.some((d) => decidesOn(d, check)) };
+}
+
+/** Keeps this run's check event on `headSha` (no candidate recorded yet, or a later delivery reads it). */
+export async function keepCheckEvent(ctx: RepoContext, headSha: string): Promise<void> {
+  await executePlan(ctx, planKeepCheck({ repo: ctx.key, headSha, token: ctx.token }, nowIso(ctx)));
+}
+
+/** Takes the check events kept on `headSha`: this run verifies its candidates. */
+export async function takeKeptChecks(ctx: RepoContext, headSha: string): Promise<void> {
+  await executePlan(ctx, planTakeKept({ repo: ctx.key, headSha, token: ctx.token }, nowIso(ctx)));
 }

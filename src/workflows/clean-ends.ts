@@ -4,8 +4,9 @@
 import { LABEL_AWAITING } from '../core/labels.ts';
 import type { Action } from '../core/actions.ts';
 import { planOwnChecksEnd, type OwnChecksView } from '../core/plan/own-checks-end.ts';
+import { planWithdrawn } from '../core/plan/withdrawn.ts';
 import type { CandidateRow } from '../store/types.ts';
-import type { RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import { storedGate } from './evidence.ts';
 import { changeActionKey, checkIdKey } from '../core/keys.ts';
@@ -50,4 +51,10 @@ export async function dropStaleAwaiting(
       label: LABEL_AWAITING,
     },
   ]);
+}
+
+/** A person closed the candidate's pull request: it is withdrawn, and its own checks still running end. */
+export async function withdrawClosed(ctx: RepoContext, c: CandidateRow, by: string): Promise<void> {
+  const ownChecks = await readOwnChecks(ctx, c);
+  await executePlan(ctx, planWithdrawn({ repo: ctx.key, candidate: c, by, ownChecks }, nowIso(ctx)));
 }

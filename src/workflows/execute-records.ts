@@ -23,6 +23,8 @@ const RECORD_KINDS = [
   'settle-slot',
   'settle-deep',
   'put-readings',
+  'put-patch',
+  'keep-check',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -91,5 +93,12 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
       await store.putReadings(action.readings.map((r) => ({ repo: ctx.key, change, portfolio, ...r })));
       return { readings: action.readings.length };
     }
+    case 'put-patch':
+      // The patch itself is not the answer: it is stored once, in its own row.
+      await store.putPatch({ repo: ctx.key, ...action.patch });
+      return { stored: action.patch.headSha };
+    case 'keep-check':
+      await store.keepCheckEvent(ctx.key, action.headSha, action.at);
+      return { kept: action.headSha };
   }
 }

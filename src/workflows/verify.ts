@@ -1,8 +1,6 @@
 // Verifying one candidate: gate evidence from its head's checks, then (once every required
 // check has concluded) the acceptance check, each shown as Arbiter's own check run. It says
 // whether the candidate settled; the job's driver (flow.ts) then runs its group's selection step.
-import type { CandidateState } from '../core/types.ts';
-import { gateTitle, renderGateTable } from '../core/render/check-text.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow } from '../store/types.ts';
 import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
@@ -12,16 +10,13 @@ import { OPEN_STATES } from '../core/types.ts';
 import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
 import { executePlan } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
+import { gateConcluded, planAcceptance, planGate, planSettle } from '../core/plan/verify.ts';
 import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './model.ts';
 import { selectStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
 import { acceptanceKey, gateInProgressKey } from '../core/keys.ts';
-
-/** States a settled gate moves between (a re-run can turn either into the other). */
-const SETTLED: ReadonlySet<CandidateState> = new Set(['verified', 'unpromotable']);
 
 /** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
 export interface Verified {
@@ -79,25 +74,13 @@ export async function verifyCandidate(
     rules.required,
     await headBlockers(ctx, candidate),
   );
-  await store.putEvidence(ctx.key, pr, candidate.headSha, 'gate', gate);
-  // The gate check is written once a required check concluded while others still run (its first
-  // table), then each time its concluded content changes: one write per state, not one per check
-  // event. While nothing has concluded it says nothing GitHub's own list of checks does not.
-  const inProgressShown = gateInProgressKey(ctx.key, pr, candidate.headSha);
-  const concluded = gate.required.some((r) => r.outcome === 'pass' || r.outcome === 'fail');
-  if (gate.settled || (concluded && (await store.getAppliedAction(inProgressShown)) === null))
-    await executePlan(ctx, [
-      checkAction(ctx.key, {
-        pr,
-        headSha: candidate.headSha,
-        name: 'Arbiter / gate',
-        status: gate.settled ? 'completed' : 'in_progress',
-        conclusion: gate.settled ? (gate.promotable ? 'success' : 'failure') : undefined,
-        title: gateTitle(gate),
-        summary: renderGateTable(gate),
-      }),
-    ]);
-  if (!gate.settled && concluded) await store.recordAppliedAction(inProgressShown, {}, nowIso(ctx));
+  const head = { repo: ctx.key, change: change.number, pr, headSha: candidate.headSha, token: ctx.token };
+  // The gate check's first table is written once per head: whether it was is read only while it matters.
+  const inProgressShown =
+    !gate.settled &&
+    gateConcluded(gate) &&
+    (await store.getAppliedAction(gateInProgressKey(ctx.key, pr, candidate.headSha))) !== null;
+  await executePlan(ctx, planGate({ head, gate, inProgressShown }, nowIso(ctx)));
   // An agent still at work (a [WIP] title), or Actions runs awaiting a maintainer's approval: the
   // candidate says what it waits for, and no acceptance check (no model call) runs on such a head.
   const hold = agentHold({ pr, author: candidate.author, title: state.title, gate });
@@ -136,31 +119,20 @@ export async function verifyCandidate(
     if (!(await claimOnce(ctx, acceptanceKey(ctx.key, pr, candidate.headSha, criteriaHash(change), opts.recheck))))
       return unsettled(next);
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
-    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', {
-      ...acceptance,
-      criteriaHash: criteriaHash(change),
-    });
+    await executePlan(ctx, planAcceptance(head, { ...acceptance, criteriaHash: criteriaHash(change) }, nowIso(ctx)));
   }
   // `(check: NAME)` criteria follow their checks; the candidate waits for those still running.
   const refreshed = await refreshCheckCriteria(ctx, candidate, change, state, acceptance);
-  if (refreshed.evidence !== acceptance)
-    await store.putEvidence(ctx.key, pr, candidate.headSha, 'acceptance', {
-      ...refreshed.evidence,
-      criteriaHash: criteriaHash(change),
-    });
-  if (refreshed.pending.length > 0) return unsettled(next);
-  // A settled head follows its gate: a required check re-run to green makes an unpromotable
-  // candidate verified again, and one that fails on a re-run makes a verified one unpromotable.
-  const settledState: CandidateState = gate.promotable ? 'verified' : 'unpromotable';
-  const follows = candidate.state === 'verifying' || (gate.settled && SETTLED.has(candidate.state));
-  if (follows && candidate.state !== settledState)
-    await store.setCandidateState(ctx.key, pr, settledState, gate.reason);
-  await store.addEvent(
-    ctx.key,
-    'candidate.settled',
-    { pr, headSha: candidate.headSha, promotable: gate.promotable },
-    nowIso(ctx),
+  const stamped = { ...refreshed.evidence, criteriaHash: criteriaHash(change) };
+  const pending = refreshed.pending.length > 0;
+  await executePlan(
+    ctx,
+    planSettle(
+      { head, state: candidate.state, gate, refreshed: refreshed.evidence !== acceptance ? stamped : null, pending },
+      nowIso(ctx),
+    ),
   );
+  if (pending) return unsettled(next);
   return { settled: true, next: [...next, selectStep(candidate.change, candidate.base, pr, group)] };
 }
 

@@ -25,15 +25,12 @@ function listTs(dir: string): string[] {
 
 /** Direct writes still to become action kinds, by file (how many). Shrink only. */
 const NOT_YET_MOVED: Record<string, number> = {
-  'src/handlers/checks.ts': 3,
-  'src/handlers/pull-request.ts': 2,
   'src/handlers/push.ts': 1,
   'src/workflows/acceptance.ts': 2,
   'src/workflows/auto-merge-disable.ts': 1,
   'src/workflows/auto-merge-off.ts': 2,
   'src/workflows/branch-rules.ts': 1,
   'src/workflows/candidate-set-store.ts': 3,
-  'src/workflows/candidates.ts': 7,
   'src/workflows/changes.ts': 1,
   'src/workflows/combine-build.ts': 6,
   'src/workflows/context.ts': 2,
@@ -43,7 +40,7 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/portfolio-wide.ts': 3,
   'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 4,
-  'src/workflows/verify.ts': 7,
+  'src/workflows/verify.ts': 1,
 };
 
 const byFile = (found: string[]): Record<string, number> => {

@@ -44,7 +44,7 @@ describe('planSiblingTimeout', () => {
       headSha: 'abc1234',
       evidence: { of: 'gate', data: { settled: true, promotable: false, timedOut: true } },
     });
-    if (evidence.kind !== 'put-evidence') throw new Error('not evidence');
+    if (evidence.kind !== 'put-evidence' || evidence.evidence.of !== 'gate') throw new Error('not gate evidence');
     expect(evidence.evidence.data.reason).toBe('timed out: required check `e2e` is pending');
     // Observed (the checks did not finish on GitHub), so shadow mode keeps it as before.
     expect(state).toMatchObject({ pr: 12, state: 'unpromotable', reason: 'timed out', observed: true });
