@@ -47,31 +47,13 @@ async function contextFor(deps: Deps, c: { repo: string; change: number }, token
  * leaves it out, neither ranked nor closed). Whether its group's selection runs on this sweep.
  */
 async function siblingTimedOut(ctx: RepoContext, c: CandidateRow): Promise<boolean> {
-  const plan = await planTimeout(ctx, c);
-  if (plan.handsOn === null) return false;
-  if (plan.actions.some((a) => a.kind === 'put-evidence')) {
-    // Its checks would time out on the gate last read: a required check that passed may have left
-    // its read to one that never reported (src/core/plan/check-read.ts), so the head is read once
-    // more, and what GitHub says now settles it or is what times out.
-    // Under the group's stable sweep token, as the sweep's own selection step below: a selection
-    // this runs and that stops part-way is resumed by the next sweep.
-    const round = await ctx.deps.store.currentRound(ctx.key, c.change, c.base, nowIso(ctx));
-    await verifyAndSelect({ ...ctx, token: sweepRoundToken(ctx.key, c.change, c.base, round.number) }, c.pr);
-    const now = await ctx.deps.store.getCandidate(ctx.key, c.pr);
-    if (!now || now.state !== 'verifying' || now.headSha !== c.headSha) return false;
-    const fresh = await planTimeout(ctx, now);
-    if (fresh.handsOn === null) return false;
-    return (await executePlan(ctx, fresh.actions)).applied.includes(fresh.handsOn);
-  }
-  return (await executePlan(ctx, plan.actions)).applied.includes(plan.handsOn);
-}
-
-async function planTimeout(ctx: RepoContext, c: CandidateRow): Promise<ReturnType<typeof planSiblingTimeout>> {
   const stored = GateEvidence.safeParse(await ctx.deps.store.getEvidence(ctx.key, c.pr, c.headSha, 'gate'));
-  return planSiblingTimeout(
+  const plan = planSiblingTimeout(
     { repo: ctx.key, candidate: c, timeout: ctx.config.selection.siblingTimeout, gate: stored.data ?? null },
     nowIso(ctx),
   );
+  if (plan.handsOn === null) return false;
+  return (await executePlan(ctx, plan.actions)).applied.includes(plan.handsOn);
 }
 
 /** A group whose siblings' waiting lists are behind: a sibling settled and only its own was rewritten (select.ts). */

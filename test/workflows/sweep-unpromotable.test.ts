@@ -2,17 +2,14 @@
 // still verifying, that sibling's own settling runs the selection step, so the sweep leaves the
 // group alone and reads nothing from GitHub. Selecting it every minute read the group once a minute
 // for as long as the sibling's CI ran. Once no sibling verifies, the sweep selects it, as before (a
-// selection that failed part-way is resumed). And before it times a head out, the sweep reads it
-// once more: a passed required check may have left its read to one that never reported. The real
-// `runSweep` runs over the fake.
+// selection that failed part-way is resumed). The real `runSweep` runs over the fake.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { ArbiterConfig } from '../../src/config/schema.ts';
 import type { GitHubGateway } from '../../src/github/gateway.ts';
 import { runSweep } from '../../src/workflows/sweep.ts';
 import { openBackend, type OpenedBackend } from '../store/backends.ts';
 import { FakeGitHub } from '../support/fake-github.ts';
-import { configOf, makeWorld, seedGroup, seedSibling, shaOf, type World } from '../support/selection-world.ts';
-import { GateEvidence } from '../../src/core/types.ts';
+import { configOf, makeWorld, seedGroup, seedSibling, type World } from '../support/selection-world.ts';
 
 const rig: { world?: World } = {};
 vi.mock(import('../../src/workflows/context.ts'), async (importOriginal) => ({
@@ -58,43 +55,4 @@ it('reads nothing for a group whose sibling still verifies, and selects it once 
   await runSweep(w.deps);
   expect(groupReads()).toBeGreaterThan(0);
   expect((await w.store.currentRound(key, 42, 'main', 'now')).decision).not.toBeNull();
-});
-
-it('reads a head once more before timing out its checks: a passed required check is shown passed', async () => {
-  const w = makeWorld({
-    store: opened.store,
-    gh: new FakeGitHub(),
-    config: configOf({ gate: { required: ['test', 'lint'] }, selection: { siblingTimeout: 600 } }),
-  });
-  rig.world = w;
-  await opened.truncate();
-  await seedGroup(w, {
-    criteria: [],
-    siblings: [
-      {
-        pr: 100,
-        checks: [
-          { name: 'test', conclusion: 'pending' },
-          { name: 'lint', conclusion: 'pending' },
-        ],
-        acceptance: null,
-      },
-    ],
-  });
-  const key = w.ctx('read').key;
-  // `test` passed, and its event read nothing (it waited for `lint`, which never reports).
-  w.gh.pull(100).checks = [
-    { name: 'test', conclusion: 'success' },
-    { name: 'lint', conclusion: 'pending' },
-  ];
-  w.clock.advance(601_000);
-  await runSweep(w.deps);
-  const gate = GateEvidence.parse(await w.store.getEvidence(key, 100, shaOf(100), 'gate'));
-  expect(gate.timedOut).toBe(true);
-  expect(gate.required.map((r) => [r.name, r.outcome])).toEqual([
-    ['test', 'pass'],
-    ['lint', 'pending'],
-  ]);
-  // Timed out, it left verifying, and its group's selection ran.
-  expect((await w.store.getCandidate(key, 100))?.state).not.toBe('verifying');
 });
