@@ -4,6 +4,7 @@ import { getRepoConfig } from '../config/check.ts';
 import { DELIVERY_QUEUE } from '../deps.ts';
 import { planKeptHead, planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
 import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
+import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import { GitHubError } from '../github/errors.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
@@ -281,16 +282,22 @@ export async function runSweep(deps: Deps): Promise<void> {
   }
   // A timed-out sibling may complete its group; a selection that failed part-way on an earlier
   // sweep is resumed, because each group's sweep token is stable for its round. A group with a
-  // sibling still verifying is left to that sibling: its own settling runs the selection step (and
-  // one that never settles is timed out above). Selecting it every minute read the group from
-  // GitHub each time, for as long as its CI ran (issue 28).
+  // sibling still verifying within `selection.siblingTimeout` is left to that sibling: its own
+  // settling runs the selection step, and the timeout above acts on it otherwise. Selecting it
+  // every minute read the group from GitHub each time, for as long as its CI ran (issue 28). A
+  // sibling past its timeout and still verifying (an agent still composing, whose group is handed
+  // on once) holds nothing: its group is selected every minute again, as before.
   for (const c of await deps.store.listCandidatesInState('unpromotable')) {
     const key = groupId(c.repo, c.change, c.base);
     if (groups.has(key)) continue;
-    const siblings = await deps.store.listCandidates(c.repo, c.change, c.base);
-    if (siblings.some((s) => s.state === 'verifying')) continue;
     const ctx = await contextFor(deps, c, token).catch(() => null);
-    if (ctx) groups.set(key, { c, ctx });
+    if (!ctx) continue;
+    const siblings = await deps.store.listCandidates(c.repo, c.change, c.base);
+    const timeout = ctx.config.selection.siblingTimeout;
+    const settling = (s: CandidateRow) =>
+      s.state === 'verifying' && !composingTimedOut(s.headSeenAt, timeout, now.toISOString());
+    if (siblings.some(settling)) continue;
+    groups.set(key, { c, ctx });
   }
   for (const { c, ctx } of groups.values()) {
     // Taken before the group is read: a sibling that settles meanwhile marks it again.

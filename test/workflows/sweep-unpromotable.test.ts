@@ -2,7 +2,8 @@
 // still verifying, that sibling's own settling runs the selection step, so the sweep leaves the
 // group alone and reads nothing from GitHub. Selecting it every minute read the group once a minute
 // for as long as the sibling's CI ran. Once no sibling verifies, the sweep selects it, as before (a
-// selection that failed part-way is resumed). The real `runSweep` runs over the fake.
+// selection that failed part-way is resumed), and so it does once the verifying sibling is past its
+// timeout (its settling may never come). The real `runSweep` runs over the fake.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { ArbiterConfig } from '../../src/config/schema.ts';
 import type { GitHubGateway } from '../../src/github/gateway.ts';
@@ -55,4 +56,29 @@ it('reads nothing for a group whose sibling still verifies, and selects it once 
   await runSweep(w.deps);
   expect(groupReads()).toBeGreaterThan(0);
   expect((await w.store.currentRound(key, 42, 'main', 'now')).decision).not.toBeNull();
+});
+
+it('selects the group again once the verifying sibling is past its timeout (its settling may never come)', async () => {
+  const w = makeWorld({
+    store: opened.store,
+    gh: new FakeGitHub(),
+    config: configOf({ selection: { siblingTimeout: 600 } }),
+  });
+  rig.world = w;
+  await opened.truncate();
+  await seedGroup(w, {
+    criteria: [],
+    siblings: [{ pr: 100, checks: [{ name: 'test', conclusion: 'failure' }] }, { pr: 101 }],
+  });
+  const key = w.ctx('read').key;
+  // #101's gate settled, but the run judging its acceptance died: it stays verifying, and its gate
+  // is no longer one the timeout acts on.
+  await w.store.setCandidateState(key, 101, 'verifying', 'acceptance running');
+  const groupReads = () => w.gh.reads.filter((r) => r.startsWith('graphql ArbiterGroup')).length;
+  w.clock.advance(60_000);
+  await runSweep(w.deps);
+  expect(groupReads()).toBe(0);
+  w.clock.advance(600_000);
+  await runSweep(w.deps);
+  expect(groupReads()).toBeGreaterThan(0);
 });
