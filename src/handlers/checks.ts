@@ -62,7 +62,10 @@ export async function onCheckEvent(
    * head only if its group is still this one when it runs, so this head is kept meanwhile: the run
    * that verifies the group takes it, and the sweep verifies it should nobody have.
    */
-  const yields = async (heads: string[], laterReads: (check: string | null) => boolean): Promise<boolean> => {
+  const yields = async (
+    heads: string[],
+    laterReads: (check: string | null, subject: string) => boolean,
+  ): Promise<boolean> => {
     if (!subject || !delivery) return false;
     const subjects = [...new Set([subject, ...heads.map((h) => checkSubjectKey(ctx.key, h))])];
     const later = await store.yieldsToLaterDelivery(delivery, subjects, laterReads);
@@ -109,8 +112,12 @@ export async function onCheckEvent(
   // A small group is verified whole (flow.ts), so a later event on any of its heads covers this one.
   const only = candidates.length === 1 ? candidates[0] : undefined;
   const group = only ? await smallGroupOf(ctx, only.pr) : null;
-  // A check that did not pass settles its gate: it leaves its read only to a delivery that surely
-  // reads (a later one that passed may wait in turn for a check not reported yet).
-  if (await yields(group?.map((s) => s.headSha) ?? [], passed ? step.laterReads : onlyUnnamedRead)) return;
+  // A later delivery that passed may wait in turn for a check not reported yet on its own head. So a
+  // check that did not pass (it settles its gate) leaves its read only to a delivery that surely
+  // reads, and one that passed leaves it to a later one on a sibling's head only if that surely
+  // reads: on its own head the last delivery to read sees every earlier one, on another it may not.
+  const laterReads = (check: string | null, on: string): boolean =>
+    passed && on === subject ? step.laterReads(check) : onlyUnnamedRead(check);
+  if (await yields(group?.map((s) => s.headSha) ?? [], laterReads)) return;
   for (const c of candidates) await verifyOnCheckEvent(ctx, c.pr);
 }

@@ -113,7 +113,7 @@ export function deliveryStore(
     },
     async yieldsToLaterDelivery(id, subjects, reads = () => true) {
       // The later pending deliveries on the subjects, oldest first; this one yields to the first
-      // that reads (`reads`, by the check it names). When there is none, this one is marked as gone
+      // that reads (`reads`, by the check it names and its head). When there is none, this one is marked as gone
       // past (a retry of it then never yields: it may hold claims).
       const res = await db.query(
         `WITH me AS (SELECT id, received_at, evaluated_at FROM deliveries WHERE id = $1)
@@ -124,7 +124,7 @@ export function deliveryStore(
          LIMIT $3`,
         [id, subjects, LATER_LOOKED_AT],
       );
-      const later = parseRows(LaterRow, res.rows, 'delivery').find((d) => reads(d.check_name));
+      const later = parseRows(LaterRow, res.rows, 'delivery').find((d) => reads(d.check_name, d.subject));
       if (later) return later.subject;
       await db.query('UPDATE deliveries SET evaluated_at = now() WHERE id = $1 AND evaluated_at IS NULL', [id]);
       return null;

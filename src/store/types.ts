@@ -131,7 +131,7 @@ export interface Store extends PortfolioStore, DashboardStore {
   yieldsToLaterDelivery(
     id: string,
     subjects: string[],
-    reads?: (check: string | null) => boolean,
+    reads?: (check: string | null, subject: string) => boolean,
   ): Promise<string | null>;
   /**
    * The check a delivery's event concludes as recorded at intake, whether its run went past the

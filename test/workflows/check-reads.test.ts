@@ -226,6 +226,38 @@ describe('check events of required checks that pass while another has not report
     }
   });
 
+  it('the last of a head’s required checks leaves its read to no sibling’s pass that waits in turn', async () => {
+    const world = makeWorld({ store: opened.store, config: REQUIRED });
+    await seedGroup(world, {
+      criteria: [],
+      siblings: [
+        { pr: 100, checks: PENDING, acceptance: null },
+        { pr: 101, checks: PENDING, acceptance: null },
+      ],
+    });
+    // #100's test and lint came and read nothing (coverage had sent nothing yet).
+    world.gh.pull(100).checks = DONE.map((c) => (c.name === 'coverage' ? { ...c, conclusion: 'pending' } : c));
+    const early = [completed(world, 'a:test', 100, 'test'), completed(world, 'b:lint', 100, 'lint')];
+    for (const e of early) {
+      await record(opened, world, [e]);
+      await runJobs(opened, world, [e]);
+    }
+    expect(groupReads(world)).toHaveLength(0);
+    // #100's coverage, the last of its three, then #101's test (its lint and coverage still to come):
+    // both pending at once, #100's job first.
+    world.gh.pull(100).checks = DONE;
+    world.gh.pull(101).checks = DONE.map((c) => (c.name === 'test' ? c : { ...c, conclusion: 'pending' }));
+    const last = completed(world, 'c:coverage', 100, 'coverage');
+    const sibling = completed(world, 'd:test', 101, 'test');
+    await record(opened, world, [last, sibling]);
+    await runJobs(opened, world, [last]);
+    // #100 read and settled at once, not left to #101's test, which waits for #101's lint.
+    expect(groupReads(world)).toHaveLength(1);
+    expect((await opened.store.getCandidate(world.ctx('x').key, 100))?.state).not.toBe('verifying');
+    await runJobs(opened, world, [sibling]);
+    expect(groupReads(world)).toHaveLength(1);
+  });
+
   it('a failure reads at once, though others have not reported, and leaves its read to no later pass', async () => {
     const world = await group();
     world.gh.pull(100).checks = DONE.map((c) =>
