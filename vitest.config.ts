@@ -80,8 +80,11 @@ export default defineConfig({
     pool: 'forks',
     sequence: { sequencer: HeavyFirst },
     fileParallelism: true,
-    // Two files at once on 2 cores: three were slower (measured 2026-12-04, a fresh clone's .ci/run).
-    maxWorkers: 2,
+    // Four files at once on 2 cores. A file of stories spends much of its time waiting (for the app
+    // it started, the emulator, PostgreSQL's commits), not computing: two whole runs of `.ci/run`
+    // side by side on 2 cores took 882 and 898 s of vitest each, as long as one alone (820 to 880 s;
+    // measured 2026-12-05, stories on PostgreSQL). With PGlite stories, three were slower than two.
+    maxWorkers: 4,
     projects: [
       {
         test: {
