@@ -281,32 +281,21 @@ export const siblingTimeoutKey = (
 /** The key of one action of a plan on explore `portfolio` of a Change (`p2/request/7-2-1`, `p2/slot/7-2-1/fill/21`). */
 export const portfolioActionKey = (repo: string, change: number, portfolio: number, ...path: Part[]): string =>
   changeActionKey(repo, change, `p${portfolio}`, ...path);
+/** One store record of a run of `step` on `pr`'s head at `at` (`<step>/12@abc/<at>/<token>/<what>`). */
+const headRunKey =
+  (step: 'verify' | 'recorded') =>
+  (repo: string, change: number, pr: number, headSha: string, at: string, token: string, what: string): string =>
+    changeActionKey(repo, change, step, `${pr}@${headSha}`, at, token, what);
 /**
  * The key of one store record of a run verifying `pr`'s head at `at` (`verify/12@abc/<at>/<token>/gate:<digest>`):
  * each run and time records again, so a gate that returns to an earlier content is stored again.
  */
-export const verifyActionKey = (
-  repo: string,
-  change: number,
-  pr: number,
-  headSha: string,
-  at: string,
-  token: string,
-  what: string,
-): string => changeActionKey(repo, change, 'verify', `${pr}@${headSha}`, at, token, what);
+export const verifyActionKey = headRunKey('verify');
 /**
  * The key of one store record of a run recording `pr`'s head as a candidate at `at`
  * (`recorded/12@abc/<at>/<token>/candidate`): each run and time records again, as its write did.
  */
-export const recordingActionKey = (
-  repo: string,
-  change: number,
-  pr: number,
-  headSha: string,
-  at: string,
-  token: string,
-  what: string,
-): string => changeActionKey(repo, change, 'recorded', `${pr}@${headSha}`, at, token, what);
+export const recordingActionKey = headRunKey('recorded');
 /**
  * The key of one action of a person's closure withdrawing `pr`'s head at `at` (`withdrawn/12@abc/<at>/state`):
  * a candidate reopened and closed again is withdrawn again.
