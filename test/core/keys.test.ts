@@ -104,6 +104,14 @@ describe('key builders', () => {
       `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
     ],
     [keys.checkCreateKey(REPO, SHA, 'Arbiter / gate'), `check-create:acme/widgets:${SHA}:Arbiter / gate`],
+    [
+      keys.verifyActionKey(REPO, 7, 12, 'abc', 'T', 'delivery:d1', 'gate'),
+      'acme/widgets#7/verify/12@abc/T/delivery:d1/gate',
+    ],
+    [
+      keys.recordingActionKey(REPO, 7, 12, 'abc', 'T', 'delivery:d1', 'candidate'),
+      'acme/widgets#7/recorded/12@abc/T/delivery:d1/candidate',
+    ],
     [keys.rerunActionKey('acme/widgets#7/p1/rerun/31/r2'), 'acme/widgets#7/p1/rerun/31/r2/run'],
     [
       keys.checkWriteKey(REPO, SHA, 'Arbiter / gate', '0a1b2c3d'),
