@@ -81,6 +81,23 @@ function commentCounts(t: Transcript): Map<string, number> {
   return counts;
 }
 
+/**
+ * Successful merge requests (REST merge, auto-merge, the merge queue) by request and pull request. A
+ * GraphQL mutation's path is the endpoint's, the same for every pull request: its number comes from
+ * the emulator's summary of the write (`auto-merge #7`). A fixture may ask twice for one pull request
+ * (auto-merge enabled again after GitHub turned it off), so a run is held to its fault-free run.
+ */
+function mergeRequests(t: Transcript): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const w of t.writes) {
+    const merge = w.route === MERGE_ROUTE || (w.operation !== null && MERGE_OPERATIONS.test(w.operation));
+    if (!merge || w.status >= 300) continue;
+    const key = [w.path, w.operation, /#\d+/.exec(w.summary)?.[0]].filter(Boolean).join(' ');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 export function violations(scenario: Scenario, baseline: Transcript, run: Transcript): string[] {
   const found: string[] = [];
   for (const n of untrustedCandidates(scenario, baseline))
@@ -96,14 +113,11 @@ export function violations(scenario: Scenario, baseline: Transcript, run: Transc
   for (const [change, prs] of mergedPerChange)
     if (prs.length > Math.max(1, baselineMerged.get(change) ?? 0))
       found.push(`Change #${change} had ${prs.length} merges (${prs.map((p) => `#${p}`).join(', ')})`);
-  const mergeWrites = new Map<string, number>();
-  for (const w of run.writes) {
-    const merge = w.route === MERGE_ROUTE || (w.operation !== null && MERGE_OPERATIONS.test(w.operation));
-    if (!merge || w.status >= 300) continue;
-    const key = `${w.path} ${w.operation ?? ''}`;
-    mergeWrites.set(key, (mergeWrites.get(key) ?? 0) + 1);
+  const asked = mergeRequests(baseline);
+  for (const [key, n] of mergeRequests(run)) {
+    const allowed = Math.max(1, asked.get(key) ?? 0);
+    if (n > allowed) found.push(`merge request ${key} succeeded ${n} times (the fault-free run: ${allowed})`);
   }
-  for (const [key, n] of mergeWrites) if (n > 1) found.push(`merge request ${key.trim()} succeeded ${n} times`);
 
   const before = commentCounts(baseline);
   for (const [key, n] of commentCounts(run)) {

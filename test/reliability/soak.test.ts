@@ -98,4 +98,29 @@ describe('the soak invariants', () => {
     expect(found.some((f) => f.startsWith('comment on #7 written 2 times'))).toBe(true);
     expect(found.some((f) => f.startsWith('outcome differs on #21'))).toBe(true);
   });
+
+  it('count merge requests per pull request, against the fault-free run', async () => {
+    const scenario = await loadScenarioFile(FIXTURES[1]);
+    const write = (seq: number, pr: number) => ({
+      seq,
+      at: seq,
+      method: 'POST',
+      route: '/graphql',
+      path: '/api/graphql',
+      operation: 'enablePullRequestAutoMerge',
+      status: 200,
+      summary: `auto-merge #${pr}`,
+    });
+    const empty = { prs: {}, issues: {}, dispatches: [], restarts: [] };
+    // Auto-merge on two pull requests: one request each, though both go to the one GraphQL path.
+    const two: Transcript = { ...empty, writes: [write(1, 21), write(2, 22)] };
+    expect(violations(scenario, two, two)).toEqual([]);
+    // The same pull request twice: a violation, unless the fault-free run asked twice as well (auto-merge
+    // enabled again after GitHub turned it off).
+    const again: Transcript = { ...empty, writes: [write(1, 21), write(2, 21)] };
+    expect(violations(scenario, two, again)).toEqual([
+      'merge request /api/graphql enablePullRequestAutoMerge #21 succeeded 2 times (the fault-free run: 1)',
+    ]);
+    expect(violations(scenario, again, again)).toEqual([]);
+  });
 });
