@@ -220,10 +220,17 @@ async function apply(
         return result;
       });
     case 'auto-merge':
-      return withRetry(ctx, 'auto-merge', async () => {
+      return withRetry(ctx, 'auto-merge', async (attempt) => {
         const pull = await gh.pullState(action.pr);
         if (pull.headSha !== action.sha) return { ok: false, status: 409, message: 'head moved' } satisfies MergeResult;
         if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
+        if (attempt > 1 || resumed) {
+          // A lost answer: GitHub may hold the request already (found by the soak: a replica killed
+          // right after its enqueue, and the retry queued the pull request a second time).
+          const held = (await gh.readGroup([action.pr])).get(action.pr);
+          if (action.queue ? held?.merge?.inMergeQueue : held?.autoMergeBy)
+            return { ok: true, sha: null, queued: true } satisfies MergeResult;
+        }
         try {
           await gh.enableAutoMerge(pull.nodeId, action.sha, action.method, action.queue);
         } catch (error) {
