@@ -266,18 +266,15 @@ export const markerKey = (name: string, ...parts: Part[]): string => [name, ...p
  */
 export const rejectionActionKey = (repo: string, change: number, pr: number, headSha: string, what: string): string =>
   changeActionKey(repo, change, 'reject', `${pr}@${headSha}`, what);
+type HeadStepArgs = [repo: string, change: number, pr: number, headSha: string, at: string, what: string];
+/** One action of a step on `pr`'s head at `at` (`<step>/12@abc/<at>/<what>`). */
+const headStepKey = (step: string, ...[repo, change, pr, headSha, at, what]: HeadStepArgs): string =>
+  changeActionKey(repo, change, step, `${pr}@${headSha}`, at, what);
 /**
  * The key of one action of the sweep's time-out of `pr`'s head at `at` (`timeout/12@abc/<at>/state`):
  * a head that verifies again and times out again is timed out again, by a later sweep.
  */
-export const siblingTimeoutKey = (
-  repo: string,
-  change: number,
-  pr: number,
-  headSha: string,
-  at: string,
-  what: string,
-): string => changeActionKey(repo, change, 'timeout', `${pr}@${headSha}`, at, what);
+export const siblingTimeoutKey = (...args: HeadStepArgs): string => headStepKey('timeout', ...args);
 /** The key of one action of a plan on explore `portfolio` of a Change (`p2/request/7-2-1`, `p2/slot/7-2-1/fill/21`). */
 export const portfolioActionKey = (repo: string, change: number, portfolio: number, ...path: Part[]): string =>
   changeActionKey(repo, change, `p${portfolio}`, ...path);
@@ -300,14 +297,7 @@ export const recordingActionKey = headRunKey('recorded');
  * The key of one action of a person's closure withdrawing `pr`'s head at `at` (`withdrawn/12@abc/<at>/state`):
  * a candidate reopened and closed again is withdrawn again.
  */
-export const withdrawalActionKey = (
-  repo: string,
-  change: number,
-  pr: number,
-  headSha: string,
-  at: string,
-  what: string,
-): string => changeActionKey(repo, change, 'withdrawn', `${pr}@${headSha}`, at, what);
+export const withdrawalActionKey = (...args: HeadStepArgs): string => headStepKey('withdrawn', ...args);
 /** One run's keeping or taking (`what`) of the check events on a head at `at`: each event keeps its own. */
 export const keptCheckKey = (repo: string, headSha: string, at: string, token: string, what: string): string =>
   `${N.keptCheck}${repo}@${headSha}/${at}/${token}/${what}`;
