@@ -259,10 +259,7 @@ export class AppProcess implements AppHost {
         const again = await fetch(`${this.baseUrl}${path}`, init).catch(() => null);
         if (again) return again;
       }
-      throw new ScenarioRunError(
-        `could not reach Arbiter at ${path}: ${e instanceof Error ? e.message : String(e)}`,
-        this.stderrTail(),
-      );
+      throw new ScenarioRunError(`could not reach Arbiter at ${path}: ${describeFetchError(e)}`, this.stderrTail());
     }
   }
 
@@ -311,4 +308,15 @@ export class AppProcess implements AppHost {
     });
     return { status: res.status, text: await res.text() };
   }
+}
+
+/** A failed fetch's message with its cause (undici says only "fetch failed"; the cause says why). */
+function describeFetchError(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause: unknown = e.cause;
+  if (cause instanceof Error) {
+    const code = 'code' in cause && typeof cause.code === 'string' ? ` ${cause.code}` : '';
+    return `${e.message} (${cause.message}${code})`;
+  }
+  return e.message;
 }
