@@ -6,7 +6,7 @@ import type { ApplicationFunction, Probot } from 'probot';
 import { z } from 'zod';
 import type { Clock } from './clock.ts';
 import { intakeCheckName, intakeSubject } from './core/check-subject.ts';
-import type { Deps } from './deps.ts';
+import { SWEEP_QUEUE, type Deps } from './deps.ts';
 import { handleDelivery } from './handlers/index.ts';
 import { healthHandler, pathOf } from './health.ts';
 import { verifyWebhookSignature } from './webhook-signature.ts';
@@ -29,7 +29,7 @@ import {
   sendRecovery,
   type RunRecovery,
 } from './jobs/recovery-job.ts';
-import { scheduleSweep, SWEEP_QUEUE, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
+import { scheduleSweep, sweepJob, type RunSweep } from './jobs/sweep-job.ts';
 import { InstallationBlocks } from './github/rate-limit.ts';
 import { GitHubAppHooks } from './github/gateway.ts';
 import type { LlmClient } from './llm/types.ts';

@@ -23,6 +23,9 @@ export type JobState = 'pending' | 'active' | 'over' | 'missing';
 /** The queue of webhook deliveries' jobs (src/jobs/delivery-job.ts); the sweep asks after a delivery's job in it. */
 export const DELIVERY_QUEUE = 'delivery';
 
+/** The sweep's queue (src/jobs/sweep-job.ts): its minute schedule, and a sweep sent for the end of a rate limit's wait. */
+export const SWEEP_QUEUE = 'sweep';
+
 export interface JobQueue {
   send(name: string, data: Record<string, unknown>, opts?: JobOptions): Promise<string | null>;
   /** The state of the job sent once under `key` (`sendOnce`). */

@@ -46,7 +46,7 @@ async function buildTemplate(): Promise<string | null> {
     const { createStore } = await import('../../src/store/store.ts');
     const { createQueue } = await import('../../src/jobs/queue.ts');
     const { DELIVERY_QUEUE } = await import('../../src/jobs/delivery-job.ts');
-    const { SWEEP_QUEUE } = await import('../../src/jobs/sweep-job.ts');
+    const { SWEEP_QUEUE } = await import('../../src/deps.ts');
     const { default: pino } = await import('pino');
     const store = await createStore({ dataDir: data });
     const queue = await createQueue(store.db, { log: pino({ level: 'silent' }), fast: true });

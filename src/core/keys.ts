@@ -129,6 +129,8 @@ export const sweepToken = (at: string): string => `${N.sweep}${at}`;
 /** The token of a sweep's resumption of one round. */
 export const sweepRoundToken = (repo: string, change: number, base: string, round: number): string =>
   `${N.sweep}${repo}#${change}@${base}/r${round}`;
+/** The one sweep sent for the end of a rate limit's wait (`dueAt`, ISO): its queue job's key. */
+export const sweepAfterLimitKey = (dueAt: string): string => `${N.sweep}after-limit/${dueAt}`;
 export const isSweepToken = (token: string): boolean => token.startsWith(N.sweep);
 export const deliveryToken = (id: string): string => `${N.delivery}${id}`;
 /** The delivery id a token names, or null for a token of another kind. */

@@ -1,9 +1,8 @@
 // The `sweep` job: runs the periodic sweep (sibling timeouts, overdue repairs) once a minute in
 // live mode, as a pg-boss cron schedule, so one replica runs each slot.
-import type { Deps } from '../deps.ts';
+import { SWEEP_QUEUE, type Deps } from '../deps.ts';
 import type { JobHandler, Queue } from './queue.ts';
 
-export const SWEEP_QUEUE = 'sweep';
 export const SWEEP_CRON = '* * * * *';
 
 export type RunSweep = (deps: Deps) => Promise<void>;

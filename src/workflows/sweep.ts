@@ -1,11 +1,12 @@
 // The periodic sweep: settles siblings whose checks never finish after `selection.siblingTimeout`
 // (unpromotable, "timed out"), and sends a Change to the human gate when its repair never came.
 import { getRepoConfig } from '../config/check.ts';
-import { DELIVERY_QUEUE } from '../deps.ts';
+import { DELIVERY_QUEUE, SWEEP_QUEUE } from '../deps.ts';
 import { planKeptHead, planRepairExpired, planResumeFailure } from '../core/plan/sweep.ts';
 import { planSiblingTimeout } from '../core/plan/sibling-timeout.ts';
 import { composingTimedOut } from '../core/plan/agent-hold.ts';
 import { GitHubError } from '../github/errors.ts';
+import { MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitOf } from '../github/rate-limit.ts';
 import { GateEvidence } from '../core/types.ts';
 import type { Deps } from '../deps.ts';
 import type { CandidateRow, RoundRow } from '../store/types.ts';
@@ -27,6 +28,7 @@ import {
   isSweepToken,
   repairExpiredKey,
   resumeFailedKey,
+  sweepAfterLimitKey,
   sweepRoundToken,
   sweepToken,
   waitingStaleKey,
@@ -154,6 +156,24 @@ export async function resumeAbandonedRounds(
   }
 }
 
+/**
+ * A rate limit stopped a step of the sweep: another sweep is sent for the end of GitHub's wait, on
+ * the app's clock, as a delivery job defers itself. The minute schedule would try again anyway; this
+ * one is on time for a wait of a second, and is the only one where the clock moves only as work
+ * comes due (the scenario runner). One job per end of wait, however many steps met the limit.
+ */
+async function sweepAfterLimit(deps: Pick<Deps, 'queue' | 'clock' | 'log'>, error: unknown): Promise<void> {
+  const limit = rateLimitOf(error);
+  if (limit?.retryAfter == null) return;
+  const now = deps.clock.now();
+  const due = new Date(now.getTime() + Math.min(limit.retryAfter, MAX_RATE_LIMIT_WAIT_SECONDS) * 1000);
+  try {
+    await deps.queue.sendOnceAt(SWEEP_QUEUE, {}, sweepAfterLimitKey(due.toISOString()), due, now);
+  } catch (sendError) {
+    deps.log.warn({ err: sendError }, 'sweep: the sweep after a rate limit was not sent; the minute schedule runs it');
+  }
+}
+
 /** How many times the sweep resumes a round whose claimant left it before a person is asked. */
 export const RESUME_BUDGET = 5;
 
@@ -165,6 +185,7 @@ export const RESUME_BUDGET = 5;
 async function resumeFailed(deps: Deps, ctx: RepoContext | null, round: RoundRow, error: unknown): Promise<void> {
   if (error instanceof GitHubError && error.transient) {
     // GitHub's "try later" (5xx, a rate limit, no answer) is not a refusal: it spends no budget.
+    await sweepAfterLimit(deps, error);
     deps.log.warn({ err: error, repo: round.repo, change: round.change }, 'sweep: resuming a round failed for now');
     return;
   }
@@ -312,6 +333,7 @@ export async function runSweep(deps: Deps): Promise<void> {
       );
     } catch (error) {
       if (wasStale) await deps.store.recordAppliedAction(stale, {}, now.toISOString());
+      await sweepAfterLimit(deps, error);
       deps.log.warn(
         { err: error, repo: c.repo, change: c.change },
         'sweep: selection failed; the next sweep resumes it',

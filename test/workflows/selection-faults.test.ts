@@ -97,6 +97,32 @@ describe('selection step faults', () => {
     expect(kinds(await opened.store.listReceipts(KEY, 42))).toContain('HUMAN_GATE');
   });
 
+  it('a resumption a rate limit stopped sends the next sweep for the end of the wait, and spends no budget', async () => {
+    const w = makeWorld({ store: opened.store });
+    await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
+    await opened.store.recordDelivery('dlv-limited', 'check_run', {});
+    w.gh.fail({ match: 'close #12', status: 422 });
+    await expect(selectionStep(w.ctx('delivery:dlv-limited'), 42, 'main')).rejects.toThrow(/422/);
+    await opened.store.failDelivery('dlv-limited', 'handler broke', {
+      repo: KEY,
+      data: {},
+      at: '2026-03-02T09:05:00.000Z',
+    });
+    // The resumption meets GitHub's 429 with retry-after: 30, twice (two replicas' sweeps of one minute).
+    w.gh.fail({ match: 'close #12', status: 429, retryAfter: 30, times: 2 });
+    const resume = () => resumeAbandonedRounds(w.deps, async () => w.ctx('sweep:elsewhere'));
+    await resume();
+    await resume();
+    const due = new Date(w.clock.now().getTime() + 30_000).toISOString();
+    expect(w.queue.sent).toEqual([`sweep sweep:after-limit/${due} at ${due}`]);
+    expect(await opened.store.listUnfinishedRounds(10)).toHaveLength(1);
+    // The sweep at the end of the wait finishes the round.
+    w.clock.set(new Date(due).getTime());
+    await resume();
+    expect(w.gh.pull(12).state).toBe('closed');
+    expect(await opened.store.listUnfinishedRounds(10)).toEqual([]);
+  });
+
   it('the sweep also resumes a round whose claimant job expired on its last attempt (its delivery never marked done)', async () => {
     const w = makeWorld({ store: opened.store });
     await seedGroup(w, { siblings: [{ pr: 12, acceptance: { AC1: 'not_met' } }, { pr: 13 }] });
