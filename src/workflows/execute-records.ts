@@ -1,8 +1,9 @@
 // The executor's store records: actions that write only Arbiter's own store (a candidate's or a
-// Change's state, a round, evidence, an event, a fact in the ledger). Applied once under their
-// keys by executePlan (execute.ts), like every action; kept apart so the executor's GitHub writes
-// read on their own. Kept in shadow mode unless src/core/shadow.ts says otherwise. Two of them, a
-// claim and a budget take, are answered afresh on every run instead (TAKE_KINDS).
+// Change's state, a round, evidence, an event, a fact in the ledger, the Change's one repair).
+// Applied once under their keys by executePlan (execute.ts), like every action; kept apart so the
+// executor's GitHub writes read on their own. Kept in shadow mode unless src/core/shadow.ts says
+// otherwise. Two of them, a claim and a take of model calls, are answered afresh on every run
+// instead (TAKE_KINDS).
 import { z } from 'zod';
 import type { Action, ClaimAnswer } from '../core/actions.ts';
 import { claimKey, repairKey } from '../core/keys.ts';
