@@ -244,6 +244,26 @@ export const Action = z.discriminatedUnion('kind', [
    */
   z.object({ kind: z.literal('keep-check'), ...keyed, headSha: z.string(), at: z.string() }),
   /**
+   * Takes the store key `key` for the run whose token is `holder` (one insert-once row, holding
+   * `{ token, at? }`): the race it decides (one acceptance per head, one dashboard run per minute)
+   * goes to the first run. Never recorded as applied: the executor answers each time who holds it
+   * (ClaimAnswer, by `key`). Kept in shadow mode: a record that decides a race, no PR-state write.
+   */
+  z.object({ kind: z.literal('claim'), ...keyed, holder: z.string(), at: z.string().optional() }),
+  /**
+   * Takes `calls` model calls from the Change's budget and the installation's day (`day`, YYYY-MM-DD)
+   * within `limits`, or nothing: answered each time (true when taken, by `key`), never recorded.
+   * Kept in shadow mode: the acceptance check judges there too.
+   */
+  z.object({
+    kind: z.literal('take-budget'),
+    ...keyed,
+    change: z.number().int(),
+    day: z.string(),
+    calls: z.number().int(),
+    limits: z.object({ perChange: z.number().int(), dailyPerInstallation: z.number().int() }),
+  }),
+  /**
    * Stores the patch and merge base of a head, as GitHub gave them (read once per head sha), for the
    * acceptance check to judge. Kept in shadow mode: it changes nothing on GitHub.
    */
@@ -295,6 +315,18 @@ export const recordAction = (key: string, value: unknown): Extract<Action, { kin
   kind: 'record',
   key,
   value,
+});
+
+/** A `claim` action's answer: this action took the key, its holder held it before (a retry), or another run holds it. */
+export const ClaimAnswer = z.enum(['new', 'mine', 'taken']);
+export type ClaimAnswer = z.infer<typeof ClaimAnswer>;
+
+/** The claim of store key `key` for the run whose token is `holder` (`at`: kept with it, for a claim read by time). */
+export const claimAction = (key: string, holder: string, at?: string): Extract<Action, { kind: 'claim' }> => ({
+  kind: 'claim',
+  key,
+  holder,
+  ...(at === undefined ? {} : { at }),
 });
 
 /**

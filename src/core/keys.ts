@@ -6,7 +6,7 @@
 
 /** The namespaces: the prefix, what the key guards, and who writes it. */
 export const KEY_NAMESPACES = {
-  /** A run's claim of any key (holds its token); written by `claim` in workflows/context.ts. */
+  /** A run's claim of any key (holds its token); a plan's `claim` action, and the executor's own (workflows/execute-records.ts). */
   claim: 'claim:',
   /** The claim of one plan action's key, so one run applies it; workflows/execute.ts. */
   action: 'action:',
@@ -260,6 +260,9 @@ export const groupId = (repo: string, change: number, base: string): string => `
 /** The key of one action of a plan on a Change: its id, then the path that names the action (`late/12@abc/close`). */
 export const changeActionKey = (repo: string, change: number, ...path: Part[]): string =>
   [changeId(repo, change), ...path].join('/');
+/** Names one take of model calls from a Change's budget on `day` (`owner/repo#12/model-budget/2026-03-02`); never stored: each take is answered afresh. */
+export const modelBudgetKey = (repo: string, change: number, day: string): string =>
+  changeActionKey(repo, change, 'model-budget', day);
 /** A comment marker, `name:part:…`: the hidden name of a comment Arbiter finds and edits in place. */
 export const markerKey = (name: string, ...parts: Part[]): string => [name, ...parts].join(':');
 /**

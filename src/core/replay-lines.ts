@@ -99,6 +99,10 @@ function actionWords(a: Action): string {
       return `keep ${a.readings.length} readings of the scoring check (portfolio ${a.portfolio} of #${a.change})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
+    case 'claim':
+      return `claim ${a.key} for ${a.holder}`;
+    case 'take-budget':
+      return `take ${a.calls} model call${a.calls === 1 ? '' : 's'} from the budget of #${a.change} on ${a.day}`;
     case 'dashboard-issue':
       return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
   }

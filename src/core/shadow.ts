@@ -6,7 +6,8 @@ import { PR_STATE_ACTIONS, type Action } from './actions.ts';
 export type Mode = 'live' | 'shadow';
 
 /**
- * What of a plan may run in this mode. Shadow mode keeps comments, check runs and receipts, and
+ * What of a plan may run in this mode. Shadow mode keeps comments, check runs and receipts, the
+ * claims and budget takes that decide a race between runs (records, no PR-state write), and
  * state changes that record what already happened on GitHub; it drops every PR-state write,
  * every dispatch, every claim of the Change's one repair and every decided state change (no
  * candidate leaves its group on a decision that was not carried out).

@@ -10,15 +10,27 @@ import type { PullState } from '../github/group-query.ts';
 import type { CandidateRow, ChangeRow } from '../store/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import { z } from 'zod';
 import { checkAction, type Action } from '../core/actions.ts';
+import { modelBudgetKey, verifyActionKey } from '../core/keys.ts';
 
-/** Takes one model call from the Change's budget and the installation's daily cap. */
+const Taken = z.boolean();
+
+/** Takes one model call from the Change's budget and the installation's daily cap, through the executor. */
 export function budgetTaker(ctx: RepoContext, change: number): () => Promise<boolean> {
-  return () =>
-    ctx.deps.store.takeModelBudget(
-      { installationId: ctx.installationId, repo: ctx.key, change, day: nowIso(ctx).slice(0, 10), calls: 1 },
-      ctx.config.acceptance.budget,
-    );
+  return async () => {
+    const day = nowIso(ctx).slice(0, 10);
+    const { perChange, dailyPerInstallation } = ctx.config.acceptance.budget;
+    const take: Action = {
+      kind: 'take-budget',
+      key: modelBudgetKey(ctx.key, change, day),
+      change,
+      day,
+      calls: 1,
+      limits: { perChange, dailyPerInstallation },
+    };
+    return Taken.safeParse((await executePlan(ctx, [take])).results.get(take.key)).data === true;
+  };
 }
 
 export async function runCandidateAcceptance(
@@ -73,22 +85,38 @@ export async function runCandidateAcceptance(
     llm: ctx.deps.llm,
     takeBudget: budgetTaker(ctx, change.number),
   });
-  await executePlan(ctx, [judgedCheck(ctx, candidate, evidence, criteria)]);
-  await store.addReceipt({
-    kind: 'ACCEPTANCE',
-    repo: ctx.key,
-    change: change.number,
-    round: 0,
-    at: nowIso(ctx),
-    data: {
-      candidate: candidate.pr,
-      headSha: candidate.headSha,
-      status: evidence.status,
-      results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })),
-      modelCalls: evidence.modelCalls,
-      truncated: evidence.truncated,
+  const at = nowIso(ctx);
+  // The check, then the receipt of what was judged: one per run and time, as each run judges anew.
+  await executePlan(ctx, [
+    judgedCheck(ctx, candidate, evidence, criteria),
+    {
+      kind: 'receipt',
+      key: verifyActionKey(
+        ctx.key,
+        change.number,
+        candidate.pr,
+        candidate.headSha,
+        at,
+        ctx.token,
+        'acceptance-receipt',
+      ),
+      receipt: {
+        kind: 'ACCEPTANCE',
+        repo: ctx.key,
+        change: change.number,
+        round: 0,
+        at,
+        data: {
+          candidate: candidate.pr,
+          headSha: candidate.headSha,
+          status: evidence.status,
+          results: evidence.results.map((r) => ({ id: r.id, status: r.status, source: r.source })),
+          modelCalls: evidence.modelCalls,
+          truncated: evidence.truncated,
+        },
+      },
     },
-  });
+  ]);
   return evidence;
 }
 

@@ -1,7 +1,7 @@
 // What a workflow knows about the repository it works on: deps, the gateway, the config, and
-// the token that names this run (the job's delivery id) for claims that must survive retries.
+// the token that names this run (the job's delivery id) for claims that must survive retries
+// (a plan's `claim` action holds it; the executor takes the claim).
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { ArbiterConfig } from '../config/schema.ts';
 import type { Deps } from '../deps.ts';
 import { getRepoConfig } from '../config/check.ts';
@@ -76,29 +76,6 @@ export const deliveryToken = keys.deliveryToken;
 export const deliveryOfToken = keys.deliveryOfToken;
 
 export const nowIso = (ctx: Pick<RepoContext, 'deps'>): string => ctx.deps.clock.now().toISOString();
-
-const Holder = z.object({ token: z.string() });
-
-/**
- * Claims `key` for this run: `new` when this call took it, `mine` when this run (its token) held
- * it before (a retry, or another run under the same token), `taken` when another run holds it.
- * Built on the store's insert-once applied-actions table.
- */
-export async function claim(ctx: RepoContext, key: string): Promise<'new' | 'mine' | 'taken'> {
-  const { result, inserted } = await ctx.deps.store.claimAppliedAction(
-    keys.claimKey(key),
-    { token: ctx.token },
-    nowIso(ctx),
-  );
-  if (inserted) return 'new';
-  const holder = Holder.safeParse(result);
-  return holder.success && holder.data.token === ctx.token ? 'mine' : 'taken';
-}
-
-/** True for the first run to ask for `key` and for any retry of it (same token). */
-export async function claimOnce(ctx: RepoContext, key: string): Promise<boolean> {
-  return (await claim(ctx, key)) !== 'taken';
-}
 
 /**
  * The context of another repository of the same installation (its gateway and its config), under

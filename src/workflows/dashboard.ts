@@ -19,7 +19,8 @@ import { rateLimitOf, type InstallationBlocks } from '../github/rate-limit.ts';
 import type { IssueSnapshot } from '../github/port.ts';
 import type { DashboardRows } from '../store/dashboard-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
-import { executePlan } from './execute.ts';
+import { claimAnswer, executePlan } from './execute.ts';
+import { claimAction } from '../core/actions.ts';
 import { planDashboardWrite } from '../core/plan/dashboard.ts';
 import {
   KEY_NAMESPACES,
@@ -56,7 +57,12 @@ const runKey = (ctx: RepoContext, minute: number): string => dashboardRunKey(ctx
  * opening only until the window ends.
  */
 const OPEN_WINDOW_MS = 10 * MINUTE_MS;
-const Opener = z.object({ token: z.string() });
+
+/** Claims `key` for this run (`at`: kept with it): whether it holds it, taken now or before (a retry). */
+async function holds(ctx: RepoContext, key: string, at?: string): Promise<boolean> {
+  const answer = claimAnswer(await executePlan(ctx, [claimAction(key, ctx.token, at)]), key);
+  return answer === 'new' || answer === 'mine';
+}
 
 /** The refresh job of the first minute boundary after `notBefore`; a second ask for it adds nothing. */
 export async function scheduleDashboard(
@@ -146,11 +152,9 @@ async function refreshUnblocked(ctx: RepoContext, openNone: boolean): Promise<Re
     await scheduleRefresh(ctx, Date.parse(before.data.at) + MINUTE_MS);
     return 'deferred';
   }
-  // A claim, not an action: its one conditional insert decides which run has the minute, and the
-  // next minute's run reads its holder and time (an action's own claim would be another row first).
-  const ran = await store.claimAppliedAction(runKey(ctx, minute), { token: ctx.token, at: nowIso(ctx) }, nowIso(ctx));
-  const holder = Ran.safeParse(ran.result);
-  if (!ran.inserted && !(holder.success && holder.data.token === ctx.token)) {
+  // A claim: its one conditional insert decides which run has the minute (a retry keeps it), and
+  // the next minute's run reads its holder and time.
+  if (!(await holds(ctx, runKey(ctx, minute), nowIso(ctx)))) {
     await scheduleRefresh(ctx, now);
     return 'deferred';
   }
@@ -162,11 +166,8 @@ async function refreshUnblocked(ctx: RepoContext, openNone: boolean): Promise<Re
     if (openNone || !(await store.hasChanges(ctx.key))) return 'off';
     // One run of the window opens it (a retry of that run keeps its token). Another run that finds
     // no issue meets a run still opening it (stalled past its minute): it opens none, and asks
-    // again once the window is over. A claim, not an action: its one conditional insert decides
-    // the race, as the run's claim above does.
-    const claim = await store.claimAppliedAction(dashboardOpenKey(ctx.key, window), { token: ctx.token }, nowIso(ctx));
-    const opener = Opener.safeParse(claim.result);
-    if (!claim.inserted && !(opener.success && opener.data.token === ctx.token)) {
+    // again once the window is over. A claim decides the race, as the run's claim above does.
+    if (!(await holds(ctx, dashboardOpenKey(ctx.key, window)))) {
       await scheduleRefresh(ctx, (window + 1) * OPEN_WINDOW_MS);
       return 'deferred';
     }

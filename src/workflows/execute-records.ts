@@ -1,10 +1,14 @@
 // The executor's store records: actions that write only Arbiter's own store (a candidate's or a
-// Change's state, a round, evidence, an event, a fact in the ledger). Applied once under their
-// keys by executePlan (execute.ts), like every action; kept apart so the executor's GitHub writes
-// read on their own. Kept in shadow mode unless src/core/shadow.ts says otherwise.
-import type { Action } from '../core/actions.ts';
+// Change's state, a round, evidence, an event, a fact in the ledger, the Change's one repair).
+// Applied once under their keys by executePlan (execute.ts), like every action; kept apart so the
+// executor's GitHub writes read on their own. Kept in shadow mode unless src/core/shadow.ts says
+// otherwise. Two of them, a claim and a take of model calls, are answered afresh on every run
+// instead (TAKE_KINDS).
+import { z } from 'zod';
+import type { Action, ClaimAnswer } from '../core/actions.ts';
+import { claimKey, repairKey } from '../core/keys.ts';
 import { recordSet } from './candidate-set-store.ts';
-import type { RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
 
 const RECORD_KINDS = [
   'receipt',
@@ -25,6 +29,9 @@ const RECORD_KINDS = [
   'put-readings',
   'put-patch',
   'keep-check',
+  'claim-repair',
+  'claim',
+  'take-budget',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -32,6 +39,38 @@ export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number]
 const recordKinds: ReadonlySet<string> = new Set(RECORD_KINDS);
 
 export const isRecordAction = (action: Action): action is RecordAction => recordKinds.has(action.kind);
+
+/**
+ * The records that are one conditional write each, whose answer depends on who asks (a claim's
+ * holder) or on what is left (a budget): executePlan applies them every time, never under an
+ * action's claim and never recorded as applied, so a retry asks again.
+ */
+const TAKE_KINDS: ReadonlySet<string> = new Set(['claim', 'take-budget'] satisfies RecordAction['kind'][]);
+
+export const isTakeAction = (action: Action): action is RecordAction => TAKE_KINDS.has(action.kind);
+
+const Holder = z.object({ token: z.string() });
+
+/**
+ * Takes store key `key` for `holder` in one insert-once statement: `new` when this call took it,
+ * `mine` when the same holder took it before (a retry, or another run under the same token), `taken`
+ * when another holds it.
+ */
+async function takeClaim(ctx: RepoContext, key: string, holder: string, at?: string): Promise<ClaimAnswer> {
+  const value = at === undefined ? { token: holder } : { token: holder, at };
+  const { result, inserted } = await ctx.deps.store.claimAppliedAction(key, value, nowIso(ctx));
+  if (inserted) return 'new';
+  const held = Holder.safeParse(result);
+  return held.success && held.data.token === holder ? 'mine' : 'taken';
+}
+
+/** The executor's own claim of `key` for this run (an action's, a check's creation, the repair), under `claim:`. */
+export const claimForRun = (ctx: RepoContext, key: string): Promise<ClaimAnswer> =>
+  takeClaim(ctx, claimKey(key), ctx.token);
+
+/** True for the first run to claim `key` and for any retry of it (same token). */
+export const claimOnceForRun = async (ctx: RepoContext, key: string): Promise<boolean> =>
+  (await claimForRun(ctx, key)) !== 'taken';
 
 /** Applies one store record; what it returns is recorded as the action's answer. */
 export async function applyRecord(ctx: RepoContext, action: RecordAction): Promise<unknown> {
@@ -100,5 +139,23 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
     case 'keep-check':
       await store.keepCheckEvent(ctx.key, action.headSha, action.at);
       return { kept: action.headSha };
+    case 'claim-repair': {
+      // A retry of the run that took the repair still holds it (claimRepair inserts only once).
+      const mine = await claimOnceForRun(ctx, repairKey(ctx.key, action.change));
+      const granted =
+        mine &&
+        ((await store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) ||
+          (await store.getRepair(ctx.key, action.change))?.pr === action.pr);
+      return { granted };
+    }
+    case 'claim':
+      return takeClaim(ctx, action.key, action.holder, action.at);
+    case 'take-budget': {
+      const { change, day, calls } = action;
+      return store.takeModelBudget(
+        { installationId: ctx.installationId, repo: ctx.key, change, day, calls },
+        action.limits,
+      );
+    }
   }
 }

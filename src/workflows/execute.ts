@@ -2,7 +2,7 @@
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Action, CheckRunContent, GatedPlan } from '../core/actions.ts';
+import { ClaimAnswer, type Action, type CheckRunContent, type GatedPlan } from '../core/actions.ts';
 import { findPlanComments, rememberComment, type PlanComments } from './plan-comments.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
@@ -11,11 +11,11 @@ import { freshRead } from '../github/read-age.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
-import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './context.ts';
+import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
-import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey, repairKey } from '../core/keys.ts';
+import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
-import { applyRecord, isRecordAction } from './execute-records.ts';
+import { applyRecord, claimForRun, claimOnceForRun, isRecordAction, isTakeAction } from './execute-records.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,10 +44,10 @@ async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
   const known = await store.getAppliedActions([contentKey, idKey]);
   if (known.has(contentKey)) return;
   // Two runs writing the same content at once: one writes it, the other has nothing to add.
-  if (!(await claimOnce(ctx, contentKey))) return;
+  if (!(await claimOnceForRun(ctx, contentKey))) return;
   let id = checkIdOf(known.get(idKey));
   if (id === null) {
-    const creator = await claimOnce(ctx, checkCreateKey(ctx.key, check.headSha, check.name));
+    const creator = await claimOnceForRun(ctx, checkCreateKey(ctx.key, check.headSha, check.name));
     id = await ctx.gh.findCheckRun(check.headSha, check.name);
     if (id === null && !creator) {
       // Another run is creating it right now: wait for its id rather than create a second one.
@@ -82,6 +82,9 @@ const Granted = z.object({ granted: z.boolean() });
 /** Whether a plan's `claim-repair` action took the repair (false when it did not run, as in shadow mode). */
 export const repairGranted = (result: ExecutionResult, key: string): boolean =>
   Granted.safeParse(result.results.get(key)).data?.granted === true;
+/** What a plan's `claim` action keyed `key` answered (null: the plan stopped before it, or it was not in it). */
+export const claimAnswer = (result: ExecutionResult, key: string): ClaimAnswer | null =>
+  ClaimAnswer.safeParse(result.results.get(key)).data ?? null;
 
 type Close = Extract<Action, { kind: 'close' }>;
 
@@ -270,15 +273,6 @@ async function apply(
       return { written: true };
     case 'dispatch':
       return withRetry(ctx, 'dispatch', () => gh.dispatch(action.eventType, action.payload));
-    case 'claim-repair': {
-      // A retry of the run that took the repair still holds it (claimRepair inserts only once).
-      const mine = await claimOnce(ctx, repairKey(ctx.key, action.change));
-      const granted =
-        mine &&
-        ((await deps.store.claimRepair(ctx.key, action.change, action.pr, nowIso(ctx))) ||
-          (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
-      return { granted };
-    }
     case 'combine':
       // Several writes, each recorded and looked up on GitHub before it is repeated.
       return buildCombined(ctx, action);
@@ -346,11 +340,16 @@ export async function executePlan(
   // Found at the first comment to write, for it and every later one.
   let comments: PlanComments | null = null;
   // What is recorded already, for the whole plan in one read.
-  const known = await store.getAppliedActions(actions.map((a) => a.key));
+  const known = await store.getAppliedActions(actions.filter((a) => !isTakeAction(a)).map((a) => a.key));
   for (const [index, action] of actions.entries()) {
+    if (isTakeAction(action)) {
+      // One conditional write answered afresh for whoever asks: never claimed or recorded as an action.
+      results.set(action.key, await applyRecord(ctx, action));
+      continue;
+    }
     let result: unknown = known.get(action.key) ?? null;
     if (result === null) {
-      const held = await claim(ctx, actionKey(action.key));
+      const held = await claimForRun(ctx, actionKey(action.key));
       // Claimed before (this run died, or another run under its token is at it): it may have
       // been applied and recorded since the plan was read. Another run's claim is left to it.
       if (held !== 'new') result = await store.getAppliedAction(action.key);

@@ -3,7 +3,9 @@
 // path of one webhook goes one way: handler → flow → verify → select → plan → execute.
 import { OPEN_STATES } from '../core/types.ts';
 import type { CandidateRow } from '../store/types.ts';
-import { otherRepoContext, type RepoContext } from './context.ts';
+import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
+import { executePlan } from './execute.ts';
+import { planTakeKept } from '../core/plan/kept-check.ts';
 import { selectionStep } from './select.ts';
 import { decideSetsOnly } from './set-ship.ts';
 import type { NextStep } from './model.ts';
@@ -80,7 +82,11 @@ export async function verifyOnCheckEvent(ctx: RepoContext, pr: number): Promise<
   if (!first) return;
   const pulls = await ctx.gh.readGroup(group.map((s) => s.pr));
   // Every sibling's head is read now: an event kept on one of them (left to this run) is covered.
-  for (const s of group) await ctx.deps.store.takeKeptCheckEvents(ctx.key, s.headSha);
+  const now = nowIso(ctx);
+  await executePlan(
+    ctx,
+    group.flatMap((s) => planTakeKept({ repo: ctx.key, headSha: s.headSha, token: ctx.token }, now, pr)),
+  );
   // Side by side, and each to its end: a failure of one is thrown once every other has finished,
   // so a retry never runs beside a verification (and its model call) still going.
   const outcomes = await Promise.allSettled(

@@ -7,16 +7,17 @@ import { refreshCheckCriteria, runCandidateAcceptance } from './acceptance.ts';
 import { branchRulesOf } from './branch-rules.ts';
 import { ensurePatch, recordCandidate } from './candidates.ts';
 import { OPEN_STATES } from '../core/types.ts';
-import { claimOnce, nowIso, type RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
 import { criteriaHash, gateFrom, storedAcceptance, storedGate } from './evidence.ts';
-import { executePlan } from './execute.ts';
+import { claimAnswer, executePlan } from './execute.ts';
 import { gateConcluded, planAcceptance, planGate, planSettle } from '../core/plan/verify.ts';
 import { agentHold, planAgentHold, planHoldCleared } from '../core/plan/agent-hold.ts';
 import { shippedOn } from './shipped.ts';
 import type { NextStep } from './model.ts';
 import { selectStep } from './steps.ts';
 import { headBlockers } from './trust.ts';
-import { acceptanceKey, gateInProgressKey } from '../core/keys.ts';
+import { acceptanceKey, claimKey, gateInProgressKey } from '../core/keys.ts';
+import { claimAction } from '../core/actions.ts';
 
 /** Whether the candidate settled, and what the driver runs next (its group's selection step, once settled). */
 export interface Verified {
@@ -115,9 +116,10 @@ export async function verifyCandidate(
     // The acceptance check appears with its result: until every required check has concluded the
     // selection check says the candidate waits for its evidence.
     if (!gate.settled) return unsettled(next);
-    // One run per head sha and criteria judges acceptance; the others leave it to that run.
-    if (!(await claimOnce(ctx, acceptanceKey(ctx.key, pr, candidate.headSha, criteriaHash(change), opts.recheck))))
-      return unsettled(next);
+    // One run per head sha and criteria judges acceptance (and a retry of it); the others leave it to that run.
+    const judging = claimKey(acceptanceKey(ctx.key, pr, candidate.headSha, criteriaHash(change), opts.recheck));
+    const answer = claimAnswer(await executePlan(ctx, [claimAction(judging, ctx.token)]), judging);
+    if (answer !== 'new' && answer !== 'mine') return unsettled(next);
     acceptance = await runCandidateAcceptance(ctx, candidate, change, state);
     await executePlan(ctx, planAcceptance(head, { ...acceptance, criteriaHash: criteriaHash(change) }, nowIso(ctx)));
   }

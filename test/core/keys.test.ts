@@ -27,6 +27,8 @@ describe('key builders', () => {
       keys.factActKey(keys.trustAdoptedKey(REPO, 7), 'event', 'f00d', '2026-01-02T03:04:05.000Z'),
       'trust:adopted:acme/widgets#7/event/f00d/2026-01-02T03:04:05.000Z',
     ],
+    // new in issue 26: a take of model calls from a Change's budget, never stored (workflows/acceptance.ts)
+    [keys.modelBudgetKey(REPO, 7, '2026-01-02'), 'acme/widgets#7/model-budget/2026-01-02'],
     // `claim:${key}` (workflows/context.ts)
     [keys.claimKey('acme/widgets#7/merge'), 'claim:acme/widgets#7/merge'],
     // `action:${action.key}` (workflows/execute.ts)

@@ -21,11 +21,21 @@ export const planKeepCheck = (view: KeptCheckView, now: string): Action[] => [
   },
 ];
 
-/** Takes the head's kept events: this run verifies its candidates, so no later run repeats it. */
-export const planTakeKept = (view: KeptCheckView, now: string): Action[] => [
+/**
+ * Takes the head's kept events: this run verifies its candidates, so no later run repeats it.
+ * `forGroupOf`: the pull request whose small group this run reads whole (workflows/flow.ts), a take
+ * of its own beside the handler's own take of that head in the same run.
+ */
+export const planTakeKept = (view: KeptCheckView, now: string, forGroupOf?: number): Action[] => [
   {
     kind: 'take-kept-checks',
-    key: keptCheckKey(view.repo, view.headSha, now, view.token, 'take'),
+    key: keptCheckKey(
+      view.repo,
+      view.headSha,
+      now,
+      view.token,
+      forGroupOf === undefined ? 'take' : `take-for-${forGroupOf}`,
+    ),
     headSha: view.headSha,
   },
 ];
