@@ -99,9 +99,11 @@ describe('key builders', () => {
     ],
     // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
     [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
+    // new with a check's content written again after it changed back (workflows/execute-checks.ts)
+    [keys.checkShownKey(REPO, SHA, 'Arbiter / gate'), `check-shown:acme/widgets:${SHA}:Arbiter / gate`],
     [
-      keys.checkContentKey(REPO, SHA, 'Arbiter / selection', 'ab12'),
-      `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
+      keys.checkNextKey(REPO, SHA, 'Arbiter / gate', 'first', 'ab12'),
+      `check-next:acme/widgets:${SHA}:Arbiter / gate:first>ab12`,
     ],
     [keys.checkCreateKey(REPO, SHA, 'Arbiter / gate'), `check-create:acme/widgets:${SHA}:Arbiter / gate`],
     [

@@ -1,0 +1,81 @@
+// The executor's check-run writes (executePlan, execute.ts): a write is skipped when the check
+// already shows its content, judged by what was written last, never by whether it was written once.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Action, CheckRunContent } from '../core/actions.ts';
+import { checkCreateKey, checkIdKey, checkNextKey, checkShownKey, isCheckWriteKey } from '../core/keys.ts';
+import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
+import { withRetry } from './retry.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const contentHash = (value: unknown): string =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+
+const CheckId = z.object({ id: z.number() });
+const checkIdOf = (recorded: unknown): number | null => {
+  const parsed = CheckId.safeParse(recorded);
+  return parsed.success ? parsed.data.id : null;
+};
+
+/** What a check shows: the content last written (`hash`) and that write's own mark. */
+const Shown = z.object({ hash: z.string(), mark: z.string() });
+
+type CheckAction = Extract<Action, { kind: 'check-run' }>;
+type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
+
+/**
+ * A check-run action keyed by its content (`checkAction`): its key comes back whenever the content
+ * does, so the executor applies it by what the check shows (writeCheck), not by its key's record.
+ */
+export const writtenByContent = (action: Action): action is CheckAction =>
+  action.kind === 'check-run' && isCheckWriteKey(action.key);
+
+/** The check run's id: the one recorded, found on GitHub, or created by another run right now. */
+async function checkRunId(ctx: RepoContext, check: CheckWrite, recorded: unknown): Promise<number | null> {
+  const idKey = checkIdKey(ctx.key, check.headSha, check.name);
+  let id = checkIdOf(recorded);
+  if (id !== null) return id;
+  const creator = await claimOnce(ctx, checkCreateKey(ctx.key, check.headSha, check.name));
+  id = await ctx.gh.findCheckRun(check.headSha, check.name);
+  if (id === null && !creator) {
+    // Another run is creating it right now: wait for its id rather than create a second one.
+    for (let i = 0; i < 40 && id === null; i++) {
+      await sleep(250);
+      id = checkIdOf(await ctx.deps.store.getAppliedAction(idKey));
+    }
+    if (id === null) id = await ctx.gh.findCheckRun(check.headSha, check.name);
+  }
+  return id;
+}
+
+/**
+ * Creates or updates Arbiter's check run of that name on a head, unless it shows this content
+ * already (the last write's). Each write is claimed over the mark of the write it follows: two runs
+ * writing the same content over the same state write it once, a retry of the run that claimed it
+ * writes it again (the write is a whole replacement), and content that changed and changed back
+ * follows another mark, so it is written again. Creation is claimed so no check is created twice.
+ */
+export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<{ written: boolean }> {
+  const { store } = ctx.deps;
+  const idKey = checkIdKey(ctx.key, check.headSha, check.name);
+  const shownKey = checkShownKey(ctx.key, check.headSha, check.name);
+  const hash = contentHash(check);
+  const known = await store.getAppliedActions([shownKey, idKey]);
+  const shown = Shown.safeParse(known.get(shownKey)).data ?? null;
+  if (shown?.hash === hash) return { written: false };
+  const after = shown?.mark ?? 'first';
+  // Two runs writing the same content over the same state: one writes it, the other has nothing to add.
+  if ((await claim(ctx, checkNextKey(ctx.key, check.headSha, check.name, after, hash))) === 'taken')
+    return { written: false };
+  const existing = await checkRunId(ctx, check, known.get(idKey));
+  const written = await withRetry(ctx, `check ${check.name}`, async (attempt) => {
+    // A creation whose answer was lost may have landed: look before creating again.
+    const target = existing ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
+    return ctx.gh.writeCheckRun({ id: target, sha: check.headSha, ...check });
+  });
+  // Also an id found on GitHub (a creation whose record was lost): whether a check was shown is read from here.
+  if (!known.has(idKey)) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
+  await store.putAppliedAction(shownKey, { hash, mark: contentHash([after, hash]) }, nowIso(ctx));
+  return { written: true };
+}
