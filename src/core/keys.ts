@@ -46,7 +46,7 @@ export const KEY_NAMESPACES = {
   combined: 'combined:',
   /** The id of the check run Arbiter wrote for a head and name; workflows/execute-checks.ts. */
   checkId: 'check-id:',
-  /** A check run's content written at any time: rows of earlier releases, no longer written or read. */
+  /** A check run's content written once, so a decision's write is never repeated; workflows/execute-checks.ts. */
   checkContent: 'check-content:',
   /** What a head's check of a name shows: the content last written and that write's mark (replaced); workflows/execute-checks.ts. */
   checkShown: 'check-shown:',
@@ -148,6 +148,8 @@ export const combinedRecordKey = (repo: string, change: number): string => `${N.
 export const combinedMarker = (change: number): string => `${N.combined}${change}`;
 export const checkIdKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkId}${repo}:${headSha}:${name}`;
+export const checkContentKey = (repo: string, headSha: string, name: string, hash: string): string =>
+  `${N.checkContent}${repo}:${headSha}:${name}:${hash}`;
 export const checkShownKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkShown}${repo}:${headSha}:${name}`;
 /** Writing content `hash` over the write marked `after` (or `first` on a check never written). */

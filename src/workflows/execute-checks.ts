@@ -1,10 +1,17 @@
-// The executor's check-run writes (executePlan, execute.ts): a write is skipped when the check
-// already shows its content, judged by what was written last, never by whether it was written once.
+// The executor's check-run writes (executePlan, execute.ts). A check written by its content is
+// skipped while the check shows that content (the last write's), not because it was shown once.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Action, CheckRunContent } from '../core/actions.ts';
-import { checkCreateKey, checkIdKey, checkNextKey, checkShownKey, isCheckWriteKey } from '../core/keys.ts';
-import { claim, claimOnce, nowIso, type RepoContext } from './context.ts';
+import type { Action } from '../core/actions.ts';
+import {
+  checkContentKey,
+  checkCreateKey,
+  checkIdKey,
+  checkNextKey,
+  checkShownKey,
+  isCheckWriteKey,
+} from '../core/keys.ts';
+import { claimOnce, nowIso, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,9 +27,9 @@ const checkIdOf = (recorded: unknown): number | null => {
 
 /** What a check shows: the content last written (`hash`) and that write's own mark. */
 const Shown = z.object({ hash: z.string(), mark: z.string() });
+type Shown = z.infer<typeof Shown>;
 
 type CheckAction = Extract<Action, { kind: 'check-run' }>;
-type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
 
 /**
  * A check-run action keyed by its content (`checkAction`): its key comes back whenever the content
@@ -32,7 +39,7 @@ export const writtenByContent = (action: Action): action is CheckAction =>
   action.kind === 'check-run' && isCheckWriteKey(action.key);
 
 /** The check run's id: the one recorded, found on GitHub, or created by another run right now. */
-async function checkRunId(ctx: RepoContext, check: CheckWrite, recorded: unknown): Promise<number | null> {
+async function checkRunId(ctx: RepoContext, check: CheckAction, recorded: unknown): Promise<number | null> {
   const idKey = checkIdKey(ctx.key, check.headSha, check.name);
   let id = checkIdOf(recorded);
   if (id !== null) return id;
@@ -50,23 +57,33 @@ async function checkRunId(ctx: RepoContext, check: CheckWrite, recorded: unknown
 }
 
 /**
- * Creates or updates Arbiter's check run of that name on a head, unless it shows this content
- * already (the last write's). Each write is claimed over the mark of the write it follows: two runs
- * writing the same content over the same state write it once, a retry of the run that claimed it
- * writes it again (the write is a whole replacement), and content that changed and changed back
- * follows another mark, so it is written again. Creation is claimed so no check is created twice.
+ * Whether this write may go ahead, claimed so two runs never make the same write. A `checkAction`'s
+ * (`byContent`) is claimed over the mark of the write the check shows: the same content over the
+ * same state is written once, and content that changed and changed back follows another mark, so
+ * it is written again. A decision's write (its key is in its content) is written once ever, so a
+ * redelivered old decision never covers a later one.
  */
-export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<{ written: boolean }> {
+async function mayWrite(ctx: RepoContext, check: CheckAction, hash: string, shown: Shown | null): Promise<boolean> {
+  const { headSha, name } = check;
+  if (!writtenByContent(check)) return claimOnce(ctx, checkContentKey(ctx.key, headSha, name, hash));
+  if (shown?.hash === hash) return false;
+  return claimOnce(ctx, checkNextKey(ctx.key, headSha, name, shown?.mark ?? 'first', hash));
+}
+
+/**
+ * Creates or updates Arbiter's check run of that name on a head, unless `mayWrite` says it shows
+ * that content already. A retry of the run that claimed a write writes it again (it cannot tell
+ * whether it landed; the write is a whole replacement). Creation is claimed so no check is created twice.
+ */
+export async function writeCheck(ctx: RepoContext, check: CheckAction): Promise<{ written: boolean }> {
   const { store } = ctx.deps;
   const idKey = checkIdKey(ctx.key, check.headSha, check.name);
   const shownKey = checkShownKey(ctx.key, check.headSha, check.name);
   const hash = contentHash(check);
-  const known = await store.getAppliedActions([shownKey, idKey]);
+  const contentKey = checkContentKey(ctx.key, check.headSha, check.name, hash);
+  const known = await store.getAppliedActions([contentKey, shownKey, idKey]);
   const shown = Shown.safeParse(known.get(shownKey)).data ?? null;
-  if (shown?.hash === hash) return { written: false };
-  const after = shown?.mark ?? 'first';
-  // Two runs writing the same content over the same state: one writes it, the other has nothing to add.
-  if ((await claim(ctx, checkNextKey(ctx.key, check.headSha, check.name, after, hash))) === 'taken')
+  if ((!writtenByContent(check) && known.has(contentKey)) || !(await mayWrite(ctx, check, hash, shown)))
     return { written: false };
   const existing = await checkRunId(ctx, check, known.get(idKey));
   const written = await withRetry(ctx, `check ${check.name}`, async (attempt) => {
@@ -76,6 +93,8 @@ export async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<{
   });
   // Also an id found on GitHub (a creation whose record was lost): whether a check was shown is read from here.
   if (!known.has(idKey)) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
-  await store.putAppliedAction(shownKey, { hash, mark: contentHash([after, hash]) }, nowIso(ctx));
+  await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
+  const mark = contentHash([shown?.mark ?? 'first', hash]);
+  await store.putAppliedAction(shownKey, { hash, mark }, nowIso(ctx));
   return { written: true };
 }

@@ -99,6 +99,10 @@ describe('key builders', () => {
     ],
     // `check-id:${ctx.key}:${check.headSha}:${check.name}` and its siblings (workflows/execute.ts)
     [keys.checkIdKey(REPO, SHA, 'Arbiter / selection'), `check-id:acme/widgets:${SHA}:Arbiter / selection`],
+    [
+      keys.checkContentKey(REPO, SHA, 'Arbiter / selection', 'ab12'),
+      `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
+    ],
     // new with a check's content written again after it changed back (workflows/execute-checks.ts)
     [keys.checkShownKey(REPO, SHA, 'Arbiter / gate'), `check-shown:acme/widgets:${SHA}:Arbiter / gate`],
     [
