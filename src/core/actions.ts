@@ -345,8 +345,8 @@ export type CheckRunAction = Extract<Action, { kind: 'check-run' }>;
 
 /**
  * A check run written on its own (a waiting list, a gate in progress, a refusal), as an action the
- * executor applies: keyed by its content, so the same content on the same head is written once and
- * new content is a new write.
+ * executor applies: keyed by its content, and skipped while the check shows that content already,
+ * so the same content twice in a row is written once and content that came back is written again.
  */
 export function checkAction(repo: string, check: Omit<CheckRunAction, 'kind' | 'key'>): CheckRunAction {
   return { kind: 'check-run', key: checkWriteKey(repo, check.headSha, check.name, digest(check)), ...check };

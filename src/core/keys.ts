@@ -44,11 +44,15 @@ export const KEY_NAMESPACES = {
   acceptance: 'acceptance:',
   /** The record of a combined candidate built for a Change (and its comment marker); workflows/combine.ts, core/combine.ts. */
   combined: 'combined:',
-  /** The id of the check run Arbiter wrote for a head and name; workflows/execute.ts. */
+  /** The id of the check run Arbiter wrote for a head and name; workflows/execute-checks.ts. */
   checkId: 'check-id:',
-  /** A check run's content already written; workflows/execute.ts. */
+  /** A check run's content written once, so a decision's write is never repeated; workflows/execute-checks.ts. */
   checkContent: 'check-content:',
-  /** The one run that creates a check run for a head and name; workflows/execute.ts. */
+  /** What a head's check of a name shows: the content last written and that write's mark (replaced); workflows/execute-checks.ts. */
+  checkShown: 'check-shown:',
+  /** The one run that writes a content over the check's shown mark; workflows/execute-checks.ts. */
+  checkNext: 'check-next:',
+  /** The one run that creates a check run for a head and name; workflows/execute-checks.ts. */
   checkCreate: 'check-create:',
   /** A check run planned on its own (a waiting list, a gate in progress), by its content; core/actions.ts `checkAction`. */
   checkWrite: 'check-write:',
@@ -148,13 +152,23 @@ export const checkIdKey = (repo: string, headSha: string, name: string): string 
   `${N.checkId}${repo}:${headSha}:${name}`;
 export const checkContentKey = (repo: string, headSha: string, name: string, hash: string): string =>
   `${N.checkContent}${repo}:${headSha}:${name}:${hash}`;
+export const checkShownKey = (repo: string, headSha: string, name: string): string =>
+  `${N.checkShown}${repo}:${headSha}:${name}`;
+/** Writing content `hash` over the write marked `after` (or `first` on a check never written). */
+export const checkNextKey = (repo: string, headSha: string, name: string, after: string, hash: string): string =>
+  `${N.checkNext}${repo}:${headSha}:${name}:${after}>${hash}`;
 export const checkCreateKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkCreate}${repo}:${headSha}:${name}`;
 /** The re-run action of a portfolio's request for another reading (the request itself is keyed `requestKey`). */
 export const rerunActionKey = (requestKey: string): string => `${requestKey}/run`;
-/** A check run's write as a plan action: the same content on the same head is one action. */
+/**
+ * A check run's write as a plan action, named by its content. The executor skips it by what the
+ * check shows when it runs, not by this key: content that changed and changed back is written again.
+ */
 export const checkWriteKey = (repo: string, headSha: string, name: string, digest: string): string =>
   `${N.checkWrite}${repo}:${headSha}:${name}:${digest}`;
+/** Whether a plan action's key is a `checkWriteKey`. */
+export const isCheckWriteKey = (key: string): boolean => key.startsWith(N.checkWrite);
 /** Try `n` (from 1) of the merge action keyed `actionKey`. */
 export const mergeRetryKey = (actionKey: string, n: number): string => `${N.mergeRetry}${actionKey}:${n}`;
 export const branchRulesKey = (repo: string, branch: string, window: number): string =>

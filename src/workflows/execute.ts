@@ -1,8 +1,7 @@
 // The executor: applies each planned action once. An action whose key is recorded in the store
 // is skipped; before retrying a write whose answer was lost, GitHub is asked whether it landed.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ClaimAnswer, type Action, type CheckRunContent, type GatedPlan } from '../core/actions.ts';
+import { ClaimAnswer, type Action, type GatedPlan } from '../core/actions.ts';
 import { findPlanComments, rememberComment, type PlanComments } from './plan-comments.ts';
 import { GitHubError, lockedConversation } from '../github/errors.ts';
 import { parseRecorded } from '../core/plan-schema.ts';
@@ -13,61 +12,13 @@ import { forMode } from '../core/shadow.ts';
 import { buildCombined } from './combine-build.ts';
 import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
-import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey } from '../core/keys.ts';
+import { actionKey, dashboardIssueKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { applyRecord, claimForRun, claimOnceForRun, isRecordAction, isTakeAction } from './execute-records.ts';
+import { writeCheck, writtenByContent } from './execute-checks.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export { withRetry };
-
-const contentHash = (value: unknown): string =>
-  createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
-
-const CheckId = z.object({ id: z.number() });
-const checkIdOf = (recorded: unknown): number | null => {
-  const parsed = CheckId.safeParse(recorded);
-  return parsed.success ? parsed.data.id : null;
-};
-
-type CheckWrite = { pr: number; headSha: string } & CheckRunContent;
-
-/**
- * Creates or updates Arbiter's check run of that name on a head. An identical write is skipped;
- * creation is claimed in the store so two runs never create the same check twice.
- */
-async function writeCheck(ctx: RepoContext, check: CheckWrite): Promise<void> {
-  const { store } = ctx.deps;
-  const idKey = checkIdKey(ctx.key, check.headSha, check.name);
-  const contentKey = checkContentKey(ctx.key, check.headSha, check.name, contentHash(check));
-  const known = await store.getAppliedActions([contentKey, idKey]);
-  if (known.has(contentKey)) return;
-  // Two runs writing the same content at once: one writes it, the other has nothing to add.
-  if (!(await claimOnceForRun(ctx, contentKey))) return;
-  let id = checkIdOf(known.get(idKey));
-  if (id === null) {
-    const creator = await claimOnceForRun(ctx, checkCreateKey(ctx.key, check.headSha, check.name));
-    id = await ctx.gh.findCheckRun(check.headSha, check.name);
-    if (id === null && !creator) {
-      // Another run is creating it right now: wait for its id rather than create a second one.
-      for (let i = 0; i < 40 && id === null; i++) {
-        await sleep(250);
-        id = checkIdOf(await store.getAppliedAction(idKey));
-      }
-      if (id === null) id = await ctx.gh.findCheckRun(check.headSha, check.name);
-    }
-  }
-  const existing = id;
-  const written = await withRetry(ctx, `check ${check.name}`, async (attempt) => {
-    // A creation whose answer was lost may have landed: look before creating again.
-    const target = existing ?? (attempt > 1 ? await ctx.gh.findCheckRun(check.headSha, check.name) : null);
-    return ctx.gh.writeCheckRun({ id: target, sha: check.headSha, ...check });
-  });
-  // Also an id found on GitHub (a creation whose record was lost): whether a check was shown is read from here.
-  if (!known.has(idKey)) await store.recordAppliedAction(idKey, { id: written }, nowIso(ctx));
-  await store.recordAppliedAction(contentKey, { id: written }, nowIso(ctx));
-}
 
 export interface ExecutionResult {
   merge: MergeResult | null;
@@ -345,6 +296,13 @@ export async function executePlan(
     if (isTakeAction(action)) {
       // One conditional write answered afresh for whoever asks: never claimed or recorded as an action.
       results.set(action.key, await applyRecord(ctx, action));
+      continue;
+    }
+    // Its key returns with its content, so not its key's record but what the check shows decides.
+    if (writtenByContent(action)) {
+      const check = await writeCheck(ctx, action);
+      if (check.written) applied.push(action.key);
+      results.set(action.key, check);
       continue;
     }
     let result: unknown = known.get(action.key) ?? null;

@@ -105,6 +105,12 @@ describe('key builders', () => {
       keys.checkContentKey(REPO, SHA, 'Arbiter / selection', 'ab12'),
       `check-content:acme/widgets:${SHA}:Arbiter / selection:ab12`,
     ],
+    // new with a check's content written again after it changed back (workflows/execute-checks.ts)
+    [keys.checkShownKey(REPO, SHA, 'Arbiter / gate'), `check-shown:acme/widgets:${SHA}:Arbiter / gate`],
+    [
+      keys.checkNextKey(REPO, SHA, 'Arbiter / gate', 'first', 'ab12'),
+      `check-next:acme/widgets:${SHA}:Arbiter / gate:first>ab12`,
+    ],
     [keys.checkCreateKey(REPO, SHA, 'Arbiter / gate'), `check-create:acme/widgets:${SHA}:Arbiter / gate`],
     [
       keys.verifyActionKey(REPO, 7, 12, 'abc', 'T', 'delivery:d1', 'gate'),

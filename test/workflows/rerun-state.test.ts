@@ -56,4 +56,31 @@ describe.each(BACKENDS)('a re-run on a settled head, on %s', (backend) => {
     expect(await stateOf(12)).toBe('unpromotable');
     expect(w.gh.checkOn(12, 'Arbiter / gate')).toMatchObject({ status: 'completed', conclusion: 'failure' });
   });
+
+  it('shows a failure again when a check fails, re-runs green, then fails as before', async () => {
+    // The third gate check has the very words of the first: it is still written, else GitHub
+    // would go on showing the pass while the candidate is unpromotable.
+    await seedGroup(w, {
+      siblings: [
+        { pr: 12, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null },
+        { pr: 13, checks: [{ name: 'test', conclusion: 'pending' }], acceptance: null },
+      ],
+    });
+    const gateWrites = (): string[] => w.gh.writes.filter((line) => line.includes('Arbiter / gate'));
+    rerun(12, 'failure');
+    await verifyAndSelect(w.ctx('red'), 12);
+    rerun(12, 'success');
+    await verifyAndSelect(w.ctx('rerun-green'), 12);
+    expect(w.gh.checkOn(12, 'Arbiter / gate')).toMatchObject({ conclusion: 'success' });
+
+    rerun(12, 'failure');
+    await verifyAndSelect(w.ctx('rerun-red'), 12);
+    expect(await stateOf(12)).toBe('unpromotable');
+    expect(w.gh.checkOn(12, 'Arbiter / gate')).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(gateWrites()).toHaveLength(3);
+    // A redelivery of the same step, and a later run that finds the same failure, write nothing more.
+    await verifyAndSelect(w.ctx('rerun-red'), 12);
+    await verifyAndSelect(w.ctx('rerun-red-again'), 12);
+    expect(gateWrites()).toHaveLength(3);
+  });
 });
