@@ -14,7 +14,7 @@ import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, dashboardIssueKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
-import { applyRecord, claimForRun, claimOnceForRun, isRecordAction, isTakeAction } from './execute-records.ts';
+import { applyRecord, claimForRun, isRecordAction, isTakeAction } from './execute-records.ts';
 import { writeCheck, writtenByContent } from './execute-checks.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
