@@ -10,12 +10,12 @@ import type { PullState } from '../github/group-query.ts';
 import { freshRead } from '../github/read-age.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
-import { buildCombined } from './combine-build.ts';
 import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { applyRecord, isRecordAction } from './execute-records.ts';
+import { applyCombine, isCombineWrite } from './execute-combine.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,6 +163,7 @@ async function apply(
   // have run since): else the closure reads the PR first.
   const labelsRead = opts.group && freshRead(opts.group, ctx.deps.clock.now()) ? opts.group : undefined;
   if (isRecordAction(action)) return applyRecord(ctx, action);
+  if (isCombineWrite(action)) return applyCombine(ctx, action);
   switch (action.kind) {
     case 'comment':
       try {
@@ -279,18 +280,6 @@ async function apply(
           (await deps.store.getRepair(ctx.key, action.change))?.pr === action.pr);
       return { granted };
     }
-    case 'combine':
-      // Several writes, each recorded and looked up on GitHub before it is repeated.
-      return buildCombined(ctx, action);
-    case 'combine-merge':
-      // One merge; a retry after a lost answer gets 204 "nothing to merge" from GitHub itself.
-      return withRetry(ctx, 'merge into combined branch', () =>
-        gh.branches.mergeIntoBranch(
-          action.branch,
-          action.sha,
-          `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
-        ),
-      );
     case 'rerun':
       await withRetry(ctx, 'rerun', () => gh.portfolio.rerun(action.run));
       return { rerun: action.run.id };
