@@ -14,17 +14,6 @@ export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } fro
 
 const MergeMethod = z.enum(['merge', 'squash', 'rebase']);
 
-/** What building a combined candidate takes: a branch at the base head, two heads merged, a draft PR. */
-export const CombineBuild = z.object({
-  change: z.number().int(),
-  branch: z.string(),
-  base: z.string(),
-  sides: z.array(z.object({ pr: z.number().int(), sha: z.string() })),
-  title: z.string(),
-  body: z.string(),
-});
-export type CombineBuild = z.infer<typeof CombineBuild>;
-
 const keyed = { key: z.string() };
 const pr = z.number().int();
 
@@ -186,11 +175,17 @@ export const Action = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('event'), ...keyed, event: z.string(), data: z.unknown(), at: z.string() }),
   /** Takes the Change's one repair for `pr` (a conditional insert: at most one per Change). */
   z.object({ kind: z.literal('claim-repair'), ...keyed, change: z.number().int(), pr }),
-  z.object({ kind: z.literal('combine'), ...keyed, ...CombineBuild.shape }),
   /**
-   * Rebuilds the combined candidate from a parent's new head: merges `sha` (parent #`source`) into
-   * `branch`, the combined PR's head. The answer (merged, nothing to merge, or GitHub's refusal)
-   * is the next step's input (workflows/combine.ts).
+   * The combined candidate's build, one GitHub write a step (core/plan/combine-build.ts), each
+   * answer the next step's input: creates `branch` at `base`'s head (a branch found there already
+   * is this build's, from before a restart).
+   */
+  z.object({ kind: z.literal('combine-branch'), ...keyed, branch: z.string(), base: z.string() }),
+  /**
+   * Merges `sha` (parent #`source`) into `branch`: a side of the build, or a parent's new head into
+   * the combined PR's head (core/plan/combine-rebuild.ts). The answer (merged, nothing to merge, or
+   * GitHub's refusal) is the next step's input. `readHead`: a merge without a sha (nothing to merge:
+   * it landed before a restart) answers with the branch's head, read after it.
    */
   z.object({
     kind: z.literal('combine-merge'),
@@ -199,7 +194,19 @@ export const Action = z.discriminatedUnion('kind', [
     branch: z.string(),
     source: pr,
     sha: z.string(),
+    readHead: z.boolean().optional(),
   }),
+  /** Opens the build's draft PR from `branch` into `base`, once: Arbiter's own PR from it is looked for first. */
+  z.object({
+    kind: z.literal('combine-pull'),
+    ...keyed,
+    branch: z.string(),
+    base: z.string(),
+    title: z.string(),
+    body: z.string(),
+  }),
+  /** Deletes the branch of a build that ended without a combined PR. */
+  z.object({ kind: z.literal('combine-delete'), ...keyed, branch: z.string() }),
   /**
    * Records a fact under its key in the store's ledger (the first record stands): what a step
    * learned or did that a later step reads (a repair a rejection granted, a branch Arbiter updated,
@@ -305,8 +312,10 @@ export const PR_STATE_ACTIONS: ReadonlySet<ActionKind> = new Set([
   'update-branch',
   'request-review',
   'dispatch',
-  'combine',
+  'combine-branch',
   'combine-merge',
+  'combine-pull',
+  'combine-delete',
   'rerun',
 ]);
 

@@ -2,11 +2,11 @@
 // criteria should be combined, into what, and what follows the build's outcome. Pure.
 import { z } from 'zod';
 import { markerFor } from './render/markers.ts';
-import type { Action, CombineBuild } from './actions.ts';
+import type { Action } from './actions.ts';
 import { unjudgedChallengers } from './rank.ts';
 import type { CandidateEvidence, Criterion, Ranking } from './types.ts';
 import type { Receipt } from './receipt.ts';
-import { changeActionKey, combinedMarker } from './keys.ts';
+import { changeActionKey, combinedMarker, combineKey } from './keys.ts';
 import { plannedActions } from './replay-lines.ts';
 
 export interface CombineInput {
@@ -94,16 +94,19 @@ export function proposeCombine(input: CombineInput): CombineProposal | null {
   };
 }
 
-/** The store key of a Change's combine: the build action's key, one per Change. */
-export const combineKey = (repo: string, change: number): string => `${repo}#${change}/combine`;
+/** What building a combined candidate takes: a branch at the base head, each side's head merged, a draft PR. */
+export interface CombineBuild {
+  change: number;
+  branch: string;
+  base: string;
+  sides: { pr: number; sha: string }[];
+  title: string;
+  body: string;
+}
 
-/** The action that builds the combined candidate, applied once by the executor. */
-export function combineAction(
-  repo: string,
-  p: CombineProposal,
-  changeTitle: string,
-): Extract<Action, { kind: 'combine' }> {
-  const build: CombineBuild = {
+/** The combined candidate to build (core/plan/combine-build.ts plans its steps). */
+export function combineBuild(p: CombineProposal, changeTitle: string): CombineBuild {
+  return {
     change: p.change,
     branch: p.branch,
     base: p.base,
@@ -123,7 +126,6 @@ export function combineAction(
         'this pull request is compared with them like any sibling.',
     ].join('\n'),
   };
-  return { kind: 'combine', key: combineKey(repo, p.change), ...build };
 }
 
 /** What building the combined candidate came to (the executor's recorded result). */

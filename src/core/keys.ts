@@ -148,6 +148,11 @@ export const acceptanceKey = (repo: string, pr: number, headSha: string, criteri
 export const combinedRecordKey = (repo: string, change: number): string => `${N.combined}${repo}#${change}`;
 /** The comment marker of a combined candidate's note on `change` (shares the `combined:` namespace). */
 export const combinedMarker = (change: number): string => `${N.combined}${change}`;
+/** A Change's combine: its build's outcome is recorded under it, and its steps and receipts extend it; core/combine.ts. */
+export const combineKey = (repo: string, change: number): string => `${repo}#${change}/combine`;
+/** GitHub's answer to one step of a Change's combine build (`branch`, `merge/<pr>`, `pull`, `delete`); core/plan/combine-build.ts. */
+export const combineStepKey = (repo: string, change: number, step: string): string =>
+  `${combineKey(repo, change)}/step/${step}`;
 export const checkIdKey = (repo: string, headSha: string, name: string): string =>
   `${N.checkId}${repo}:${headSha}:${name}`;
 export const checkContentKey = (repo: string, headSha: string, name: string, hash: string): string =>

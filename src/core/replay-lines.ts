@@ -73,10 +73,14 @@ function actionWords(a: Action): string {
       return `record #${a.candidate.pr} as a ${a.candidate.state} candidate of #${a.candidate.change}`;
     case 'claim-repair':
       return `claim the repair of #${a.change} for #${a.pr}`;
-    case 'combine':
-      return `combine ${a.sides.map((s) => `#${s.pr}`).join(' + ')} on ${a.branch}`;
+    case 'combine-branch':
+      return `create ${a.branch} at the head of ${a.base}`;
     case 'combine-merge':
       return `merge #${a.source} (${a.sha.slice(0, 7)}) into ${a.branch}`;
+    case 'combine-pull':
+      return `open a draft pull request from ${a.branch} into ${a.base}`;
+    case 'combine-delete':
+      return `delete ${a.branch}`;
     case 'react':
       return `react ${a.content} to comment ${a.commentId}`;
     case 'record':

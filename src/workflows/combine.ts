@@ -4,10 +4,9 @@
 // a later round the combined PR follows its parents: a parent's new head is merged into it first.
 import { z } from 'zod';
 import {
-  combineAction,
+  combineBuild,
   combinedOf,
   combineFailureNote,
-  combineKey,
   CombineOutcome,
   planCombineEnded,
   CombineRecord,
@@ -24,7 +23,8 @@ import { nowIso, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
 import type { GroupView } from './model.ts';
 import type { NextStep } from './model.ts';
-import { combinedRecordKey } from '../core/keys.ts';
+import { combinedRecordKey, combineKey } from '../core/keys.ts';
+import { buildCombined } from './combine-build.ts';
 import {
   isOpened,
   planRebuild,
@@ -83,8 +83,8 @@ export async function combineStep(ctx: RepoContext, view: GroupView, ranking: Ra
     attempted: false,
   });
   if (proposal === null) return { handedOver: false, notes: [], combined: null };
-  const build = await executePlan(ctx, [combineAction(ctx.key, proposal, view.change.title)]);
-  if (build.withheld.length > 0) {
+  const build = await buildCombined(ctx, combineBuild(proposal, view.change.title));
+  if (build === 'withheld') {
     // Kept back (shadow mode): what live mode would do, said as "would", is the round's decision.
     const actions = planCombineWithheld({ repo: ctx.key, proposal, now: nowIso(ctx) });
     const verdict = { kind: 'would-combine' as const, a: proposal.a.pr, b: proposal.b.pr };

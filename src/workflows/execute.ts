@@ -9,13 +9,13 @@ import type { PullState } from '../github/group-query.ts';
 import { freshRead } from '../github/read-age.ts';
 import { MergeResult } from '../github/port.ts';
 import { forMode } from '../core/shadow.ts';
-import { buildCombined } from './combine-build.ts';
 import { nowIso, otherRepoContext, type RepoContext } from './context.ts';
 import { withRetry } from './retry.ts';
 import { actionKey, dashboardIssueKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
 import { applyRecord, claimForRun, isRecordAction, isTakeAction } from './execute-records.ts';
 import { writeCheck, writtenByContent } from './execute-checks.ts';
+import { applyCombine, isCombineWrite } from './execute-combine.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 export { withRetry };
@@ -117,6 +117,7 @@ async function apply(
   // have run since): else the closure reads the PR first.
   const labelsRead = opts.group && freshRead(opts.group, ctx.deps.clock.now()) ? opts.group : undefined;
   if (isRecordAction(action)) return applyRecord(ctx, action);
+  if (isCombineWrite(action)) return applyCombine(ctx, action);
   switch (action.kind) {
     case 'comment':
       try {
@@ -224,18 +225,6 @@ async function apply(
       return { written: true };
     case 'dispatch':
       return withRetry(ctx, 'dispatch', () => gh.dispatch(action.eventType, action.payload));
-    case 'combine':
-      // Several writes, each recorded and looked up on GitHub before it is repeated.
-      return buildCombined(ctx, action);
-    case 'combine-merge':
-      // One merge; a retry after a lost answer gets 204 "nothing to merge" from GitHub itself.
-      return withRetry(ctx, 'merge into combined branch', () =>
-        gh.branches.mergeIntoBranch(
-          action.branch,
-          action.sha,
-          `Combine #${action.source} (${action.sha.slice(0, 7)}) for #${action.change}`,
-        ),
-      );
     case 'rerun':
       await withRetry(ctx, 'rerun', () => gh.portfolio.rerun(action.run));
       return { rerun: action.run.id };

@@ -82,6 +82,10 @@ describe('key builders', () => {
     // `combined:${ctx.key}#${change}` (workflows/combine.ts) and `combined:${p.change}` (core/combine.ts marker)
     [keys.combinedRecordKey(REPO, 7), 'combined:acme/widgets#7'],
     [keys.combinedMarker(7), 'combined:7'],
+    // A Change's combine and its build's steps (core/combine.ts, core/plan/combine-build.ts): as the build's store rows before its steps were actions
+    [keys.combineKey(REPO, 7), 'acme/widgets#7/combine'],
+    [keys.combineStepKey(REPO, 7, 'branch'), 'acme/widgets#7/combine/step/branch'],
+    [keys.combineStepKey(REPO, 7, 'merge/12'), 'acme/widgets#7/combine/step/merge/12'],
     // A composite candidate's record and its plans' actions (workflows/candidate-set*.ts, core/plan/candidate-set.ts)
     [keys.candidateSetKey(REPO, 7, 'search'), 'candidate-set:acme/widgets#7/search'],
     [keys.candidateSetActionKey(REPO, 7, 'search', 'record/x'), 'candidate-set:acme/widgets#7/search>record/x'],

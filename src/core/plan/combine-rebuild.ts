@@ -3,8 +3,8 @@
 // refuses (a conflict) ends the combined candidate while its parents stay candidates. Pure.
 import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
-import { combineKey, combineReceipt, type CombineRecord } from '../combine.ts';
-import { combinedMarker } from '../keys.ts';
+import { combineReceipt, type CombineRecord } from '../combine.ts';
+import { combinedMarker, combineKey } from '../keys.ts';
 
 type Opened = CombineRecord & { outcome: { outcome: 'opened' } };
 
