@@ -99,6 +99,14 @@ function actionWords(a: Action): string {
       return `keep ${a.readings.length} readings of the scoring check (portfolio ${a.portfolio} of #${a.change})`;
     case 'in-repo':
       return `in ${a.repo}: ${a.actions.map((i) => actionWords(i)).join('; ')}`;
+    case 'claim-round':
+      return `claim round ${a.roundId}`;
+    case 'release-round':
+      return `give back round ${a.roundId}`;
+    case 'record-decision':
+      return `record the decision of round ${a.roundId}`;
+    case 'mark':
+      return `mark ${a.key}`;
     case 'dashboard-issue':
       return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
   }

@@ -6,6 +6,14 @@ import type { Action } from '../core/actions.ts';
 import { recordSet } from './candidate-set-store.ts';
 import type { RepoContext } from './context.ts';
 
+/**
+ * The records that decide a race between runs (src/core/round-actions.ts): a round's claim, its
+ * release, its decision, a mark taken by whoever does its work. Their answer is the store's as it
+ * is now, so the executor asks it every time and records nothing under their keys: an earlier
+ * answer read back would be wrong once the round was given back or the mark taken.
+ */
+const ASKED_KINDS = ['claim-round', 'release-round', 'record-decision', 'mark'] as const;
+
 const RECORD_KINDS = [
   'receipt',
   'record-candidate',
@@ -25,6 +33,7 @@ const RECORD_KINDS = [
   'put-readings',
   'put-patch',
   'keep-check',
+  ...ASKED_KINDS,
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -32,6 +41,11 @@ export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number]
 const recordKinds: ReadonlySet<string> = new Set(RECORD_KINDS);
 
 export const isRecordAction = (action: Action): action is RecordAction => recordKinds.has(action.kind);
+
+const askedKinds: ReadonlySet<string> = new Set(ASKED_KINDS);
+
+/** A record asked of the store every time it is planned (ASKED_KINDS), never skipped for an earlier answer. */
+export const isAskedRecord = (action: Action): action is RecordAction => askedKinds.has(action.kind);
 
 /** Applies one store record; what it returns is recorded as the action's answer. */
 export async function applyRecord(ctx: RepoContext, action: RecordAction): Promise<unknown> {
@@ -100,5 +114,14 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
     case 'keep-check':
       await store.keepCheckEvent(ctx.key, action.headSha, action.at);
       return { kept: action.headSha };
+    case 'claim-round':
+      return { claim: await store.claimRound(action.roundId, ctx.token) };
+    case 'release-round':
+      return { changed: await store.releaseRound(action.roundId, ctx.token) };
+    case 'record-decision':
+      return { changed: await store.recordDecision(action.roundId, action.decision, action.at, ctx.token) };
+    case 'mark':
+      await store.recordAppliedAction(action.key, action.value, action.at);
+      return { marked: action.key };
   }
 }

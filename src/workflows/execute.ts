@@ -15,7 +15,7 @@ import { claim, claimOnce, nowIso, otherRepoContext, type RepoContext } from './
 import { withRetry } from './retry.ts';
 import { actionKey, checkContentKey, checkCreateKey, checkIdKey, dashboardIssueKey, repairKey } from '../core/keys.ts';
 import { mergeRefused, refusalOf } from './merge-refusals.ts';
-import { applyRecord, isRecordAction } from './execute-records.ts';
+import { applyRecord, isAskedRecord, isRecordAction } from './execute-records.ts';
 import { dequeueOwn, disableOwnAutoMerge } from './auto-merge-disable.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -348,6 +348,11 @@ export async function executePlan(
   // What is recorded already, for the whole plan in one read.
   const known = await store.getAppliedActions(actions.map((a) => a.key));
   for (const [index, action] of actions.entries()) {
+    // A race's answer (a round's claim, execute-records.ts) is the store's now: asked every time.
+    if (isAskedRecord(action)) {
+      results.set(action.key, await applyRecord(ctx, action));
+      continue;
+    }
     let result: unknown = known.get(action.key) ?? null;
     if (result === null) {
       const held = await claim(ctx, actionKey(action.key));

@@ -19,20 +19,21 @@ import { budgetTaker } from './acceptance.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
+import { checkAction, recordAction } from '../core/actions.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
 import { mergeViewOf } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
 import { reviewersFor } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { GroupView, NextStep } from './model.ts';
-import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
+import { claimKey, repairKey as repairKeyOf, roundActKey, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { rankSets } from '../core/plan/set-rank.ts';
 import { listSetRecords } from './candidate-set-store.ts';
 import { notComparedOf } from './not-compared.ts';
 import { shipFromRound, webOf } from './set-ship.ts';
+import { claimRoundOnce, giveBackRound, recordRoundDecision } from './round-claim.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -56,7 +57,7 @@ async function showWaiting(
   // while the sweep writes marks the group again.
   const stale = waitingStaleKey(ctx.key, view.change.number, view.round.base);
   if (!everyone && view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
-    await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
+    await executePlan(ctx, [{ kind: 'mark', key: stale, value: { round: view.round.number }, at: nowIso(ctx) }]);
   const refresh = 'It is updated once a minute while siblings settle.';
   // "Waiting: @Copilot is still working on #101" reads as a sentence; "Waiting on #22 (CI running)" names PRs.
   const waitingOn = view.pending.some((p) => p.says !== undefined) ? 'Waiting:' : 'Waiting on';
@@ -214,7 +215,7 @@ async function computePlan(
   if (plan.verdict.kind === 'repair') {
     // The claim is an action like any other, so shadow mode (which never claims) drops it; the
     // shadow plan then says what Arbiter would do with the repair still unused.
-    const key = `${ctx.key}#${view.change.number}@${base.base}/r${view.round.number}/claim-repair`;
+    const key = roundActKey(ctx.key, view.change.number, base.base, view.round.number, 'claim-repair');
     const claimed = await executePlan(ctx, [
       { kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target },
     ]);
@@ -250,11 +251,7 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
   const winner = plan?.verdict.kind === 'ship' ? plan.verdict.winner : null;
   const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
   const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
-  await store.recordAppliedAction(
-    roundDoneKey(round.id),
-    { token: ctx.token, ...(shipped ? {} : { superseded: true }) },
-    nowIso(ctx),
-  );
+  await recordDone(ctx, round, shipped ? {} : { superseded: true });
   return next;
 }
 
@@ -296,7 +293,7 @@ export async function selectionStep(
       // This run claimed the round and stopped before deciding, and a sibling is pending again
       // (new commits): the claim goes back, so the last sibling to settle claims the round.
       // Not given back: a run under this token decided meanwhile, and its outcome stands.
-      if (!(await store.releaseRound(round.id, ctx.token))) return [];
+      if (!(await giveBackRound(ctx, round))) return [];
     } else if (current?.selection !== null) {
       // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
       // waiting list must never cover the claimant's decision.
@@ -307,7 +304,7 @@ export async function selectionStep(
   }
   // Every sibling left out (an agent still at work past its time): nothing to compare yet.
   if (view.evidence.size === 0) return [];
-  const claim = await store.claimRound(round.id, ctx.token);
+  const claim = await claimRoundOnce(ctx, round);
   if (claim === 'taken') return [];
   if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
@@ -319,14 +316,14 @@ export async function selectionStep(
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
     if (combine.handedOver && !combine.decided) {
       // The combined candidate opened the next round, which compares the three.
-      await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, combined: true }, nowIso(ctx));
+      await recordDone(ctx, round, { combined: true });
       return combine.next;
     }
     // Shadow mode builds nothing: what live mode would do (combine, and ship it if it passes) is the decision.
     const decision = combine.handedOver
       ? combine.decided!
       : await computePlan(ctx, combine.without === undefined ? view : withoutCandidate(view, combine.without), combine);
-    await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
+    await recordRoundDecision(ctx, round, decision);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
@@ -335,15 +332,19 @@ export async function selectionStep(
     const verdict = plan?.verdict.kind ?? (would.success ? would.data.verdict.kind : null);
     if (verdict === null) return [];
     countDecision(verdict, deliveryOfToken(ctx.token));
-    await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict }, nowIso(ctx));
-    if (would.success) await executePlan(ctx, would.data.actions);
+    const data = { change: changeNumber, round: round.number, verdict };
+    const decided = { kind: 'event' as const, key: roundActKey(ctx.key, changeNumber, base, round.number, 'decided') };
+    await executePlan(ctx, [
+      { ...decided, event: 'round.decided', data, at: nowIso(ctx) },
+      ...(would.data?.actions ?? []),
+    ]);
   }
   return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
 }
 
 /** Decided, but not readable by this version: said on the Change (readRoundPlan); the round is left to a person. */
 async function leaveUnreadable(ctx: RepoContext, round: RoundRow): Promise<NextStep[]> {
-  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, unreadable: true }, nowIso(ctx));
+  await recordDone(ctx, round, { unreadable: true });
   return [];
 }
 
@@ -364,6 +365,11 @@ async function carryOut(
   const next = plan ? await executeDecision(ctx, { ...input, plan }) : [];
   // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
   if (plan) await shipFromRound(ctx, { change: input.change.number, base: input.base, round: round.number, plan });
-  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
+  await recordDone(ctx, round, {});
   return next;
+}
+
+/** Round `round` carried through by this run (`how`: superseded, handed to a combined candidate, unreadable). */
+async function recordDone(ctx: RepoContext, round: RoundRow, how: Record<string, true>): Promise<void> {
+  await executePlan(ctx, [recordAction(roundDoneKey(round.id), { token: ctx.token, ...how })]);
 }

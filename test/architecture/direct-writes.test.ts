@@ -37,8 +37,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/dashboard.ts': 2,
   'src/workflows/flow.ts': 1,
   'src/workflows/merge-refusals.ts': 1,
-  'src/workflows/portfolio-wide.ts': 3,
-  'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 4,
   'src/workflows/verify.ts': 1,
 };
