@@ -6,6 +6,7 @@ import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts'
 import { readSelectionPlan, WouldCombineDecision } from '../core/plan-schema.ts';
 import { isUnreadable, readablePlan, readRoundPlan } from './recorded-plan.ts';
 import { planSelection } from '../core/plan/selection.ts';
+import { decide, mergePathOf } from '../core/plan/verdict.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';
@@ -155,7 +156,6 @@ async function computePlan(
   view: GroupView,
   combine: { notes: string[]; combined: Combined },
 ): Promise<SelectionPlan> {
-  const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
@@ -197,44 +197,53 @@ async function computePlan(
     combined: combine.combined,
     ...(records.length > 0 ? { sets: { records, web, order: ctx.config.composite.order } } : {}),
   };
-  // A repair this run took before it died (same token) is still this run's to send on retry.
-  const repairKey = repairKeyOf(ctx.key, view.change.number);
-  const repairHeldByMe = async (): Promise<boolean> => {
-    const holder = z.object({ token: z.string() }).safeParse(await store.getAppliedAction(claimKey(repairKey)));
-    return holder.success && holder.data.token === ctx.token;
-  };
-  const taken = await store.getRepair(ctx.key, view.change.number);
-  // A set at the top (or tied there) is not repaired: a person decides.
-  const sets = rankSets(records, ranking);
-  const repairAvailable =
-    sets.winner === null &&
-    sets.tied === null &&
-    ctx.config.repair.enabled &&
-    (taken === null || (await repairHeldByMe()));
-  let plan = planSelection({ ...base, repairAvailable });
-  if (plan.verdict.kind === 'repair') {
-    // The claim is an action like any other, so shadow mode (which never claims) drops it; the
-    // shadow plan then says what Arbiter would do with the repair still unused.
-    const key = roundActKey(ctx.key, view.change.number, base.base, view.round.number, 'claim-repair');
-    const claimed = await executePlan(ctx, [
-      { kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target },
-    ]);
-    // Kept back by the executor (shadow mode): the plan stands as it would be were the repair taken.
-    const granted = claimed.withheld.length > 0 || repairGranted(claimed, key);
-    if (!granted) plan = planSelection({ ...base, repairAvailable: false });
-  }
+  const repairAvailable = await repairAvailableFor(ctx, view, rankSets(records, ranking));
+  // Everything the plan reads is read first (the repair taken, the reviewers), so it is planned
+  // once: the verdict alone (`decide`, pure) says whether a repair is claimed and who is asked.
+  const first = decide({ ...base, repairAvailable });
+  const granted = first.kind !== 'repair' || (await takeRepair(ctx, view, base.base, first.target));
+  const verdict = granted ? first : decide({ ...base, repairAvailable: false });
   // A winner whose merge waits for required reviews (auto-merge) has them requested too.
+  const autoMerge = (winner: number): boolean =>
+    mergePathOf({ ...base, repairAvailable }, winner).kind === 'auto-merge';
   const reviewsFor =
-    plan.verdict.kind === 'human'
-      ? plan.verdict.before
-      : plan.verdict.kind === 'ship' && plan.actions.some((a) => a.kind === 'auto-merge' && !a.queue)
-        ? [plan.verdict.winner]
+    verdict.kind === 'human'
+      ? verdict.before
+      : verdict.kind === 'ship' && autoMerge(verdict.winner)
+        ? [verdict.winner]
         : [];
-  if (reviewsFor.length > 0) {
-    const reviewers = await reviewersFor(ctx, view, reviewsFor);
-    plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
-  }
-  return plan;
+  if (reviewsFor.length === 0) return planSelection({ ...base, repairAvailable: granted && repairAvailable });
+  const reviewers = await reviewersFor(ctx, view, reviewsFor);
+  // A person's verdict is recorded with the repair unavailable, as before the reviewers were read first.
+  return planSelection({ ...base, reviewers, repairAvailable: verdict.kind === 'ship' && repairAvailable });
+}
+
+/**
+ * Whether the Change's one repair is free for this round: not taken (or taken by this run before it
+ * died: same token, still this run's to send on retry), and no set at the top or tied there (a person decides).
+ */
+async function repairAvailableFor(
+  ctx: RepoContext,
+  view: GroupView,
+  sets: { winner: unknown; tied: unknown },
+): Promise<boolean> {
+  if (sets.winner !== null || sets.tied !== null || !ctx.config.repair.enabled) return false;
+  const { store } = ctx.deps;
+  if ((await store.getRepair(ctx.key, view.change.number)) === null) return true;
+  const holder = z
+    .object({ token: z.string() })
+    .safeParse(await store.getAppliedAction(claimKey(repairKeyOf(ctx.key, view.change.number))));
+  return holder.success && holder.data.token === ctx.token;
+}
+
+/**
+ * Claims the Change's one repair for `target`. The claim is an action like any other, so shadow mode
+ * (which never claims) drops it: kept back, the plan stands as it would be were the repair taken.
+ */
+async function takeRepair(ctx: RepoContext, view: GroupView, base: string, target: number): Promise<boolean> {
+  const key = roundActKey(ctx.key, view.change.number, base, view.round.number, 'claim-repair');
+  const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: view.change.number, pr: target }]);
+  return claimed.withheld.length > 0 || repairGranted(claimed, key);
 }
 
 /**
