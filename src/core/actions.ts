@@ -9,6 +9,7 @@ import { SetRecord } from './candidate-set.ts';
 import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
 import { PORTFOLIO_ACTIONS } from './portfolio-actions.ts';
+import { ROUND_ACTIONS } from './round-actions.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
@@ -41,6 +42,7 @@ const CheckRunAction = z.object({
 
 export const Action = z.discriminatedUnion('kind', [
   ...PORTFOLIO_ACTIONS,
+  ...ROUND_ACTIONS,
   CommentAction,
   /**
    * `relabel`: the labels the closure adds and removes. With the PR's labels read by this job at

@@ -276,6 +276,12 @@ type Part = string | number;
 export const changeId = (repo: string, change: number): string => `${repo}#${change}`;
 /** A group's id, `owner/repo#n@base`: a Change's candidates on one base branch. */
 export const groupId = (repo: string, change: number, base: string): string => `${changeId(repo, change)}@${base}`;
+/**
+ * One act of round `round` of a group (`owner/repo#n@base/r2/<what>`): its claim, its release, its
+ * decision and the event of it, the Change's one repair claimed in it.
+ */
+export const roundActKey = (repo: string, change: number, base: string, round: number, what: string): string =>
+  `${groupId(repo, change, base)}/r${round}/${what}`;
 /** The key of one action of a plan on a Change: its id, then the path that names the action (`late/12@abc/close`). */
 export const changeActionKey = (repo: string, change: number, ...path: Part[]): string =>
   [changeId(repo, change), ...path].join('/');

@@ -107,6 +107,14 @@ function actionWords(a: Action): string {
       return `claim ${a.key} for ${a.holder}`;
     case 'take-budget':
       return `take ${a.calls} model call${a.calls === 1 ? '' : 's'} from the budget of #${a.change} on ${a.day}`;
+    case 'claim-round':
+      return `claim round ${a.roundId}`;
+    case 'release-round':
+      return `give back round ${a.roundId}`;
+    case 'record-decision':
+      return `record the decision of round ${a.roundId}`;
+    case 'mark':
+      return `mark ${a.key}`;
     case 'dashboard-issue':
       return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
   }

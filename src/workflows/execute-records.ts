@@ -2,13 +2,22 @@
 // Change's state, a round, evidence, an event, a fact in the ledger, the Change's one repair).
 // Applied once under their keys by executePlan (execute.ts), like every action; kept apart so the
 // executor's GitHub writes read on their own. Kept in shadow mode unless src/core/shadow.ts says
-// otherwise. Two of them, a claim and a take of model calls, are answered afresh on every run
-// instead (TAKE_KINDS).
+// otherwise. Those that decide a race are answered afresh on every run instead (ASKED_KINDS).
 import { z } from 'zod';
 import type { Action, ClaimAnswer } from '../core/actions.ts';
 import { claimKey, repairKey } from '../core/keys.ts';
 import { recordSet } from './candidate-set-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
+
+/**
+ * The records that decide a race between runs, each one conditional write whose answer depends on
+ * who asks or on what is left: a claim (its holder), a take of model calls (the budget), a round's
+ * claim, release and decision (src/core/round-actions.ts), a mark taken by whoever does its work.
+ * Their answer is the store's as it is now, so the executor asks it every time, never under an
+ * action's claim, and records nothing under their keys: an earlier answer read back would be wrong
+ * once the round was given back or the mark taken, and a retry asks again.
+ */
+const ASKED_KINDS = ['claim', 'take-budget', 'claim-round', 'release-round', 'record-decision', 'mark'] as const;
 
 const RECORD_KINDS = [
   'receipt',
@@ -30,8 +39,7 @@ const RECORD_KINDS = [
   'put-patch',
   'keep-check',
   'claim-repair',
-  'claim',
-  'take-budget',
+  ...ASKED_KINDS,
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -40,14 +48,10 @@ const recordKinds: ReadonlySet<string> = new Set(RECORD_KINDS);
 
 export const isRecordAction = (action: Action): action is RecordAction => recordKinds.has(action.kind);
 
-/**
- * The records that are one conditional write each, whose answer depends on who asks (a claim's
- * holder) or on what is left (a budget): executePlan applies them every time, never under an
- * action's claim and never recorded as applied, so a retry asks again.
- */
-const TAKE_KINDS: ReadonlySet<string> = new Set(['claim', 'take-budget'] satisfies RecordAction['kind'][]);
+const askedKinds: ReadonlySet<string> = new Set(ASKED_KINDS);
 
-export const isTakeAction = (action: Action): action is RecordAction => TAKE_KINDS.has(action.kind);
+/** A record asked of the store every time it is planned (ASKED_KINDS), never skipped for an earlier answer. */
+export const isTakeAction = (action: Action): action is RecordAction => askedKinds.has(action.kind);
 
 const Holder = z.object({ token: z.string() });
 
@@ -157,5 +161,14 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
         action.limits,
       );
     }
+    case 'claim-round':
+      return { claim: await store.claimRound(action.roundId, ctx.token) };
+    case 'release-round':
+      return { changed: await store.releaseRound(action.roundId, ctx.token) };
+    case 'record-decision':
+      return { changed: await store.recordDecision(action.roundId, action.decision, action.at, ctx.token) };
+    case 'mark':
+      await store.recordAppliedAction(action.key, action.value, action.at);
+      return { marked: action.key };
   }
 }

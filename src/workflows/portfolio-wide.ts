@@ -15,6 +15,7 @@ import type { GroupView } from './model.ts';
 import { portfolioActionKey, rerunActionKey } from '../core/keys.ts';
 import { planReadings, planWideEnd, wideDecidedEvent } from '../core/plan/portfolio-readings.ts';
 import { notComparedOf } from './not-compared.ts';
+import { giveBackRound, recordRoundDecision } from './round-claim.ts';
 
 const portfolioGitHub = (ctx: RepoContext): PortfolioCalls => ctx.gh.portfolio;
 
@@ -114,7 +115,7 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
     if (step.kind === 'rerun') {
       const stalled = await requestReruns(ctx, p, view, step.prs, gathered);
       if (stalled === null) {
-        await store.releaseRound(round.id, ctx.token);
+        await giveBackRound(ctx, round);
         return true;
       }
       // The re-runs were not answered within `portfolio.composeTimeout`: choose on the readings there are.
@@ -122,7 +123,7 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
       const counts = step.prs.map((pr) => readings.filter((r) => r.pr === pr).length);
       step = POLICIES[p.policy]({ evidence, readings, k: p.k, maxReadings: Math.max(1, Math.min(...counts)) });
       if (step.kind === 'rerun') {
-        await store.releaseRound(round.id, ctx.token);
+        await giveBackRound(ctx, round);
         return true;
       }
     }
@@ -157,7 +158,7 @@ export async function decidePortfolioRound(ctx: RepoContext, view: GroupView, ro
       verdict: { kind: 'portfolio-wide', deep: step.deep, out: step.out },
       actions: plan.actions,
     };
-    await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
+    await recordRoundDecision(ctx, round, decision);
     current = (await store.getRound(round.id)) ?? current;
     if (current.decision === null) return true;
     await executePlan(ctx, [wideDecidedEvent(ctx.key, p.change, p.number, round.number, nowIso(ctx))]);

@@ -6,6 +6,7 @@ import type { SelectionDisplay, SelectionPlan } from '../core/plan/selection.ts'
 import { readSelectionPlan, WouldCombineDecision } from '../core/plan-schema.ts';
 import { isUnreadable, readablePlan, readRoundPlan } from './recorded-plan.ts';
 import { planSelection } from '../core/plan/selection.ts';
+import { decide, mergePathOf } from '../core/plan/verdict.ts';
 import { rankCandidates, unjudgedChallengers } from '../core/rank.ts';
 import type { JudgeOutcome } from '../core/types.ts';
 import type { EarlierRound } from '../core/receipt.ts';
@@ -19,20 +20,21 @@ import { budgetTaker } from './acceptance.ts';
 import { combinedCandidate, combineStep, type Combined } from './combine.ts';
 import { deliveryOfToken, nowIso, type RepoContext } from './context.ts';
 import { executePlan, repairGranted } from './execute.ts';
-import { checkAction } from '../core/actions.ts';
+import { checkAction, recordAction } from '../core/actions.ts';
 import { decidePortfolioRound } from './portfolio-wide.ts';
 import { mergeViewOf } from './branch-updated.ts';
 import { executeDecision } from './promote.ts';
 import { reviewersFor } from './reviewers.ts';
 import { shippedOn } from './shipped.ts';
 import type { GroupView, NextStep } from './model.ts';
-import { claimKey, repairKey as repairKeyOf, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
+import { claimKey, repairKey as repairKeyOf, roundActKey, roundDoneKey, waitingStaleKey } from '../core/keys.ts';
 import type { MergeView } from '../core/plan/merge-path.ts';
 import { readGroupView, waitingList } from './group-view.ts';
 import { rankSets } from '../core/plan/set-rank.ts';
 import { listSetRecords } from './candidate-set-store.ts';
 import { notComparedOf } from './not-compared.ts';
 import { shipFromRound, webOf } from './set-ship.ts';
+import { claimRoundOnce, giveBackRound, recordRoundDecision } from './round-claim.ts';
 
 async function showWaiting(
   ctx: RepoContext,
@@ -56,7 +58,7 @@ async function showWaiting(
   // while the sweep writes marks the group again.
   const stale = waitingStaleKey(ctx.key, view.change.number, view.round.base);
   if (!everyone && view.siblings.some((s) => !settled?.has(s.pr) && s.state !== 'verifying'))
-    await ctx.deps.store.recordAppliedAction(stale, { round: view.round.number }, nowIso(ctx));
+    await executePlan(ctx, [{ kind: 'mark', key: stale, value: { round: view.round.number }, at: nowIso(ctx) }]);
   const refresh = 'It is updated once a minute while siblings settle.';
   // "Waiting: @Copilot is still working on #101" reads as a sentence; "Waiting on #22 (CI running)" names PRs.
   const waitingOn = view.pending.some((p) => p.says !== undefined) ? 'Waiting:' : 'Waiting on';
@@ -154,7 +156,6 @@ async function computePlan(
   view: GroupView,
   combine: { notes: string[]; combined: Combined },
 ): Promise<SelectionPlan> {
-  const { store } = ctx.deps;
   const evidence = [...view.evidence.values()];
   const ranking = rankCandidates(evidence);
   let judge: JudgeOutcome | null = null;
@@ -196,44 +197,53 @@ async function computePlan(
     combined: combine.combined,
     ...(records.length > 0 ? { sets: { records, web, order: ctx.config.composite.order } } : {}),
   };
-  // A repair this run took before it died (same token) is still this run's to send on retry.
-  const repairKey = repairKeyOf(ctx.key, view.change.number);
-  const repairHeldByMe = async (): Promise<boolean> => {
-    const holder = z.object({ token: z.string() }).safeParse(await store.getAppliedAction(claimKey(repairKey)));
-    return holder.success && holder.data.token === ctx.token;
-  };
-  const taken = await store.getRepair(ctx.key, view.change.number);
-  // A set at the top (or tied there) is not repaired: a person decides.
-  const sets = rankSets(records, ranking);
-  const repairAvailable =
-    sets.winner === null &&
-    sets.tied === null &&
-    ctx.config.repair.enabled &&
-    (taken === null || (await repairHeldByMe()));
-  let plan = planSelection({ ...base, repairAvailable });
-  if (plan.verdict.kind === 'repair') {
-    // The claim is an action like any other, so shadow mode (which never claims) drops it; the
-    // shadow plan then says what Arbiter would do with the repair still unused.
-    const key = `${ctx.key}#${view.change.number}@${base.base}/r${view.round.number}/claim-repair`;
-    const claimed = await executePlan(ctx, [
-      { kind: 'claim-repair', key, change: view.change.number, pr: plan.verdict.target },
-    ]);
-    // Kept back by the executor (shadow mode): the plan stands as it would be were the repair taken.
-    const granted = claimed.withheld.length > 0 || repairGranted(claimed, key);
-    if (!granted) plan = planSelection({ ...base, repairAvailable: false });
-  }
+  const repairAvailable = await repairAvailableFor(ctx, view, rankSets(records, ranking));
+  // Everything the plan reads is read first (the repair taken, the reviewers), so it is planned
+  // once: the verdict alone (`decide`, pure) says whether a repair is claimed and who is asked.
+  const first = decide({ ...base, repairAvailable });
+  const granted = first.kind !== 'repair' || (await takeRepair(ctx, view, base.base, first.target));
+  const verdict = granted ? first : decide({ ...base, repairAvailable: false });
   // A winner whose merge waits for required reviews (auto-merge) has them requested too.
+  const autoMerge = (winner: number): boolean =>
+    mergePathOf({ ...base, repairAvailable }, winner).kind === 'auto-merge';
   const reviewsFor =
-    plan.verdict.kind === 'human'
-      ? plan.verdict.before
-      : plan.verdict.kind === 'ship' && plan.actions.some((a) => a.kind === 'auto-merge' && !a.queue)
-        ? [plan.verdict.winner]
+    verdict.kind === 'human'
+      ? verdict.before
+      : verdict.kind === 'ship' && autoMerge(verdict.winner)
+        ? [verdict.winner]
         : [];
-  if (reviewsFor.length > 0) {
-    const reviewers = await reviewersFor(ctx, view, reviewsFor);
-    plan = planSelection({ ...base, reviewers, repairAvailable: plan.verdict.kind === 'ship' && repairAvailable });
-  }
-  return plan;
+  if (reviewsFor.length === 0) return planSelection({ ...base, repairAvailable: granted && repairAvailable });
+  const reviewers = await reviewersFor(ctx, view, reviewsFor);
+  // A person's verdict is recorded with the repair unavailable, as before the reviewers were read first.
+  return planSelection({ ...base, reviewers, repairAvailable: verdict.kind === 'ship' && repairAvailable });
+}
+
+/**
+ * Whether the Change's one repair is free for this round: not taken (or taken by this run before it
+ * died: same token, still this run's to send on retry), and no set at the top or tied there (a person decides).
+ */
+async function repairAvailableFor(
+  ctx: RepoContext,
+  view: GroupView,
+  sets: { winner: unknown; tied: unknown },
+): Promise<boolean> {
+  if (sets.winner !== null || sets.tied !== null || !ctx.config.repair.enabled) return false;
+  const { store } = ctx.deps;
+  if ((await store.getRepair(ctx.key, view.change.number)) === null) return true;
+  const holder = z
+    .object({ token: z.string() })
+    .safeParse(await store.getAppliedAction(claimKey(repairKeyOf(ctx.key, view.change.number))));
+  return holder.success && holder.data.token === ctx.token;
+}
+
+/**
+ * Claims the Change's one repair for `target`. The claim is an action like any other, so shadow mode
+ * (which never claims) drops it: kept back, the plan stands as it would be were the repair taken.
+ */
+async function takeRepair(ctx: RepoContext, view: GroupView, base: string, target: number): Promise<boolean> {
+  const key = roundActKey(ctx.key, view.change.number, base, view.round.number, 'claim-repair');
+  const claimed = await executePlan(ctx, [{ kind: 'claim-repair', key, change: view.change.number, pr: target }]);
+  return claimed.withheld.length > 0 || repairGranted(claimed, key);
 }
 
 /**
@@ -250,11 +260,7 @@ async function resumeShipped(ctx: RepoContext, change: ChangeRow, round: RoundRo
   const winner = plan?.verdict.kind === 'ship' ? plan.verdict.winner : null;
   const shipped = winner !== null && (await store.getCandidate(ctx.key, winner))?.state === 'promoted';
   const next = plan !== null && shipped ? await executeDecision(ctx, { change, round, base: round.base, plan }) : [];
-  await store.recordAppliedAction(
-    roundDoneKey(round.id),
-    { token: ctx.token, ...(shipped ? {} : { superseded: true }) },
-    nowIso(ctx),
-  );
+  await recordDone(ctx, round, shipped ? {} : { superseded: true });
   return next;
 }
 
@@ -296,7 +302,7 @@ export async function selectionStep(
       // This run claimed the round and stopped before deciding, and a sibling is pending again
       // (new commits): the claim goes back, so the last sibling to settle claims the round.
       // Not given back: a run under this token decided meanwhile, and its outcome stands.
-      if (!(await store.releaseRound(round.id, ctx.token))) return [];
+      if (!(await giveBackRound(ctx, round))) return [];
     } else if (current?.selection !== null) {
       // The view may be older than a claim made meanwhile (a closed loser looks "pending"): a
       // waiting list must never cover the claimant's decision.
@@ -307,7 +313,7 @@ export async function selectionStep(
   }
   // Every sibling left out (an agent still at work past its time): nothing to compare yet.
   if (view.evidence.size === 0) return [];
-  const claim = await store.claimRound(round.id, ctx.token);
+  const claim = await claimRoundOnce(ctx, round);
   if (claim === 'taken') return [];
   if (await decidePortfolioRound(ctx, view, round)) return [];
   round = (await store.getRound(round.id)) ?? round;
@@ -319,14 +325,14 @@ export async function selectionStep(
     const combine = await combineStep(ctx, view, rankCandidates([...view.evidence.values()]));
     if (combine.handedOver && !combine.decided) {
       // The combined candidate opened the next round, which compares the three.
-      await store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, combined: true }, nowIso(ctx));
+      await recordDone(ctx, round, { combined: true });
       return combine.next;
     }
     // Shadow mode builds nothing: what live mode would do (combine, and ship it if it passes) is the decision.
     const decision = combine.handedOver
       ? combine.decided!
       : await computePlan(ctx, combine.without === undefined ? view : withoutCandidate(view, combine.without), combine);
-    await store.recordDecision(round.id, decision, nowIso(ctx), ctx.token);
+    await recordRoundDecision(ctx, round, decision);
     // The first decision recorded stands, should two runs of this claim have decided at once;
     // none is recorded when the claim was given back meanwhile: then this run stops here.
     round = (await store.getRound(round.id)) ?? round;
@@ -335,15 +341,19 @@ export async function selectionStep(
     const verdict = plan?.verdict.kind ?? (would.success ? would.data.verdict.kind : null);
     if (verdict === null) return [];
     countDecision(verdict, deliveryOfToken(ctx.token));
-    await store.addEvent(ctx.key, 'round.decided', { change: changeNumber, round: round.number, verdict }, nowIso(ctx));
-    if (would.success) await executePlan(ctx, would.data.actions);
+    const data = { change: changeNumber, round: round.number, verdict };
+    const decided = { kind: 'event' as const, key: roundActKey(ctx.key, changeNumber, base, round.number, 'decided') };
+    await executePlan(ctx, [
+      { ...decided, event: 'round.decided', data, at: nowIso(ctx) },
+      ...(would.data?.actions ?? []),
+    ]);
   }
   return carryOut(ctx, { change: view.change, round, base, plan, group: view.pulls });
 }
 
 /** Decided, but not readable by this version: said on the Change (readRoundPlan); the round is left to a person. */
 async function leaveUnreadable(ctx: RepoContext, round: RoundRow): Promise<NextStep[]> {
-  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token, unreadable: true }, nowIso(ctx));
+  await recordDone(ctx, round, { unreadable: true });
   return [];
 }
 
@@ -364,6 +374,11 @@ async function carryOut(
   const next = plan ? await executeDecision(ctx, { ...input, plan }) : [];
   // A winning candidate set: its members merge in order, one at a time (workflows/set-ship.ts).
   if (plan) await shipFromRound(ctx, { change: input.change.number, base: input.base, round: round.number, plan });
-  await ctx.deps.store.recordAppliedAction(roundDoneKey(round.id), { token: ctx.token }, nowIso(ctx));
+  await recordDone(ctx, round, {});
   return next;
+}
+
+/** Round `round` carried through by this run (`how`: superseded, handed to a combined candidate, unreadable). */
+async function recordDone(ctx: RepoContext, round: RoundRow, how: Record<string, true>): Promise<void> {
+  await executePlan(ctx, [recordAction(roundDoneKey(round.id), { token: ctx.token, ...how })]);
 }

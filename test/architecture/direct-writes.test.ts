@@ -38,8 +38,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/workflows/candidate-set-store.ts': 3,
   'src/workflows/changes.ts': 1,
   'src/workflows/merge-refusals.ts': 1,
-  'src/workflows/portfolio-wide.ts': 3,
-  'src/workflows/select.ts': 9,
   'src/workflows/sweep.ts': 4,
 };
 

@@ -83,7 +83,6 @@ const NOT_YET_MOVED: Record<string, number> = {
   'src/jobs/queue-types.ts': 1,
   'src/judge/snapshot.ts': 3,
   'src/workflows/recorded-plan.ts': 1,
-  'src/workflows/select.ts': 1,
   'src/workflows/services.ts': 1,
 };
 

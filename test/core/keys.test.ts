@@ -11,6 +11,8 @@ describe('key builders', () => {
   it.each([
     // new in issue 17: the subject of a check event's delivery (handlers/checks.ts)
     [keys.checkSubjectKey(REPO, SHA), `check-events:acme/widgets@${SHA}`],
+    // select.ts: `${ctx.key}#${view.change.number}@${base.base}/r${view.round.number}/claim-repair`
+    [keys.roundActKey(REPO, 7, 'main', 2, 'claim-repair'), 'acme/widgets#7@main/r2/claim-repair'],
     // new in issue 17: a group whose waiting lists are behind (workflows/select.ts, sweep.ts)
     [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
     // new in issue 30: a composing head whose hold on its round ran out (workflows/sweep.ts)
