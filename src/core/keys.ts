@@ -74,6 +74,8 @@ export const KEY_NAMESPACES = {
   checkSubject: 'check-events:',
   /** A group whose siblings' waiting lists are behind (one settled and only its own was rewritten); select.ts, sweep.ts. */
   waitingStale: 'waiting-stale:',
+  /** The sweep's take of a group's waiting-stale mark (and its mark set again), by its time; pruned after an hour; sweep.ts. */
+  waitingTaken: 'waiting-taken:',
   /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
   composeTimeout: 'compose-timeout:',
   /** A head's kept check events taken by the sweep to verify its candidates at last, by the sweep's time; core/plan/sweep.ts. */
@@ -167,6 +169,9 @@ export const branchUpdatedKey = (repo: string, pr: number, sha: string): string 
 /** The auto-merge Arbiter enabled in a group (one at a time: its winner's). */
 export const autoMergeOnKey = (repo: string, change: number, base: string): string =>
   `${N.autoMergeOn}${repo}#${change}@${base}`;
+/** A run's (at `at`) marking of the auto-merge the action keyed `enabledBy` enabled: each run marks it again. */
+export const autoMergeMarkKey = (enabledBy: string, at: string, token: string): string =>
+  `${enabledBy}/mark/${at}/${token}`;
 /**
  * The stem of the keys of what Arbiter does once after GitHub turned off its auto-merge on `pr` at head
  * `sha` (turned back on, merged directly): a second turning off of the same head goes to a person.
@@ -182,6 +187,9 @@ export const checkSubjectKey = (repo: string, headSha: string): string => `${N.c
 /** The mark of a group whose siblings' waiting lists the next sweep brings up to date. */
 export const waitingStaleKey = (repo: string, change: number, base: string): string =>
   `${N.waitingStale}${repo}#${change}@${base}`;
+/** The sweep's take (`what`: take, or again when its selection failed) of a group's waiting-stale mark at `at`. */
+export const waitingTakenKey = (repo: string, change: number, base: string, at: string, what: string): string =>
+  `${N.waitingTaken}${repo}#${change}@${base}/${at}/${what}`;
 /** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
 export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
   `${N.composeTimeout}${repo}#${pr}@${headSha}`;
@@ -258,6 +266,9 @@ export const groupId = (repo: string, change: number, base: string): string => `
 /** The key of one action of a plan on a Change: its id, then the path that names the action (`late/12@abc/close`). */
 export const changeActionKey = (repo: string, change: number, ...path: Part[]): string =>
   [changeId(repo, change), ...path].join('/');
+/** A run's (at `at`) storing of the Change's issue as read (`digest`: what it stores): each run and time stores again. */
+export const changeIssueKey = (repo: string, change: number, at: string, token: string, digest: string): string =>
+  changeActionKey(repo, change, 'issue', at, token, digest);
 /** A comment marker, `name:part:…`: the hidden name of a comment Arbiter finds and edits in place. */
 export const markerKey = (name: string, ...parts: Part[]): string => [name, ...parts].join(':');
 /**
@@ -301,3 +312,11 @@ export const withdrawalActionKey = (...args: HeadStepArgs): string => headStepKe
 /** One run's keeping or taking (`what`) of the check events on a head at `at`: each event keeps its own. */
 export const keptCheckKey = (repo: string, headSha: string, at: string, token: string, what: string): string =>
   `${N.keptCheck}${repo}@${headSha}/${at}/${token}/${what}`;
+
+/** The keys under `prefix`, and the executor's claims of those keys (each action's claim is its own row). */
+export const withActionClaims = (prefix: string): string[] => [prefix, claimKey(actionKey(prefix))];
+/**
+ * The records of the runs that verified a head (`verifyActionKey`) and the executor's claims of them,
+ * as a POSIX regular expression: each names its run and time, so only that run's own plan reads it.
+ */
+export const VERIFY_RUN_RECORDS = `^(${N.claim}${N.action})?[^#]+#[0-9]+/verify/[0-9]+@[^/]+/`;
