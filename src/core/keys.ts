@@ -320,3 +320,5 @@ export const withActionClaims = (prefix: string): string[] => [prefix, claimKey(
  * as a POSIX regular expression: each names its run and time, so only that run's own plan reads it.
  */
 export const VERIFY_RUN_RECORDS = `^(${N.claim}${N.action})?[^#]+#[0-9]+/verify/[0-9]+@[^/]+/`;
+/** A run's storing of a Change's issue (`changeIssueKey`) and the executor's claim of it: only that run's plan reads it. */
+export const CHANGE_ISSUE_RECORDS = `^(${N.claim}${N.action})?[^#]+#[0-9]+/issue/[0-9]{4}-[0-9]{2}-[0-9]{2}T`;

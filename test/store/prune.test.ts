@@ -1,13 +1,15 @@
 // The sweep's prune of the applied-actions ledger, on PGlite and on PostgreSQL: a kept check event's
-// keeping and taking, and a verification's records (each with the executor's claim of it), go once
-// old enough; the same records of a recent run stay, and so does every record that is read later
+// keeping and taking, a verification's records and a run's storing of a Change's issue (each with
+// the executor's claim of it) go once old enough; the same records of a recent run stay, and so does every record that is read later
 // (a Change's acceptance claim, a round's actions, a mark, a head's first gate table).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   actionKey,
   acceptanceKey,
   autoMergeOnKey,
+  branchRulesKey,
   changeActionKey,
+  changeIssueKey,
   claimKey,
   dashboardRunKey,
   gateInProgressKey,
@@ -36,6 +38,7 @@ const keptRecords = (at: string, token: string): string[] => [
   ...withClaim(keptCheckKey(REPO, 'abc123', at, token, 'keep')),
   ...withClaim(keptCheckKey(REPO, 'abc123', at, token, 'take')),
 ];
+const issueRecords = (at: string, token: string): string[] => withClaim(changeIssueKey(REPO, 7, at, token, '9f8e'));
 const verifyRecords = (at: string, token: string): string[] => [
   ...withClaim(verifyActionKey(REPO, 7, 12, 'abc123', at, token, 'gate:1a2b')),
   ...withClaim(verifyActionKey(REPO, 7, 12, 'abc123', at, token, 'acceptance:3c4d')),
@@ -57,8 +60,13 @@ describe.each(BACKENDS)('the sweep prune on %s', (backend) => {
   const prune = () => executeUpkeep(b, planUpkeep({ dashboardRuns: DASHBOARD_RUN_PREFIXES }, NOW));
 
   it('prunes the records of old runs on a head, and keeps those of recent runs', async () => {
-    const old = [...keptRecords(OLD, 'delivery:old'), ...verifyRecords(OLD, 'delivery:old')];
-    const recent = [...keptRecords(RECENT, 'delivery:new'), ...verifyRecords(RECENT, 'delivery:new')];
+    const runs = (at: string, token: string): string[] => [
+      ...keptRecords(at, token),
+      ...verifyRecords(at, token),
+      ...issueRecords(at, token),
+    ];
+    const old = runs(OLD, 'delivery:old');
+    const recent = runs(RECENT, 'delivery:new');
     await record(old, OLD);
     await record(recent, RECENT);
     await prune();
@@ -72,8 +80,9 @@ describe.each(BACKENDS)('the sweep prune on %s', (backend) => {
       claimKey(acceptanceKey(REPO, 12, 'abc123', 'crit1')),
       // A round's action on a moved head (`…/verify/moved/12`): a resumed round reads it.
       ...withClaim(changeActionKey(REPO, 7, 'main/r2', 'after', 'verify', 'moved', 12)),
-      // A round on a base named `verify`.
+      // A round on a base named `verify`, and one on a base named `issue`.
       changeActionKey(REPO, 7, 'verify', 'r1', 'select', 'state', 12),
+      changeActionKey(REPO, 7, 'issue', 'r1', 'select', 'state', 12),
       gateInProgressKey(REPO, 12, 'abc123'),
       waitingStaleKey(REPO, 7, 'main'),
       autoMergeOnKey(REPO, 7, 'main'),
@@ -83,10 +92,11 @@ describe.each(BACKENDS)('the sweep prune on %s', (backend) => {
     expect((await present(read)).sort()).toEqual([...read].sort());
   });
 
-  it("prunes the dashboard's claims and the sweep's takes of a mark after an hour", async () => {
+  it("prunes the dashboard's claims, the sweep's takes of a mark and a branch's rules after an hour", async () => {
     const hourly = [
       dashboardRunKey(REPO, 1000),
       claimKey(actionKey(dashboardRunKey(REPO, 1000))),
+      ...withClaim(branchRulesKey(REPO, 'main', 5000)),
       ...withClaim(waitingTakenKey(REPO, 7, 'main', before(2), 'take')),
     ];
     const fresh = withClaim(waitingTakenKey(REPO, 7, 'main', before(0.5), 'take'));

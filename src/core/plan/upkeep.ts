@@ -1,6 +1,6 @@
 // What the sweep prunes each minute (workflows/sweep.ts): the records that can no longer matter,
 // each once nothing reads it any more. Pure: `now` is the sweep's clock.
-import { KEY_NAMESPACES, VERIFY_RUN_RECORDS, withActionClaims } from '../keys.ts';
+import { CHANGE_ISSUE_RECORDS, KEY_NAMESPACES, VERIFY_RUN_RECORDS, withActionClaims } from '../keys.ts';
 import type { UpkeepAction } from '../record-actions.ts';
 
 const HOUR_MS = 3_600_000;
@@ -27,10 +27,11 @@ const ago = (now: string, hours: number): string => new Date(Date.parse(now) - h
 
 /**
  * The sweep's prune. After an hour: the dashboard's claims (they only keep runs a minute apart, and
- * an edit's key is its minute's) and the sweep's takes of a waiting-stale mark (read by that sweep's
- * plan alone). After RUN_RECORD_HOURS: a kept check event's keeping and taking (by then the event
- * itself is pruned, taken by its head's run or by the sweep long before), and a verification's
- * records; a head verified again is another run, under its own keys.
+ * an edit's key is its minute's), the sweep's takes of a waiting-stale mark (read by that sweep's
+ * plan alone) and a branch's rules (read only in their five-minute window, workflows/branch-rules.ts).
+ * After RUN_RECORD_HOURS: a kept check event's keeping and taking (by then the event itself is
+ * pruned, taken by its head's run or by the sweep long before), a verification's records (a head
+ * verified again is another run, under its own keys) and a run's storing of a Change's issue.
  */
 export function planUpkeep(view: UpkeepView, now: string): UpkeepAction[] {
   const hourAgo = ago(now, 1);
@@ -42,8 +43,10 @@ export function planUpkeep(view: UpkeepView, now: string): UpkeepAction[] {
       ledger: [
         ...view.dashboardRuns.map((prefix) => ({ prefix, before: hourAgo })),
         ...withActionClaims(KEY_NAMESPACES.waitingTaken).map((prefix) => ({ prefix, before: hourAgo })),
+        ...withActionClaims(KEY_NAMESPACES.branchRules).map((prefix) => ({ prefix, before: hourAgo })),
         ...withActionClaims(KEY_NAMESPACES.keptCheck).map((prefix) => ({ prefix, before: runsAgo })),
         { pattern: VERIFY_RUN_RECORDS, before: runsAgo },
+        { pattern: CHANGE_ISSUE_RECORDS, before: runsAgo },
       ],
     },
   ];
