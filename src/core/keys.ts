@@ -80,7 +80,7 @@ export const KEY_NAMESPACES = {
   composeTimeout: 'compose-timeout:',
   /** A head's kept check events taken by the sweep to verify its candidates at last, by the sweep's time; core/plan/sweep.ts. */
   keptTaken: 'kept-taken:',
-  /** A run's keeping (or taking) of the check events on a head no candidate has recorded yet, by its time; handlers/checks.ts. */
+  /** A run's keeping (or taking) of the check events on a head no candidate has recorded yet, by its time (pruned after a day); handlers/checks.ts. */
   keptCheck: 'kept-check:',
   /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
   view: 'view:',
