@@ -10,6 +10,7 @@ import { digest } from './digest.ts';
 import { checkWriteKey } from './keys.ts';
 import { PORTFOLIO_ACTIONS } from './portfolio-actions.ts';
 import { ROUND_ACTIONS } from './round-actions.ts';
+import { RECORD_ACTIONS } from './record-actions.ts';
 
 export { CheckRunAnnotation, CheckRunButton, CheckRunContent, CheckRunName } from './check-run.ts';
 
@@ -43,6 +44,7 @@ const CheckRunAction = z.object({
 export const Action = z.discriminatedUnion('kind', [
   ...PORTFOLIO_ACTIONS,
   ...ROUND_ACTIONS,
+  ...RECORD_ACTIONS,
   CommentAction,
   /**
    * `relabel`: the labels the closure adds and removes. With the PR's labels read by this job at

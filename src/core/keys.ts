@@ -78,11 +78,13 @@ export const KEY_NAMESPACES = {
   checkSubject: 'check-events:',
   /** A group whose siblings' waiting lists are behind (one settled and only its own was rewritten); select.ts, sweep.ts. */
   waitingStale: 'waiting-stale:',
+  /** The sweep's take of a group's waiting-stale mark (and its mark set again), by its time; pruned after an hour; sweep.ts. */
+  waitingTaken: 'waiting-taken:',
   /** A composing candidate's head that held its round for `selection.siblingTimeout`, handed to its round once; sweep.ts. */
   composeTimeout: 'compose-timeout:',
   /** A head's kept check events taken by the sweep to verify its candidates at last, by the sweep's time; core/plan/sweep.ts. */
   keptTaken: 'kept-taken:',
-  /** A run's keeping (or taking) of the check events on a head no candidate has recorded yet, by its time; handlers/checks.ts. */
+  /** A run's keeping (or taking) of the check events on a head no candidate has recorded yet, by its time (pruned after a day); handlers/checks.ts. */
   keptCheck: 'kept-check:',
   /** A view of a round (its comparison, gate comments, notes) re-rendered for one state it reached; core/plan/views.ts. */
   view: 'view:',
@@ -188,6 +190,9 @@ export const branchUpdatedKey = (repo: string, pr: number, sha: string): string 
 /** The auto-merge Arbiter enabled in a group (one at a time: its winner's). */
 export const autoMergeOnKey = (repo: string, change: number, base: string): string =>
   `${N.autoMergeOn}${repo}#${change}@${base}`;
+/** A run's (at `at`) marking of the auto-merge the action keyed `enabledBy` enabled: each run marks it again. */
+export const autoMergeMarkKey = (enabledBy: string, at: string, token: string): string =>
+  `${enabledBy}/mark/${at}/${token}`;
 /**
  * The stem of the keys of what Arbiter does once after GitHub turned off its auto-merge on `pr` at head
  * `sha` (turned back on, merged directly): a second turning off of the same head goes to a person.
@@ -203,6 +208,9 @@ export const checkSubjectKey = (repo: string, headSha: string): string => `${N.c
 /** The mark of a group whose siblings' waiting lists the next sweep brings up to date. */
 export const waitingStaleKey = (repo: string, change: number, base: string): string =>
   `${N.waitingStale}${repo}#${change}@${base}`;
+/** The sweep's take (`what`: take, or again when its selection failed) of a group's waiting-stale mark at `at`. */
+export const waitingTakenKey = (repo: string, change: number, base: string, at: string, what: string): string =>
+  `${N.waitingTaken}${repo}#${change}@${base}/${at}/${what}`;
 /** A composing head (a work-in-progress title) whose hold on the round ran out: its group's selection ran once for it. */
 export const composeTimeoutKey = (repo: string, pr: number, headSha: string): string =>
   `${N.composeTimeout}${repo}#${pr}@${headSha}`;
@@ -288,6 +296,9 @@ export const changeActionKey = (repo: string, change: number, ...path: Part[]): 
 /** Names one take of model calls from a Change's budget on `day` (`owner/repo#12/model-budget/2026-03-02`); never stored: each take is answered afresh. */
 export const modelBudgetKey = (repo: string, change: number, day: string): string =>
   changeActionKey(repo, change, 'model-budget', day);
+/** A run's (at `at`) storing of the Change's issue as read (`digest`: what it stores): each run and time stores again. */
+export const changeIssueKey = (repo: string, change: number, at: string, token: string, digest: string): string =>
+  changeActionKey(repo, change, 'issue', at, token, digest);
 /** A comment marker, `name:part:…`: the hidden name of a comment Arbiter finds and edits in place. */
 export const markerKey = (name: string, ...parts: Part[]): string => [name, ...parts].join(':');
 /**
@@ -331,3 +342,13 @@ export const withdrawalActionKey = (...args: HeadStepArgs): string => headStepKe
 /** One run's keeping or taking (`what`) of the check events on a head at `at`: each event keeps its own. */
 export const keptCheckKey = (repo: string, headSha: string, at: string, token: string, what: string): string =>
   `${N.keptCheck}${repo}@${headSha}/${at}/${token}/${what}`;
+
+/** The keys under `prefix`, and the executor's claims of those keys (each action's claim is its own row). */
+export const withActionClaims = (prefix: string): string[] => [prefix, claimKey(actionKey(prefix))];
+/**
+ * The records of the runs that verified a head (`verifyActionKey`) and the executor's claims of them,
+ * as a POSIX regular expression: each names its run and time, so only that run's own plan reads it.
+ */
+export const VERIFY_RUN_RECORDS = `^(${N.claim}${N.action})?[^#]+#[0-9]+/verify/[0-9]+@[^/]+/`;
+/** A run's storing of a Change's issue (`changeIssueKey`) and the executor's claim of it: only that run's plan reads it. */
+export const CHANGE_ISSUE_RECORDS = `^(${N.claim}${N.action})?[^#]+#[0-9]+/issue/[0-9]{4}-[0-9]{2}-[0-9]{2}T`;

@@ -117,6 +117,14 @@ function actionWords(a: Action): string {
       return `mark ${a.key}`;
     case 'dashboard-issue':
       return a.issue === null ? 'open the dashboard issue' : `write the dashboard issue #${a.issue}`;
+    case 'forget':
+      return `forget ${a.record}`;
+    case 'take-mark':
+      return `take the mark ${a.marker} of #${a.pr} at ${a.sha.slice(0, 7)}`;
+    case 'put-record':
+      return `${a.replace ? 'replace' : 'record'} ${a.record}`;
+    case 'upsert-change':
+      return `store the issue of #${a.change.number} (${a.change.criteria.length} criteria, ${a.change.state})`;
   }
 }
 

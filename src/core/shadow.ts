@@ -9,8 +9,9 @@ export type Mode = 'live' | 'shadow';
  * What of a plan may run in this mode. Shadow mode keeps comments, check runs and receipts, the
  * claims and budget takes that decide a race between runs (records, no PR-state write), and
  * state changes that record what already happened on GitHub; it drops every PR-state write,
- * every dispatch, every claim of the Change's one repair and every decided state change (no
- * candidate leaves its group on a decision that was not carried out).
+ * every dispatch, every claim of the Change's one repair, every decided state change (no
+ * candidate leaves its group on a decision that was not carried out) and the take of an
+ * auto-merge's mark that goes with its withdrawal.
  */
 export function forMode(actions: readonly Action[], config: { mode: Mode }): Action[] {
   if (config.mode === 'live') return [...actions];
@@ -19,6 +20,8 @@ export function forMode(actions: readonly Action[], config: { mode: Mode }): Act
       if (PR_STATE_ACTIONS.has(a.kind) || a.kind === 'claim-repair') return false;
       // Nothing is dispatched, so no refine is awaited and no explore's slot composes.
       if (a.kind === 'record-deep' || a.kind === 'start-portfolio') return false;
+      // An auto-merge's mark is taken with its withdrawal, which is kept back: the mark stays with it.
+      if (a.kind === 'take-mark') return false;
       if (a.kind === 'set-state' || a.kind === 'set-change-state') return a.observed === true;
       return true;
     })

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { checkConfigOnCommit, type ConfigDeps } from '../config/check.ts';
 import { CONFIG_PATH } from '../core/config-file.ts';
 import type { ConfigPort } from '../config/port.ts';
-import type { Store } from '../store/types.ts';
+import { executeUpkeep, type UpkeepStore } from '../workflows/execute-records.ts';
 
 /** What a push needs of `Deps` (a full `Deps` fits). */
-export type PushDeps = ConfigDeps & { store: ConfigDeps['store'] & Pick<Store, 'dropCachedConfig'> };
+export type PushDeps = ConfigDeps & { store: ConfigDeps['store'] & UpkeepStore };
 
 /** Payloads with this many commits or more may not list every pushed commit. */
 export const PUSH_COMMITS_LISTED = 20;
@@ -53,7 +53,7 @@ export async function onPush(deps: PushDeps, gh: ConfigPort, payload: unknown): 
     !/^0+$/.test(p.before) &&
     p.commits.length > 0 &&
     p.commits.length < PUSH_COMMITS_LISTED;
-  if (touched || !listsAll) await deps.store.dropCachedConfig(`${owner}/${repo}`);
+  if (touched || !listsAll) await executeUpkeep(deps, [{ kind: 'drop-config', repo: `${owner}/${repo}` }]);
   if (!touched && (await deps.store.isConfigValid(`${owner}/${repo}`))) return;
   await checkConfigOnCommit(deps, gh, {
     owner,

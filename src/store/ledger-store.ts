@@ -30,6 +30,7 @@ export type LedgerStore = Pick<
   | 'putAppliedAction'
   | 'listAppliedActions'
   | 'pruneAppliedActions'
+  | 'pruneAppliedActionsMatching'
   | 'forgetAppliedAction'
 >;
 
@@ -127,6 +128,13 @@ export function ledgerStore(db: Db): LedgerStore {
     async pruneAppliedActions(prefix, before) {
       const res = await db.query("DELETE FROM applied_actions WHERE key LIKE $1 || '%' AND at < $2::timestamptz", [
         prefix,
+        before,
+      ]);
+      return res.rowCount ?? 0;
+    },
+    async pruneAppliedActionsMatching(pattern, before) {
+      const res = await db.query('DELETE FROM applied_actions WHERE key ~ $1 AND at < $2::timestamptz', [
+        pattern,
         before,
       ]);
       return res.rowCount ?? 0;

@@ -217,6 +217,8 @@ export interface Store extends PortfolioStore, DashboardStore {
   forgetAppliedAction(key: string): Promise<boolean>;
   /** Deletes the applied actions under a key prefix recorded before `before` (claims that only space work out in time). */
   pruneAppliedActions(prefix: string, before: string): Promise<number>;
+  /** Deletes the applied actions whose key matches `pattern` (a POSIX regular expression) recorded before `before`. */
+  pruneAppliedActionsMatching(pattern: string, before: string): Promise<number>;
   /**
    * Records `result` under `key` unless a result is there already; answers the stored one, and
    * whether this call inserted it (in one statement).

@@ -1,14 +1,14 @@
 // The executor's write for a `disable-auto-merge` action (workflows/execute.ts): GitHub is asked
 // first, and only Arbiter's own auto-merge is turned off.
 import type { Action } from '../core/actions.ts';
-import { AutoMergeOn } from '../core/plan/auto-merge-off.ts';
 import { GitHubError } from '../github/errors.ts';
 import type { RepoContext } from './context.ts';
 
 /**
  * Turns off the auto-merge Arbiter enabled, after asking GitHub whether it still stands: one GitHub
  * already disabled (a push by someone without write access), one a person enabled instead, or a
- * pull request merged or closed is left as it is. Then the store's mark of it is taken.
+ * pull request merged or closed is left as it is. The plan's next action (`take-mark`) takes the
+ * store's mark of it.
  */
 export async function disableOwnAutoMerge(
   ctx: RepoContext,
@@ -29,21 +29,13 @@ export async function disableOwnAutoMerge(
       result = { refused: error.githubWords };
     }
   }
-  await takeMark(ctx, action);
   return result;
-}
-
-/** Takes the store's mark only while it still names this auto-merge or queue entry (a later winner's is its own). */
-async function takeMark(ctx: RepoContext, action: { marker: string; pr: number; sha: string }): Promise<void> {
-  const { store } = ctx.deps;
-  const mark = AutoMergeOn.safeParse(await store.getAppliedAction(action.marker));
-  if (mark.success && mark.data.pr === action.pr && mark.data.sha === action.sha)
-    await store.forgetAppliedAction(action.marker);
 }
 
 /**
  * Takes the winner Arbiter queued out of the merge queue, after asking GitHub whether it is still
- * queued; GitHub's refusal (it left meanwhile) is kept as the answer. Then the store's mark is taken.
+ * queued; GitHub's refusal (it left meanwhile) is kept as the answer. The plan's `take-mark` then
+ * takes the store's mark.
  */
 export async function dequeueOwn(ctx: RepoContext, action: Extract<Action, { kind: 'dequeue' }>): Promise<unknown> {
   const { gh } = ctx;
@@ -60,6 +52,5 @@ export async function dequeueOwn(ctx: RepoContext, action: Extract<Action, { kin
       result = { refused: error.githubWords };
     }
   }
-  await takeMark(ctx, action);
   return result;
 }

@@ -92,12 +92,18 @@ export async function onAutoMergeLost(ctx: RepoContext, input: AutoMergeLost): P
   // Taken again: its answer is planned like the decision's own (merged, queued, refused, moved).
   const auto = planned.actions.find((a) => a.kind === 'auto-merge');
   if (auto?.kind === 'auto-merge' && result.merge.ok && 'queued' in result.merge)
-    await noteAutoMerge(ctx, number, base, {
-      pr: on.pr,
-      sha: on.sha,
-      round: view.round.number,
-      ...(auto.queue ? { queue: true } : {}),
-    });
+    await noteAutoMerge(
+      ctx,
+      number,
+      base,
+      {
+        pr: on.pr,
+        sha: on.sha,
+        round: view.round.number,
+        ...(auto.queue ? { queue: true } : {}),
+      },
+      auto.key,
+    );
   return afterMergeAnswer(ctx, {
     change: view.change,
     round: view.round,

@@ -5,7 +5,7 @@
 import type { Action } from '../core/actions.ts';
 import { AutoMergeOn, planAutoMergeOff } from '../core/plan/auto-merge-off.ts';
 import type { SelectionPlan } from '../core/plan/selection.ts';
-import { autoMergeOnKey } from '../core/keys.ts';
+import { autoMergeMarkKey, autoMergeOnKey } from '../core/keys.ts';
 import type { PullState } from '../github/group-query.ts';
 import type { CandidateState, ChangeState } from '../core/types.ts';
 import { nowIso, type RepoContext } from './context.ts';
@@ -83,10 +83,19 @@ export async function withdrawAutoMerge(
   await executePlan(ctx, actions);
 }
 
-/** Records the auto-merge Arbiter just enabled on a winner: the mark `withdrawAutoMerge` reads. */
-export async function noteAutoMerge(ctx: RepoContext, change: number, base: string, on: AutoMergeOn): Promise<void> {
-  const key = autoMergeOnKey(ctx.key, change, base);
-  // One per group: a winner's new auto-merge replaces the mark of one withdrawn before it.
-  await ctx.deps.store.forgetAppliedAction(key);
-  await ctx.deps.store.recordAppliedAction(key, on, nowIso(ctx));
+/**
+ * Records the auto-merge Arbiter just enabled on a winner (by the action keyed `enabledBy`): the mark
+ * `withdrawAutoMerge` reads. One per group: a winner's new auto-merge replaces the mark of one
+ * withdrawn before it.
+ */
+export async function noteAutoMerge(
+  ctx: RepoContext,
+  change: number,
+  base: string,
+  on: AutoMergeOn,
+  enabledBy: string,
+): Promise<void> {
+  const record = autoMergeOnKey(ctx.key, change, base);
+  const key = autoMergeMarkKey(enabledBy, nowIso(ctx), ctx.token);
+  await executePlan(ctx, [{ kind: 'put-record', key, record, value: on, replace: true }]);
 }

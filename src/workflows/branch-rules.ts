@@ -6,8 +6,10 @@
 // Concurrent misses in one process share one read.
 import { z } from 'zod';
 import type { BranchRules } from '../github/port.ts';
-import { nowIso, type RepoContext } from './context.ts';
+import type { RepoContext } from './context.ts';
 import { branchRulesKey } from '../core/keys.ts';
+import { recordAction } from '../core/actions.ts';
+import { executePlan } from './execute.ts';
 import { singleFlight } from '../single-flight.ts';
 
 export const RULES_WINDOW_SECONDS = 300;
@@ -27,7 +29,8 @@ export async function branchRulesOf(ctx: RepoContext, branch: string): Promise<B
   if (stored.success) return stored.data;
   return rulesFlight(ctx.deps.store, key, async () => {
     const rules = await ctx.gh.branchRules(branch);
-    await ctx.deps.store.recordAppliedAction(key, rules, nowIso(ctx));
+    // The first read of the window stands (another process may have read it at the same moment).
+    await executePlan(ctx, [recordAction(key, rules)]);
     return rules;
   });
 }

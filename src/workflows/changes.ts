@@ -7,7 +7,10 @@ import type { Standing } from '../core/trust.ts';
 import { singleFlight } from '../single-flight.ts';
 import type { ChangeRow } from '../store/types.ts';
 import type { PullFacts } from './model.ts';
-import type { RepoContext } from './context.ts';
+import { nowIso, type RepoContext } from './context.ts';
+import { digest } from '../core/digest.ts';
+import { changeIssueKey } from '../core/keys.ts';
+import { executePlan } from './execute.ts';
 import { issueStanding, showUntrackedChange } from './trust.ts';
 
 type Issue = NonNullable<Awaited<ReturnType<RepoContext['gh']['getIssue']>>>;
@@ -18,16 +21,19 @@ export async function refreshChange(ctx: RepoContext, number: number, read?: Iss
   if (!issue || issue.pull_request) return null;
   // Arbiter's own dashboard is never a Change, whatever links to it.
   if (issue.user?.login === ctx.gh.botLogin && hasMarker(issue.body, DASHBOARD_MARKER)) return null;
-  const existing = await ctx.deps.store.getChange(ctx.key, number);
-  return ctx.deps.store.upsertChange({
-    repo: ctx.key,
+  const { store } = ctx.deps;
+  const existing = await store.getChange(ctx.key, number);
+  const change = {
     number,
     installationId: ctx.installationId,
     title: issue.title,
     body: issue.body ?? '',
     criteria: parseCriteria(issue.body ?? ''),
     state: existing?.state ?? 'open',
-  });
+  };
+  const key = changeIssueKey(ctx.key, number, nowIso(ctx), ctx.token, digest(change));
+  await executePlan(ctx, [{ kind: 'upsert-change', key, change }]);
+  return store.getChange(ctx.key, number);
 }
 
 /**

@@ -2,11 +2,16 @@
 // Change's state, a round, evidence, an event, a fact in the ledger, the Change's one repair).
 // Applied once under their keys by executePlan (execute.ts), like every action; kept apart so the
 // executor's GitHub writes read on their own. Kept in shadow mode unless src/core/shadow.ts says
-// otherwise. Those that decide a race are answered afresh on every run instead (ASKED_KINDS).
+// otherwise. Those that decide a race are answered afresh on every run instead (ASKED_KINDS). And
+// the store's upkeep (`executeUpkeep`), which no repository's plan holds.
 import { z } from 'zod';
 import type { Action, ClaimAnswer } from '../core/actions.ts';
-import { claimKey, repairKey } from '../core/keys.ts';
-import { recordSet } from './candidate-set-store.ts';
+import { sameRef, type PullRef, type SetRecord } from '../core/candidate-set.ts';
+import { candidateSetHeadKey, candidateSetKey, claimKey, repairKey } from '../core/keys.ts';
+import { AutoMergeOn } from '../core/plan/auto-merge-off.ts';
+import type { UpkeepAction } from '../core/record-actions.ts';
+import type { Store } from '../store/types.ts';
+import { readSetRecord } from './candidate-set-store.ts';
 import { nowIso, type RepoContext } from './context.ts';
 
 /**
@@ -40,6 +45,10 @@ const RECORD_KINDS = [
   'keep-check',
   'claim-repair',
   ...ASKED_KINDS,
+  'forget',
+  'take-mark',
+  'put-record',
+  'upsert-change',
 ] as const;
 
 export type RecordAction = Extract<Action, { kind: (typeof RECORD_KINDS)[number] }>;
@@ -170,5 +179,89 @@ export async function applyRecord(ctx: RepoContext, action: RecordAction): Promi
     case 'mark':
       await store.recordAppliedAction(action.key, action.value, action.at);
       return { marked: action.key };
+    case 'forget':
+      return { forgotten: await store.forgetAppliedAction(action.record) };
+    case 'take-mark': {
+      // Only while it still names this auto-merge or queue entry: a later winner's mark is its own.
+      const mark = AutoMergeOn.safeParse(await store.getAppliedAction(action.marker));
+      const ours = mark.success && mark.data.pr === action.pr && mark.data.sha === action.sha;
+      return { taken: ours && (await store.forgetAppliedAction(action.marker)) };
+    }
+    case 'put-record':
+      if (action.replace) await store.putAppliedAction(action.record, action.value, nowIso(ctx));
+      else await store.recordAppliedAction(action.record, action.value, nowIso(ctx));
+      return { stored: action.record };
+    case 'upsert-change':
+      // The row itself is not the answer (its body may be long): the step reads it back.
+      return { state: (await store.upsertChange({ repo: ctx.key, ...action.change })).state };
+  }
+}
+
+const union = (a: PullRef[], b: PullRef[]): PullRef[] => [...a, ...b.filter((r) => !a.some((o) => sameRef(o, r)))];
+
+/**
+ * Stores a set's record (a `record-set` action). Members seen by a run that planned at the same
+ * moment are kept (the union), and so are parts another run stored first; the first time the set
+ * stands as a candidate is an event of the Change's repository.
+ */
+async function recordSet(ctx: RepoContext, record: SetRecord): Promise<{ state: SetRecord['state'] }> {
+  const { store } = ctx.deps;
+  const before = await readSetRecord(ctx, record.change, record.name);
+  const at = nowIso(ctx);
+  const sameHeads =
+    before !== null &&
+    JSON.stringify(Object.entries(before.heads).sort()) === JSON.stringify(Object.entries(record.heads).sort());
+  const merged: SetRecord = {
+    ...record,
+    seen: union(before?.seen ?? [], record.seen),
+    first: record.first ?? before?.first ?? null,
+    parts: record.parts ?? before?.parts ?? null,
+    // A run that planned without the evidence another run just recorded keeps it (it names the heads it judged).
+    ...((record.acceptance ?? before?.acceptance) ? { acceptance: record.acceptance ?? before?.acceptance } : {}),
+    // A set holds its Change's round from these moments (core/plan/set-hold.ts).
+    since: before?.since ?? at,
+    headsAt: sameHeads ? (before?.headsAt ?? before?.since ?? at) : at,
+  };
+  // Each member's head names its set, so a check concluding on it re-plans the set.
+  for (const [member, sha] of Object.entries(record.heads)) {
+    const repo = member.slice(0, member.lastIndexOf('#'));
+    await store.recordAppliedAction(candidateSetHeadKey(repo, sha), { change: record.change, name: record.name }, at);
+  }
+  // The record changes with its set (a recorded action is written once): it is replaced.
+  await store.putAppliedAction(candidateSetKey(record.change.repo, record.change.number, record.name), merged, at);
+  if (record.state !== before?.state)
+    await store.addEvent(
+      record.change.repo,
+      `candidate-set.${record.state}`,
+      { change: record.change.number, set: record.name, parts: merged.parts, reason: record.reason },
+      at,
+    );
+  return { state: record.state };
+}
+
+/** What the store's upkeep writes. */
+export type UpkeepStore = Pick<
+  Store,
+  'pruneAppliedActions' | 'pruneAppliedActionsMatching' | 'pruneKeptCheckEvents' | 'dropCachedConfig'
+>;
+
+/**
+ * Applies the store's upkeep (core/record-actions.ts), in order. Idempotent, so neither claimed nor
+ * recorded: a run that dies part-way is repeated whole by the next (the sweep's next minute).
+ */
+export async function executeUpkeep(deps: { store: UpkeepStore }, actions: UpkeepAction[]): Promise<void> {
+  const { store } = deps;
+  for (const action of actions) {
+    switch (action.kind) {
+      case 'prune':
+        await store.pruneKeptCheckEvents(action.keptBefore);
+        for (const rule of action.ledger)
+          if ('prefix' in rule) await store.pruneAppliedActions(rule.prefix, rule.before);
+          else await store.pruneAppliedActionsMatching(rule.pattern, rule.before);
+        break;
+      case 'drop-config':
+        await store.dropCachedConfig(action.repo);
+        break;
+    }
   }
 }

@@ -171,7 +171,7 @@ async function apply(
           if (pull.merged) return { ok: true, sha: null } satisfies MergeResult;
         }
         const result = await gh.merge(action.pr, action.sha, action.method);
-        if (!result.ok && result.status === 405) return mergeRefused(ctx, action, result);
+        if (!result.ok && result.status === 405) return mergeRefused(ctx, action, result, (a) => executePlan(ctx, a));
         return result;
       });
     case 'auto-merge':

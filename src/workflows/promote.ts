@@ -49,12 +49,18 @@ export async function executeDecision(
   const auto = plan.actions.find((a) => a.kind === 'auto-merge');
   const enabled = auto ? MergeResultSchema.safeParse(result.results.get(auto.key)).data : undefined;
   if (auto?.kind === 'auto-merge' && enabled?.ok && enabled.queued === true)
-    await noteAutoMerge(ctx, change.number, base, {
-      pr: auto.pr,
-      sha: auto.sha,
-      round: round.number,
-      ...(auto.queue ? { queue: true } : {}),
-    });
+    await noteAutoMerge(
+      ctx,
+      change.number,
+      base,
+      {
+        pr: auto.pr,
+        sha: auto.sha,
+        round: round.number,
+        ...(auto.queue ? { queue: true } : {}),
+      },
+      auto.key,
+    );
   if (plan.verdict.kind === 'ship') {
     const winner = plan.verdict.winner;
     const sha =

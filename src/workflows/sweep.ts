@@ -13,6 +13,9 @@ import type { CandidateRow, RoundRow } from '../store/types.ts';
 import { OPEN_STATES } from '../core/types.ts';
 import { deliveryOfToken, gatewayFor, nowIso, repoContext, type RepoContext } from './context.ts';
 import { executePlan } from './execute.ts';
+import { executeUpkeep } from './execute-records.ts';
+import { planUpkeep } from '../core/plan/upkeep.ts';
+import { z } from 'zod';
 import { DASHBOARD_RUN_PREFIXES } from './dashboard.ts';
 import { sweepPortfolios } from './portfolio-sweep.ts';
 import { sweepSetHolds } from './set-sweep.ts';
@@ -32,7 +35,11 @@ import {
   sweepRoundToken,
   sweepToken,
   waitingStaleKey,
+  waitingTakenKey,
 } from '../core/keys.ts';
+
+/** The answer of a `forget` action: whether the mark was there. */
+const Forgotten = z.object({ forgotten: z.boolean() });
 
 async function contextFor(deps: Deps, c: { repo: string; change: number }, token: string): Promise<RepoContext | null> {
   const change = await deps.store.getChange(c.repo, c.change);
@@ -253,9 +260,6 @@ export async function verifyKeptHeads(
   }
 }
 
-/** How long a check event for a head nobody recorded is kept: a head that is a candidate's is recorded within minutes. */
-export const KEPT_CHECK_EVENT_HOURS = 24;
-
 /**
  * How often the sweep looks for sidebar links, in minutes. A link made in the Development sidebar
  * sends no webhook, but the pull request's next event (a push, a check) records it anyway: the
@@ -283,11 +287,8 @@ async function pickUpSidebarLinks(deps: Deps, token: string): Promise<void> {
 export async function runSweep(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   const token = sweepToken(now.toISOString());
-  await deps.store.pruneKeptCheckEvents(new Date(now.getTime() - KEPT_CHECK_EVENT_HOURS * 3_600_000).toISOString());
-  // A dashboard run's claim only keeps runs a minute apart, and its edit's key is its minute's:
-  // after an hour they say nothing.
-  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-  for (const prefix of DASHBOARD_RUN_PREFIXES) await deps.store.pruneAppliedActions(prefix, hourAgo);
+  // What can no longer matter goes first (core/plan/upkeep.ts).
+  await executeUpkeep(deps, planUpkeep({ dashboardRuns: DASHBOARD_RUN_PREFIXES }, now.toISOString()));
   const groups = new Map<string, { c: CandidateRow; ctx: RepoContext }>();
   for (const c of await deps.store.listVerifyingSince(now.toISOString())) {
     try {
@@ -323,7 +324,9 @@ export async function runSweep(deps: Deps): Promise<void> {
   for (const { c, ctx } of groups.values()) {
     // Taken before the group is read: a sibling that settles meanwhile marks it again.
     const stale = waitingStaleKey(c.repo, c.change, c.base);
-    const wasStale = await deps.store.forgetAppliedAction(stale);
+    const take = waitingTakenKey(c.repo, c.change, c.base, now.toISOString(), 'take');
+    const taken = await executePlan(ctx, [{ kind: 'forget', key: take, record: stale }]);
+    const wasStale = Forgotten.safeParse(taken.results.get(take)).data?.forgotten === true;
     try {
       const round = await deps.store.currentRound(c.repo, c.change, c.base, now.toISOString());
       await selectAndFollow(
@@ -332,7 +335,11 @@ export async function runSweep(deps: Deps): Promise<void> {
         c.base,
       );
     } catch (error) {
-      if (wasStale) await deps.store.recordAppliedAction(stale, {}, now.toISOString());
+      if (wasStale) {
+        // Marked again for the next sweep (unless a sibling did already: the first mark stands).
+        const again = waitingTakenKey(c.repo, c.change, c.base, now.toISOString(), 'again');
+        await executePlan(ctx, [{ kind: 'put-record', key: again, record: stale, value: {}, replace: false }]);
+      }
       await sweepAfterLimit(deps, error);
       deps.log.warn(
         { err: error, repo: c.repo, change: c.change },

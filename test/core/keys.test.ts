@@ -15,6 +15,13 @@ describe('key builders', () => {
     [keys.roundActKey(REPO, 7, 'main', 2, 'claim-repair'), 'acme/widgets#7@main/r2/claim-repair'],
     // new in issue 17: a group whose waiting lists are behind (workflows/select.ts, sweep.ts)
     [keys.waitingStaleKey(REPO, 7, 'main'), 'waiting-stale:acme/widgets#7@main'],
+    // new in issue 26: the sweep's take of that mark, a run's marking of an auto-merge, a run's storing of an issue
+    [keys.waitingTakenKey(REPO, 7, 'main', 'T', 'take'), 'waiting-taken:acme/widgets#7@main/T/take'],
+    [
+      keys.autoMergeMarkKey('acme/widgets#7/main/r1/auto', 'T', 'delivery:1'),
+      'acme/widgets#7/main/r1/auto/mark/T/delivery:1',
+    ],
+    [keys.changeIssueKey(REPO, 7, 'T', 'delivery:1', 'd1'), 'acme/widgets#7/issue/T/delivery:1/d1'],
     // new in issue 30: a composing head whose hold on its round ran out (workflows/sweep.ts)
     [keys.composeTimeoutKey(REPO, 9, SHA), `compose-timeout:acme/widgets#9@${SHA}`],
     // new in issue 26: the sweep's take of a head's kept check events (core/plan/sweep.ts)
@@ -187,5 +194,17 @@ describe('key builders', () => {
     expect(keys.dashboardRunKey(REPO, 1).startsWith(keys.KEY_NAMESPACES.dashboardRun)).toBe(true);
     expect(keys.dashboardEditKey(REPO, 1, 'x').startsWith(keys.KEY_NAMESPACES.dashboardRun)).toBe(true);
     expect(keys.KEY_NAMESPACES.dashboardRun).toBe('dashboard-run:');
+  });
+
+  it('the run records the sweep prunes by pattern are those of one run, never a round’s', () => {
+    const verify = new RegExp(keys.VERIFY_RUN_RECORDS);
+    const run = keys.verifyActionKey(REPO, 7, 12, SHA, '2026-01-02T03:04:05.000Z', 'delivery:1', 'gate:ab');
+    expect(verify.test(run)).toBe(true);
+    expect(verify.test(keys.claimKey(keys.actionKey(run)))).toBe(true);
+    expect(verify.test(keys.changeActionKey(REPO, 7, 'main/r2', 'after', 'verify', 'moved', 12))).toBe(false);
+    expect(verify.test(keys.changeActionKey(REPO, 7, 'verify', 'r1', 'select'))).toBe(false);
+    const issue = new RegExp(keys.CHANGE_ISSUE_RECORDS);
+    expect(issue.test(keys.changeIssueKey(REPO, 7, '2026-01-02T03:04:05.000Z', 'delivery:1', 'd1'))).toBe(true);
+    expect(issue.test(keys.changeActionKey(REPO, 7, 'issue', 'r1', 'select'))).toBe(false);
   });
 });

@@ -61,7 +61,7 @@ export function autoMergeEnd(view: AutoMergeOffView): string | null {
 /**
  * The action that disables the auto-merge Arbiter enabled, when it can no longer stand; none while
  * it can. Also when GitHub already shows none (disabled on a push, merged, closed): the executor asks
- * GitHub first and only takes the store's mark then.
+ * GitHub first, and the plan's `take-mark` then takes the store's mark.
  */
 export function planAutoMergeOff(view: AutoMergeOffView): Action[] {
   const why = autoMergeEnd(view);
@@ -69,10 +69,13 @@ export function planAutoMergeOff(view: AutoMergeOffView): Action[] {
   const { on } = view;
   const marker = autoMergeOnKey(view.repo, view.change, view.base);
   const key = `${view.repo}#${view.change}@${view.base}/r${on.round}/auto-merge-off/${on.pr}@${on.sha}`;
+  // Once GitHub was asked (and it went, or was gone already), the store's mark of it goes too.
+  const take: Action = { kind: 'take-mark', key: `${key}/mark`, marker, pr: on.pr, sha: on.sha };
   if (on.queue === true) {
     const note = markerKey('dequeued', on.pr, on.sha);
     return [
       { kind: 'dequeue', key, pr: on.pr, sha: on.sha, marker, why },
+      take,
       // Said where people look, only when GitHub still showed it queued (else GitHub took it out itself).
       ...(view.live?.inMergeQueue === true
         ? [
@@ -96,5 +99,6 @@ export function planAutoMergeOff(view: AutoMergeOffView): Action[] {
       marker,
       why,
     },
+    take,
   ];
 }
