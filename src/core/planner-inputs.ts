@@ -4,7 +4,7 @@
 // schema reads back what its planner takes, as the store keeps it (JSON: no maps, no undefined).
 import { z } from 'zod';
 import { MergeView } from './merge-view.ts';
-import { CandidateEvidence, Criterion } from './types.ts';
+import { CandidateEvidence, CandidateState, ChangeState, Criterion } from './types.ts';
 
 const pr = z.number().int();
 const MergeMethod = z.enum(['merge', 'squash', 'rebase']);
@@ -104,6 +104,64 @@ export const CombineInputs = z.object({
   repo: z.string(),
   proposal: z.unknown(),
   outcome: z.unknown(),
+  now: z.string(),
+});
+
+/**
+ * What follows a rebuild merge of a combined candidate's moved parent (core/plan/combine-rebuild.ts):
+ * GitHub refused it (`answer`), or it landed (`merged`). The combine record is read with its own
+ * schema by the replay, as for a combine.
+ */
+export const RebuildEndedInputs = z.object({
+  repo: z.string(),
+  record: z.unknown(),
+  headSha: z.string(),
+  source: pr,
+  sha: z.string(),
+  answer: z.object({ ok: z.literal(false), status: z.number().int(), message: z.string() }),
+  now: z.string(),
+});
+export const RebuiltInputs = z.object({
+  repo: z.string(),
+  record: z.unknown(),
+  merged: z.array(z.object({ pr, sha: z.string().nullable() })),
+  headSha: z.string(),
+  now: z.string(),
+});
+
+/** What GitHub ending a winner's auto-merge or queue entry decides on (core/plan/auto-merge-lost.ts). */
+export const AutoMergeLostInputs = z.object({
+  repo: z.string(),
+  change: z.object({ number: z.number().int(), criteria: z.array(Criterion) }),
+  base: z.string(),
+  pr,
+  lost: z.enum(['auto-merge', 'queue']),
+  // The store's mark (core/plan/auto-merge-off.ts `AutoMergeOn`, not imported: that file imports the actions).
+  on: z.object({ pr, sha: z.string(), round: z.number().int(), queue: z.boolean().optional() }).nullable(),
+  reason: z.string(),
+  by: z.string(),
+  byPerson: z.boolean(),
+  live: z
+    .object({
+      open: z.boolean(),
+      headSha: z.string(),
+      baseRef: z.string(),
+      autoMergeBy: z.string().nullable(),
+      inMergeQueue: z.boolean(),
+      merge: MergeView.nullable(),
+    })
+    .nullable(),
+  bot: z.string(),
+  changeState: ChangeState.nullable(),
+  candidateState: CandidateState.nullable(),
+  round: z.object({ number: z.number().int(), ships: z.object({ pr, sha: z.string() }).nullable() }),
+  actedBefore: z.boolean(),
+  method: MergeMethod,
+  branch: z.object({ requiredReviews: z.number().int(), mergeQueue: z.boolean() }),
+  prefix: z.string(),
+  evidence: CandidateEvidence.nullable(),
+  repoUrl: z.string().nullable(),
+  reviewers: z.object({ users: z.array(z.string()), teams: z.array(z.string()) }),
   now: z.string(),
 });
 

@@ -22,6 +22,9 @@ import {
   ShippedInputs,
   WideInputs,
   RankRow,
+  RebuildEndedInputs,
+  RebuiltInputs,
+  AutoMergeLostInputs,
 } from './planner-inputs.ts';
 
 const pr = z.number().int();
@@ -238,6 +241,9 @@ export const PlannedBy = z.discriminatedUnion('planner', [
   z.object({ planner: z.literal('resume-given-up'), inputs: ResumeGivenUpInputs, outcome: z.array(z.string()) }),
   z.object({ planner: z.literal('combine'), inputs: CombineInputs, outcome: z.array(z.string()) }),
   z.object({ planner: z.literal('portfolio-wide'), inputs: WideInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('rebuild-ended'), inputs: RebuildEndedInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('rebuilt'), inputs: RebuiltInputs, outcome: z.array(z.string()) }),
+  z.object({ planner: z.literal('auto-merge-lost'), inputs: AutoMergeLostInputs, outcome: z.array(z.string()) }),
 ]);
 export type PlannedBy = z.infer<typeof PlannedBy>;
 

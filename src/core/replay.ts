@@ -9,38 +9,37 @@ import { planRepairTimeout, planResumeGivenUp } from './plan/sweep.ts';
 import { planPromotion } from './plan/promotion.ts';
 import { planMergeAnswer, planShipped } from './plan/after-merge.ts';
 import { planWideRound } from './plan/portfolio.ts';
-import { CombineOutcome, CombineProposal, planCombineReceipt } from './combine.ts';
+import { CombineOutcome, CombineProposal, CombineRecord, planCombineReceipt } from './combine.ts';
+import { isOpened, planRebuildEnded, planRebuilt } from './plan/combine-rebuild.ts';
+import { planAutoMergeLost } from './plan/auto-merge-lost.ts';
 import { issuesOf, SelectionPlan } from './plan-schema.ts';
 import { rankCandidates } from './rank.ts';
 import { Receipt, type PlannedBy, type SelectionReceipt } from './receipt.ts';
 import { canonicalJson } from './digest.ts';
 import { receiptLine } from './replay-lines.ts';
 
-type RecordKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
+type OtherKind = Exclude<Receipt['kind'], 'CANDIDATE_SELECTION'>;
+
+/**
+ * The one kind no planner decides: an acceptance check's results are a model's judgement of a head,
+ * kept as evidence the selection then reads (its receipt replays with them). Every other kind is
+ * planned, and replays by its planner (or with the plan that made it).
+ */
+const RECORDS = { ACCEPTANCE: 'an acceptance check’s results (a model’s judgement of a head)' } as const;
+type RecordKind = keyof typeof RECORDS;
+const isRecordKind = (kind: string): kind is RecordKind => Object.hasOwn(RECORDS, kind);
 
 export type ReplayResult =
   /** The planner decides the same again: every field of the receipt and every planned action. */
   | { result: 'same'; kind: Receipt['kind']; round: number; actions: number; planner?: string }
   | { result: 'different'; kind: Receipt['kind']; round: number; diff: string[]; planner?: string }
   /** A receipt planned as part of a selection (its repair, its human gate): replayed with it. */
-  | { result: 'part-of-selection'; kind: RecordKind; round: number }
+  | { result: 'part-of-selection'; kind: OtherKind; round: number }
   /** A receipt another planner made beside its own (a wide round's deep receipt): replayed with that one. */
-  | { result: 'part-of-plan'; kind: RecordKind; round: number; planner: string }
-  /** A receipt that records what was done (a merge, an acceptance check, a person's act), not a plan to re-run. */
+  | { result: 'part-of-plan'; kind: OtherKind; round: number; planner: string }
+  /** A receipt that records a fact no planner decided (an acceptance check's results), not a plan to re-run. */
   | { result: 'record'; kind: RecordKind; round: number }
   | { result: 'cannot-replay'; why: string };
-
-/** Kinds that record an effect or a person's act: there is no planner input to run again. */
-const RECORDS: Record<RecordKind, string> = {
-  ACCEPTANCE_REPAIR: 'a repair request',
-  HUMAN_GATE: 'a hand-over to a person, or a person’s decision',
-  PROMOTION: 'a merge',
-  ACCEPTANCE: 'an acceptance check’s results',
-  CANCEL: 'a cancelled Change',
-  PORTFOLIO_WIDE: 'a portfolio’s wide round',
-  PORTFOLIO_DEEP: 'a portfolio’s deep round',
-  COMBINED_CANDIDATE: 'a combined candidate',
-};
 
 /** Lines only in `before` (-) and only in `after` (+), in order (a longest common subsequence). */
 export function lineDiff(before: string[], after: string[]): string[] {
@@ -81,6 +80,13 @@ function readWith<T>(
   return parsed.data;
 }
 
+/** A rebuild's recorded combine: only an opened combined candidate has parents to follow. */
+function openedRecord(value: unknown) {
+  const record = readWith(CombineRecord, value, 'combine record');
+  if (!isOpened(record)) throw new UnreadableInputs('cannot replay: the recorded combine opened no combined candidate');
+  return record;
+}
+
 /** The planner a receipt names, run again on the inputs it recorded: its actions, receipt included. */
 function rerun(planned: PlannedBy): Action[] {
   switch (planned.planner) {
@@ -113,6 +119,14 @@ function rerun(planned: PlannedBy): Action[] {
         proposal: readWith(CombineProposal, planned.inputs.proposal, 'combine proposal'),
         outcome: readWith(CombineOutcome.nullable(), planned.inputs.outcome, 'build outcome'),
       });
+    case 'rebuild-ended':
+      return planRebuildEnded({ ...planned.inputs, record: openedRecord(planned.inputs.record) });
+    case 'rebuilt':
+      return planRebuilt({ ...planned.inputs, record: openedRecord(planned.inputs.record) });
+    case 'auto-merge-lost': {
+      const plan = planAutoMergeLost(planned.inputs);
+      return 'actions' in plan ? plan.actions : [];
+    }
     case 'portfolio-wide': {
       const { readings, ...inputs } = planned.inputs;
       return planWideRound({
@@ -219,7 +233,14 @@ export function replayReceipt(value: unknown, others: unknown[] = []): ReplayRes
   const planner = plannedBy(receiptLine(receipt), others);
   if (planner === 'selection') return { result: 'part-of-selection', kind: receipt.kind, round: receipt.round };
   if (planner !== null) return { result: 'part-of-plan', kind: receipt.kind, round: receipt.round, planner };
-  return { result: 'record', kind: receipt.kind, round: receipt.round };
+  if (isRecordKind(receipt.kind)) return { result: 'record', kind: receipt.kind, round: receipt.round };
+  // A planned kind with no inputs of its own and no plan among `others` that made it.
+  return {
+    result: 'cannot-replay',
+    why:
+      `cannot replay: this ${receipt.kind} receipt carries no planner inputs (recorded by an older version), ` +
+      'and no receipt given holds the plan that made it',
+  };
 }
 
 const by = (planner: string | undefined): string => (planner ? ` (${planner})` : '');

@@ -248,9 +248,9 @@ describe('replaying the receipts of every other planner that records its inputs'
     // The inputs are kept once, on the wide receipt.
     expect(deep.data).not.toHaveProperty('planned');
     expect(replayReceipt(deep, [wideReceipt])).toMatchObject({ result: 'part-of-plan', planner: 'portfolio-wide' });
-    // A deep receipt no wide round planned is a record only.
+    // A deep receipt no wide round given planned carries nothing to run again: it cannot be replayed.
     const other = { ...deep, data: { ...deep.data, k: 3 } };
-    expect(replayReceipt(other, [wideReceipt])).toMatchObject({ result: 'record' });
+    expect(replayReceipt(other, [wideReceipt])).toMatchObject({ result: 'cannot-replay' });
   });
 
   it('a combined candidate whose recorded proposal no longer parses cannot be replayed', () => {

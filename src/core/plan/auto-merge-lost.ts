@@ -11,6 +11,7 @@ import type { AutoMergeOn } from './auto-merge-off.ts';
 import type { MergeMethod, MergeView } from '../merge-view.ts';
 import { planMergePath, promotion, type MergePath } from './merge-path.ts';
 import { humanGateReceipt, planHumanGate } from './human-gate.ts';
+import { plannedActions } from '../replay-lines.ts';
 import {
   OPEN_STATES,
   type CandidateEvidence,
@@ -114,37 +115,39 @@ export function planAutoMergeLost(view: AutoMergeLostView): AutoMergeLostPlan {
     );
     const key = (suffix: string): string => `${stem}/person/${suffix}`;
     const words = `${why}. ${ask[0]!.toUpperCase()}${ask.slice(1)}.`;
+    const actions: Action[] = [
+      ...planHumanGate({
+        repo: view.repo,
+        change: view.change,
+        base: view.base,
+        before: [view.pr],
+        winner: view.pr,
+        why: words,
+        evidence: new Map(view.evidence ? [[view.pr, view.evidence]] : []),
+        heads: new Map([[view.pr, sha]]),
+        repoUrl: view.repoUrl,
+        prefix: view.prefix,
+        reviewers: view.reviewers,
+        // Shadow mode enables no auto-merge and queues nothing, so it leaves no mark to get here.
+        config: { mode: 'live' },
+        losers: [],
+        buttons: [...SELECTION_BUTTONS],
+        title: () =>
+          view.lost === 'queue' ? 'Out of the merge queue: a person must act' : 'Auto-merge off: a person must act',
+        key,
+      }),
+      { kind: 'set-change-state', key: key('change-state'), change: view.change.number, state: 'human' },
+      humanGateReceipt(
+        key('receipt'),
+        { repo: view.repo, change: view.change.number, round: view.round.number, now: view.now },
+        { candidates: [view.pr], winner: view.pr, why: words.slice(0, 500) },
+      ),
+    ];
+    // The receipt keeps the view it was planned from: `npm run replay` decides the hand-over again.
     return {
       kind: 'person',
       why: words,
-      actions: [
-        ...planHumanGate({
-          repo: view.repo,
-          change: view.change,
-          base: view.base,
-          before: [view.pr],
-          winner: view.pr,
-          why: words,
-          evidence: new Map(view.evidence ? [[view.pr, view.evidence]] : []),
-          heads: new Map([[view.pr, sha]]),
-          repoUrl: view.repoUrl,
-          prefix: view.prefix,
-          reviewers: view.reviewers,
-          // Shadow mode enables no auto-merge and queues nothing, so it leaves no mark to get here.
-          config: { mode: 'live' },
-          losers: [],
-          buttons: [...SELECTION_BUTTONS],
-          title: () =>
-            view.lost === 'queue' ? 'Out of the merge queue: a person must act' : 'Auto-merge off: a person must act',
-          key,
-        }),
-        { kind: 'set-change-state', key: key('change-state'), change: view.change.number, state: 'human' },
-        humanGateReceipt(
-          key('receipt'),
-          { repo: view.repo, change: view.change.number, round: view.round.number, now: view.now },
-          { candidates: [view.pr], winner: view.pr, why: words.slice(0, 500) },
-        ),
-      ],
+      actions: plannedActions(actions, { planner: 'auto-merge-lost', inputs: view }),
     };
   };
   const promote = `approve #${view.pr} or promote it with \`${view.prefix} promote\` to ship it, or cancel the change`;

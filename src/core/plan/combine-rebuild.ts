@@ -5,6 +5,7 @@ import { markerFor } from '../render/markers.ts';
 import type { Action } from '../actions.ts';
 import { combineReceipt, type CombineRecord } from '../combine.ts';
 import { combinedMarker, combineKey } from '../keys.ts';
+import { plannedActions } from '../replay-lines.ts';
 
 type Opened = CombineRecord & { outcome: { outcome: 'opened' } };
 
@@ -77,7 +78,7 @@ export function planRebuildEnded(input: {
   const receipt =
     built.kind === 'COMBINED_CANDIDATE' ? { ...built, data: { ...built.data, outcome: 'ended', reason: note } } : built;
   const marker = combinedMarker(p.change);
-  return [
+  const actions: Action[] = [
     { kind: 'receipt', key: k('receipt'), receipt },
     {
       kind: 'check-run',
@@ -101,6 +102,8 @@ export function planRebuildEnded(input: {
     { kind: 'set-state', key: k('state'), pr: c, state: 'stale', reason: note },
     { kind: 'comment', key: k('change-note'), issue: p.change, marker, body: `${markerFor(marker)}\n${note}` },
   ];
+  // The receipt keeps the plan's inputs: `npm run replay` decides the ending again (core/replay.ts).
+  return plannedActions(actions, { planner: 'rebuild-ended', inputs: input });
 }
 
 /** The COMBINED_CANDIDATE receipt of a rebuild that landed: which parent heads the branch now holds. */
@@ -116,11 +119,9 @@ export function planRebuilt(input: {
   const receipt = combineReceipt({ repo, proposal: p, outcome: record.outcome, now: input.now });
   if (receipt.kind !== 'COMBINED_CANDIDATE') return [];
   const data = { ...receipt.data, outcome: 'rebuilt', merges: [...receipt.data.merges, ...input.merged] };
-  return [
-    {
-      kind: 'receipt',
-      key: `${combineKey(repo, p.change)}/rebuilt/${input.headSha}`,
-      receipt: { ...receipt, data },
-    },
-  ];
+  const key = `${combineKey(repo, p.change)}/rebuilt/${input.headSha}`;
+  return plannedActions([{ kind: 'receipt', key, receipt: { ...receipt, data } }], {
+    planner: 'rebuilt',
+    inputs: input,
+  });
 }
