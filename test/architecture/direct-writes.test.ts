@@ -1,9 +1,10 @@
 // Nothing writes but the executor (issue 26 item 1): in src/workflows/ and src/handlers/, a GitHub
 // port write, a store write or a call of a write helper (writeCheck, writeReply, claim, claimOnce)
 // outside the executor (execute.ts, execute-checks.ts, execute-records.ts, execute-combine.ts) is a
-// direct write. Those not yet turned into plan actions are listed by file below, a list that may
-// only shrink: a new direct write fails, and so does a listed one that is gone (take it off the
-// list). The count is printed on every run.
+// direct write, and fails the test: none is left (issue 26's 122 became actions). The list below
+// stays, empty, for a write that must wait a session to move: it may only shrink. The count is
+// printed on every run. (A job sent to the queue is the next step's start, not a write: the
+// dashboard's debounced refresh and the sweep after a rate limit.)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,7 @@ function listTs(dir: string): string[] {
     });
 }
 
-/** Direct writes still to become action kinds, by file (how many). Shrink only. */
+/** Direct writes still to become action kinds, by file (how many): none. Shrink only. */
 const NOT_YET_MOVED: Record<string, number> = {};
 
 const byFile = (found: string[]): Record<string, number> => {
