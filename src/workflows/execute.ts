@@ -84,6 +84,13 @@ async function closeAndRelabel(ctx: RepoContext, action: Close, look: boolean, r
 /** The writes whose answer is a MergeResult: the plan stops at a refusal, and the caller plans what follows. */
 const MERGE_PATH: ReadonlySet<Action['kind']> = new Set(['merge', 'auto-merge', 'update-branch']);
 
+/**
+ * Writes another run holds that end the plan here: what follows depends on their answer (a merge's;
+ * an auto-merge withdrawn, whose store mark is taken only after GitHub was asked), and the holder,
+ * or its retry, carries on from it.
+ */
+const STOPS_WHEN_HELD: ReadonlySet<Action['kind']> = new Set([...MERGE_PATH, 'disable-auto-merge', 'dequeue']);
+
 /** Whether the mode's filter kept back the plan's merge (shadow mode): nothing merged, and nothing follows a merge. */
 export const mergeWithheld = (result: ExecutionResult): boolean => result.withheld.some((a) => MERGE_PATH.has(a.kind));
 
@@ -312,7 +319,7 @@ export async function executePlan(
         applied.push(action.key);
       }
       if (result === null) {
-        if (MERGE_PATH.has(action.kind)) break;
+        if (STOPS_WHEN_HELD.has(action.kind)) break;
         continue;
       }
     }
