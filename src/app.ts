@@ -163,7 +163,11 @@ export function createArbiterApp(opts: ArbiterAppOptions): ArbiterApp {
         const blocks = new InstallationBlocks();
         const job = deliveryJob(deps, handle, { defer: deferDeliveryOn(queue, deps), blocks });
         await queue.work(DELIVERY_QUEUE, job.handler, { ...job.options, concurrency: opts.workers ?? 4 });
-        await queue.work(SWEEP_QUEUE, sweepJob(deps, sweep));
+        // Without the schedule (a driver's manual clock), every clock move sweeps (`tick`), on each
+        // process in turn: a sweep job (one sent for the end of a rate limit's wait) would be a second
+        // sweep beside it, which production's one-at-a-time schedule queue never runs. There the job
+        // is only the due time that moves the driver's clock, and the move's own sweep does the work.
+        await queue.work(SWEEP_QUEUE, sweepJob(deps, opts.scheduleSweep ? sweep : async () => {}));
         await queue.work(DASHBOARD_QUEUE, dashboardJob(deps, blocks));
         const recover =
           opts.recover ??
